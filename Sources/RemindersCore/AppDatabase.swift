@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// Opens a device's database file: configures it, refuses files that are
+/// not databases or that a newer version wrote, and migrates it.
+public enum AppDatabase {
+    /// Opens (creating if needed) the database at `path`. Directories on the
+    /// way are created. Never overwrites a file that is not a database.
+    public static func open(path: String) throws -> DatabasePool {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw CoreError.database("cannot create the folder of database \(path): \(error.localizedDescription)")
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            try checkHeader(path: path)
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch {
+            throw CoreError.database("cannot open database \(path): \(describe(error))")
+        }
+        try migrate(pool, path: path)
+        return pool
+    }
+
+    /// An in-memory database, for tests and benchmarks.
+    public static func inMemory() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(configuration: configuration())
+        try migrate(queue, path: ":memory:")
+        return queue
+    }
+
+    public static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "reminders"
+        return configuration
+    }
+
+    static func migrate(_ writer: some DatabaseWriter, path: String) throws {
+        let migrator = Schema.migrator
+        do {
+            let superseded = try writer.read { db in
+                try migrator.hasBeenSuperseded(db)
+            }
+            if superseded {
+                throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")
+            }
+            try migrator.migrate(writer)
+        } catch let error as CoreError {
+            throw error
+        } catch {
+            throw CoreError.database("database \(path) is damaged or not a reminders database: \(describe(error))")
+        }
+    }
+
+    /// A non-empty file must start with SQLite's magic header; anything else
+    /// is refused before SQLite touches it.
+    static func checkHeader(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CoreError.database("cannot read database \(path): permission denied")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "\(error.resultCode)"
+        }
+        return "\(error)"
+    }
+}

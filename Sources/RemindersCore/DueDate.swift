@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+
+/// A due date with an optional time of day, as wall-clock values in the
+/// user's local time zone ("floating", like iCalendar): 09:00 stays 09:00
+/// when the user travels. Stored as "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM", which
+/// also sorts correctly as text.
+public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    /// Hour and minute, or nil for a date without a time.
+    public var time: (hour: Int, minute: Int)? {
+        get { hour.map { ($0, minute ?? 0) } }
+        set {
+            hour = newValue?.hour
+            minute = newValue?.minute
+        }
+    }
+    private var hour: Int?
+    private var minute: Int?
+
+    /// Years outside this range are refused: they are typos, not plans.
+    public static let years = 1900...9999
+
+    public init?(year: Int, month: Int, day: Int, hour: Int? = nil, minute: Int? = nil) {
+        guard Self.years.contains(year), (1...12).contains(month),
+              (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
+        if let hour {
+            guard (0...23).contains(hour), let minute, (0...59).contains(minute) else { return nil }
+        } else if minute != nil {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+    }
+
+    /// Parses "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (also with a space for T).
+    public init?(_ text: String) {
+        let chars = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= chars.count else { return nil }
+            var value = 0
+            for c in chars[range] {
+                guard c >= 48, c <= 57 else { return nil }
+                value = value * 10 + Int(c - 48)
+            }
+            return value
+        }
+        guard chars.count == 10 || chars.count == 16,
+              chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
+              let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+        if chars.count == 16 {
+            guard chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
+                  chars[13] == UInt8(ascii: ":"),
+                  let h = number(11..<13), let mi = number(14..<16) else { return nil }
+            self.init(year: y, month: m, day: d, hour: h, minute: mi)
+        } else {
+            self.init(year: y, month: m, day: d)
+        }
+    }
+
+    public var hasTime: Bool { hour != nil }
+
+    /// "YYYY-MM-DD", the date part alone.
+    public var dateString: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// The stored form: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM".
+    public var description: String {
+        if let hour, let minute {
+            return dateString + String(format: "T%02d:%02d", hour, minute)
+        }
+        return dateString
+    }
+
+    public static func < (a: DueDate, b: DueDate) -> Bool { a.description < b.description }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The moment this is due in the given time zone; a date without a time
+    /// is due at `defaultHour` that day.
+    public func moment(in timeZone: TimeZone = .current, defaultHour: Int = 9) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(
+            year: year, month: month, day: day, hour: hour ?? defaultHour, minute: minute ?? 0))
+    }
+
+    /// The wall-clock date and time of a moment in a time zone.
+    public init(moment: Date, in timeZone: TimeZone = .current, includingTime: Bool = true) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moment)
+        self.year = c.year ?? 1970
+        self.month = c.month ?? 1
+        self.day = c.day ?? 1
+        self.hour = includingTime ? c.hour : nil
+        self.minute = includingTime ? c.minute : nil
+    }
+
+    /// The same wall-clock time `days` later.
+    public func adding(days: Int) -> DueDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let base = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
+        let moved = calendar.date(byAdding: .day, value: days, to: base) ?? base
+        var result = DueDate(moment: moved, in: calendar.timeZone, includingTime: false)
+        result.hour = hour
+        result.minute = minute
+        return result
+    }
+}
+
+extension DueDate: Codable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = DueDate(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad due date \(text)"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension DueDate: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { description.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DueDate? {
+        String.fromDatabaseValue(dbValue).flatMap(DueDate.init)
+    }
+}

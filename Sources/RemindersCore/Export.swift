@@ -1,0 +1,96 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The canonical dump of everything a device shows (`reminders export
+/// --json`): lists, reminders and tags, each sorted by id (tags by title),
+/// so two devices that agree produce identical bytes.
+public struct ExportDump: Codable, Equatable, Sendable {
+    public struct List: Codable, Equatable, Sendable {
+        public var id: String
+        public var title: String
+        public var color: String
+        public var position: Int
+        public var coverImageSHA256: String?
+        public var owner: String
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(title, forKey: .title)
+            try c.encode(color, forKey: .color)
+            try c.encode(position, forKey: .position)
+            try c.encode(coverImageSHA256, forKey: .coverImageSHA256)
+            try c.encode(owner, forKey: .owner)
+        }
+    }
+
+    public struct Item: Codable, Equatable, Sendable {
+        public var id: String
+        public var listID: String
+        public var title: String
+        public var notes: String
+        public var dueDate: String?
+        public var priority: String
+        public var isFlagged: Bool
+        public var status: String
+        public var position: Int
+        public var tags: [String]
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(listID, forKey: .listID)
+            try c.encode(title, forKey: .title)
+            try c.encode(notes, forKey: .notes)
+            try c.encode(dueDate, forKey: .dueDate)
+            try c.encode(priority, forKey: .priority)
+            try c.encode(isFlagged, forKey: .isFlagged)
+            try c.encode(status, forKey: .status)
+            try c.encode(position, forKey: .position)
+            try c.encode(tags, forKey: .tags)
+        }
+    }
+
+    public struct TagEntry: Codable, Equatable, Sendable {
+        public var title: String
+    }
+
+    public var lists: [List]
+    public var reminders: [Item]
+    public var tags: [TagEntry]
+
+    /// Reads the dump. `owner` names the user who owns a list (the list's
+    /// id in, the owner's name out); sharing knows it, the core does not.
+    public static func read(_ db: Database, owner: (String) -> String) throws -> ExportDump {
+        let covers = try Row.fetchAll(db, sql: "SELECT remindersListID, image FROM remindersListCovers")
+        var coverHashes: [String: String] = [:]
+        for row in covers {
+            let image: Data = row["image"]
+            coverHashes[row["remindersListID"]] = SHA256.hash(data: image).map { String(format: "%02x", $0) }.joined()
+        }
+        let lists = try RemindersList.order(Column("id")).fetchAll(db).map {
+            List(id: $0.id, title: $0.title, color: $0.color, position: $0.position,
+                 coverImageSHA256: coverHashes[$0.id], owner: owner($0.id))
+        }
+        var tagsByReminder: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT reminderID, tagID FROM remindersTags") {
+            tagsByReminder[row["reminderID"], default: []].append(row["tagID"])
+        }
+        let reminders = try Reminder.order(Column("id")).fetchAll(db).map {
+            Item(id: $0.id, listID: $0.remindersListID, title: $0.title, notes: $0.notes,
+                 dueDate: $0.dueDate?.description, priority: $0.priority.name, isFlagged: $0.isFlagged,
+                 status: $0.status.rawValue, position: $0.position,
+                 tags: (tagsByReminder[$0.id] ?? []).sorted { $0.lowercased() < $1.lowercased() })
+        }
+        let tags = try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY title COLLATE NOCASE").map(TagEntry.init)
+        return ExportDump(lists: lists, reminders: reminders, tags: tags)
+    }
+
+    /// Pretty-printed JSON with sorted keys.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

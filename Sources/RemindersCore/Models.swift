@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+/// A list of reminders.
+public struct RemindersList: Codable, Hashable, Sendable, Identifiable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "remindersLists"
+    public var id: String
+    public var title: String
+    /// "#rrggbb", lower case.
+    public var color: String
+    public var position: Int
+
+    public init(id: String = newID(), title: String, color: String = "#4a99ef", position: Int = 0) {
+        self.id = id
+        self.title = title
+        self.color = color
+        self.position = position
+    }
+}
+
+/// A list's cover image, kept in its own table so that list rows stay small
+/// and the image syncs as an asset.
+public struct RemindersListCover: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "remindersListCovers"
+    public var remindersListID: String
+    /// PNG bytes.
+    public var image: Data
+
+    public init(remindersListID: String, image: Data) {
+        self.remindersListID = remindersListID
+        self.image = image
+    }
+}
+
+public enum Priority: Int, Codable, Hashable, Sendable, CaseIterable, Comparable {
+    case none = 0, low = 1, medium = 2, high = 3
+
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .low: "low"
+        case .medium: "medium"
+        case .high: "high"
+        }
+    }
+
+    public init?(name: String) {
+        guard let match = Priority.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = match
+    }
+
+    /// "!" to "!!!", empty for none.
+    public var marks: String { String(repeating: "!", count: rawValue) }
+
+    public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Completing is the few seconds between the user ticking a reminder and it
+/// leaving the list, so that the tick can be undone.
+public enum ReminderStatus: String, Codable, Hashable, Sendable, CaseIterable {
+    case incomplete, completing, completed
+}
+
+public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "reminders"
+    public var id: String
+    public var remindersListID: String
+    public var title: String
+    public var notes: String
+    public var dueDate: DueDate?
+    public var priority: Priority
+    public var isFlagged: Bool
+    public var status: ReminderStatus
+    /// "YYYY-MM-DDTHH:MM:SS" of the app clock when the reminder was completed.
+    public var completedAt: String?
+    public var position: Int
+
+    public init(
+        id: String = newID(), remindersListID: String, title: String, notes: String = "",
+        dueDate: DueDate? = nil, priority: Priority = .none, isFlagged: Bool = false,
+        status: ReminderStatus = .incomplete, completedAt: String? = nil, position: Int = 0
+    ) {
+        self.id = id
+        self.remindersListID = remindersListID
+        self.title = title
+        self.notes = notes
+        self.dueDate = dueDate
+        self.priority = priority
+        self.isFlagged = isFlagged
+        self.status = status
+        self.completedAt = completedAt
+        self.position = position
+    }
+
+    public var isCompleted: Bool { status == .completed }
+}
+
+public struct Tag: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "tags"
+    public var title: String
+
+    public init(title: String) {
+        self.title = title
+    }
+}
+
+public struct ReminderTag: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "remindersTags"
+    public var id: String
+    public var reminderID: String
+    public var tagID: String
+
+    public init(id: String = newID(), reminderID: String, tagID: String) {
+        self.id = id
+        self.reminderID = reminderID
+        self.tagID = tagID
+    }
+}
+
+/// A new lower-case UUID string, the form every primary key takes.
+public func newID() -> String {
+    UUID().uuidString.lowercased()
+}

@@ -1,0 +1,48 @@
+import GRDB
+
+/// Turns what a user typed for a LIST or REMINDER argument into an id:
+/// a full id, a unique id prefix of 4 or more characters, or a unique exact
+/// title (case-insensitive).
+public enum Resolver {
+    public static func list(_ db: Database, _ text: String) throws -> String {
+        try resolve(db, text, table: "remindersLists", kind: "list")
+    }
+
+    public static func reminder(_ db: Database, _ text: String) throws -> String {
+        try resolve(db, text, table: "reminders", kind: "reminder")
+    }
+
+    static func resolve(_ db: Database, _ text: String, table: String, kind: String) throws -> String {
+        let needle = text.trimmingCharacters(in: .whitespaces)
+        guard !needle.isEmpty else { throw CoreError.invalidInput("\(kind) must not be empty") }
+        if try String.fetchOne(db, sql: "SELECT id FROM \(table) WHERE id = ?", arguments: [needle.lowercased()]) != nil {
+            return needle.lowercased()
+        }
+        let byTitle = try Row.fetchAll(db, sql: """
+            SELECT id, title FROM \(table) WHERE title = ? COLLATE NOCASE ORDER BY id LIMIT 5
+            """, arguments: [needle])
+        if byTitle.count == 1 { return byTitle[0]["id"] }
+        if byTitle.count > 1 {
+            throw CoreError.ambiguous("\(kind) '\(needle)' is ambiguous: \(describe(byTitle)); use an id")
+        }
+        if needle.count >= 4 {
+            let prefix = needle.lowercased()
+            let byPrefix = try Row.fetchAll(db, sql: """
+                SELECT id, title FROM \(table) WHERE id >= ? AND id < ? ORDER BY id LIMIT 5
+                """, arguments: [prefix, prefix + "\u{FFFF}"])
+            if byPrefix.count == 1 { return byPrefix[0]["id"] }
+            if byPrefix.count > 1 {
+                throw CoreError.ambiguous("\(kind) id prefix '\(needle)' is ambiguous: \(describe(byPrefix)); type more of it")
+            }
+        }
+        throw CoreError.notFound("no \(kind) matches '\(needle)'")
+    }
+
+    static func describe(_ rows: [Row]) -> String {
+        rows.map { row -> String in
+            let id: String = row["id"]
+            let title: String = row["title"]
+            return "\(id.prefix(8)) (\(title.prefix(40)))"
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Checks on what users type, shared by the command line and the forms.
+public enum Validation {
+    public static let maxTitleLength = 1_000
+    public static let maxNotesLength = 1_000_000
+    public static let maxTagLength = 100
+    public static let maxCoverBytes = 8 * 1024 * 1024
+    /// Larger images are refused before they are decoded.
+    public static let maxCoverPixels = 4096 * 4096
+
+    /// A trimmed, non-empty title of at most 1,000 characters, without
+    /// control characters.
+    public static func title(_ raw: String, of what: String = "title") throws -> String {
+        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw CoreError.invalidInput("\(what) must not be empty") }
+        guard title.count <= maxTitleLength else {
+            throw CoreError.invalidInput("\(what) is \(title.count) characters long; the limit is \(maxTitleLength)")
+        }
+        if title.unicodeScalars.contains(where: isControl) {
+            throw CoreError.invalidInput("\(what) must not contain control characters")
+        }
+        return title
+    }
+
+    /// Notes may hold new lines and tabs, but no other control characters.
+    public static func notes(_ raw: String) throws -> String {
+        guard raw.utf8.count <= maxNotesLength else {
+            throw CoreError.invalidInput("notes are \(raw.utf8.count) bytes long; the limit is \(maxNotesLength)")
+        }
+        if raw.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) {
+            throw CoreError.invalidInput("notes must not contain control characters other than new lines and tabs")
+        }
+        return raw.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    /// "#rrggbb" (or "rrggbb", any case), returned as lower-case "#rrggbb".
+    public static func color(_ raw: String) throws -> String {
+        var hex = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if hex.hasPrefix("#") { hex.removeFirst() }
+        guard hex.count == 6, hex.allSatisfy({ $0.isHexDigit && $0.isASCII }) else {
+            throw CoreError.invalidInput("color '\(raw)' is not of the form #RRGGBB")
+        }
+        return "#" + hex
+    }
+
+    public static func dueDate(_ raw: String) throws -> DueDate {
+        guard let date = DueDate(raw.trimmingCharacters(in: .whitespaces)) else {
+            throw CoreError.invalidInput("date '\(raw)' is not a valid YYYY-MM-DD or YYYY-MM-DDTHH:MM (years \(DueDate.years.lowerBound)-\(DueDate.years.upperBound))")
+        }
+        return date
+    }
+
+    public static func priority(_ raw: String) throws -> Priority {
+        guard let priority = Priority(name: raw) else {
+            throw CoreError.invalidInput("priority '\(raw)' is not one of none, low, medium, high")
+        }
+        return priority
+    }
+
+    /// A tag title: trimmed, a leading '#' dropped, no commas or control
+    /// characters, at most 100 characters.
+    public static func tag(_ raw: String) throws -> String {
+        var tag = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if tag.hasPrefix("#") { tag.removeFirst() }
+        guard !tag.isEmpty else { throw CoreError.invalidInput("tag must not be empty") }
+        guard tag.count <= maxTagLength else {
+            throw CoreError.invalidInput("tag is \(tag.count) characters long; the limit is \(maxTagLength)")
+        }
+        guard !tag.contains(","), !tag.unicodeScalars.contains(where: isControl) else {
+            throw CoreError.invalidInput("tag must not contain commas or control characters")
+        }
+        return tag
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
+    }
+}
