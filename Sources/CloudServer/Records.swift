@@ -137,8 +137,21 @@ public struct ServerRecord: Hashable, Codable, Sendable {
 /// since.
 public struct ChangeToken: Hashable, Codable, Sendable {
     public var sequence: Int64
+    /// Set only on the tokens of a fetch that started from scratch (a nil
+    /// token) and has more pages to come: the server head when it started.
+    /// Such a reader holds no record older than that fetch, so it needs
+    /// only the deletions after this point, which keeps its paging valid
+    /// after a tombstone compaction. Nil on every other token; absent from
+    /// tokens encoded before it existed.
+    public var scratchHead: Int64?
 
     public init(sequence: Int64) {
         self.sequence = sequence
+        self.scratchHead = nil
+    }
+
+    public init(sequence: Int64, scratchHead: Int64?) {
+        self.sequence = sequence
+        self.scratchHead = scratchHead
     }
 }

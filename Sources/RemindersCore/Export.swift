@@ -37,6 +37,20 @@ public struct ExportDump: Codable, Equatable, Sendable {
         public var position: Int
         public var tags: [String]
 
+        /// The export shape of a reminder; tags are sorted case-insensitively.
+        public init(reminder: Reminder, tags: [String]) {
+            id = reminder.id
+            listID = reminder.remindersListID
+            title = reminder.title
+            notes = reminder.notes
+            dueDate = reminder.dueDate?.description
+            priority = reminder.priority.name
+            isFlagged = reminder.isFlagged
+            status = reminder.status.rawValue
+            position = reminder.position
+            self.tags = tags.sorted { $0.lowercased() < $1.lowercased() }
+        }
+
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
@@ -78,10 +92,7 @@ public struct ExportDump: Codable, Equatable, Sendable {
             tagsByReminder[row["reminderID"], default: []].append(row["tagID"])
         }
         let reminders = try Reminder.order(Column("id")).fetchAll(db).map {
-            Item(id: $0.id, listID: $0.remindersListID, title: $0.title, notes: $0.notes,
-                 dueDate: $0.dueDate?.description, priority: $0.priority.name, isFlagged: $0.isFlagged,
-                 status: $0.status.rawValue, position: $0.position,
-                 tags: (tagsByReminder[$0.id] ?? []).sorted { $0.lowercased() < $1.lowercased() })
+            Item(reminder: $0, tags: tagsByReminder[$0.id] ?? [])
         }
         let tags = try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY title COLLATE NOCASE").map(TagEntry.init)
         return ExportDump(lists: lists, reminders: reminders, tags: tags)

@@ -43,12 +43,23 @@ public struct ListSummary: Hashable, Sendable {
     public var list: RemindersList
     public var openCount: Int
     public var hasCover: Bool
+
+    public init(list: RemindersList, openCount: Int, hasCover: Bool) {
+        self.list = list
+        self.openCount = openCount
+        self.hasCover = hasCover
+    }
 }
 
 public struct TagSummary: Hashable, Sendable {
     public var title: String
     /// Open reminders carrying the tag.
     public var openCount: Int
+
+    public init(title: String, openCount: Int) {
+        self.title = title
+        self.openCount = openCount
+    }
 }
 
 /// A reminder as screens and commands show it: with its tags, its list and
@@ -60,6 +71,14 @@ public struct ReminderRow: Hashable, Sendable, Identifiable {
     public var listColor: String
     public var isPastDue: Bool
 
+    public init(reminder: Reminder, tags: [String], listTitle: String, listColor: String, isPastDue: Bool) {
+        self.reminder = reminder
+        self.tags = tags
+        self.listTitle = listTitle
+        self.listColor = listColor
+        self.isPastDue = isPastDue
+    }
+
     public var id: String { reminder.id }
 }
 
@@ -69,6 +88,11 @@ public struct SearchHit: Hashable, Sendable, Identifiable {
     public var row: ReminderRow
     public var snippet: String
     public var id: String { row.id }
+
+    public init(row: ReminderRow, snippet: String) {
+        self.row = row
+        self.snippet = snippet
+    }
 }
 
 public struct SearchResults: Hashable, Sendable {

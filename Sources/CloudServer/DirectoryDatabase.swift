@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+
+/// One user's private or shared database on a `DirectoryServer`.
+///
+/// A cheap handle: it holds the server, the user, the scope and the device,
+/// and every call is one request to the store, safe from any thread or
+/// process.
+public struct DirectoryDatabase: CloudDatabase {
+    public let server: DirectoryServer
+    public let userName: String
+    public let scope: DatabaseScope
+    public let deviceName: String
+
+    init(server: DirectoryServer, userName: String, scope: DatabaseScope, deviceName: String) {
+        self.server = server
+        self.userName = userName
+        self.scope = scope
+        self.deviceName = deviceName
+    }
+
+    // MARK: Zones
+
+    /// Creates and deletes zones of this user's private database. Saving a
+    /// zone that exists succeeds without a change; saving a deleted zone
+    /// creates it again (its old records stay deleted). Deleting a zone
+    /// deletes its records, leaving tombstones, and the shares rooted in it.
+    /// In the shared database every zone gets `permissionFailure`.
+    public func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] {
+        var results: [ZoneID: Result<Void, CloudError>] = [:]
+        var accepted: (saving: [ZoneID], deleting: [ZoneID]) = ([], [])
+        for zone in saving + deleting {
+            if let error = zoneRequestError(zone) {
+                results[zone] = .failure(error)
+            }
+        }
+        accepted.saving = Array(Set(saving.filter { results[$0] == nil })).sorted()
+        accepted.deleting = Array(Set(deleting.filter { results[$0] == nil })).sorted()
+        guard !accepted.saving.isEmpty || !accepted.deleting.isEmpty else { return results }
+        return try server.write(user: userName, device: deviceName) { context in
+            for zone in accepted.saving {
+                try createZone(zone, context)
+                results[zone] = .success(())
+            }
+            for zone in accepted.deleting {
+                guard try context.zoneState(zone) == .live else {
+                    results[zone] = .failure(.zoneNotFound(zone))
+                    continue
+                }
+                try deleteZone(zone, context)
+                results[zone] = .success(())
+            }
+            return results
+        }
+    }
+
+    private func zoneRequestError(_ zone: ZoneID) -> CloudError? {
+        if scope == .shared {
+            return .permissionFailure("zones of the shared database come and go with shares; create zones in the private database")
+        }
+        if zone.ownerName != userName {
+            return .permissionFailure("zone \(zone) belongs to \(zone.ownerName); \(userName) can only change their own zones")
+        }
+        if zone.name.isEmpty {
+            return .zoneNotFound(zone)
+        }
+        return nil
+    }
+
+    private func createZone(_ zone: ZoneID, _ context: WriteContext) throws {
+        switch try context.zoneState(zone) {
+        case .live:
+            return
+        case .deleted:
+            let sequence = context.nextSequence()
+            try context.db.execute(
+                sql: "UPDATE zone SET createdSequence = ?, changeSequence = ?, deletedSequence = NULL WHERE ownerName = ? AND name = ?",
+                arguments: [sequence, sequence, zone.ownerName, zone.name])
+        case .missing:
+            let sequence = context.nextSequence()
+            try context.db.execute(
+                sql: "INSERT INTO zone (ownerName, name, createdSequence, changeSequence) VALUES (?, ?, ?, ?)",
+                arguments: [zone.ownerName, zone.name, sequence, sequence])
+        }
+    }
+
+    private func deleteZone(_ zone: ZoneID, _ context: WriteContext) throws {
+        let rows = try Row.fetchAll(
+            context.db, sql: "SELECT \(StoredRecord.columns) FROM record WHERE ownerName = ? AND zoneName = ? AND NOT isDeleted ORDER BY recordName",
+            arguments: [zone.ownerName, zone.name])
+        var changed: [RecordID: Int64] = [:]
+        for row in rows {
+            let stored = try StoredRecord(row: row)
+            changed[stored.record.id] = try context.tombstone(stored)
+        }
+        try context.db.execute(sql: "DELETE FROM share WHERE ownerName = ? AND zoneName = ?", arguments: [zone.ownerName, zone.name])
+        let sequence = context.nextSequence()
+        try context.db.execute(
+            sql: "UPDATE zone SET changeSequence = ?, deletedSequence = ? WHERE ownerName = ? AND name = ?",
+            arguments: [sequence, sequence, zone.ownerName, zone.name])
+        try SharedVisibility(context: context).refresh(subtreesOf: Set(changed.keys), changed: changed)
+    }
+
+    // MARK: Records
+
+    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
+        try RecordBatch(database: self, saves: saving, deletes: deleting).run()
+    }
+
+    public func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {
+        try server.read { db in
+            try ChangeFeed(database: self, db: db).databaseChanges(since: token)
+        }
+    }
+
+    public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
+        try server.read { db in
+            try ChangeFeed(database: self, db: db).zoneChanges(zoneID, since: token, limit: limit)
+        }
+    }
+
+    /// In the shared database, a record is returned if the user sees it, and
+    /// the root of a share the user is invited to is returned even before
+    /// accepting, so that an invitation can show what it shares (like
+    /// `CKShare.Metadata.rootRecord`).
+    public func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] {
+        try server.read { db in
+            var results: [RecordID: Result<ServerRecord, CloudError>] = [:]
+            for id in ids {
+                results[id] = try fetchRecord(id, db)
+            }
+            return results
+        }
+    }
+
+    private func fetchRecord(_ id: RecordID, _ db: Database) throws -> Result<ServerRecord, CloudError> {
+        switch scope {
+        case .private:
+            guard id.zoneID.ownerName == userName else {
+                return .failure(.permissionFailure("zone \(id.zoneID) belongs to \(id.zoneID.ownerName); read it through the shared database"))
+            }
+            guard try ZoneRows.state(db, id.zoneID) == .live else { return .failure(.zoneNotFound(id.zoneID)) }
+        case .shared:
+            let visible = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (
+                    SELECT 1 FROM sharedView WHERE userName = ? AND ownerName = ? AND zoneName = ? AND recordName = ? AND isVisible
+                    UNION ALL
+                    SELECT 1 FROM share s JOIN participant p ON p.shareID = s.id
+                    WHERE p.userName = ? AND p.status IN ('pending', 'accepted')
+                      AND s.ownerName = ? AND s.zoneName = ? AND s.rootRecordName = ?
+                )
+                """, arguments: [userName, id.zoneID.ownerName, id.zoneID.name, id.recordName,
+                                 userName, id.zoneID.ownerName, id.zoneID.name, id.recordName]) ?? false
+            guard visible else { return .failure(.unknownItem(id)) }
+        }
+        guard let stored = try StoredRecord.fetch(db, id), !stored.isDeleted else { return .failure(.unknownItem(id)) }
+        return .success(stored.record)
+    }
+
+    // MARK: Assets
+
+    public func uploadAsset(_ data: Data) throws -> Asset {
+        try server.assets.upload(data)
+    }
+
+    public func assetData(_ asset: Asset) throws -> Data {
+        try server.assets.read(asset)
+    }
+
+    // MARK: Sharing
+
+    public func saveShare(rootRecordID: RecordID, participants: [(userName: String, permission: SharePermission)]) throws -> Share {
+        try ShareRequests(database: self).save(rootRecordID: rootRecordID, participants: participants)
+    }
+
+    public func removeParticipant(shareID: String, userName: String) throws -> Share {
+        try ShareRequests(database: self).removeParticipant(shareID: shareID, userName: userName)
+    }
+
+    public func deleteShare(shareID: String) throws {
+        try ShareRequests(database: self).delete(shareID: shareID)
+    }
+
+    public func fetchShares() throws -> [Share] {
+        try ShareRequests(database: self).fetchAll()
+    }
+
+    /// Accepts an invitation; works from either scope, since it is the
+    /// user, not the database, who accepts.
+    public func acceptShare(shareID: String) throws -> Share {
+        try ShareRequests(database: self).accept(shareID: shareID)
+    }
+
+    /// Leaves or declines a share; works from either scope.
+    public func leaveShare(shareID: String) throws {
+        try ShareRequests(database: self).leave(shareID: shareID)
+    }
+}

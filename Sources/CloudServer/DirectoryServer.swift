@@ -1,0 +1,216 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A CloudKit-like server that lives in a directory: `server.sqlite` holds
+/// zones, records, tombstones and shares; `assets/` holds asset files;
+/// `HEAD` holds the latest change sequence for watchers.
+///
+/// No daemon runs: every process that opens the directory is the server for
+/// its own requests, and SQLite serializes them. Each request is one
+/// `BEGIN IMMEDIATE` transaction in WAL mode with `synchronous=FULL`, so a
+/// request that returned is on disk, and one killed midway left nothing.
+///
+/// Several `DirectoryServer` instances, in one process or many, may use the
+/// same directory at once.
+public final class DirectoryServer: Sendable {
+    /// The most records (saves plus deletes) one `modifyRecords` accepts.
+    public static let maximumRecordsPerRequest = 400
+    /// The most bytes (`ServerRecord.encodedSize`, assets not counted) one
+    /// `modifyRecords` accepts.
+    public static let maximumBytesPerRequest = 2 * 1024 * 1024
+    /// The store format this program writes; a store with a higher one is
+    /// refused with `incompatibleVersion`.
+    public static let formatVersion = Schema.formatVersion
+    /// How long a request waits for another process's write to finish.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// The server directory.
+    public let directory: URL
+    /// The file that holds the latest change sequence; watch its directory
+    /// (the file is replaced by rename, so watch for moves into the
+    /// directory, not for writes to the file).
+    public var headFileURL: URL { headFile.url }
+
+    let pool: DatabasePool
+    let assets: AssetStore
+    private let headFile: HeadFile
+    private let clock: @Sendable () -> Date
+
+    /// Opens the server in `directory`, creating the directory and an empty
+    /// store if they do not exist.
+    ///
+    /// - parameter clock: the server clock, which stamps modification dates.
+    ///   Tests and `REMINDERS_NOW` pin it; dates still increase on every save
+    ///   of a record.
+    /// - throws: `serverUnavailable` for a directory that cannot be created
+    ///   or written, or a damaged store; `incompatibleVersion` for a store
+    ///   written by a newer program.
+    public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        let directory = directory.standardizedFileURL
+        self.directory = directory
+        self.clock = clock
+        headFile = HeadFile(directory: directory)
+        try Self.prepareDirectory(directory)
+        let file = directory.appendingPathComponent("server.sqlite").path
+
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "CloudServer"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: file, configuration: configuration)
+            // GRDB's WAL setup lowers the writer to synchronous=NORMAL after
+            // `prepareDatabase` ran; a confirmed save must survive power loss.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try Schema.prepare(db, path: directory.path)
+                    return .commit
+                }
+            }
+        } catch {
+            throw StoreFailure.map(error, directory: directory)
+        }
+        assets = try AssetStore(directory: directory.appendingPathComponent("assets"))
+        if headFile.read() == nil {
+            publishHead()
+        }
+    }
+
+    /// One user's private or shared database on this server, making requests
+    /// as `device` (recorded as `modifiedByDevice` on what it saves).
+    public func database(user: String, scope: DatabaseScope, device: String) -> DirectoryDatabase {
+        DirectoryDatabase(server: self, userName: user, scope: scope, deviceName: device)
+    }
+
+    /// The latest change sequence, from the `HEAD` file (cheap enough to call
+    /// on every tick), or from the store if the file is missing or garbled;
+    /// 0 if neither can be read.
+    public func head() -> Int64 {
+        if let head = headFile.read() { return head }
+        return (try? currentSequence()) ?? 0
+    }
+
+    /// The latest change sequence, read from the store.
+    public func currentSequence() throws -> Int64 {
+        try read { try Schema.metaInteger($0, Schema.Meta.sequence) }
+    }
+
+    /// Removes tombstones (deleted records, records that left a participant's
+    /// view, deleted zones) with a sequence up to `sequence`, and makes that
+    /// the compaction point: a change token older than it then gets
+    /// `changeTokenExpired`, because it may have missed those deletions.
+    /// Tokens at or after the point keep working.
+    ///
+    /// - returns: the number of record tombstones removed.
+    @discardableResult
+    public func compactTombstones(through sequence: Int64) throws -> Int {
+        try write(user: "", device: "") { context in
+            let db = context.db
+            let point = min(sequence, try Schema.metaInteger(db, Schema.Meta.sequence))
+            guard point > (try Schema.metaInteger(db, Schema.Meta.compactedThrough)) else { return 0 }
+            try db.execute(sql: "DELETE FROM record WHERE isDeleted AND sequence <= ?", arguments: [point])
+            let removed = db.changesCount
+            try db.execute(sql: "DELETE FROM sharedView WHERE NOT isVisible AND sequence <= ?", arguments: [point])
+            try db.execute(sql: "DELETE FROM zone WHERE deletedSequence IS NOT NULL AND deletedSequence <= ?", arguments: [point])
+            try Schema.setMeta(db, Schema.Meta.compactedThrough, point)
+            return removed
+        }
+    }
+
+    /// Removes tombstones of records deleted before `date` (and every
+    /// tombstone older than the newest of those), like
+    /// `compactTombstones(through:)`. Devices that have not synced since
+    /// `date` start over from a nil token.
+    @discardableResult
+    public func compactTombstones(olderThan date: Date) throws -> Int {
+        let sequence = try read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT MAX(sequence) FROM record WHERE isDeleted AND modificationDate < ?",
+                arguments: [date.timeIntervalSinceReferenceDate])
+        }
+        guard let sequence else { return 0 }
+        return try compactTombstones(through: sequence)
+    }
+
+    /// The compaction point: tokens older than this have expired.
+    public func compactedThrough() throws -> Int64 {
+        try read { try Schema.metaInteger($0, Schema.Meta.compactedThrough) }
+    }
+
+    // MARK: Requests
+
+    /// Runs a read in a snapshot of the store.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw StoreFailure.map(error, directory: directory)
+        }
+    }
+
+    /// Runs one write request in one IMMEDIATE transaction, then publishes
+    /// the new head if it changed anything. A thrown error rolls back
+    /// everything the request did.
+    func write<T>(user: String, device: String, _ body: (WriteContext) throws -> T) throws -> T {
+        let outcome: (value: T, changed: Bool)
+        do {
+            outcome = try pool.writeWithoutTransaction { db in
+                var outcome: (value: T, changed: Bool)?
+                try db.inTransaction(.immediate) {
+                    let context = try WriteContext(db: db, now: clock(), userName: user, deviceName: device)
+                    let value = try body(context)
+                    outcome = (value, try context.finish())
+                    return .commit
+                }
+                guard let outcome else {
+                    throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "the write transaction did not run")
+                }
+                return outcome
+            }
+        } catch {
+            throw StoreFailure.map(error, directory: directory)
+        }
+        if outcome.changed {
+            publishHead()
+        }
+        return outcome.value
+    }
+
+    private func publishHead() {
+        headFile.publish {
+            try pool.read { try Schema.metaInteger($0, Schema.Meta.sequence) }
+        }
+    }
+
+    private static func prepareDirectory(_ directory: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw CloudError.serverUnavailable(
+                    "\(directory.path) is a file, not a server directory; point --server at a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CloudError.serverUnavailable(
+                    "cannot create the server directory \(directory.path) (\(error.localizedDescription)); check that its parent exists and is writable")
+            }
+        }
+        guard access(directory.path, W_OK | X_OK) == 0 else {
+            throw CloudError.serverUnavailable(
+                "the server directory \(directory.path) is not writable (\(String(cString: strerror(errno)))); fix its permissions or point --server elsewhere")
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import GRDB
+
+/// One `modifyRecords` request: limits, per-record checks, and the
+/// per-zone atomicity CloudKit gives atomic zones.
+///
+/// The whole request runs in one IMMEDIATE transaction, and each zone's
+/// changes in a savepoint inside it: if any record of a zone fails, the
+/// savepoint is rolled back and the zone's other records report
+/// `batchRequestFailed`, while other zones still commit. Every record is
+/// checked even after one failed, so a client learns of all its conflicts
+/// in one round trip.
+struct RecordBatch {
+    let database: DirectoryDatabase
+    let saves: [ServerRecord]
+    let deletes: [RecordID]
+
+    private var server: DirectoryServer { database.server }
+    private var userName: String { database.userName }
+
+    func run() throws -> ModifyRecordsResult {
+        try checkLimits()
+        let unavailableAssets = missingAssets()
+        let zones = Set(saves.map(\.id.zoneID)).union(deletes.map(\.zoneID)).sorted()
+        return try server.write(user: userName, device: database.deviceName) { context in
+            var result = ModifyRecordsResult()
+            let coverage = ShareCoverage(db: context.db)
+            for zone in zones {
+                let zoneSaves = saves.filter { $0.id.zoneID == zone }
+                let zoneDeletes = deletes.filter { $0.zoneID == zone }
+                if let error = try zoneError(zone, context) {
+                    for save in zoneSaves { result.saveResults[save.id] = .failure(error) }
+                    for id in zoneDeletes { result.deleteResults[id] = .failure(error) }
+                    continue
+                }
+                let mark = context.lastSequence
+                var failures: [RecordID: CloudError] = [:]
+                var saved: [RecordID: ServerRecord] = [:]
+                try context.db.inSavepoint {
+                    var changed: [RecordID: Int64] = [:]
+                    var moved: Set<RecordID> = []
+                    for save in Self.parentsFirst(zoneSaves) {
+                        coverage.reset()
+                        do {
+                            if let error = unavailableAssets[save.id] { throw error }
+                            let outcome = try apply(save, context, coverage)
+                            saved[save.id] = outcome.record
+                            changed[save.id] = outcome.sequence
+                            if outcome.isStructural { moved.insert(save.id) }
+                        } catch let error as CloudError {
+                            failures[save.id] = error
+                        }
+                    }
+                    // Deletes are checked against the zone before any of them
+                    // applies, so deleting a parent and its children in one
+                    // request does not depend on their order.
+                    coverage.reset()
+                    var doomed: [StoredRecord] = []
+                    for id in zoneDeletes {
+                        do {
+                            doomed.append(try checkDelete(id, context, coverage))
+                        } catch let error as CloudError {
+                            failures[id] = error
+                        }
+                    }
+                    guard failures.isEmpty else { return .rollback }
+                    for stored in doomed {
+                        changed[stored.record.id] = try context.tombstone(stored)
+                        try context.deleteShares(rootedAt: stored.record.id)
+                        moved.insert(stored.record.id)
+                    }
+                    try SharedVisibility(context: context).refresh(subtreesOf: moved, changed: changed)
+                    return .commit
+                }
+                if failures.isEmpty {
+                    for save in zoneSaves {
+                        if let record = saved[save.id] { result.saveResults[save.id] = .success(record) }
+                    }
+                    for id in zoneDeletes { result.deleteResults[id] = .success(()) }
+                } else {
+                    context.rewind(to: mark)
+                    for save in zoneSaves {
+                        result.saveResults[save.id] = .failure(failures[save.id] ?? .batchRequestFailed(save.id))
+                    }
+                    for id in zoneDeletes {
+                        result.deleteResults[id] = .failure(failures[id] ?? .batchRequestFailed(id))
+                    }
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: Request checks
+
+    /// Refuses requests over CloudKit's limits before touching the store.
+    /// A record named twice is refused the same way: results are keyed by
+    /// record, and a client splitting the batch resolves it.
+    private func checkLimits() throws {
+        let count = saves.count + deletes.count
+        if count > DirectoryServer.maximumRecordsPerRequest {
+            throw CloudError.limitExceeded(
+                "\(count) records in one request; the limit is \(DirectoryServer.maximumRecordsPerRequest)")
+        }
+        let bytes = saves.reduce(0) { $0 + $1.encodedSize } + deletes.reduce(0) { $0 + $1.recordName.utf8.count }
+        if bytes > DirectoryServer.maximumBytesPerRequest {
+            throw CloudError.limitExceeded(
+                "\(bytes) bytes in one request; the limit is \(DirectoryServer.maximumBytesPerRequest) bytes (2 MB), assets not counted")
+        }
+        var seen: Set<RecordID> = []
+        for id in saves.map(\.id) + deletes where !seen.insert(id).inserted {
+            throw CloudError.limitExceeded("record \(id) appears more than once in one request")
+        }
+    }
+
+    /// Records whose asset fields reference files the server does not hold.
+    /// Assets are never deleted, so checking before the transaction is safe.
+    private func missingAssets() -> [RecordID: CloudError] {
+        var missing: [RecordID: CloudError] = [:]
+        for save in saves {
+            for (field, value) in save.fields.sorted(by: { $0.key < $1.key }) {
+                guard case .asset(let asset) = value, !server.assets.contains(asset) else { continue }
+                missing[save.id] = .assetUnavailable(
+                    "field \(field) of record \(save.id.recordName) references asset \(asset.sha256) (\(asset.size) bytes), which was never uploaded to \(server.assets.directory.path)")
+                break
+            }
+        }
+        return missing
+    }
+
+    /// An error every record of the zone gets, or nil if the zone can take
+    /// changes through this database.
+    private func zoneError(_ zone: ZoneID, _ context: WriteContext) throws -> CloudError? {
+        switch database.scope {
+        case .private where zone.ownerName != userName:
+            return .permissionFailure("zone \(zone) belongs to \(zone.ownerName); write to it through the shared database")
+        case .shared where zone.ownerName == userName:
+            return .permissionFailure("zone \(zone) is \(userName)'s own; write to it through the private database")
+        default:
+            break
+        }
+        return try context.zoneState(zone) == .live ? nil : .zoneNotFound(zone)
+    }
+
+    // MARK: Saves
+
+    private struct SaveOutcome {
+        var record: ServerRecord
+        var sequence: Int64
+        /// Created, re-created, or moved to another parent: the shares
+        /// covering it and its descendants may have changed.
+        var isStructural: Bool
+    }
+
+    /// Saves one record if the server's version is the one the client last
+    /// saw ("if server record unchanged").
+    private func apply(_ save: ServerRecord, _ context: WriteContext, _ coverage: ShareCoverage) throws -> SaveOutcome {
+        let existing = try StoredRecord.fetch(context.db, save.id)
+        let live = existing.flatMap { $0.isDeleted ? nil : $0 }
+        // Permission comes first: a conflict would hand the current record to
+        // someone who may not read it.
+        if database.scope == .shared {
+            try checkWrite(save, isExisting: live != nil, coverage)
+        }
+        if let live {
+            guard let tag = save.changeTag, tag == live.record.changeTag else {
+                throw CloudError.serverRecordChanged(live.record)
+            }
+        } else if save.changeTag != nil {
+            throw CloudError.unknownItem(save.id)
+        }
+        let sequence = context.nextSequence()
+        var record = save
+        record.changeTag = context.changeTag(for: sequence)
+        record.modificationDate = context.modificationDate(after: existing?.record.modificationDate)
+        record.modifiedByUser = context.userName
+        record.modifiedByDevice = context.deviceName
+        try StoredRecord(record: record, sequence: sequence, isDeleted: false).write(context.db)
+        try context.touchZone(save.id.zoneID, sequence: sequence)
+        return SaveOutcome(record: record, sequence: sequence, isStructural: live == nil || live?.record.parent != save.parent)
+    }
+
+    /// A participant may save a record only where a share they accepted with
+    /// read-write permission covers it, both where it is and where the save
+    /// puts it (a new record: under a parent in such a share).
+    private func checkWrite(_ save: ServerRecord, isExisting: Bool, _ coverage: ShareCoverage) throws {
+        let current = isExisting ? try coverage.access(of: userName, through: try coverage.shares(covering: save.id)) : nil
+        let proposed = try coverage.access(of: userName, through: try coverage.shares(covering: save.id, underParent: save.parent))
+        if proposed == .readWrite, !isExisting || current == .readWrite { return }
+        if current == .readOnly || proposed == .readOnly {
+            throw CloudError.permissionFailure("\(userName) has read-only access to record \(save.id.recordName) in \(save.id.zoneID)")
+        }
+        if current == .readWrite {
+            throw CloudError.permissionFailure("\(userName) may not move record \(save.id.recordName) out of the records shared with them in \(save.id.zoneID)")
+        }
+        throw CloudError.permissionFailure("record \(save.id.recordName) in \(save.id.zoneID) is not shared with \(userName)")
+    }
+
+    // MARK: Deletes
+
+    /// The live record to delete, if this user may delete it.
+    private func checkDelete(_ id: RecordID, _ context: WriteContext, _ coverage: ShareCoverage) throws -> StoredRecord {
+        guard let stored = try StoredRecord.fetch(context.db, id), !stored.isDeleted else {
+            throw CloudError.unknownItem(id)
+        }
+        guard database.scope == .shared else { return stored }
+        let shares = try coverage.shares(covering: id)
+        switch try coverage.access(of: userName, through: shares) {
+        case .readWrite?:
+            if let share = try coverage.share(rootedAt: id) {
+                throw CloudError.permissionFailure(
+                    "only \(id.zoneID.ownerName) can delete record \(id.recordName), the root of share \(share); leave the share instead")
+            }
+            return stored
+        case .readOnly?:
+            throw CloudError.permissionFailure("\(userName) has read-only access to record \(id.recordName) in \(id.zoneID)")
+        case nil:
+            throw CloudError.permissionFailure("record \(id.recordName) in \(id.zoneID) is not shared with \(userName)")
+        }
+    }
+
+    /// Orders saves so that a parent saved in the same request comes before
+    /// its children: a participant's new child is checked against its
+    /// parent's share, which the parent must already be in.
+    static func parentsFirst(_ saves: [ServerRecord]) -> [ServerRecord] {
+        let byID = Dictionary(saves.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var placed: Set<RecordID> = []
+        var ordered: [ServerRecord] = []
+        ordered.reserveCapacity(saves.count)
+        for save in saves {
+            var chain: [ServerRecord] = []
+            var visiting: Set<RecordID> = []
+            var next: ServerRecord? = save
+            while let record = next, !placed.contains(record.id), visiting.insert(record.id).inserted {
+                chain.append(record)
+                next = record.parent.flatMap { byID[$0] }
+            }
+            for record in chain.reversed() where placed.insert(record.id).inserted {
+                ordered.append(record)
+            }
+        }
+        return ordered
+    }
+}

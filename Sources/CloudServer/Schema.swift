@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+
+/// The layout of `server.sqlite`, and the one place that creates it.
+///
+/// The format version lives in `PRAGMA user_version` so that an older program
+/// refuses a store written by a newer one instead of misreading it.
+enum Schema {
+    /// Bumped whenever the layout changes in a way older code cannot read.
+    static let formatVersion = 1
+
+    /// Names of the rows of the `meta` table.
+    enum Meta {
+        /// The last change sequence handed out. Every record save, delete,
+        /// visibility change and share change takes the next one.
+        static let sequence = "sequence"
+        /// Tombstones with a sequence up to this were removed: tokens older
+        /// than it have expired.
+        static let compactedThrough = "compactedThrough"
+        /// Random identity of this store, part of every change tag so that a
+        /// tag from a deleted and re-created server never matches.
+        static let serverID = "serverID"
+    }
+
+    /// Creates the tables in an empty database, or checks that an existing one
+    /// is a store this program can read. Runs inside an IMMEDIATE transaction,
+    /// so two processes opening a new directory at once create it once.
+    static func prepare(_ db: Database, path: String) throws {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if version > formatVersion {
+            throw CloudError.incompatibleVersion(
+                "server at \(path) was written by a newer version of reminders (format \(version)); upgrade reminders")
+        }
+        if version == formatVersion { return }
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        if !tables.isEmpty {
+            throw CloudError.serverUnavailable(
+                "\(path)/server.sqlite is not a reminders server (it holds tables \(tables.sorted().joined(separator: ", "))); point --server at a new directory")
+        }
+        try create(db)
+        try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+    }
+
+    private static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE meta (
+                key TEXT PRIMARY KEY NOT NULL,
+                value NOT NULL
+            );
+
+            -- A zone row outlives its deletion as a tombstone (deletedSequence
+            -- set) so that database change feeds can report it.
+            CREATE TABLE zone (
+                ownerName TEXT NOT NULL,
+                name TEXT NOT NULL,
+                createdSequence INTEGER NOT NULL,
+                changeSequence INTEGER NOT NULL,
+                deletedSequence INTEGER,
+                PRIMARY KEY (ownerName, name)
+            );
+            CREATE INDEX zone_changes ON zone(ownerName, changeSequence);
+
+            -- One row per record identity: its latest version, or its
+            -- tombstone (isDeleted = 1, fields emptied) once deleted.
+            CREATE TABLE record (
+                ownerName TEXT NOT NULL,
+                zoneName TEXT NOT NULL,
+                recordName TEXT NOT NULL,
+                recordType TEXT NOT NULL,
+                fields TEXT NOT NULL,
+                fieldModificationTimes TEXT NOT NULL,
+                parentOwnerName TEXT,
+                parentZoneName TEXT,
+                parentRecordName TEXT,
+                changeTag TEXT,
+                modificationDate REAL NOT NULL,
+                modifiedByUser TEXT NOT NULL,
+                modifiedByDevice TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                isDeleted INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (ownerName, zoneName, recordName),
+                FOREIGN KEY (ownerName, zoneName) REFERENCES zone(ownerName, name) ON DELETE CASCADE
+            );
+            CREATE INDEX record_changes ON record(ownerName, zoneName, sequence);
+            CREATE INDEX record_children ON record(parentOwnerName, parentZoneName, parentRecordName);
+            CREATE INDEX record_tombstones ON record(sequence) WHERE isDeleted;
+
+            CREATE TABLE share (
+                id TEXT PRIMARY KEY NOT NULL,
+                ownerName TEXT NOT NULL,
+                zoneName TEXT NOT NULL,
+                rootRecordName TEXT NOT NULL,
+                createdSequence INTEGER NOT NULL,
+                UNIQUE (ownerName, zoneName, rootRecordName)
+            );
+
+            CREATE TABLE participant (
+                shareID TEXT NOT NULL REFERENCES share(id) ON DELETE CASCADE,
+                userName TEXT NOT NULL,
+                permission TEXT NOT NULL CHECK (permission IN ('read-only', 'read-write')),
+                status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'removed')),
+                sequence INTEGER NOT NULL,
+                PRIMARY KEY (shareID, userName)
+            );
+            CREATE INDEX participant_user ON participant(userName);
+
+            -- What each participant's shared database holds: a row per record
+            -- the participant can see or once saw. `sequence` moves whenever
+            -- the record changes while visible or its visibility flips, so a
+            -- participant's change feed is this table ordered by sequence, and
+            -- an invisible row is that participant's tombstone.
+            CREATE TABLE sharedView (
+                userName TEXT NOT NULL,
+                ownerName TEXT NOT NULL,
+                zoneName TEXT NOT NULL,
+                recordName TEXT NOT NULL,
+                recordType TEXT NOT NULL,
+                isVisible INTEGER NOT NULL,
+                sequence INTEGER NOT NULL,
+                PRIMARY KEY (userName, ownerName, zoneName, recordName)
+            );
+            CREATE INDEX sharedView_changes ON sharedView(userName, ownerName, zoneName, sequence);
+            CREATE INDEX sharedView_record ON sharedView(ownerName, zoneName, recordName);
+            CREATE INDEX sharedView_tombstones ON sharedView(sequence) WHERE NOT isVisible;
+            """)
+        try db.execute(
+            sql: "INSERT INTO meta (key, value) VALUES (?, 0), (?, 0), (?, ?)",
+            arguments: [Meta.sequence, Meta.compactedThrough, Meta.serverID, randomHex(bytes: 4)])
+    }
+
+    static func randomHex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        }.joined()
+    }
+
+    static func metaInteger(_ db: Database, _ key: String) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) ?? 0
+    }
+
+    static func metaString(_ db: Database, _ key: String) throws -> String {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) ?? ""
+    }
+
+    static func setMeta(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+}

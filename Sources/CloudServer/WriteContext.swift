@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// One write request in progress: the connection inside its IMMEDIATE
+/// transaction, the server clock reading, and the change sequence counter.
+///
+/// Every change a reader can observe (a record saved or deleted, a record
+/// appearing in or leaving a participant's view, a zone or share changing)
+/// takes its own sequence, so that a change token, which is one sequence,
+/// can resume a feed exactly between any two changes.
+final class WriteContext {
+    let db: Database
+    /// The server clock when the request started.
+    let now: Date
+    let userName: String
+    let deviceName: String
+    private let serverID: String
+    private let initialSequence: Int64
+    private(set) var lastSequence: Int64
+
+    init(db: Database, now: Date, userName: String, deviceName: String) throws {
+        self.db = db
+        self.now = now
+        self.userName = userName
+        self.deviceName = deviceName
+        serverID = try Schema.metaString(db, Schema.Meta.serverID)
+        initialSequence = try Schema.metaInteger(db, Schema.Meta.sequence)
+        lastSequence = initialSequence
+    }
+
+    /// Takes the next change sequence.
+    func nextSequence() -> Int64 {
+        lastSequence += 1
+        return lastSequence
+    }
+
+    /// Gives back sequences taken by changes that a savepoint rolled back, so
+    /// the sequence has no gaps.
+    func rewind(to sequence: Int64) {
+        lastSequence = sequence
+    }
+
+    /// A change tag unique to one save: its sequence, plus this store's
+    /// identity so that a re-created server never reissues an old tag.
+    func changeTag(for sequence: Int64) -> String {
+        String(sequence, radix: 36) + "-" + serverID
+    }
+
+    /// The modification date of a new version: the server clock, moved just
+    /// past the previous version's date if the clock did not advance (a
+    /// pinned or coarse clock), so that every save has a newer date.
+    func modificationDate(after previous: Date?) -> Date {
+        guard let previous, previous >= now else { return now }
+        return previous.addingTimeInterval(0.001)
+    }
+
+    /// Stores the counter. Returns whether anything changed, so that the
+    /// server publishes its head only after writes that did.
+    func finish() throws -> Bool {
+        guard lastSequence != initialSequence else { return false }
+        try Schema.setMeta(db, Schema.Meta.sequence, lastSequence)
+        return true
+    }
+}
+
+/// Where a zone stands, for requests that need it to exist.
+enum ZoneState {
+    case live
+    case deleted
+    case missing
+}
+
+extension WriteContext {
+    func zoneState(_ zone: ZoneID) throws -> ZoneState {
+        try ZoneRows.state(db, zone)
+    }
+
+    /// Marks a zone as changed by the change at `sequence`, so that database
+    /// change feeds report it.
+    func touchZone(_ zone: ZoneID, sequence: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE zone SET changeSequence = ? WHERE ownerName = ? AND name = ?")
+            .execute(arguments: [sequence, zone.ownerName, zone.name])
+    }
+
+    /// Replaces a live record by its tombstone, which keeps the record's name
+    /// and type for every reader's next fetch. Returns the change sequence.
+    func tombstone(_ stored: StoredRecord) throws -> Int64 {
+        let sequence = nextSequence()
+        let record = ServerRecord(
+            id: stored.record.id,
+            recordType: stored.record.recordType,
+            modificationDate: modificationDate(after: stored.record.modificationDate),
+            modifiedByUser: userName,
+            modifiedByDevice: deviceName)
+        try StoredRecord(record: record, sequence: sequence, isDeleted: true).write(db)
+        try touchZone(record.id.zoneID, sequence: sequence)
+        return sequence
+    }
+
+    /// Deletes the shares rooted at a record that is being deleted, as
+    /// CloudKit does: their participants lose access in the same request.
+    func deleteShares(rootedAt id: RecordID) throws {
+        try db.cachedStatement(sql: "DELETE FROM share WHERE ownerName = ? AND zoneName = ? AND rootRecordName = ?")
+            .execute(arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName])
+    }
+}
+
+/// Queries on the `zone` table shared by reads and writes.
+enum ZoneRows {
+    static func state(_ db: Database, _ zone: ZoneID) throws -> ZoneState {
+        let statement = try db.cachedStatement(sql: "SELECT deletedSequence FROM zone WHERE ownerName = ? AND name = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [zone.ownerName, zone.name]) else { return .missing }
+        let deleted: Int64? = try row.decode(atIndex: 0)
+        return deleted == nil ? .live : .deleted
+    }
+}

@@ -1,0 +1,407 @@
+import Foundation
+import RemindersCore
+import RemindersViewModels
+
+/// The app without a terminal: screens, overlays, the toast and the status
+/// bar, fed input events and asked for frames. `TerminalApp` connects it to
+/// ncurses; tests drive it directly.
+final class AppController {
+    let environment: AppEnvironment
+    let options: TUIOptions
+    let keyMap: KeyMap
+    let theme: Theme
+    let covers = CoverCache()
+    /// Called from any thread when a view model changed: wakes the main loop.
+    let wake: @Sendable () -> Void
+    /// The clock of toasts and animations (not of due dates: those use the
+    /// environment's clock).
+    let now: () -> Date
+
+    private(set) var size: (width: Int, height: Int)
+    private(set) var stack: [ScreenController] = []
+    private(set) var overlays: [Overlay] = []
+    private(set) var toast: Toast?
+    private var undoAction: (action: UndoAction, perform: (UndoAction) -> ActionResult)?
+    let statusBar: StatusBarViewModel
+    private(set) var shouldQuit = false
+    /// Errors reported from other threads, shown on the next tick.
+    private let mailbox = Mailbox()
+    /// Set by ^L: the terminal repaints everything.
+    var wantsFullRepaint = false
+    /// Set by ^Z: the terminal suspends the process.
+    var wantsSuspend = false
+
+    /// Smallest size the screens are laid out for.
+    static let minimumSize = (width: 80, height: 24)
+
+    init(environment: AppEnvironment, options: TUIOptions, colorMode: ColorMode, size: (width: Int, height: Int),
+         keyMap: KeyMap = .standard, now: @escaping () -> Date = Date.init, wake: @escaping @Sendable () -> Void) {
+        self.environment = environment
+        self.options = options
+        self.keyMap = keyMap
+        self.theme = Theme(mode: colorMode)
+        self.size = size
+        self.now = now
+        self.wake = wake
+        statusBar = StatusBarViewModel(environment: environment)
+        statusBar.onChange = wake
+        let mailbox = self.mailbox
+        environment.completions.onError = { message in
+            mailbox.post(message)
+            wake()
+        }
+    }
+
+    /// Opens the home screen.
+    func start() {
+        push(HomeScreen(environment: environment))
+    }
+
+    /// Stops every view model and completes reminders still "completing".
+    func stop() {
+        for screen in stack.reversed() { screen.stop() }
+        stack.removeAll()
+        statusBar.stop()
+        environment.completions.finishNow()
+    }
+
+    var top: ScreenController? { stack.last }
+
+    // MARK: Navigation
+
+    func push(_ screen: ScreenController) {
+        stack.append(screen)
+        screen.start(self)
+    }
+
+    /// Leaves the top screen; leaving Home quits.
+    func pop() {
+        guard let screen = stack.popLast() else { return }
+        screen.stop()
+        if stack.isEmpty { shouldQuit = true }
+    }
+
+    /// Leaves screens until `screen` is on top.
+    func pop(to screen: ScreenController) {
+        while let last = stack.last, last !== screen, stack.count > 1 { pop() }
+    }
+
+    func present(_ overlay: Overlay) {
+        overlays.append(overlay)
+    }
+
+    func dismiss(_ overlay: Overlay) {
+        overlays.removeAll { $0 === overlay }
+    }
+
+    func quit() {
+        shouldQuit = true
+    }
+
+    // MARK: Toasts and undo
+
+    /// Shows what an action did. With `undo`, `u` takes it back through the
+    /// given performer (the view model that did it).
+    func show(_ result: ActionResult, undo perform: ((UndoAction) -> ActionResult)? = nil) {
+        if let error = result.errorMessage {
+            showError(error)
+            return
+        }
+        if let undo = result.undo, let perform {
+            undoAction = (undo, perform)
+        }
+        guard let message = result.message else { return }
+        toast = Toast(message: message, isError: false, canUndo: result.undo != nil && perform != nil,
+                      expires: now().addingTimeInterval(options.toastDuration))
+    }
+
+    func showMessage(_ message: String) {
+        toast = Toast(message: message, isError: false, canUndo: false, expires: now().addingTimeInterval(options.toastDuration))
+    }
+
+    func showError(_ message: String) {
+        toast = Toast(message: message, isError: true, canUndo: false,
+                      expires: now().addingTimeInterval(max(options.toastDuration, 6)))
+    }
+
+    func undo() {
+        guard let pending = undoAction else {
+            showMessage("Nothing to undo")
+            return
+        }
+        undoAction = nil
+        let result = pending.perform(pending.action)
+        show(result)
+    }
+
+    /// Undo for an action whose view model may be gone by the time the user
+    /// presses `u`: goes through the store directly.
+    func storeUndo() -> (UndoAction) -> ActionResult {
+        let environment = self.environment
+        return { action in
+            do {
+                if case .uncomplete(let id) = action { environment.completions.cancelled(id) }
+                try action.apply(to: environment.store)
+                return ActionResult(message: action.doneMessage)
+            } catch {
+                return .failed((error as? CoreError)?.description ?? "\(error)")
+            }
+        }
+    }
+
+    // MARK: Time
+
+    /// Expires the toast. Returns true when something changed on screen.
+    @discardableResult
+    func tick() -> Bool {
+        var changed = closeGoneScreens()
+        for message in mailbox.take() {
+            showError(message)
+            changed = true
+        }
+        if let toast, toast.expires <= now() {
+            self.toast = nil
+            changed = true
+        }
+        return changed || isAnimating
+    }
+
+    /// Closes screens whose subject was deleted meanwhile.
+    @discardableResult
+    func closeGoneScreens() -> Bool {
+        var closed = false
+        while stack.count > 1, let top, let message = top.goneMessage {
+            pop()
+            showMessage(message)
+            closed = true
+        }
+        return closed
+    }
+
+    var isAnimating: Bool { top?.isAnimating ?? false }
+
+    /// When the main loop should wake up even without input.
+    var nextDeadline: Date? {
+        var deadline = toast?.expires
+        if isAnimating {
+            let frame = now().addingTimeInterval(0.1)
+            deadline = deadline.map { min($0, frame) } ?? frame
+        }
+        return deadline
+    }
+
+    // MARK: Input
+
+    /// The key contexts in force: the open overlay's or the screen's.
+    var contexts: [KeyContext] {
+        overlays.last?.contexts ?? top?.contexts ?? [.global]
+    }
+
+    func handle(_ event: InputEvent) {
+        switch event {
+        case .resize(let width, let height):
+            size = (width, height)
+        case .key(let key):
+            handle(key)
+        case .mouse(let mouse):
+            guard options.mouse else { return }
+            if let overlay = overlays.last {
+                _ = overlay.handleMouse(mouse, app: self)
+            } else if let top, mouse.row > 0, mouse.row < size.height - 1 {
+                _ = top.handleMouse(mouse, app: self)
+            }
+        }
+    }
+
+    func handle(_ key: Key) {
+        if key == .control("z") {
+            wantsSuspend = true
+            return
+        }
+        if isTooSmall {
+            // Only leaving works while the terminal is too small to draw.
+            if key == .control("c") || key == .character("q") { quit() }
+            return
+        }
+        if let overlay = overlays.last {
+            if overlay.handleText(key, app: self) { return }
+            guard let action = keyMap.action(for: key, in: overlay.contexts) else { return }
+            if overlay.perform(action, app: self) { return }
+            performGlobal(action)
+            return
+        }
+        guard let top else { return }
+        if top.handleText(key, app: self) { return }
+        guard let action = keyMap.action(for: key, in: top.contexts) else { return }
+        if top.perform(action, app: self) { return }
+        performGlobal(action)
+    }
+
+    private func performGlobal(_ action: Action) {
+        switch action {
+        case .quit:
+            quit()
+        case .back:
+            if stack.count > 1 {
+                pop()
+            } else {
+                escapeOnHome()
+            }
+        case .help:
+            present(HelpOverlay(contexts: top?.contexts ?? [.global]))
+        case .search:
+            if !(top is SearchScreen) { push(SearchScreen(environment: environment)) }
+        case .openTags:
+            if !(top is TagsScreen) { push(TagsScreen(environment: environment)) }
+        case .openConflicts:
+            if !(top is PlaceholderScreen) { push(PlaceholderScreen.conflicts(status: statusBar.state.sync)) }
+        case .undo:
+            undo()
+        case .redraw:
+            wantsFullRepaint = true
+        default:
+            break
+        }
+    }
+
+    /// Escape on Home does not quit (too easy to hit by accident); this
+    /// tells the user how to.
+    func escapeOnHome() {
+        let key = keyMap.binding(for: .quit, in: [.home])?.keys.first?.description ?? "q"
+        showMessage("Press \(key) to quit")
+    }
+
+    // MARK: Tests and first frame
+
+    /// Reads every open view model's state now.
+    func refresh() {
+        for screen in stack { screen.refresh() }
+        statusBar.refresh()
+    }
+
+    // MARK: Drawing
+
+    var isTooSmall: Bool {
+        size.width < Self.minimumSize.width || size.height < Self.minimumSize.height
+    }
+
+    func render() -> CellBuffer {
+        closeGoneScreens()
+        var buffer = CellBuffer(width: size.width, height: size.height)
+        if isTooSmall {
+            drawTooSmall(into: &buffer)
+            return buffer
+        }
+        let content = Rect(row: 1, column: 0, width: size.width, height: size.height - 2)
+        top?.render(into: &buffer, area: content, app: self)
+        let screenCursor = buffer.cursor
+        drawTopBar(into: &buffer)
+        if !overlays.isEmpty {
+            buffer.cursor = nil
+            for overlay in overlays {
+                overlay.render(into: &buffer, area: content, app: self)
+            }
+        } else {
+            buffer.cursor = screenCursor
+        }
+        drawToast(into: &buffer)
+        drawStatusBar(into: &buffer)
+        return buffer
+    }
+
+    private func drawTooSmall(into buffer: inout CellBuffer) {
+        let lines = [
+            "Please enlarge the terminal",
+            "to at least \(Self.minimumSize.width)x\(Self.minimumSize.height)",
+            "(now \(size.width)x\(size.height))",
+        ]
+        // One line when it fits, as the message reads best whole.
+        let whole = "Please enlarge the terminal to at least \(Self.minimumSize.width)x\(Self.minimumSize.height) (now \(size.width)x\(size.height))"
+        let chosen = DisplayWidth.of(whole) <= size.width ? [whole] : lines
+        let top = max(0, (size.height - chosen.count) / 2)
+        for (offset, line) in chosen.enumerated() {
+            let width = DisplayWidth.of(line)
+            buffer.draw(line, row: top + offset, column: max(0, (size.width - width) / 2), style: theme.title)
+        }
+    }
+
+    private func drawTopBar(into buffer: inout CellBuffer) {
+        let bar = Rect(row: 0, column: 0, width: size.width, height: 1)
+        buffer.fill(bar, style: theme.topBar)
+        var spans = [Span(" Reminders", theme.topBar.with(.bold))]
+        for screen in stack.dropFirst() {
+            spans.append(Span(" › ", theme.topBar))
+            spans.append(Span(screen.title, theme.topBar))
+        }
+        let right = keyMap.binding(for: .help, in: [.global]).map { "\($0.keys.first?.description ?? "?") help " } ?? ""
+        let rightWidth = DisplayWidth.of(right)
+        buffer.draw(spans, row: 0, column: 0, maxWidth: size.width - rightWidth - 1)
+        buffer.draw(right, row: 0, column: size.width - rightWidth, style: theme.topBar)
+    }
+
+    private func drawStatusBar(into buffer: inout CellBuffer) {
+        let row = size.height - 1
+        buffer.fill(Rect(row: row, column: 0, width: size.width, height: 1), style: theme.statusBar)
+        let state = statusBar.state
+        let right = " \(state.identity) · \(state.syncSummary) "
+        let rightWidth = min(DisplayWidth.of(right), size.width / 2)
+        buffer.draw(right, row: row, column: size.width - rightWidth, maxWidth: rightWidth, style: theme.statusBar)
+        let hidden = overlays.isEmpty ? (top?.hiddenActions ?? []) : []
+        var hints = keyMap.hints(for: contexts, hiding: hidden.union([.help]))
+        if toast?.canUndo == true, let undo = keyMap.binding(for: .undo, in: contexts) {
+            hints.insert((undo.keys.first?.description ?? "u", "undo"), at: 0)
+        }
+        var spans: [Span] = [Span(" ", theme.statusBar)]
+        for hint in hints {
+            spans.append(Span(hint.keys, theme.statusKey))
+            spans.append(Span(" " + hint.label + "  ", theme.statusBar))
+        }
+        // Hints that do not fit are dropped whole rather than cut.
+        let available = size.width - rightWidth - 1
+        var fitted: [Span] = []
+        var used = 0
+        var index = 0
+        while index < spans.count {
+            let pair = index == 0 ? [spans[0]] : Array(spans[index..<min(index + 2, spans.count)])
+            let width = pair.reduce(0) { $0 + DisplayWidth.of($1.text) }
+            if used + width > available { break }
+            fitted += pair
+            used += width
+            index += index == 0 ? 1 : 2
+        }
+        buffer.draw(fitted, row: row, column: 0, maxWidth: available)
+    }
+
+    private func drawToast(into buffer: inout CellBuffer) {
+        guard let toast else { return }
+        var text = " " + toast.message + " "
+        if toast.canUndo, let undo = keyMap.binding(for: .undo, in: [.global]) {
+            text += "· \(undo.keys.first?.description ?? "u") undo "
+        }
+        let width = min(DisplayWidth.of(text), size.width - 2)
+        let row = size.height - 2
+        let column = size.width - width - 1
+        buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: toast.isError ? theme.toastError : theme.toast)
+        buffer.draw(text, row: row, column: column, maxWidth: width, style: toast.isError ? theme.toastError : theme.toast)
+    }
+}
+
+/// Messages handed from other threads to the main loop.
+final class Mailbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    func post(_ message: String) {
+        lock.lock()
+        messages.append(message)
+        lock.unlock()
+    }
+
+    func take() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = messages
+        messages = []
+        return taken
+    }
+}

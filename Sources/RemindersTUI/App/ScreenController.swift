@@ -1,0 +1,78 @@
+import Foundation
+
+/// A screen on the navigation stack: it owns its view model and its UI
+/// state (selection, scroll, focus) and draws itself as a function of both.
+protocol ScreenController: AnyObject {
+    /// The screen's name in the top bar's path ("Work", "New Reminder").
+    var title: String { get }
+    /// Key contexts, most specific first (they depend on the focus).
+    var contexts: [KeyContext] { get }
+    /// Actions to leave out of the status bar (e.g. editing a read-only list).
+    var hiddenActions: Set<Action> { get }
+    /// Whether something on screen moves (a "completing" row): the main
+    /// loop then wakes up a few times a second.
+    var isAnimating: Bool { get }
+    /// Set when what the screen shows no longer exists (deleted on another
+    /// device): the app closes it and shows this message.
+    var goneMessage: String? { get }
+
+    /// Connects the view models to the app's wake-up and starts them.
+    func start(_ app: AppController)
+    /// Stops the view models.
+    func stop()
+    /// Reads the view models' state now (first frame, tests).
+    func refresh()
+
+    /// Offers a key before the key table: text fields take typed characters.
+    func handleText(_ key: Key, app: AppController) -> Bool
+    /// Performs an action of the key table; false when it is not the screen's.
+    func perform(_ action: Action, app: AppController) -> Bool
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController)
+}
+
+extension ScreenController {
+    var hiddenActions: Set<Action> { [] }
+    var isAnimating: Bool { false }
+    var goneMessage: String? { nil }
+    func handleText(_ key: Key, app: AppController) -> Bool { false }
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool { false }
+}
+
+/// A box over the screen (help, a confirmation, a menu, a picker) that
+/// takes the keys while it is open.
+protocol Overlay: AnyObject {
+    var contexts: [KeyContext] { get }
+    /// Offers a key before the key table (text typed into a filter).
+    func handleText(_ key: Key, app: AppController) -> Bool
+    /// Returns false to leave the action to the app (e.g. quit).
+    func perform(_ action: Action, app: AppController) -> Bool
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController)
+}
+
+extension Overlay {
+    func handleText(_ key: Key, app: AppController) -> Bool { false }
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool { true }
+}
+
+/// Keeps a selected row visible: the first row to show, given where the
+/// selected item's lines are.
+enum Scrolling {
+    static func top(current: Int, selectedStart: Int, selectedEnd: Int, viewport: Int, total: Int) -> Int {
+        guard viewport > 0 else { return 0 }
+        var top = current
+        if selectedEnd > top + viewport { top = selectedEnd - viewport }
+        if selectedStart < top { top = selectedStart }
+        return max(0, min(top, max(0, total - viewport)))
+    }
+}
+
+/// A message at the bottom of the screen for a few seconds, with an undo
+/// when the action can be taken back.
+struct Toast: Equatable {
+    var message: String
+    var isError: Bool
+    var canUndo: Bool
+    var expires: Date
+}

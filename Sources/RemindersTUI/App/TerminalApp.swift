@@ -1,0 +1,136 @@
+import CNcurses
+import Foundation
+import RemindersViewModels
+
+/// Options of the full-screen app.
+public struct TUIOptions: Sendable {
+    /// Mouse wheel scrolls and clicks select. Off, the terminal keeps its
+    /// own mouse handling (selecting text to copy).
+    public var mouse: Bool
+    /// How long a toast ("Deleted “Milk” · u undo") stays.
+    public var toastDuration: TimeInterval
+
+    public init(mouse: Bool = true, toastDuration: TimeInterval = 5) {
+        self.mouse = mouse
+        self.toastDuration = toastDuration
+    }
+}
+
+/// The full-screen terminal app. `run()` takes over the terminal until the
+/// user quits, and gives it back as it was (also on SIGTERM and SIGHUP).
+public final class TerminalApp {
+    public let environment: AppEnvironment
+    public let options: TUIOptions
+
+    public init(environment: AppEnvironment, options: TUIOptions = TUIOptions()) {
+        self.environment = environment
+        self.options = options
+    }
+
+    /// Runs the app. Throws `TerminalError` when there is no usable terminal.
+    public func run() throws {
+        let pipe = try WakePipe()
+        let terminal = try CursesTerminal(mouse: options.mouse)
+        defer { terminal.shutdown() }
+        TerminationSignals.install(wakeDescriptor: pipe.writeDescriptor)
+        defer { TerminationSignals.restore() }
+
+        let app = AppController(environment: environment, options: options, colorMode: terminal.colorMode,
+                                size: terminal.size, wake: pipe.wake)
+        app.start()
+        defer { app.stop() }
+        terminal.present(app.render())
+
+        while !app.shouldQuit, !TerminationSignals.received {
+            var descriptors = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: pipe.readDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let timeout: Int32 = app.nextDeadline.map { deadline in
+                Int32(clamping: max(0, Int((deadline.timeIntervalSinceNow * 1000).rounded(.up))))
+            } ?? -1
+            _ = poll(&descriptors, 2, timeout)
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { break }
+            pipe.drain()
+            for event in terminal.readEvents() {
+                app.handle(event)
+                if app.shouldQuit { break }
+            }
+            app.tick()
+            if app.wantsSuspend {
+                app.wantsSuspend = false
+                terminal.suspend { _ = kill(getpid(), SIGSTOP) }
+            }
+            if app.wantsFullRepaint {
+                app.wantsFullRepaint = false
+                terminal.invalidate()
+            }
+            terminal.present(app.render())
+        }
+    }
+}
+
+/// The self-pipe that view-model observations (on their own queues) write
+/// to, so the main loop, asleep in `poll()`, wakes up and redraws.
+final class WakePipe: @unchecked Sendable {
+    let readDescriptor: Int32
+    let writeDescriptor: Int32
+
+    init() throws {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { throw TerminalError.cannotStart("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        readDescriptor = descriptors[0]
+        writeDescriptor = descriptors[1]
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+    }
+
+    deinit {
+        close(readDescriptor)
+        close(writeDescriptor)
+    }
+
+    /// Safe from any thread; a full pipe already means "wake up".
+    var wake: @Sendable () -> Void {
+        let descriptor = writeDescriptor
+        return {
+            var byte: UInt8 = 1
+            _ = write(descriptor, &byte, 1)
+        }
+    }
+
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while read(readDescriptor, &bytes, bytes.count) > 0 {}
+    }
+}
+
+/// SIGTERM and SIGHUP end the loop cleanly (the terminal is restored and
+/// reminders still "completing" are completed) instead of killing the
+/// process mid-frame.
+enum TerminationSignals {
+    nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
+    nonisolated(unsafe) static var flag: sig_atomic_t = 0
+
+    static var received: Bool { flag != 0 }
+
+    static func install(wakeDescriptor: Int32) {
+        Self.wakeDescriptor = wakeDescriptor
+        flag = 0
+        signal(SIGTERM, handler)
+        signal(SIGHUP, handler)
+    }
+
+    static func restore() {
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGHUP, SIG_DFL)
+    }
+
+    static let handler: @convention(c) (Int32) -> Void = { _ in
+        TerminationSignals.flag = 1
+        var byte: UInt8 = 1
+        _ = write(TerminationSignals.wakeDescriptor, &byte, 1)
+    }
+}

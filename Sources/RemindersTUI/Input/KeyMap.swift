@@ -1,0 +1,294 @@
+/// Where a key binding applies. A screen (and the field or overlay that has
+/// the focus) names the contexts it listens to, most specific first.
+public enum KeyContext: String, CaseIterable, Hashable, Sendable {
+    case global
+    case navigation
+    case home
+    case list
+    case tags
+    case search
+    case searchResults
+    case form
+    case reminderForm
+    case listForm
+    case textEntry
+    case notes
+    case choice
+    case flag
+    case tagField
+    case coverField
+    case tagPicker
+    case sortMenu
+    case confirm
+    case prompt
+    case help
+    case conflicts
+    case sharing
+
+    /// The heading of the context's section in the help overlay.
+    public var title: String {
+        switch self {
+        case .global: "Everywhere"
+        case .navigation: "Moving around"
+        case .home: "Home"
+        case .list: "List"
+        case .tags: "Tags"
+        case .search: "Search box"
+        case .searchResults: "Search results"
+        case .form: "Forms"
+        case .reminderForm: "Reminder form"
+        case .listForm: "List form"
+        case .textEntry: "Editing text"
+        case .notes: "Notes"
+        case .choice: "Choices (priority, list, color)"
+        case .flag: "Flag"
+        case .tagField: "Tags field"
+        case .coverField: "Cover image"
+        case .tagPicker: "Tag picker"
+        case .sortMenu: "Sort menu"
+        case .confirm: "Confirmation"
+        case .prompt: "Prompt"
+        case .help: "Help"
+        case .conflicts: "Conflicts"
+        case .sharing: "Sharing"
+        }
+    }
+}
+
+/// Everything a key can do.
+public enum Action: String, CaseIterable, Hashable, Sendable {
+    // Everywhere
+    case help, back, quit, search, openTags, openConflicts, undo, redraw
+    // Moving around
+    case up, down, top, bottom, pageUp, pageDown, open
+    // Home
+    case newList, editList, deleteList, moveListUp, moveListDown, openSharing
+    // List
+    case newReminder, editReminder, toggleCompletion, toggleFlag, deleteReminder
+    case moveReminderUp, moveReminderDown, sortMenu, toggleShowCompleted, cyclePriority
+    case clearCompleted
+    // Tags
+    case newTag, renameTag, deleteTag
+    // Search
+    case focusResults, focusQuery, clearQuery
+    // Forms
+    case nextField, previousField, save, cancel
+    // Text
+    case cursorLeft, cursorRight, lineStart, lineEnd, deleteBackward, deleteForward
+    case deleteToStart, deleteToEnd, deleteWord, newline, lineUp, lineDown
+    // Fields
+    case nextChoice, previousChoice, toggleValue, openPicker, removeLast, removeCover
+    // Pickers, menus, dialogs
+    case pick, confirm, dismiss, sortManual, sortDue, sortPriority, sortTitle
+}
+
+/// One row of the key table.
+public struct KeyBinding: Hashable, Sendable {
+    public var keys: [Key]
+    public var contexts: Set<KeyContext>
+    public var action: Action
+    /// The help overlay's line.
+    public var description: String
+    /// The status bar's short label, nil to leave the binding out of it.
+    public var hint: String?
+
+    public init(_ keys: [Key], _ contexts: Set<KeyContext>, _ action: Action, _ description: String, hint: String? = nil) {
+        self.keys = keys
+        self.contexts = contexts
+        self.action = action
+        self.description = description
+        self.hint = hint
+    }
+
+    /// "j ↓", how the keys are written in help and hints.
+    public var keyLabel: String { keys.map(\.description).joined(separator: " ") }
+}
+
+/// The one key table: input, the help overlay and the status bar hints all
+/// read it, so they cannot disagree.
+public struct KeyMap: Sendable {
+    public var bindings: [KeyBinding]
+
+    public init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+    }
+
+    /// The action of `key` in the first of `contexts` that binds it.
+    public func action(for key: Key, in contexts: [KeyContext]) -> Action? {
+        for context in contexts {
+            if let binding = bindings.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) }) {
+                return binding.action
+            }
+        }
+        return nil
+    }
+
+    /// The binding of an action in the given contexts (for hints such as
+    /// "u undo" in a toast).
+    public func binding(for action: Action, in contexts: [KeyContext]) -> KeyBinding? {
+        for context in contexts {
+            if let binding = bindings.first(where: { $0.contexts.contains(context) && $0.action == action }) {
+                return binding
+            }
+        }
+        return nil
+    }
+
+    /// Status bar hints for the contexts, most specific first, each binding
+    /// once; `hidden` leaves out actions the screen cannot do right now.
+    public func hints(for contexts: [KeyContext], hiding hidden: Set<Action> = []) -> [(keys: String, label: String)] {
+        var seen: Set<Action> = []
+        var result: [(String, String)] = []
+        for context in contexts {
+            for binding in bindings where binding.contexts.contains(context) {
+                guard let hint = binding.hint, !hidden.contains(binding.action), !seen.contains(binding.action) else { continue }
+                seen.insert(binding.action)
+                result.append((binding.keys.first?.description ?? "", hint))
+            }
+        }
+        return result
+    }
+
+    /// Help sections for the contexts (in that order), with the bindings
+    /// whose keys or description contain `filter` (case-insensitive).
+    public func helpSections(for contexts: [KeyContext], filter: String = "") -> [(context: KeyContext, bindings: [KeyBinding])] {
+        let needle = filter.lowercased()
+        var result: [(KeyContext, [KeyBinding])] = []
+        var seen: Set<KeyContext> = []
+        for context in contexts where !seen.contains(context) {
+            seen.insert(context)
+            let matching = bindings.filter { binding in
+                binding.contexts.contains(context) && (needle.isEmpty
+                    || binding.description.lowercased().contains(needle)
+                    || binding.keyLabel.lowercased().contains(needle)
+                    || binding.action.rawValue.lowercased().contains(needle))
+            }
+            if !matching.isEmpty { result.append((context, matching)) }
+        }
+        return result
+    }
+
+    /// The app's key table.
+    public static let standard = KeyMap(bindings: [
+        // Everywhere (screens without a text field)
+        KeyBinding([.character("?")], [.global], .help, "Show this help (type to filter)", hint: "help"),
+        KeyBinding([.character("q"), .escape], [.global], .back, "Back (quit from Home)", hint: "back"),
+        KeyBinding([.control("c")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu], .quit,
+                   "Quit"),
+        KeyBinding([.character("/")], [.global], .search, "Search reminders", hint: "search"),
+        KeyBinding([.character("t")], [.global], .openTags, "Tags"),
+        KeyBinding([.character("C")], [.global], .openConflicts, "Sync conflicts"),
+        KeyBinding([.character("u")], [.global, .searchResults], .undo, "Undo the last delete, completion or flag"),
+        KeyBinding([.control("l")], [.global, .form, .search], .redraw, "Redraw the screen"),
+
+        // Moving around
+        KeyBinding([.character("j"), .down], [.navigation, .sortMenu], .down, "Down"),
+        KeyBinding([.character("k"), .up], [.navigation, .sortMenu], .up, "Up"),
+        KeyBinding([.character("g"), .home], [.navigation], .top, "First item"),
+        KeyBinding([.character("G"), .end], [.navigation], .bottom, "Last item"),
+        KeyBinding([.control("d"), .pageDown], [.navigation], .pageDown, "Page down"),
+        KeyBinding([.control("u"), .pageUp], [.navigation], .pageUp, "Page up"),
+        KeyBinding([.enter, .character("l"), .right], [.navigation], .open, "Open", hint: "open"),
+        KeyBinding([.character("h"), .left], [.navigation], .back, "Back"),
+
+        // Home
+        KeyBinding([.character("q")], [.home], .quit, "Quit", hint: "quit"),
+        KeyBinding([.character("a")], [.home], .newList, "New list", hint: "new list"),
+        KeyBinding([.character("e")], [.home], .editList, "Edit the selected list", hint: "edit"),
+        KeyBinding([.character("d"), .delete], [.home], .deleteList, "Delete the selected list (asks first)", hint: "delete"),
+        KeyBinding([.character("K")], [.home], .moveListUp, "Move the selected list up"),
+        KeyBinding([.character("J")], [.home], .moveListDown, "Move the selected list down", hint: "move"),
+        KeyBinding([.character("S")], [.home, .list], .openSharing, "Sharing of the list"),
+
+        // List
+        KeyBinding([.character("a")], [.list], .newReminder, "New reminder", hint: "new"),
+        KeyBinding([.character("e"), .enter], [.list], .editReminder, "Edit the selected reminder", hint: "edit"),
+        KeyBinding([.character(" "), .character("x")], [.list, .searchResults], .toggleCompletion,
+                   "Complete / uncomplete", hint: "done"),
+        KeyBinding([.character("f")], [.list, .searchResults], .toggleFlag, "Flag / unflag", hint: "flag"),
+        KeyBinding([.character("p")], [.list], .cyclePriority, "Cycle priority (none, !, !!, !!!)"),
+        KeyBinding([.character("d"), .delete], [.list, .searchResults], .deleteReminder, "Delete the reminder (undo with u)",
+                   hint: "delete"),
+        KeyBinding([.character("K")], [.list], .moveReminderUp, "Move the reminder up (manual order)"),
+        KeyBinding([.character("J")], [.list], .moveReminderDown, "Move the reminder down (manual order)"),
+        KeyBinding([.character("s")], [.list], .sortMenu, "Sort by…", hint: "sort"),
+        KeyBinding([.character("c")], [.list, .searchResults], .toggleShowCompleted, "Show / hide completed",
+                   hint: "completed"),
+        KeyBinding([.character("X")], [.list, .searchResults], .clearCompleted, "Clear (delete) completed reminders"),
+        KeyBinding([.character("E")], [.list], .editList, "Edit this list"),
+
+        // Tags
+        KeyBinding([.character("a")], [.tags], .newTag, "New tag", hint: "new"),
+        KeyBinding([.character("r"), .character("e")], [.tags], .renameTag, "Rename the tag", hint: "rename"),
+        KeyBinding([.character("d"), .delete], [.tags], .deleteTag, "Delete the tag (asks first)", hint: "delete"),
+
+        // Search
+        KeyBinding([.down, .tab, .enter], [.search], .focusResults, "Go to the results", hint: "results"),
+        KeyBinding([.escape], [.search], .back, "Back", hint: "back"),
+        KeyBinding([.control("t")], [.search], .toggleShowCompleted, "Show / hide completed", hint: "completed"),
+        KeyBinding([.control("x")], [.search], .clearCompleted, "Clear (delete) completed matches"),
+        KeyBinding([.control("u")], [.search], .clearQuery, "Clear the search text"),
+        KeyBinding([.character("/"), .tab], [.searchResults], .focusQuery, "Back to the search box", hint: "edit search"),
+        KeyBinding([.character("e"), .enter], [.searchResults], .editReminder, "Edit the reminder", hint: "edit"),
+
+        // Forms
+        KeyBinding([.tab, .down], [.form], .nextField, "Next field", hint: "next"),
+        KeyBinding([.backTab, .up], [.form], .previousField, "Previous field"),
+        KeyBinding([.control("s"), .enter], [.form], .save, "Save", hint: "save"),
+        KeyBinding([.escape], [.form], .cancel, "Cancel", hint: "cancel"),
+
+        // Editing text
+        KeyBinding([.left, .control("b")], [.textEntry], .cursorLeft, "Cursor left"),
+        KeyBinding([.right, .control("f")], [.textEntry], .cursorRight, "Cursor right"),
+        KeyBinding([.home, .control("a")], [.textEntry], .lineStart, "Start of line"),
+        KeyBinding([.end, .control("e")], [.textEntry], .lineEnd, "End of line"),
+        KeyBinding([.backspace], [.textEntry], .deleteBackward, "Delete the character before the cursor"),
+        KeyBinding([.delete, .control("d")], [.textEntry], .deleteForward, "Delete the character under the cursor"),
+        KeyBinding([.control("u")], [.textEntry], .deleteToStart, "Delete to the start of the line"),
+        KeyBinding([.control("k")], [.textEntry], .deleteToEnd, "Delete to the end of the line"),
+        KeyBinding([.control("w")], [.textEntry], .deleteWord, "Delete the word before the cursor"),
+        KeyBinding([.enter], [.notes], .newline, "New line in the notes"),
+        KeyBinding([.up], [.notes], .lineUp, "Line up (past the top: previous field)"),
+        KeyBinding([.down], [.notes], .lineDown, "Line down (past the end: next field)"),
+
+        // Fields
+        KeyBinding([.right, .character("l"), .character(" ")], [.choice], .nextChoice, "Next choice", hint: "change"),
+        KeyBinding([.left, .character("h")], [.choice], .previousChoice, "Previous choice"),
+        KeyBinding([.character(" ")], [.flag], .toggleValue, "Flag / unflag", hint: "toggle"),
+        KeyBinding([.character(" "), .character("+")], [.tagField], .openPicker, "Pick or create tags", hint: "pick tags"),
+        KeyBinding([.backspace], [.tagField], .removeLast, "Remove the last tag"),
+        KeyBinding([.right, .character("l"), .character(" ")], [.coverField], .nextChoice, "Next cover", hint: "change"),
+        KeyBinding([.left, .character("h")], [.coverField], .previousChoice, "Previous cover"),
+        KeyBinding([.character("x"), .delete, .backspace], [.coverField], .removeCover, "Remove the cover", hint: "remove"),
+
+        // Tag picker
+        KeyBinding([.down, .control("n")], [.tagPicker], .down, "Down"),
+        KeyBinding([.up, .control("p")], [.tagPicker], .up, "Up"),
+        KeyBinding([.character(" ")], [.tagPicker], .toggleValue, "Pick / unpick the tag (when the filter is empty)"),
+        KeyBinding([.enter], [.tagPicker], .pick, "Pick the tag, or create the one typed", hint: "pick"),
+        KeyBinding([.escape], [.tagPicker], .dismiss, "Done", hint: "done"),
+
+        // Sort menu
+        KeyBinding([.enter], [.sortMenu], .pick, "Sort by the selected order", hint: "choose"),
+        KeyBinding([.character("m")], [.sortMenu], .sortManual, "Manual order"),
+        KeyBinding([.character("d")], [.sortMenu], .sortDue, "Due date"),
+        KeyBinding([.character("p")], [.sortMenu], .sortPriority, "Priority"),
+        KeyBinding([.character("t")], [.sortMenu], .sortTitle, "Title"),
+        KeyBinding([.escape, .character("q")], [.sortMenu], .dismiss, "Close", hint: "close"),
+
+        // Dialogs
+        KeyBinding([.character("y")], [.confirm], .confirm, "Yes, do it", hint: "yes"),
+        KeyBinding([.character("n"), .escape], [.confirm], .dismiss, "No, cancel", hint: "no"),
+        KeyBinding([.enter], [.confirm], .pick, "The highlighted button"),
+        KeyBinding([.left, .right, .tab, .character("h"), .character("l")], [.confirm], .nextChoice, "Switch buttons"),
+        KeyBinding([.enter], [.prompt], .confirm, "OK", hint: "ok"),
+        KeyBinding([.escape], [.prompt], .dismiss, "Cancel", hint: "cancel"),
+
+        // Help
+        KeyBinding([.escape, .character("?")], [.help], .dismiss, "Close the help (Esc clears the filter first)", hint: "close"),
+        KeyBinding([.down], [.help], .down, "Scroll down"),
+        KeyBinding([.up], [.help], .up, "Scroll up"),
+        KeyBinding([.pageDown, .control("d")], [.help], .pageDown, "Page down"),
+        KeyBinding([.pageUp, .control("u")], [.help], .pageUp, "Page up"),
+    ])
+}

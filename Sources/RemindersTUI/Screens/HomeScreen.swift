@@ -1,0 +1,248 @@
+import RemindersCore
+import RemindersViewModels
+
+/// What can be selected on the home screen.
+enum HomeItem: Hashable {
+    case smart(SmartList)
+    case list(String)
+    case tag(String)
+}
+
+/// Home: smart lists with counts, My Lists, tags in use.
+final class HomeScreen: ScreenController {
+    let viewModel: HomeViewModel
+    private(set) var selection: HomeItem = .smart(.today)
+    private var scrollTop = 0
+    /// Where each item was drawn, for the mouse.
+    private var hitRows: [Int: HomeItem] = [:]
+
+    init(environment: AppEnvironment) {
+        viewModel = HomeViewModel(environment: environment)
+    }
+
+    var title: String { "Home" }
+    var contexts: [KeyContext] { [.home, .navigation, .global] }
+
+    var hiddenActions: Set<Action> {
+        guard case .list(let id) = selection,
+              let item = viewModel.state.lists.first(where: { $0.id == id }) else {
+            return [.editList, .deleteList, .moveListUp, .moveListDown, .openSharing]
+        }
+        return item.isReadOnly ? [.editList] : []
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+        viewModel.refresh()
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    /// Every selectable item, in screen order.
+    static func items(of state: HomeState) -> [HomeItem] {
+        state.smartLists.map { .smart($0.kind) } + state.lists.map { .list($0.id) } + state.tags.map { .tag($0.title) }
+    }
+
+    func select(_ item: HomeItem) {
+        selection = item
+    }
+
+    private func move(by offset: Int) {
+        let items = Self.items(of: viewModel.state)
+        guard !items.isEmpty else { return }
+        let index = items.firstIndex(of: selection) ?? 0
+        selection = items[max(0, min(items.count - 1, index + offset))]
+    }
+
+    private var selectedListID: String? {
+        if case .list(let id) = selection { return id }
+        return nil
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        let items = Self.items(of: viewModel.state)
+        switch action {
+        case .down: move(by: 1)
+        case .up: move(by: -1)
+        case .pageDown: move(by: max(1, app.size.height / 2))
+        case .pageUp: move(by: -max(1, app.size.height / 2))
+        case .top: if let first = items.first { selection = first }
+        case .bottom: if let last = items.last { selection = last }
+        case .open: open(selection, app: app)
+        case .back: app.escapeOnHome()
+        case .newList:
+            app.push(ListFormScreen(environment: viewModel.environment) { [weak self] id in
+                self?.selection = .list(id)
+            })
+        case .editList:
+            guard let id = selectedListID else { return true }
+            guard !(viewModel.state.lists.first { $0.id == id }?.isReadOnly ?? false) else {
+                app.showError("This list is shared read-only: only its owner can edit it")
+                return true
+            }
+            do {
+                app.push(try ListFormScreen(environment: viewModel.environment, listID: id, onSave: nil))
+            } catch {
+                app.showError("\(error)")
+            }
+        case .deleteList:
+            guard let id = selectedListID, let summary = viewModel.deletionSummary(listID: id) else { return true }
+            let viewModel = self.viewModel
+            app.present(ConfirmOverlay(
+                title: "Delete list", question: summary.question,
+                detail: "This cannot be undone.", confirmLabel: "Delete"
+            ) { [weak self] app in
+                guard let self else { return }
+                let items = Self.items(of: viewModel.state)
+                let index = items.firstIndex(of: .list(id)) ?? 0
+                let result = viewModel.deleteList(id: id)
+                app.show(result)
+                if result.succeeded, index + 1 < items.count {
+                    self.selection = items[index + 1]
+                } else if result.succeeded, index > 0 {
+                    self.selection = items[index - 1]
+                }
+            })
+        case .moveListUp, .moveListDown:
+            guard let id = selectedListID else { return true }
+            let result = viewModel.moveList(id: id, by: action == .moveListUp ? -1 : 1)
+            app.show(result)
+        case .openSharing:
+            guard let id = selectedListID, let item = viewModel.state.lists.first(where: { $0.id == id }) else { return true }
+            app.push(PlaceholderScreen.sharing(listTitle: item.list.title))
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func open(_ item: HomeItem, app: AppController) {
+        let environment = viewModel.environment
+        switch item {
+        case .smart(let smart):
+            app.push(ListDetailScreen(environment: environment, filter: smart.filter))
+        case .list(let id):
+            app.push(ListDetailScreen(environment: environment, filter: .list(id)))
+        case .tag(let title):
+            app.push(ListDetailScreen(environment: environment, filter: .tag(title)))
+        }
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        switch event.button {
+        case .wheelUp: move(by: -3)
+        case .wheelDown: move(by: 3)
+        case .left:
+            guard let item = hitRows[event.row] else { return false }
+            if item == selection || event.isDoubleClick {
+                open(item, app: app)
+            } else {
+                selection = item
+            }
+        }
+        return true
+    }
+
+    // MARK: Drawing
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let state = viewModel.state
+        let items = Self.items(of: state)
+        if !items.contains(selection), let first = items.first {
+            selection = first
+        }
+        let layout = Self.layout(state: state, width: area.width, theme: app.theme)
+        let selectedLines = layout.lines.indices.filter { layout.lines[$0].item == selection }
+        scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedLines.first ?? 0,
+                                  selectedEnd: (selectedLines.last ?? 0) + 1, viewport: area.height, total: layout.lines.count)
+        hitRows = [:]
+        for offset in 0..<area.height {
+            let index = scrollTop + offset
+            guard index < layout.lines.count else { break }
+            let line = layout.lines[index]
+            let row = area.row + offset
+            let rightWidth = line.right.map { $0.reduce(0) { $0 + DisplayWidth.of($1.text) } } ?? 0
+            buffer.draw(line.spans, row: row, column: area.column + layout.margin,
+                        maxWidth: rightWidth > 0 ? layout.width - rightWidth - 2 : layout.width)
+            if let right = line.right {
+                buffer.draw(right, row: row, column: area.column + layout.margin + layout.width - rightWidth)
+            }
+            if let item = line.item {
+                hitRows[row] = item
+                if item == selection {
+                    app.theme.select(&buffer, Rect(row: row, column: area.column + layout.margin - 1, width: layout.width + 2, height: 1))
+                }
+            }
+        }
+        if let error = state.errorMessage {
+            buffer.draw("⚠ " + error, row: area.bottom - 1, column: area.column + 2, maxWidth: area.width - 4, style: app.theme.danger)
+        } else if !state.isLoaded {
+            buffer.draw("Loading…", row: area.row, column: area.column + 2, style: app.theme.dim)
+        }
+    }
+
+    struct Line {
+        var spans: [Span]
+        var right: [Span]?
+        var item: HomeItem?
+    }
+
+    struct Layout {
+        var lines: [Line]
+        var margin: Int
+        var width: Int
+    }
+
+    static func symbol(_ smart: SmartList) -> String {
+        switch smart {
+        case .today: "◉"
+        case .scheduled: "◷"
+        case .all: "☰"
+        case .flagged: "⚑"
+        case .completed: "✓"
+        }
+    }
+
+    /// The screen as lines: a pure function of the state and the width.
+    static func layout(state: HomeState, width: Int, theme: Theme) -> Layout {
+        let margin = 2
+        let contentWidth = max(20, min(width - 2 * margin, 100))
+        var lines: [Line] = [Line(spans: [])]
+        lines.append(Line(spans: [Span("SMART LISTS", theme.heading)]))
+        for smart in state.smartLists {
+            var right = [Span(String(smart.count), theme.text.with(.bold))]
+            if smart.kind == .today, state.pastDueCount > 0 {
+                right.insert(Span("\(state.pastDueCount) past due  ", theme.danger), at: 0)
+            }
+            lines.append(Line(
+                spans: [Span(symbol(smart.kind) + " ", theme.listColor(smart.kind.color, [.bold])), Span(smart.kind.title)],
+                right: right, item: .smart(smart.kind)))
+        }
+        lines.append(Line(spans: []))
+        lines.append(Line(spans: [Span("MY LISTS", theme.heading)]))
+        if state.lists.isEmpty, state.isLoaded {
+            lines.append(Line(spans: [Span("No lists yet: press a to add one", theme.dim)]))
+        }
+        for item in state.lists {
+            var spans = [Span("● ", theme.listColor(item.list.color)), Span(item.list.title)]
+            if let sharing = item.sharingLine {
+                spans.append(Span("  " + sharing, theme.dim))
+            }
+            if item.isReadOnly {
+                spans.append(Span(" (read-only)", theme.dim))
+            }
+            lines.append(Line(spans: spans, right: [Span(String(item.summary.openCount), theme.text.with(.bold))],
+                              item: .list(item.id)))
+        }
+        if !state.tags.isEmpty {
+            lines.append(Line(spans: []))
+            lines.append(Line(spans: [Span("TAGS", theme.heading)]))
+            for tag in state.tags {
+                lines.append(Line(spans: [Span("# ", theme.tag), Span(tag.title)],
+                                  right: [Span(String(tag.openCount), theme.dim)], item: .tag(tag.title)))
+            }
+        }
+        return Layout(lines: lines, margin: margin, width: contentWidth)
+    }
+}

@@ -1,0 +1,455 @@
+import Foundation
+import RemindersCore
+import RemindersViewModels
+
+/// A list, a smart list or a tag's reminders: cover and title, then the rows.
+final class ListDetailScreen: ScreenController {
+    let viewModel: ListDetailViewModel
+    private(set) var selectedID: String?
+    private var selectedIndex = 0
+    private var scrollTop = 0
+    private var hitRows: [Int: Int] = [:]
+    private var wantsBottom = false
+    /// Rows read at first; the window grows as the user scrolls, so a list
+    /// of 10,000 reminders opens as fast as one of ten.
+    static let initialLimit = 300
+
+    init(environment: AppEnvironment, filter: ReminderFilter) {
+        viewModel = ListDetailViewModel(environment: environment, filter: filter, limit: Self.initialLimit)
+    }
+
+    var environment: AppEnvironment { viewModel.environment }
+
+    var title: String {
+        let state = viewModel.state
+        return state.title.isEmpty ? "List" : state.title
+    }
+
+    var contexts: [KeyContext] { [.list, .navigation, .global] }
+
+    var hiddenActions: Set<Action> {
+        let state = viewModel.state
+        var hidden: Set<Action> = []
+        if state.isReadOnly {
+            hidden.formUnion([.newReminder, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
+                              .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList])
+        }
+        if state.rows.isEmpty {
+            hidden.formUnion([.editReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .open])
+        }
+        if !state.canReorder { hidden.formUnion([.moveReminderUp, .moveReminderDown]) }
+        if state.listID == nil { hidden.insert(.editList) }
+        return hidden
+    }
+
+    /// The list was deleted (here or on another device).
+    var goneMessage: String? {
+        let state = viewModel.state
+        return state.exists ? nil : "“\(state.title)” was deleted"
+    }
+
+    var isAnimating: Bool {
+        viewModel.state.rows.contains { $0.reminder.status == .completing }
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+        viewModel.refresh()
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    // MARK: Selection
+
+    /// The selected row, following the reminder by id when rows change and
+    /// staying at its place when the reminder left the list.
+    var selectedRow: ReminderRow? {
+        let rows = viewModel.state.rows
+        if let selectedID, let index = rows.firstIndex(where: { $0.id == selectedID }) {
+            selectedIndex = index
+            return rows[index]
+        }
+        guard !rows.isEmpty else { return nil }
+        selectedIndex = max(0, min(selectedIndex, rows.count - 1))
+        selectedID = rows[selectedIndex].id
+        return rows[selectedIndex]
+    }
+
+    func select(index: Int) {
+        let rows = viewModel.state.rows
+        guard !rows.isEmpty else { return }
+        selectedIndex = max(0, min(rows.count - 1, index))
+        selectedID = rows[selectedIndex].id
+        growWindowIfNeeded()
+    }
+
+    func select(id: String) {
+        selectedID = id
+        _ = selectedRow
+    }
+
+    private func move(by offset: Int) {
+        _ = selectedRow
+        select(index: selectedIndex + offset)
+    }
+
+    /// Asks for more rows when the selection nears the end of those read.
+    private func growWindowIfNeeded() {
+        let state = viewModel.state
+        guard let limit = state.limit, state.rows.count >= limit, selectedIndex > limit - 100 else { return }
+        viewModel.setLimit(limit * 2)
+    }
+
+    // MARK: Actions
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        let state = viewModel.state
+        let editing: Set<Action> = [.newReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
+                                    .moveReminderDown, .cyclePriority, .clearCompleted, .editList]
+        if state.isReadOnly, editing.contains(action) {
+            app.showError("This list is shared read-only: only its owner can change it")
+            return true
+        }
+        switch action {
+        case .down: move(by: 1)
+        case .up: move(by: -1)
+        case .pageDown: move(by: max(1, visibleRows(app) - 1))
+        case .pageUp: move(by: -max(1, visibleRows(app) - 1))
+        case .top: select(index: 0)
+        case .bottom:
+            if state.limit != nil, state.rows.count < state.totalCount {
+                wantsBottom = true
+                viewModel.setLimit(nil)
+            }
+            select(index: state.rows.count - 1)
+        case .open, .editReminder:
+            guard let row = selectedRow else { return true }
+            if state.isReadOnly {
+                app.showError("This list is shared read-only: only its owner can change it")
+                return true
+            }
+            do {
+                app.push(try ReminderFormScreen(environment: environment, reminderID: row.id))
+            } catch {
+                app.showError("\(error)")
+            }
+        case .newReminder:
+            app.push(ReminderFormScreen(environment: environment, context: state.filter) { [weak self] id in
+                self?.select(id: id)
+            })
+        case .toggleCompletion:
+            guard let row = selectedRow else { return true }
+            app.show(viewModel.toggleCompletion(id: row.id), undo: undoPerformer(app))
+        case .toggleFlag:
+            guard let row = selectedRow else { return true }
+            app.show(viewModel.toggleFlag(id: row.id), undo: undoPerformer(app))
+        case .deleteReminder:
+            guard let row = selectedRow else { return true }
+            app.show(viewModel.delete(id: row.id), undo: undoPerformer(app))
+        case .cyclePriority:
+            guard let row = selectedRow else { return true }
+            let next = Priority(rawValue: (row.reminder.priority.rawValue + 1) % 4) ?? .none
+            // The list view model has no priority action; the store's
+            // update is the same one the form uses.
+            do {
+                try environment.store.updateReminder(id: row.id, ReminderChanges(priority: next))
+                app.showMessage(next == .none ? "Priority: none" : "Priority: \(next.name) \(next.marks)")
+            } catch {
+                app.showError((error as? CoreError)?.description ?? "\(error)")
+            }
+        case .moveReminderUp, .moveReminderDown:
+            guard let row = selectedRow else { return true }
+            guard state.canReorder else {
+                let hint = state.listID == nil
+                    ? "Reminders can be moved inside their own list"
+                    : "Sort manually to move reminders (s, then m)"
+                app.showError(hint)
+                return true
+            }
+            app.show(viewModel.move(id: row.id, by: action == .moveReminderUp ? -1 : 1))
+        case .sortMenu:
+            let viewModel = self.viewModel
+            app.present(SortMenuOverlay(current: state.sort) { sort in
+                viewModel.setSort(sort)
+            })
+        case .toggleShowCompleted:
+            guard state.filter != .completed else {
+                app.showMessage("Completed always shows completed reminders")
+                return true
+            }
+            viewModel.toggleShowCompleted()
+            app.showMessage(viewModel.state.showCompleted ? "Showing completed" : "Hiding completed")
+        case .clearCompleted:
+            guard state.completedCount > 0 else {
+                app.showMessage("No completed reminders to clear")
+                return true
+            }
+            let viewModel = self.viewModel
+            let scope = state.listID == nil ? "everywhere" : "in “\(state.title)”"
+            let count = state.completedCount
+            app.present(ConfirmOverlay(
+                title: "Clear completed",
+                question: count == 1 ? "Delete 1 completed reminder \(scope)?" : "Delete \(count) completed reminders \(scope)?",
+                detail: "This cannot be undone.", confirmLabel: "Delete"
+            ) { app in
+                app.show(viewModel.clearCompleted(.all))
+            })
+        case .editList:
+            guard let id = state.listID else { return false }
+            do {
+                app.push(try ListFormScreen(environment: environment, listID: id, onSave: nil))
+            } catch {
+                app.showError("\(error)")
+            }
+        case .openSharing:
+            guard state.listID != nil else {
+                app.showMessage("Only lists can be shared")
+                return true
+            }
+            app.push(PlaceholderScreen.sharing(listTitle: state.title))
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func undoPerformer(_ app: AppController) -> (UndoAction) -> ActionResult {
+        let fallback = app.storeUndo()
+        return { [weak viewModel] action in
+            viewModel?.undo(action) ?? fallback(action)
+        }
+    }
+
+    private func visibleRows(_ app: AppController) -> Int {
+        max(1, (app.size.height - 2 - headerHeight(app: app, height: app.size.height - 2)) / 2)
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        switch event.button {
+        case .wheelUp: move(by: -3)
+        case .wheelDown: move(by: 3)
+        case .left:
+            guard let index = hitRows[event.row] else { return false }
+            if index == selectedIndex || event.isDoubleClick {
+                select(index: index)
+                return perform(.open, app: app)
+            }
+            select(index: index)
+        }
+        return true
+    }
+
+    // MARK: Drawing
+
+    func coverRows(app: AppController, height: Int) -> Int {
+        guard viewModel.state.coverPNG != nil else { return 0 }
+        return app.theme.mode.canDrawImages ? max(3, min(8, height / 5)) : 1
+    }
+
+    func headerHeight(app: AppController, height: Int) -> Int {
+        coverRows(app: app, height: height) + 3
+    }
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let state = viewModel.state
+        let theme = app.theme
+        if wantsBottom, state.limit == nil, !state.rows.isEmpty {
+            wantsBottom = false
+            select(index: state.rows.count - 1)
+        }
+        var row = area.row
+        // Cover
+        let coverHeight = coverRows(app: app, height: area.height)
+        if coverHeight > 0, let png = state.coverPNG {
+            drawCover(png: png, listID: state.listID ?? "", into: &buffer,
+                      rect: Rect(row: row, column: area.column, width: area.width, height: coverHeight), state: state, app: app)
+            row += coverHeight
+        }
+        // Title line
+        let titleStyle = theme.listColor(state.color, [.bold])
+        var right: [Span] = []
+        if let sharing = state.sharingLine { right.append(Span(sharing + (state.isReadOnly ? " (read-only)" : "") + "  ", theme.dim)) }
+        let openCount = state.showCompleted ? state.totalCount - state.completedCount : state.totalCount
+        right.append(Span(openCount == 1 ? "1 reminder" : "\(openCount) reminders", theme.dim))
+        let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
+        buffer.draw(state.title, row: row, column: area.column + 2, maxWidth: area.width - rightWidth - 6, style: titleStyle)
+        buffer.draw(right, row: row, column: area.right - rightWidth - 2)
+        row += 1
+        // Sort and completed line
+        var info = [Span("Sort: ", theme.dim), Span(state.sort.label, theme.label)]
+        if state.filter != .completed {
+            let count = state.completedCount
+            let noun = count == 1 ? "1 completed" : "\(count) completed"
+            info.append(Span(" · \(noun)", theme.dim))
+            if count > 0 { info.append(Span(state.showCompleted ? " (shown)" : " (hidden)", theme.dim)) }
+        }
+        buffer.draw(info, row: row, column: area.column + 2, maxWidth: area.width - 4)
+        row += 1
+        buffer.fill(Rect(row: row, column: area.column + 1, width: area.width - 2, height: 1), style: theme.border, character: "─")
+        row += 1
+        // Rows
+        let rowsArea = Rect(row: row, column: area.column, width: area.width, height: area.bottom - row)
+        drawRows(state: state, into: &buffer, area: rowsArea, app: app)
+    }
+
+    private func drawCover(png: Data, listID: String, into buffer: inout CellBuffer, rect: Rect,
+                           state: ListDetailState, app: AppController) {
+        let theme = app.theme
+        if theme.mode.canDrawImages,
+           let cells = app.covers.cells(listID: listID, png: png, columns: rect.width, rows: rect.height, mode: theme.mode) {
+            for (offset, line) in cells.enumerated() where offset < rect.height {
+                for (column, cell) in line.enumerated() where column < rect.width {
+                    buffer.setGlyph(Glyph(text: cell.text, width: 1), row: rect.row + offset, column: rect.column + column, style: cell.style)
+                }
+            }
+            return
+        }
+        // Few colors: a band in the list's color says "there is a cover".
+        buffer.fill(rect, style: theme.listColor(state.color), character: "░")
+        let label = " cover image: needs a 256-color terminal "
+        let width = DisplayWidth.of(label)
+        if width < rect.width {
+            buffer.draw(label, row: rect.row, column: rect.column + (rect.width - width) / 2, style: theme.dim)
+        }
+    }
+
+    private func drawRows(state: ListDetailState, into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        hitRows = [:]
+        guard !state.rows.isEmpty else {
+            let message: String
+            if !state.isLoaded {
+                message = "Loading…"
+            } else if let error = state.errorMessage {
+                message = "⚠ " + error
+            } else if state.filter == .completed {
+                message = "No completed reminders"
+            } else if state.isReadOnly {
+                message = "No reminders"
+            } else {
+                let key = app.keyMap.binding(for: .newReminder, in: [.list])?.keys.first?.description ?? "a"
+                message = state.completedCount > 0 && !state.showCompleted
+                    ? "All done! Press \(key) to add a reminder"
+                    : "No reminders: press \(key) to add one"
+            }
+            let width = DisplayWidth.of(message)
+            buffer.draw(message, row: area.row + 1, column: area.column + max(2, (area.width - width) / 2),
+                        style: state.errorMessage != nil ? theme.danger : theme.dim)
+            return
+        }
+        let selected = selectedRow
+        let showList = state.listID == nil
+        let clock = environment.clock
+        let spinner = Self.spinnerFrame(app.now())
+        let laidOut = state.rows.map { Self.rowLines($0, width: area.width, showList: showList, clock: clock, theme: theme, spinner: spinner) }
+        // Lines before each row, to scroll by lines.
+        var starts: [Int] = []
+        var total = 0
+        for lines in laidOut {
+            starts.append(total)
+            total += lines.count
+        }
+        let selectedIndex = state.rows.firstIndex { $0.id == selected?.id } ?? 0
+        scrollTop = Scrolling.top(current: scrollTop, selectedStart: starts[selectedIndex],
+                                  selectedEnd: starts[selectedIndex] + laidOut[selectedIndex].count,
+                                  viewport: area.height, total: total)
+        var index = state.rows.firstIndex { starts[$0] + laidOut[$0].count > scrollTop } ?? 0
+        var line = starts[index]
+        while index < state.rows.count {
+            for rowLine in laidOut[index] {
+                let screenRow = area.row + line - scrollTop
+                if screenRow >= area.bottom { break }
+                if screenRow >= area.row {
+                    let rightWidth = rowLine.right.reduce(0) { $0 + DisplayWidth.of($1.text) }
+                    buffer.draw(rowLine.left, row: screenRow, column: area.column + 1,
+                                maxWidth: area.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
+                    if rightWidth > 0 {
+                        buffer.draw(rowLine.right, row: screenRow, column: area.right - 1 - rightWidth)
+                    }
+                    hitRows[screenRow] = index
+                    if index == selectedIndex {
+                        theme.select(&buffer, Rect(row: screenRow, column: area.column, width: area.width, height: 1))
+                    }
+                }
+                line += 1
+            }
+            if area.row + line - scrollTop >= area.bottom { break }
+            index += 1
+        }
+        // More rows than read (a window on a huge list): say so at the end.
+        if state.rows.count < state.totalCount, area.row + total - scrollTop < area.bottom {
+            buffer.draw("… \(state.totalCount - state.rows.count) more", row: area.row + total - scrollTop,
+                        column: area.column + 2, style: theme.dim)
+        }
+        growWindowIfNeeded()
+    }
+
+    struct RowLine {
+        var left: [Span]
+        var right: [Span]
+    }
+
+    static let spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    static func spinnerFrame(_ now: Date) -> String {
+        let tenths = Int((now.timeIntervalSinceReferenceDate * 10).rounded(.down))
+        return spinnerFrames[((tenths % spinnerFrames.count) + spinnerFrames.count) % spinnerFrames.count]
+    }
+
+    /// One reminder as one or two lines: checkbox, priority, title, and on
+    /// the right due date, tags and flag; below, the list (in smart lists)
+    /// and the first line of the notes.
+    static func rowLines(_ row: ReminderRow, width: Int, showList: Bool, clock: AppClock, theme: Theme,
+                         spinner: String) -> [RowLine] {
+        let reminder = row.reminder
+        var left: [Span] = []
+        switch reminder.status {
+        case .incomplete:
+            left.append(Span("[ ] ", theme.dim))
+        case .completing:
+            left.append(Span("[✓] ", theme.success.with(.bold)))
+        case .completed:
+            left.append(Span("[✓] ", theme.dim))
+        }
+        if reminder.priority != .none {
+            left.append(Span(reminder.priority.marks + " ", theme.priority))
+        }
+        let titleStyle: Style = reminder.status == .completed ? theme.dim : (reminder.status == .completing ? theme.dim.with(.italic) : theme.text)
+        left.append(Span(reminder.title, titleStyle))
+
+        var right: [Span] = []
+        if reminder.status == .completing {
+            right.append(Span("completing " + spinner, theme.success))
+        }
+        if let due = reminder.dueDate {
+            if !right.isEmpty { right.append(Span("  ")) }
+            right.append(Span(DueDateText.format(due, clock: clock), row.isPastDue ? theme.danger : theme.dim))
+        }
+        if !row.tags.isEmpty {
+            if !right.isEmpty { right.append(Span("  ")) }
+            let tags = row.tags.map { "#" + $0 }.joined(separator: " ")
+            right.append(Span(DisplayWidth.truncate(TextSanitizer.line(tags), to: max(8, width / 4)), theme.tag))
+        }
+        if reminder.isFlagged {
+            if !right.isEmpty { right.append(Span(" ")) }
+            right.append(Span("⚑", theme.flag))
+        }
+        var lines = [RowLine(left: left, right: right)]
+
+        var detail: [Span] = []
+        if showList {
+            detail.append(Span("● ", theme.listColor(row.listColor)))
+            detail.append(Span(row.listTitle, theme.dim))
+        }
+        let notes = TextSanitizer.firstLine(reminder.notes)
+        if !notes.isEmpty {
+            if !detail.isEmpty { detail.append(Span(" · ", theme.dim)) }
+            detail.append(Span(notes, theme.dim))
+        }
+        if !detail.isEmpty {
+            lines.append(RowLine(left: [Span("    ")] + detail, right: []))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,320 @@
+import Foundation
+import RemindersCore
+import RemindersViewModels
+
+/// The list form: title, color from the palette, cover image (a sample from
+/// Assets, a PNG file, or none).
+final class ListFormScreen: ScreenController {
+    enum Focus: CaseIterable {
+        case title, color, cover, path
+    }
+
+    let viewModel: ListFormViewModel
+    private(set) var focus: Focus = .title
+    private var titleField: TextField
+    private var pathField = TextField()
+    private let initialFields: ListFields
+    private let onSave: ((String) -> Void)?
+    private var fieldRows: [Int: Focus] = [:]
+
+    /// A new list.
+    init(environment: AppEnvironment, onSave: ((String) -> Void)?) {
+        viewModel = ListFormViewModel(environment: environment)
+        titleField = TextField(viewModel.fields.title)
+        initialFields = viewModel.fields
+        self.onSave = onSave
+    }
+
+    /// Editing a list.
+    init(environment: AppEnvironment, listID: String, onSave: ((String) -> Void)?) throws {
+        viewModel = try ListFormViewModel(environment: environment, listID: listID)
+        titleField = TextField(viewModel.fields.title)
+        initialFields = viewModel.fields
+        if case .file(let path) = viewModel.fields.coverSource { pathField = TextField(path) }
+        self.onSave = onSave
+    }
+
+    var title: String { viewModel.state.isNew ? "New List" : "Edit List" }
+
+    var contexts: [KeyContext] {
+        switch focus {
+        case .title, .path: [.textEntry, .form, .listForm]
+        case .color: [.choice, .form, .listForm]
+        case .cover: [.coverField, .form, .listForm]
+        }
+    }
+
+    var hiddenActions: Set<Action> {
+        viewModel.fields.coverPNG == nil ? [.removeCover] : []
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    /// The cover choices, in the order ←/→ go through them.
+    var coverChoices: [CoverSource] {
+        var choices: [CoverSource] = [.none]
+        if initialFields.coverSource == .existing { choices.append(.existing) }
+        choices += viewModel.state.sampleCovers.map { .sample($0) }
+        choices.append(.file(pathField.text))
+        return choices
+    }
+
+    private var isFileChoice: Bool {
+        if case .file = viewModel.fields.coverSource { return true }
+        return focus == .path || pendingFile
+    }
+
+    /// "file…" chosen but no file loaded yet.
+    private var pendingFile = false
+
+    private var visibleFocuses: [Focus] {
+        isFileChoice ? [.title, .color, .cover, .path] : [.title, .color, .cover]
+    }
+
+    // MARK: Input
+
+    func handleText(_ key: Key, app: AppController) -> Bool {
+        guard let character = key.typedCharacter else { return false }
+        switch focus {
+        case .title:
+            titleField.insert(character)
+            viewModel.title = titleField.text
+        case .path:
+            pathField.insert(character)
+        default:
+            return false
+        }
+        return true
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        switch action {
+        case .nextField, .previousField:
+            let focuses = visibleFocuses
+            let index = focuses.firstIndex(of: focus) ?? 0
+            focus = focuses[max(0, min(focuses.count - 1, index + (action == .nextField ? 1 : -1)))]
+        case .save:
+            if focus == .path {
+                loadFile(app)
+            } else {
+                save(app)
+            }
+        case .cancel: cancel(app)
+        case .nextChoice, .previousChoice:
+            let step = action == .nextChoice ? 1 : -1
+            if focus == .color {
+                viewModel.cycleColor(by: step)
+            } else if focus == .cover {
+                cycleCover(by: step, app: app)
+            }
+        case .removeCover:
+            viewModel.removeCover()
+            pendingFile = false
+            app.showMessage("Cover removed")
+        default:
+            switch focus {
+            case .title:
+                guard titleField.apply(action) else { return false }
+                viewModel.title = titleField.text
+            case .path:
+                return pathField.apply(action)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private func cycleCover(by step: Int, app: AppController) {
+        let choices = coverChoices
+        let current: Int
+        if pendingFile {
+            current = choices.count - 1
+        } else {
+            current = choices.firstIndex { choice in
+                switch (choice, viewModel.fields.coverSource) {
+                case (.file, .file): true
+                default: choice == viewModel.fields.coverSource
+                }
+            } ?? 0
+        }
+        let next = choices[(current + step + choices.count) % choices.count]
+        pendingFile = false
+        switch next {
+        case .none:
+            viewModel.removeCover()
+        case .existing:
+            var fields = viewModel.fields
+            fields.coverSource = .existing
+            fields.coverPNG = initialFields.coverPNG
+            viewModel.fields = fields
+        case .sample(let name):
+            if let error = viewModel.chooseSampleCover(name) { app.showError(error) }
+        case .file:
+            pendingFile = true
+        }
+    }
+
+    private func loadFile(_ app: AppController) {
+        if let error = viewModel.chooseCoverFile(path: pathField.text) {
+            app.showError(error)
+        } else {
+            pendingFile = false
+            app.showMessage("Cover loaded")
+            focus = .cover
+        }
+    }
+
+    func save(_ app: AppController) {
+        if pendingFile, !pathField.isEmpty {
+            if let error = viewModel.chooseCoverFile(path: pathField.text) {
+                focus = .path
+                app.showError(error)
+                return
+            }
+            pendingFile = false
+        }
+        let isNew = viewModel.state.isNew
+        switch viewModel.save() {
+        case .saved(let id):
+            let name = viewModel.title.trimmingCharacters(in: .whitespaces)
+            app.pop()
+            app.showMessage(isNew ? "Created “\(name)”" : "Saved “\(name)”")
+            onSave?(id)
+        case .invalid(let errors):
+            if errors[.title] != nil { focus = .title } else if errors[.cover] != nil { focus = .cover }
+            app.showError(errors.values.sorted().first ?? "Please fix the fields in red")
+        case .failed(let message):
+            app.showError(message)
+        }
+    }
+
+    private func cancel(_ app: AppController) {
+        guard viewModel.fields != initialFields else {
+            app.pop()
+            return
+        }
+        app.present(ConfirmOverlay(title: "Discard changes", question: "Discard the changes to this list?",
+                                   confirmLabel: "Discard") { [weak self] app in
+            guard let self else { return }
+            app.pop(to: self)
+            app.pop()
+        })
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        guard event.button == .left, let field = fieldRows[event.row] else { return false }
+        focus = field
+        return true
+    }
+
+    // MARK: Drawing
+
+    static let colorNames = ["#4a99ef": "blue", "#e8524a": "red", "#f0a030": "orange", "#f5d23c": "yellow",
+                             "#5cc15a": "green", "#a86fe0": "purple", "#a5826a": "brown", "#8e8e93": "gray"]
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let state = viewModel.state
+        let fields = state.fields
+        let labelColumn = area.column + 2
+        let fieldColumn = area.column + 14
+        let fieldWidth = max(20, min(area.width - 16, 70))
+        fieldRows = [:]
+        var row = area.row + 1
+
+        func label(_ text: String, _ field: Focus) {
+            buffer.draw(text, row: row, column: labelColumn, maxWidth: 11, style: focus == field ? theme.focusedLabel : theme.label)
+            fieldRows[row] = field
+        }
+        func error(_ text: String?) {
+            if let text { buffer.draw("⚠ " + text, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.danger) }
+        }
+
+        label("Title", .title)
+        titleField.draw(into: &buffer, row: row, column: fieldColumn, width: fieldWidth,
+                        style: focus == .title ? theme.focusedField : theme.field, focused: focus == .title,
+                        placeholder: "List name", placeholderStyle: theme.dim)
+        row += 1
+        error(state.fieldErrors[.title])
+        row += 1
+
+        label("Color", .color)
+        var column = fieldColumn
+        for color in state.palette {
+            let selected = color == fields.color.lowercased()
+            let swatch = selected ? "[●]" : " ● "
+            var style = theme.listColor(color, selected ? [.bold] : [])
+            if !theme.mode.hasColor, selected { style = Style(attributes: [.reverse, .bold]) }
+            column += buffer.draw(swatch, row: row, column: column, style: style)
+        }
+        let name = Self.colorNames[fields.color.lowercased()] ?? fields.color
+        buffer.draw("  " + name, row: row, column: column, style: theme.dim)
+        row += 1
+        error(state.fieldErrors[.color])
+        row += 1
+
+        label("Cover", .cover)
+        var spans: [Span] = []
+        let choices = coverChoices
+        for choice in choices {
+            let chosen: Bool
+            switch (choice, fields.coverSource) {
+            case (.file, _) where pendingFile: chosen = true
+            case (_, _) where pendingFile: chosen = false
+            case (.file, .file): chosen = true
+            default: chosen = choice == fields.coverSource
+            }
+            let text: String
+            if case .file = choice { text = "file…" } else { text = choice.label }
+            spans.append(Span(chosen ? "[\(text)]" : " \(text) ", chosen ? (focus == .cover ? theme.focusedButton : theme.title) : theme.dim))
+            spans.append(Span(" "))
+        }
+        buffer.draw(spans, row: row, column: fieldColumn, maxWidth: fieldWidth)
+        row += 1
+        if let coverError = state.fieldErrors[.cover] {
+            error(coverError)
+        } else if focus == .cover {
+            let remove = app.keyMap.binding(for: .removeCover, in: [.coverField])?.keys.first?.description ?? "x"
+            buffer.draw("←/→ choose · \(remove) remove", row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.dim)
+        }
+        row += 1
+
+        if isFileChoice {
+            label("File", .path)
+            pathField.draw(into: &buffer, row: row, column: fieldColumn, width: fieldWidth,
+                           style: focus == .path ? theme.focusedField : theme.field, focused: focus == .path,
+                           placeholder: "/path/to/cover.png (Enter loads it)", placeholderStyle: theme.dim)
+            row += 2
+        }
+
+        // Preview of the chosen cover.
+        if let png = fields.coverPNG {
+            let height = max(2, min(6, area.bottom - row - 2))
+            let width = min(fieldWidth, height * 4 * 2)
+            let rect = Rect(row: row, column: fieldColumn, width: width, height: height)
+            if theme.mode.canDrawImages,
+               let cells = app.covers.cells(listID: "preview:" + (state.listID ?? "new"), png: png,
+                                            columns: rect.width, rows: rect.height, mode: theme.mode) {
+                for (offset, line) in cells.enumerated() {
+                    for (x, cell) in line.enumerated() {
+                        buffer.setGlyph(Glyph(text: cell.text, width: 1), row: rect.row + offset, column: rect.column + x, style: cell.style)
+                    }
+                }
+            } else {
+                buffer.draw("(cover chosen; the preview needs a 256-color terminal)", row: row, column: fieldColumn,
+                            maxWidth: fieldWidth, style: theme.dim)
+            }
+            row += height + 1
+        }
+
+        if let saveError = state.saveError {
+            buffer.draw("⚠ " + saveError, row: min(row, area.bottom - 1), column: labelColumn, maxWidth: area.width - 4, style: theme.danger)
+        }
+    }
+}

@@ -1,0 +1,420 @@
+import RemindersCore
+import RemindersViewModels
+
+/// The reminder form: title, notes, due date and time, priority, flag, list
+/// and tags. The fields are typed here and handed to the view model, which
+/// validates and saves.
+final class ReminderFormScreen: ScreenController {
+    let viewModel: ReminderFormViewModel
+    private(set) var focus: ReminderField = .title
+    private var titleField: TextField
+    private var notes: TextArea
+    private var dueDate: TextField
+    private var dueTime: TextField
+    private let initialFields: ReminderFields
+    private let onSave: ((String) -> Void)?
+    private var fieldRows: [Int: ReminderField] = [:]
+    private var notesWidth = 40
+
+    /// A new reminder, pre-filled from where the user was.
+    init(environment: AppEnvironment, context: ReminderFilter?, onSave: ((String) -> Void)? = nil) {
+        viewModel = ReminderFormViewModel(environment: environment, context: context)
+        let fields = viewModel.fields
+        titleField = TextField(fields.title)
+        notes = TextArea(fields.notes)
+        dueDate = TextField(fields.dueDate)
+        dueTime = TextField(fields.dueTime)
+        initialFields = fields
+        self.onSave = onSave
+    }
+
+    /// Editing a reminder.
+    init(environment: AppEnvironment, reminderID: String, onSave: ((String) -> Void)? = nil) throws {
+        viewModel = try ReminderFormViewModel(environment: environment, reminderID: reminderID)
+        let fields = viewModel.fields
+        titleField = TextField(fields.title)
+        notes = TextArea(fields.notes)
+        dueDate = TextField(fields.dueDate)
+        dueTime = TextField(fields.dueTime)
+        initialFields = fields
+        self.onSave = onSave
+    }
+
+    var title: String { viewModel.state.isNew ? "New Reminder" : "Edit Reminder" }
+
+    static let order: [ReminderField] = [.title, .notes, .dueDate, .dueTime, .priority, .flag, .list, .tags]
+
+    var contexts: [KeyContext] {
+        switch focus {
+        case .title, .dueDate, .dueTime: [.textEntry, .form, .reminderForm]
+        case .notes: [.notes, .textEntry, .form, .reminderForm]
+        case .priority, .list: [.choice, .form, .reminderForm]
+        case .flag: [.flag, .form, .reminderForm]
+        case .tags: [.tagField, .form, .reminderForm]
+        }
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    var isDirty: Bool { viewModel.fields != initialFields }
+
+    func focus(_ field: ReminderField) {
+        focus = field
+    }
+
+    // MARK: Input
+
+    func handleText(_ key: Key, app: AppController) -> Bool {
+        guard let character = key.typedCharacter else { return false }
+        switch focus {
+        case .title:
+            titleField.insert(character)
+            viewModel.title = titleField.text
+        case .notes:
+            notes.insert(character)
+            viewModel.notes = notes.text
+        case .dueDate:
+            dueDate.insert(character)
+            viewModel.dueDate = dueDate.text
+        case .dueTime:
+            dueTime.insert(character)
+            viewModel.dueTime = dueTime.text
+        case .priority, .flag, .list, .tags:
+            return false
+        }
+        return true
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        switch action {
+        case .nextField: moveFocus(by: 1)
+        case .previousField: moveFocus(by: -1)
+        case .lineUp:
+            if !notes.apply(.lineUp, width: notesWidth) { moveFocus(by: -1) }
+        case .lineDown:
+            if !notes.apply(.lineDown, width: notesWidth) { moveFocus(by: 1) }
+        case .newline:
+            notes.apply(.newline, width: notesWidth)
+            viewModel.notes = notes.text
+        case .save: save(app)
+        case .cancel: cancel(app)
+        case .nextChoice, .previousChoice:
+            let step = action == .nextChoice ? 1 : -1
+            if focus == .priority {
+                let all = Priority.allCases
+                let index = all.firstIndex(of: viewModel.priority) ?? 0
+                viewModel.priority = all[(index + step + all.count) % all.count]
+            } else if focus == .list {
+                let lists = viewModel.state.lists
+                guard !lists.isEmpty else { return true }
+                let index = lists.firstIndex { $0.id == viewModel.listID } ?? 0
+                viewModel.listID = lists[(index + step + lists.count) % lists.count].id
+            }
+        case .toggleValue:
+            viewModel.isFlagged.toggle()
+        case .openPicker:
+            app.present(TagPickerOverlay(viewModel: viewModel))
+        case .removeLast:
+            if let last = viewModel.tags.last { viewModel.removeTag(last) }
+        default:
+            return editText(action)
+        }
+        return true
+    }
+
+    /// Editing keys for the focused text field.
+    private func editText(_ action: Action) -> Bool {
+        switch focus {
+        case .title:
+            guard titleField.apply(action) else { return false }
+            viewModel.title = titleField.text
+        case .notes:
+            guard notes.apply(action, width: notesWidth) else { return false }
+            viewModel.notes = notes.text
+        case .dueDate:
+            guard dueDate.apply(action) else { return false }
+            viewModel.dueDate = dueDate.text
+        case .dueTime:
+            guard dueTime.apply(action) else { return false }
+            viewModel.dueTime = dueTime.text
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func moveFocus(by offset: Int) {
+        let index = Self.order.firstIndex(of: focus) ?? 0
+        focus = Self.order[max(0, min(Self.order.count - 1, index + offset))]
+    }
+
+    func save(_ app: AppController) {
+        let isNew = viewModel.state.isNew
+        switch viewModel.save() {
+        case .saved(let id):
+            let name = viewModel.title.trimmingCharacters(in: .whitespaces)
+            app.pop()
+            app.showMessage(isNew ? "Added “\(name)”" : "Saved “\(name)”")
+            onSave?(id)
+        case .invalid(let errors):
+            if let first = Self.order.first(where: { errors[$0] != nil }) { focus = first }
+            app.showError(errors.count == 1 ? "Please fix the field in red" : "Please fix the \(errors.count) fields in red")
+        case .failed(let message):
+            app.showError(message)
+        }
+    }
+
+    private func cancel(_ app: AppController) {
+        guard isDirty else {
+            app.pop()
+            return
+        }
+        app.present(ConfirmOverlay(title: "Discard changes", question: "Discard the changes to this reminder?",
+                                   confirmLabel: "Discard") { [weak self] app in
+            guard let self else { return }
+            app.pop(to: self)
+            app.pop()
+        })
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        guard event.button == .left, let field = fieldRows[event.row] else { return false }
+        focus = field
+        return true
+    }
+
+    // MARK: Drawing
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let state = viewModel.state
+        let fields = state.fields
+        let errors = state.fieldErrors
+        let labelColumn = area.column + 2
+        let fieldColumn = area.column + 14
+        let fieldWidth = max(20, min(area.width - 16, 90))
+        fieldRows = [:]
+        var row = area.row + 1
+
+        func label(_ text: String, _ field: ReminderField) {
+            buffer.draw(text, row: row, column: labelColumn, maxWidth: 11, style: focus == field ? theme.focusedLabel : theme.label)
+            fieldRows[row] = field
+        }
+        func message(_ text: String?, hint: String) {
+            if let text {
+                buffer.draw("⚠ " + text, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.danger)
+            } else if !hint.isEmpty {
+                buffer.draw(hint, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.dim)
+            }
+        }
+
+        // Title
+        label("Title", .title)
+        titleField.draw(into: &buffer, row: row, column: fieldColumn, width: fieldWidth,
+                   style: focus == .title ? theme.focusedField : theme.field, focused: focus == .title,
+                   placeholder: "What to remember", placeholderStyle: theme.dim)
+        row += 1
+        message(errors[.title], hint: "")
+        row += 1
+
+        // Notes
+        let notesHeight = max(2, min(10, area.bottom - row - 12))
+        label("Notes", .notes)
+        for offset in 1..<notesHeight { fieldRows[row + offset] = .notes }
+        notesWidth = fieldWidth
+        notes.scrollToCursor(width: fieldWidth, height: notesHeight)
+        notes.draw(into: &buffer, rect: Rect(row: row, column: fieldColumn, width: fieldWidth, height: notesHeight),
+                   style: focus == .notes ? theme.focusedField : theme.field, focused: focus == .notes,
+                   placeholder: "Notes (Enter for a new line)", placeholderStyle: theme.dim)
+        row += notesHeight
+        message(errors[.notes], hint: "")
+        row += 1
+
+        // Due date and time
+        label("Due", .dueDate)
+        buffer.draw("date", row: row, column: fieldColumn, style: focus == .dueDate ? theme.focusedLabel : theme.dim)
+        dueDate.draw(into: &buffer, row: row, column: fieldColumn + 5, width: 12,
+                     style: focus == .dueDate ? theme.focusedField : theme.field, focused: focus == .dueDate,
+                     placeholder: "YYYY-MM-DD", placeholderStyle: theme.dim)
+        buffer.draw("time", row: row, column: fieldColumn + 19, style: focus == .dueTime ? theme.focusedLabel : theme.dim)
+        dueTime.draw(into: &buffer, row: row, column: fieldColumn + 24, width: 7,
+                     style: focus == .dueTime ? theme.focusedField : theme.field, focused: focus == .dueTime,
+                     placeholder: "HH:MM", placeholderStyle: theme.dim)
+        if case .success(let due?) = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime) {
+            let isPast = Queries.isPastDue(due, clock: viewModel.environment.clock)
+            buffer.draw(DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : ""),
+                        row: row, column: fieldColumn + 33, maxWidth: fieldWidth - 33, style: isPast ? theme.danger : theme.dim)
+        }
+        fieldRows[row] = focus == .dueTime ? .dueTime : .dueDate
+        row += 1
+        let dueError = [errors[.dueDate], errors[.dueTime]].compactMap { $0 }.joined(separator: "; ")
+        message(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime
+                ? "Empty for no due date; time is 24-hour and optional" : "")
+        row += 1
+
+        // Priority
+        label("Priority", .priority)
+        var column = fieldColumn
+        for priority in Priority.allCases {
+            let text = priority == .none ? " none " : " \(priority.marks) \(priority.name) "
+            let selected = priority == fields.priority
+            var style = selected ? (focus == .priority ? theme.focusedButton : theme.button.with(.bold)) : theme.dim
+            if !selected, priority != .none { style = theme.priority }
+            column += buffer.draw(text, row: row, column: column, style: style) + 1
+        }
+        row += 1
+
+        // Flag
+        label("Flag", .flag)
+        let flagText = fields.isFlagged ? "[⚑] flagged" : "[ ] not flagged"
+        buffer.draw(flagText, row: row, column: fieldColumn,
+                    style: focus == .flag ? theme.focusedField : (fields.isFlagged ? theme.flag : theme.dim))
+        row += 1
+
+        // List
+        label("List", .list)
+        if let list = state.lists.first(where: { $0.id == fields.listID }) {
+            let position = (state.lists.firstIndex(of: list) ?? 0) + 1
+            let spans = [Span("‹ ", theme.dim), Span("● ", theme.listColor(list.color)),
+                         Span(list.title, focus == .list ? theme.title : theme.text), Span(" ›", theme.dim),
+                         Span("  \(position)/\(state.lists.count)", theme.dim)]
+            buffer.draw(spans, row: row, column: fieldColumn, maxWidth: fieldWidth)
+        } else {
+            buffer.draw("No list: create one on Home first", row: row, column: fieldColumn, style: theme.danger)
+        }
+        if let error = errors[.list] {
+            buffer.draw("⚠ " + error, row: row, column: fieldColumn + fieldWidth / 2, maxWidth: fieldWidth / 2, style: theme.danger)
+        }
+        row += 1
+
+        // Tags
+        label("Tags", .tags)
+        var tagSpans: [Span] = fields.tags.isEmpty ? [Span("none", theme.dim)] : fields.tags.map { Span("#" + $0 + " ", theme.tag) }
+        if focus == .tags {
+            let key = app.keyMap.binding(for: .openPicker, in: [.tagField])?.keys.first?.description ?? "Space"
+            tagSpans.append(Span("  \(key): pick or create", theme.dim))
+        }
+        buffer.draw(tagSpans, row: row, column: fieldColumn, maxWidth: fieldWidth)
+        row += 1
+        message(errors[.tags], hint: "")
+        row += 1
+
+        if let saveError = state.saveError {
+            buffer.draw("⚠ " + saveError, row: row, column: labelColumn, maxWidth: area.width - 4, style: theme.danger)
+        }
+    }
+}
+
+/// Picks existing tags for the reminder form, or creates the one typed.
+final class TagPickerOverlay: Overlay {
+    let viewModel: ReminderFormViewModel
+    private(set) var filter = TextField()
+    private var index = 0
+
+    init(viewModel: ReminderFormViewModel) {
+        self.viewModel = viewModel
+    }
+
+    var contexts: [KeyContext] { [.tagPicker, .textEntry] }
+
+    enum Row: Equatable {
+        case tag(String)
+        case create(String)
+    }
+
+    /// Matching tags (the reminder's own first), then "Create" for text
+    /// that names no tag yet.
+    var rows: [Row] {
+        let typed = filter.text.trimmingCharacters(in: .whitespaces)
+        let chosen = viewModel.tags
+        var names = viewModel.tagSuggestions(for: typed)
+        let needle = typed.hasPrefix("#") ? String(typed.dropFirst()) : typed
+        for tag in chosen.reversed() where !names.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
+            if needle.isEmpty || tag.range(of: needle, options: .caseInsensitive) != nil { names.insert(tag, at: 0) }
+        }
+        var result = names.map { Row.tag($0) }
+        if !needle.isEmpty, !names.contains(where: { $0.caseInsensitiveCompare(needle) == .orderedSame }) {
+            result.append(.create(needle))
+        }
+        return result
+    }
+
+    func handleText(_ key: Key, app: AppController) -> Bool {
+        guard let character = key.typedCharacter else { return false }
+        if character == " ", filter.isEmpty { return false }
+        filter.insert(character)
+        index = 0
+        return true
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        let rows = self.rows
+        switch action {
+        case .down: index = min(max(0, rows.count - 1), index + 1)
+        case .up: index = max(0, index - 1)
+        case .toggleValue, .pick:
+            guard index < rows.count else { return true }
+            switch rows[index] {
+            case .tag(let tag):
+                viewModel.toggleTag(tag)
+            case .create(let text):
+                if let error = viewModel.addTag(text) {
+                    app.showError(error)
+                } else {
+                    filter = TextField()
+                    index = 0
+                }
+            }
+        case .dismiss:
+            app.dismiss(self)
+        default:
+            if filter.apply(action) {
+                index = 0
+                return true
+            }
+            return false
+        }
+        return true
+    }
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let rows = self.rows
+        let height = min(area.height, max(8, min(rows.count, 12) + 5))
+        let inside = drawDialog(&buffer, area: area, width: 50, height: height, title: "Tags", theme: theme)
+        buffer.draw("#", row: inside.row, column: inside.column, style: theme.onDialog(theme.tag))
+        filter.draw(into: &buffer, row: inside.row, column: inside.column + 2, width: inside.width - 2,
+                    style: theme.focusedField, focused: true, placeholder: "type to find or create a tag", placeholderStyle: theme.dim)
+        let visible = inside.height - 3
+        index = max(0, min(index, rows.count - 1))
+        let top = max(0, index - visible + 1)
+        let chosen = viewModel.tags
+        for offset in 0..<max(0, visible) {
+            let i = top + offset
+            guard i < rows.count else { break }
+            let row = inside.row + 2 + offset
+            switch rows[i] {
+            case .tag(let tag):
+                let on = chosen.contains { $0.caseInsensitiveCompare(tag) == .orderedSame }
+                buffer.draw([Span(on ? "[x] " : "[ ] ", theme.onDialog(on ? theme.success : theme.dim)),
+                             Span("#" + tag, theme.onDialog(theme.tag))], row: row, column: inside.column, maxWidth: inside.width)
+            case .create(let text):
+                buffer.draw([Span("+ Create ", theme.onDialog(theme.accent)), Span("#" + text, theme.onDialog(theme.tag))],
+                            row: row, column: inside.column, maxWidth: inside.width)
+            }
+            if i == index {
+                theme.select(&buffer, Rect(row: row, column: inside.column - 1, width: inside.width + 2, height: 1))
+            }
+        }
+        if rows.isEmpty {
+            buffer.draw("No tags yet: type a name", row: inside.row + 2, column: inside.column, style: theme.onDialog(theme.dim))
+        }
+        buffer.draw("Enter pick/create · Space toggle · Esc done", row: inside.bottom - 1, column: inside.column,
+                    maxWidth: inside.width, style: theme.onDialog(theme.dim))
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import RemindersCore
+import RemindersViewModels
+
+/// Search as you type, matches highlighted; the results take the same keys
+/// as a list.
+final class SearchScreen: ScreenController {
+    let viewModel: SearchViewModel
+    private(set) var query = TextField()
+    private(set) var focusOnResults = false
+    private(set) var selectedID: String?
+    private var selectedIndex = 0
+    private var scrollTop = 0
+    private var hitRows: [Int: Int] = [:]
+
+    init(environment: AppEnvironment) {
+        viewModel = SearchViewModel(environment: environment)
+    }
+
+    var environment: AppEnvironment { viewModel.environment }
+    var title: String { "Search" }
+
+    var contexts: [KeyContext] {
+        focusOnResults ? [.searchResults, .navigation, .global] : [.search, .textEntry]
+    }
+
+    var hiddenActions: Set<Action> {
+        viewModel.state.hits.isEmpty ? [.focusResults, .toggleCompletion, .toggleFlag, .deleteReminder, .editReminder] : []
+    }
+
+    var isAnimating: Bool {
+        viewModel.state.hits.contains { $0.row.reminder.status == .completing }
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    var selectedHit: SearchHit? {
+        let hits = viewModel.state.hits
+        if let selectedID, let index = hits.firstIndex(where: { $0.id == selectedID }) {
+            selectedIndex = index
+            return hits[index]
+        }
+        guard !hits.isEmpty else { return nil }
+        selectedIndex = max(0, min(selectedIndex, hits.count - 1))
+        selectedID = hits[selectedIndex].id
+        return hits[selectedIndex]
+    }
+
+    private func select(index: Int) {
+        let hits = viewModel.state.hits
+        guard !hits.isEmpty else { return }
+        selectedIndex = max(0, min(hits.count - 1, index))
+        selectedID = hits[selectedIndex].id
+    }
+
+    // MARK: Input
+
+    func handleText(_ key: Key, app: AppController) -> Bool {
+        guard !focusOnResults, let character = key.typedCharacter else { return false }
+        query.insert(character)
+        queryChanged()
+        return true
+    }
+
+    private func queryChanged() {
+        viewModel.setQuery(query.text)
+        selectedIndex = 0
+        selectedID = nil
+        scrollTop = 0
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        switch action {
+        case .focusResults:
+            if viewModel.state.hits.isEmpty {
+                app.showMessage(query.isEmpty ? "Type what to look for" : "No matches")
+            } else {
+                focusOnResults = true
+                _ = selectedHit
+            }
+        case .focusQuery:
+            focusOnResults = false
+        case .clearQuery:
+            query = TextField()
+            queryChanged()
+        case .down: move(by: 1)
+        case .up:
+            if selectedIndex == 0 { focusOnResults = false } else { move(by: -1) }
+        case .pageDown: move(by: max(1, app.size.height / 2 - 3))
+        case .pageUp: move(by: -max(1, app.size.height / 2 - 3))
+        case .top: select(index: 0)
+        case .bottom: select(index: viewModel.state.hits.count - 1)
+        case .open, .editReminder:
+            guard let hit = selectedHit else { return true }
+            guard !environment.isReadOnly(listID: hit.row.reminder.remindersListID) else {
+                app.showError("This list is shared read-only: only its owner can change it")
+                return true
+            }
+            do {
+                app.push(try ReminderFormScreen(environment: environment, reminderID: hit.id))
+            } catch {
+                app.showError("\(error)")
+            }
+        case .toggleCompletion:
+            guard let hit = selectedHit else { return true }
+            app.show(viewModel.toggleCompletion(id: hit.id), undo: undoPerformer(app))
+        case .toggleFlag:
+            guard let hit = selectedHit else { return true }
+            app.show(viewModel.toggleFlag(id: hit.id), undo: undoPerformer(app))
+        case .deleteReminder:
+            guard let hit = selectedHit else { return true }
+            app.show(viewModel.delete(id: hit.id), undo: undoPerformer(app))
+        case .toggleShowCompleted:
+            viewModel.toggleShowCompleted()
+            app.showMessage(viewModel.state.showCompleted ? "Showing completed" : "Hiding completed")
+        case .clearCompleted:
+            let count = viewModel.state.completedCount
+            guard count > 0 else {
+                app.showMessage("No completed matches to clear")
+                return true
+            }
+            let viewModel = self.viewModel
+            app.present(ConfirmOverlay(
+                title: "Clear completed",
+                question: count == 1 ? "Delete the completed reminder that matches?" : "Delete the \(count) completed reminders that match?",
+                detail: "u undoes it.", confirmLabel: "Delete"
+            ) { [weak self] app in
+                guard let self else { return }
+                app.show(viewModel.clearCompleted(), undo: self.undoPerformer(app))
+            })
+        case .back:
+            if focusOnResults {
+                focusOnResults = false
+            } else {
+                app.pop()
+            }
+        default:
+            return focusOnResults ? false : editQuery(action)
+        }
+        return true
+    }
+
+    private func editQuery(_ action: Action) -> Bool {
+        guard query.apply(action) else { return false }
+        queryChanged()
+        return true
+    }
+
+    private func move(by offset: Int) {
+        _ = selectedHit
+        select(index: selectedIndex + offset)
+    }
+
+    private func undoPerformer(_ app: AppController) -> (UndoAction) -> ActionResult {
+        let fallback = app.storeUndo()
+        return { [weak viewModel] action in
+            viewModel?.undo(action) ?? fallback(action)
+        }
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        switch event.button {
+        case .wheelUp: move(by: -3)
+        case .wheelDown: move(by: 3)
+        case .left:
+            if event.row == 2 {
+                focusOnResults = false
+                return true
+            }
+            guard let index = hitRows[event.row] else { return false }
+            focusOnResults = true
+            if index == selectedIndex || event.isDoubleClick {
+                select(index: index)
+                return perform(.open, app: app)
+            }
+            select(index: index)
+        }
+        return true
+    }
+
+    // MARK: Drawing
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let state = viewModel.state
+        hitRows = [:]
+        var row = area.row + 1
+        buffer.draw("Search", row: row, column: area.column + 2, style: focusOnResults ? theme.label : theme.focusedLabel)
+        query.draw(into: &buffer, row: row, column: area.column + 10, width: max(10, min(area.width - 12, 80)),
+                   style: focusOnResults ? theme.field : theme.focusedField, focused: !focusOnResults,
+                   placeholder: "titles, notes and #tags", placeholderStyle: theme.dim)
+        row += 1
+        var info: [Span] = []
+        if !state.query.trimmingCharacters(in: .whitespaces).isEmpty {
+            let count = state.hits.count
+            let countText = count >= viewModel.limit ? "\(count)+ matches" : (count == 1 ? "1 match" : "\(count) matches")
+            info.append(Span(countText, theme.dim))
+            if state.completedCount > 0 {
+                let completed = state.completedCount == 1 ? "1 completed" : "\(state.completedCount) completed"
+                info.append(Span(" · \(completed) (\(state.showCompleted ? "shown" : "hidden"))", theme.dim))
+                let keys = focusOnResults ? [Action.toggleShowCompleted, .clearCompleted] : [.toggleShowCompleted, .clearCompleted]
+                let labels = keys.compactMap { action -> String? in
+                    guard let key = app.keyMap.binding(for: action, in: contexts)?.keys.first?.description else { return nil }
+                    return "\(key) \(action == .clearCompleted ? "clear" : (state.showCompleted ? "hide" : "show"))"
+                }
+                info.append(Span("  " + labels.joined(separator: " · "), theme.dim))
+            }
+            if state.isSearching { info.append(Span("  searching…", theme.dim)) }
+        }
+        buffer.draw(info, row: row, column: area.column + 10, maxWidth: area.width - 12)
+        row += 1
+        buffer.fill(Rect(row: row, column: area.column + 1, width: area.width - 2, height: 1), style: theme.border, character: "─")
+        row += 1
+        let list = Rect(row: row, column: area.column, width: area.width, height: area.bottom - row)
+        if state.query.trimmingCharacters(in: .whitespaces).isEmpty {
+            buffer.draw("Type to search titles, notes and tags; ↓ or Tab goes to the results.", row: list.row + 1,
+                        column: area.column + 4, maxWidth: area.width - 8, style: theme.dim)
+            return
+        }
+        if let error = state.errorMessage {
+            buffer.draw("⚠ " + error, row: list.row + 1, column: area.column + 4, maxWidth: area.width - 8, style: theme.danger)
+            return
+        }
+        if state.hits.isEmpty {
+            let text = state.isSearching ? "Searching…" : "No reminders match “\(state.query)”"
+            buffer.draw(text, row: list.row + 1, column: area.column + 4, maxWidth: area.width - 8, style: theme.dim)
+            return
+        }
+        let selected = selectedHit
+        let clock = environment.clock
+        let spinner = ListDetailScreen.spinnerFrame(app.now())
+        let laidOut = state.hits.map { Self.hitLines($0, query: state.resultsQuery, width: list.width, clock: clock, theme: theme, spinner: spinner) }
+        var starts: [Int] = []
+        var total = 0
+        for lines in laidOut {
+            starts.append(total)
+            total += lines.count
+        }
+        let selectedIndex = state.hits.firstIndex { $0.id == selected?.id } ?? 0
+        scrollTop = Scrolling.top(current: scrollTop, selectedStart: starts[selectedIndex],
+                                  selectedEnd: starts[selectedIndex] + laidOut[selectedIndex].count,
+                                  viewport: list.height, total: total)
+        for (index, lines) in laidOut.enumerated() {
+            for (offset, line) in lines.enumerated() {
+                let screenRow = list.row + starts[index] + offset - scrollTop
+                guard screenRow >= list.row, screenRow < list.bottom else { continue }
+                let rightWidth = line.right.reduce(0) { $0 + DisplayWidth.of($1.text) }
+                buffer.draw(line.left, row: screenRow, column: list.column + 1,
+                            maxWidth: list.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
+                if rightWidth > 0 { buffer.draw(line.right, row: screenRow, column: list.right - 1 - rightWidth) }
+                hitRows[screenRow] = index
+                if index == selectedIndex, focusOnResults {
+                    theme.select(&buffer, Rect(row: screenRow, column: list.column, width: list.width, height: 1))
+                } else if index == selectedIndex {
+                    buffer.draw("›", row: screenRow, column: list.column, style: theme.accent)
+                }
+            }
+        }
+    }
+
+    /// A hit as a list row, with the matching text highlighted: in the title
+    /// when the title matches, otherwise in a second line with the snippet.
+    static func hitLines(_ hit: SearchHit, query: String, width: Int, clock: AppClock, theme: Theme,
+                         spinner: String) -> [ListDetailScreen.RowLine] {
+        var lines = ListDetailScreen.rowLines(hit.row, width: width, showList: true, clock: clock, theme: theme, spinner: spinner)
+        let trimmed = query.trimmingCharacters(in: .whitespaces)
+        let titleMatches = !trimmed.isEmpty
+            && hit.row.reminder.title.range(of: trimmed, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        if titleMatches, let titleIndex = lines[0].left.lastIndex(where: { $0.text == hit.row.reminder.title }) {
+            let style = lines[0].left[titleIndex].style
+            lines[0].left.replaceSubrange(titleIndex...titleIndex,
+                                          with: CellBuffer.markedSpans(hit.snippet, style: style, highlight: theme.match))
+        } else {
+            let snippet = [Span("    ")] + CellBuffer.markedSpans(hit.snippet, style: theme.dim, highlight: theme.match)
+            let listSpans = [Span("    ● ", theme.listColor(hit.row.listColor)), Span(hit.row.listTitle + " · ", theme.dim)]
+            if lines.count > 1 {
+                lines[1] = ListDetailScreen.RowLine(left: listSpans + Array(snippet.dropFirst()), right: [])
+            } else {
+                lines.append(ListDetailScreen.RowLine(left: snippet, right: []))
+            }
+        }
+        return lines
+    }
+}

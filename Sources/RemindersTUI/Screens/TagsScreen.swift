@@ -1,0 +1,150 @@
+import RemindersCore
+import RemindersViewModels
+
+/// Every tag with its count of open reminders: create, rename, delete, and
+/// Enter opens the tag's reminders.
+final class TagsScreen: ScreenController {
+    let viewModel: TagsViewModel
+    private(set) var selectedTitle: String?
+    private var selectedIndex = 0
+    private var scrollTop = 0
+    private var hitRows: [Int: Int] = [:]
+
+    init(environment: AppEnvironment) {
+        viewModel = TagsViewModel(environment: environment)
+    }
+
+    var title: String { "Tags" }
+    var contexts: [KeyContext] { [.tags, .navigation, .global] }
+
+    var hiddenActions: Set<Action> {
+        viewModel.state.tags.isEmpty ? [.renameTag, .deleteTag, .open] : []
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+        viewModel.refresh()
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    var selected: TagSummary? {
+        let tags = viewModel.state.tags
+        if let selectedTitle, let index = tags.firstIndex(where: { $0.title == selectedTitle }) {
+            selectedIndex = index
+            return tags[index]
+        }
+        guard !tags.isEmpty else { return nil }
+        selectedIndex = max(0, min(selectedIndex, tags.count - 1))
+        selectedTitle = tags[selectedIndex].title
+        return tags[selectedIndex]
+    }
+
+    private func select(index: Int) {
+        let tags = viewModel.state.tags
+        guard !tags.isEmpty else { return }
+        selectedIndex = max(0, min(tags.count - 1, index))
+        selectedTitle = tags[selectedIndex].title
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        _ = selected
+        switch action {
+        case .down: select(index: selectedIndex + 1)
+        case .up: select(index: selectedIndex - 1)
+        case .pageDown: select(index: selectedIndex + max(1, app.size.height - 6))
+        case .pageUp: select(index: selectedIndex - max(1, app.size.height - 6))
+        case .top: select(index: 0)
+        case .bottom: select(index: viewModel.state.tags.count - 1)
+        case .open:
+            guard let tag = selected else { return true }
+            app.push(ListDetailScreen(environment: viewModel.environment, filter: .tag(tag.title)))
+        case .newTag:
+            let viewModel = self.viewModel
+            app.present(PromptOverlay(title: "New tag", label: "Name (without #)") { [weak self] text, app in
+                let result = viewModel.create(text)
+                if let error = result.errorMessage { return error }
+                if let created = result.createdID { self?.selectedTitle = created }
+                app.show(result)
+                return nil
+            })
+        case .renameTag:
+            guard let tag = selected else { return true }
+            let viewModel = self.viewModel
+            app.present(PromptOverlay(title: "Rename #\(tag.title)", label: "New name (an existing tag merges)",
+                                      text: tag.title) { [weak self] text, app in
+                let result = viewModel.rename(tag.title, to: text)
+                if let error = result.errorMessage { return error }
+                if let renamed = result.createdID { self?.selectedTitle = renamed }
+                app.show(result)
+                return nil
+            })
+        case .deleteTag:
+            guard let tag = selected else { return true }
+            let viewModel = self.viewModel
+            let uses = tag.openCount == 0 ? "" : (tag.openCount == 1 ? " from 1 open reminder" : " from \(tag.openCount) open reminders")
+            app.present(ConfirmOverlay(title: "Delete tag", question: "Delete #\(tag.title)\(uses)?",
+                                       detail: "The reminders stay; only the tag goes.", confirmLabel: "Delete") { app in
+                app.show(viewModel.delete(tag.title))
+            })
+        default:
+            return false
+        }
+        return true
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        switch event.button {
+        case .wheelUp: select(index: selectedIndex - 3)
+        case .wheelDown: select(index: selectedIndex + 3)
+        case .left:
+            guard let index = hitRows[event.row] else { return false }
+            if index == selectedIndex || event.isDoubleClick {
+                select(index: index)
+                return perform(.open, app: app)
+            }
+            select(index: index)
+        }
+        return true
+    }
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let state = viewModel.state
+        let current = selected
+        hitRows = [:]
+        let width = max(20, min(area.width - 4, 80))
+        buffer.draw("TAGS", row: area.row + 1, column: area.column + 2, style: theme.heading)
+        let count = state.tags.count
+        let summary = count == 1 ? "1 tag" : "\(count) tags"
+        buffer.draw(summary, row: area.row + 1, column: area.column + 2 + width - DisplayWidth.of(summary), style: theme.dim)
+        let listTop = area.row + 3
+        let height = area.bottom - listTop
+        if state.tags.isEmpty {
+            let key = app.keyMap.binding(for: .newTag, in: [.tags])?.keys.first?.description ?? "a"
+            buffer.draw(state.isLoaded ? "No tags yet: press \(key) to create one" : "Loading…",
+                        row: listTop, column: area.column + 2, style: theme.dim)
+            return
+        }
+        let index = state.tags.firstIndex { $0.title == current?.title } ?? 0
+        scrollTop = Scrolling.top(current: scrollTop, selectedStart: index, selectedEnd: index + 1, viewport: height, total: count)
+        for offset in 0..<height {
+            let i = scrollTop + offset
+            guard i < count else { break }
+            let tag = state.tags[i]
+            let row = listTop + offset
+            let open = tag.openCount == 0 ? "no open reminders" : (tag.openCount == 1 ? "1 open" : "\(tag.openCount) open")
+            let openWidth = DisplayWidth.of(open)
+            buffer.draw([Span("# ", theme.tag), Span(tag.title)], row: row, column: area.column + 2, maxWidth: width - openWidth - 2)
+            buffer.draw(open, row: row, column: area.column + 2 + width - openWidth, style: theme.dim)
+            hitRows[row] = i
+            if i == index {
+                theme.select(&buffer, Rect(row: row, column: area.column + 1, width: width + 2, height: 1))
+            }
+        }
+        if let error = state.errorMessage {
+            buffer.draw("⚠ " + error, row: area.bottom - 1, column: area.column + 2, maxWidth: area.width - 4, style: theme.danger)
+        }
+    }
+}

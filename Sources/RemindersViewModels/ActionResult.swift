@@ -1,0 +1,85 @@
+import Foundation
+import RemindersCore
+
+/// What an action did, for the toast: a message, an undo when the action
+/// can be undone, or the error that stopped it. Actions never throw.
+public struct ActionResult: Equatable, Sendable {
+    /// What happened, e.g. "Deleted “Milk”"; nil for actions that need no
+    /// toast.
+    public var message: String?
+    /// Set when the action failed: one line naming what was wrong. The
+    /// database is unchanged.
+    public var errorMessage: String?
+    /// Offer this in the toast; pass it to the view model's `undo(_:)`.
+    public var undo: UndoAction?
+    /// The id of what the action created (a list, a tag title), if any.
+    public var createdID: String?
+
+    public init(message: String? = nil, errorMessage: String? = nil, undo: UndoAction? = nil, createdID: String? = nil) {
+        self.message = message
+        self.errorMessage = errorMessage
+        self.undo = undo
+        self.createdID = createdID
+    }
+
+    public var succeeded: Bool { errorMessage == nil }
+
+    public static let done = ActionResult()
+
+    public static func failed(_ message: String) -> ActionResult {
+        ActionResult(errorMessage: message)
+    }
+}
+
+/// How to take back an action.
+public enum UndoAction: Equatable, Sendable {
+    /// Puts back a deleted reminder, with its tags and position.
+    case restoreReminder(DeletedReminder)
+    /// Puts back several deleted reminders (clearing completed matches).
+    case restoreReminders([DeletedReminder])
+    /// Takes back a completion (completing or completed -> incomplete).
+    case uncomplete(id: String)
+    /// Sets a reminder's flag back.
+    case setFlag(id: String, Bool)
+
+    /// Applies the undo through the store. View models call this through
+    /// their own `undo(_:)`, which also cancels pending timers.
+    public func apply(to store: RemindersStore) throws {
+        switch self {
+        case .restoreReminder(let deleted):
+            try store.restore(deleted)
+        case .restoreReminders(let deleted):
+            for item in deleted { try store.restore(item) }
+        case .uncomplete(let id):
+            try store.uncomplete(id: id)
+        case .setFlag(let id, let flagged):
+            try store.setFlag(id: id, flagged)
+        }
+    }
+
+    /// The toast's line after undoing.
+    public var doneMessage: String {
+        switch self {
+        case .restoreReminder: "Restored"
+        case .restoreReminders(let items): items.count == 1 ? "Restored 1 reminder" : "Restored \(items.count) reminders"
+        case .uncomplete: "Marked incomplete"
+        case .setFlag(_, let flagged): flagged ? "Flagged" : "Unflagged"
+        }
+    }
+}
+
+/// What a form's `save()` did.
+public enum FormSaveResult<Field: Hashable & Sendable>: Equatable, Sendable {
+    /// Saved; the id of the created or edited record.
+    case saved(id: String)
+    /// Not saved: a message per field (also in the form's state).
+    case invalid([Field: String])
+    /// Not saved: the store refused (e.g. a read-only list, a list deleted
+    /// meanwhile).
+    case failed(String)
+
+    public var savedID: String? {
+        if case .saved(let id) = self { return id }
+        return nil
+    }
+}

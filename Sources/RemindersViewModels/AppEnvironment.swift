@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import RemindersCore
+
+/// Everything a screen needs from the world outside it: the store (database
+/// and clock), who and where the user is, and the hooks through which the
+/// sync and sharing layers, which come later, describe their state.
+///
+/// One per process; every view model gets the same one.
+public final class AppEnvironment: Sendable {
+    public let store: RemindersStore
+    public let userName: String
+    public let deviceName: String
+    /// Online/offline, pending changes, last sync, conflicts. Local only
+    /// until the sync engine provides its own.
+    public let syncStatus: any SyncStatusProvider
+    /// Sharing lines and read-only flags of lists. None until the sharing
+    /// layer provides its own.
+    public let sharing: any SharingInfoProvider
+    /// Turns ticked ("completing") reminders into completed ones after a
+    /// delay; shared by every screen. Call `completions.finishNow()` before
+    /// the app exits.
+    public let completions: CompletionScheduler
+
+    public init(
+        store: RemindersStore,
+        userName: String = "me",
+        deviceName: String = "default",
+        syncStatus: any SyncStatusProvider = LocalOnlySyncStatus(),
+        sharing: any SharingInfoProvider = NoSharing(),
+        completionDelay: TimeInterval = 3
+    ) {
+        self.store = store
+        self.userName = userName
+        self.deviceName = deviceName
+        self.syncStatus = syncStatus
+        self.sharing = sharing
+        self.completions = CompletionScheduler(store: store, delay: completionDelay)
+    }
+
+    public var writer: any DatabaseWriter { store.writer }
+    public var clock: AppClock { store.clock }
+
+    /// "me@default", for the status bar.
+    public var identity: String { "\(userName)@\(deviceName)" }
+
+    /// "Shared with bob", "Shared by alice", or nil for a list that is not
+    /// shared. Reads the database; view models read it inside their
+    /// observations instead, so that sharing changes redraw the screen.
+    public func sharingLine(listID: String) -> String? {
+        (try? writer.read { db in try sharing.sharingLine(db, listID: listID) }) ?? nil
+    }
+
+    /// Whether the user may only read this list (a read-only share).
+    public func isReadOnly(listID: String) -> Bool {
+        (try? writer.read { db in try sharing.isReadOnly(db, listID: listID) }) ?? false
+    }
+}
+
+/// What the sharing layer tells screens about a list. Both calls run inside
+/// a view model's observed fetch, so whatever they read in the database
+/// (share tables kept in the same file) is tracked: when it changes, the
+/// screen updates.
+public protocol SharingInfoProvider: Sendable {
+    /// "Shared with bob", "Shared by alice", or nil for a list that is not
+    /// shared.
+    func sharingLine(_ db: Database, listID: String) throws -> String?
+    /// Whether the user may only read the list; screens then hide editing
+    /// keys and the store refuses writes anyway.
+    func isReadOnly(_ db: Database, listID: String) throws -> Bool
+}
+
+/// No sharing: every list is the user's own.
+public struct NoSharing: SharingInfoProvider {
+    public init() {}
+    public func sharingLine(_ db: Database, listID: String) -> String? { nil }
+    public func isReadOnly(_ db: Database, listID: String) -> Bool { false }
+}

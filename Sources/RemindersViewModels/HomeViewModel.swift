@@ -1,0 +1,195 @@
+import Foundation
+import GRDB
+import RemindersCore
+
+/// The smart lists at the top of the home screen.
+public enum SmartList: String, CaseIterable, Sendable {
+    case today, scheduled, all, flagged, completed
+
+    public var title: String {
+        switch self {
+        case .today: "Today"
+        case .scheduled: "Scheduled"
+        case .all: "All"
+        case .flagged: "Flagged"
+        case .completed: "Completed"
+        }
+    }
+
+    public var filter: ReminderFilter {
+        switch self {
+        case .today: .today
+        case .scheduled: .scheduled
+        case .all: .all
+        case .flagged: .flagged
+        case .completed: .completed
+        }
+    }
+
+    /// The color the smart list is drawn in, "#rrggbb".
+    public var color: String {
+        switch self {
+        case .today: "#4a99ef"
+        case .scheduled: "#e8524a"
+        case .all: "#5b5b60"
+        case .flagged: "#f0a030"
+        case .completed: "#8e8e93"
+        }
+    }
+
+    public init?(filter: ReminderFilter) {
+        guard let match = SmartList.allCases.first(where: { $0.filter == filter }) else { return nil }
+        self = match
+    }
+}
+
+/// A smart list with its count.
+public struct SmartListItem: Equatable, Sendable, Identifiable {
+    public var kind: SmartList
+    /// Open reminders (completed ones for Completed).
+    public var count: Int
+    public var id: SmartList { kind }
+
+    public init(kind: SmartList, count: Int) {
+        self.kind = kind
+        self.count = count
+    }
+}
+
+/// One of My Lists as the home screen shows it.
+public struct HomeListItem: Equatable, Sendable, Identifiable {
+    public var summary: ListSummary
+    /// "Shared with bob", "Shared by alice", or nil.
+    public var sharingLine: String?
+    public var isReadOnly: Bool
+
+    public var id: String { summary.list.id }
+    public var list: RemindersList { summary.list }
+
+    public init(summary: ListSummary, sharingLine: String? = nil, isReadOnly: Bool = false) {
+        self.summary = summary
+        self.sharingLine = sharingLine
+        self.isReadOnly = isReadOnly
+    }
+}
+
+public struct HomeState: ViewState {
+    /// Today, Scheduled, All, Flagged, Completed, in that order.
+    public var smartLists: [SmartListItem]
+    public var counts: SmartCounts
+    /// Open reminders past their due date (drawn in red next to Today).
+    public var pastDueCount: Int { counts.pastDue }
+    public var lists: [HomeListItem]
+    /// Tags that at least one reminder carries.
+    public var tags: [TagSummary]
+    /// False until the first read arrived (the screen may show "Loading…").
+    public var isLoaded: Bool
+    public var errorMessage: String?
+
+    public init(smartLists: [SmartListItem] = SmartList.allCases.map { SmartListItem(kind: $0, count: 0) },
+                counts: SmartCounts = SmartCounts(), lists: [HomeListItem] = [], tags: [TagSummary] = [],
+                isLoaded: Bool = false, errorMessage: String? = nil) {
+        self.smartLists = smartLists
+        self.counts = counts
+        self.lists = lists
+        self.tags = tags
+        self.isLoaded = isLoaded
+        self.errorMessage = errorMessage
+    }
+}
+
+/// What deleting a list would delete, for the confirmation.
+public struct ListDeletionSummary: Equatable, Sendable {
+    public var listID: String
+    public var title: String
+    /// Every reminder of the list, completed ones included.
+    public var reminderCount: Int
+
+    public init(listID: String, title: String, reminderCount: Int) {
+        self.listID = listID
+        self.title = title
+        self.reminderCount = reminderCount
+    }
+
+    /// "Delete “Work” and its 12 reminders?"
+    public var question: String {
+        switch reminderCount {
+        case 0: "Delete “\(title)”?"
+        case 1: "Delete “\(title)” and its reminder?"
+        default: "Delete “\(title)” and its \(reminderCount) reminders?"
+        }
+    }
+}
+
+/// The home screen: smart lists with counts, My Lists, tags in use.
+public final class HomeViewModel: ViewModel<HomeState>, @unchecked Sendable {
+    public init(environment: AppEnvironment) {
+        super.init(environment: environment, initial: HomeState(), label: "home")
+        let clock = environment.clock
+        let sharing = environment.sharing
+        observe({ db in
+            let counts = try Queries.smartCounts(db, clock: clock)
+            let lists = try Queries.lists(db).map { summary in
+                HomeListItem(summary: summary,
+                             sharingLine: try sharing.sharingLine(db, listID: summary.list.id),
+                             isReadOnly: try sharing.isReadOnly(db, listID: summary.list.id))
+            }
+            return (counts, lists, try Queries.tagsInUse(db))
+        }, apply: { state, value in
+            let (counts, lists, tags) = value
+            state.counts = counts
+            state.smartLists = SmartList.allCases.map { SmartListItem(kind: $0, count: Self.count(of: $0, in: counts)) }
+            state.lists = lists
+            state.tags = tags
+            state.isLoaded = true
+        })
+    }
+
+    static func count(of list: SmartList, in counts: SmartCounts) -> Int {
+        switch list {
+        case .today: counts.today
+        case .scheduled: counts.scheduled
+        case .all: counts.all
+        case .flagged: counts.flagged
+        case .completed: counts.completed
+        }
+    }
+
+    /// Creates a list at the end of My Lists; `createdID` is its id.
+    @discardableResult
+    public func createList(title: String, color: String? = nil) -> ActionResult {
+        perform {
+            let list = try store.createList(title: title, color: color)
+            return ActionResult(message: "Created “\(list.title)”", createdID: list.id)
+        }
+    }
+
+    /// What deleting the list would delete; nil when the list is gone.
+    public func deletionSummary(listID: String) -> ListDeletionSummary? {
+        try? environment.writer.read { db -> ListDeletionSummary? in
+            guard let list = try Queries.list(db, id: listID) else { return nil }
+            let count = try Reminder.filter(Column("remindersListID") == listID).fetchCount(db)
+            return ListDeletionSummary(listID: listID, title: list.title, reminderCount: count)
+        }
+    }
+
+    /// Deletes a list with all its reminders (ask first with
+    /// `deletionSummary`). Cannot be undone.
+    @discardableResult
+    public func deleteList(id: String) -> ActionResult {
+        perform {
+            let title = deletionSummary(listID: id)?.title
+            try store.deleteList(id: id)
+            return ActionResult(message: title.map { "Deleted “\($0)”" } ?? "Deleted")
+        }
+    }
+
+    /// Moves a list up (-1) or down (+1) in My Lists.
+    @discardableResult
+    public func moveList(id: String, by offset: Int) -> ActionResult {
+        perform {
+            try store.moveList(id: id, by: offset)
+            return .done
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import GRDB
+import RemindersCore
+
+/// `RemindersCore.SortOrder` under a name Foundation's `SortOrder` does not
+/// shadow (a bare `SortOrder` is ambiguous in files importing Foundation).
+public typealias ReminderSortOrder = RemindersCore.SortOrder
+
+public struct ListDetailState: ViewState {
+    public var filter: ReminderFilter
+    /// The list's title, the smart list's name, or "#tag".
+    public var title: String
+    /// "#rrggbb": the list's color or the smart list's.
+    public var color: String
+    /// The list's cover image (PNG bytes), nil when it has none or for
+    /// smart lists and tags.
+    public var coverPNG: Data?
+    public var rows: [ReminderRow]
+    /// How many rows the filter has in all (rows may be cut at `limit`).
+    public var totalCount: Int
+    /// Completed reminders of the filter, shown or not ("N completed").
+    public var completedCount: Int
+    public var sort: RemindersCore.SortOrder
+    public var showCompleted: Bool
+    /// The row limit asked for with `setLimit`, nil for all.
+    public var limit: Int?
+    /// "Shared with bob", for a list.
+    public var sharingLine: String?
+    /// A read-only share: the screen offers no editing keys.
+    public var isReadOnly: Bool
+    /// False when the list was deleted (here or on another device): the
+    /// screen should go back.
+    public var exists: Bool
+    public var isLoaded: Bool
+    public var errorMessage: String?
+
+    public init(filter: ReminderFilter, title: String, color: String, coverPNG: Data? = nil, rows: [ReminderRow] = [],
+                totalCount: Int = 0, completedCount: Int = 0, sort: RemindersCore.SortOrder = .manual,
+                showCompleted: Bool = false, limit: Int? = nil, sharingLine: String? = nil, isReadOnly: Bool = false,
+                exists: Bool = true, isLoaded: Bool = false, errorMessage: String? = nil) {
+        self.filter = filter
+        self.title = title
+        self.color = color
+        self.coverPNG = coverPNG
+        self.rows = rows
+        self.totalCount = totalCount
+        self.completedCount = completedCount
+        self.sort = sort
+        self.showCompleted = showCompleted
+        self.limit = limit
+        self.sharingLine = sharingLine
+        self.isReadOnly = isReadOnly
+        self.exists = exists
+        self.isLoaded = isLoaded
+        self.errorMessage = errorMessage
+    }
+
+    /// The list's id when the filter is a real list.
+    public var listID: String? {
+        if case .list(let id) = filter { return id }
+        return nil
+    }
+
+    /// Moving rows up and down only means something in a real list's
+    /// manual order.
+    public var canReorder: Bool { listID != nil && sort == .manual && !isReadOnly }
+}
+
+/// One list or smart list: its rows, sort, show/hide completed, and the
+/// actions on its reminders. Selection is the screen's business.
+public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked Sendable {
+    public let filter: ReminderFilter
+
+    /// - Parameters:
+    ///   - sort: initial order; smart lists other than a list default to
+    ///     manual too (lists in their order, then reminders in theirs).
+    ///   - limit: at most this many rows are read (a window for huge
+    ///     lists); nil reads all. Change it with `setLimit`.
+    public init(environment: AppEnvironment, filter: ReminderFilter, sort: RemindersCore.SortOrder = .manual,
+                showCompleted: Bool? = nil, limit: Int? = nil) {
+        self.filter = filter
+        let smart = SmartList(filter: filter)
+        let title: String
+        switch filter {
+        case .tag(let tag): title = "#" + tag
+        case .list: title = ""
+        default: title = smart?.title ?? ""
+        }
+        let initial = ListDetailState(
+            filter: filter, title: title, color: smart?.color ?? RemindersStore.palette[0], coverPNG: nil,
+            rows: [], totalCount: 0, completedCount: 0, sort: sort,
+            showCompleted: showCompleted ?? (filter == .completed), limit: limit,
+            sharingLine: nil, isReadOnly: false, exists: true, isLoaded: false, errorMessage: nil)
+        super.init(environment: environment, initial: initial, label: "list")
+        startObserving()
+    }
+
+    override func willStop() {
+        environment.completions.finishNow()
+    }
+
+    deinit {
+        environment.completions.finishNow()
+    }
+
+    private struct Snapshot: Sendable {
+        var list: RemindersList?
+        var cover: Data?
+        var rows: [ReminderRow]
+        var totalCount: Int
+        var completedCount: Int
+        var sharingLine: String?
+        var isReadOnly: Bool
+    }
+
+    private func startObserving() {
+        let state = self.state
+        let filter = self.filter
+        let sort = state.sort
+        let showCompleted = state.showCompleted
+        let limit = state.limit
+        let clock = environment.clock
+        let sharing = environment.sharing
+        observe({ db in
+            var snapshot = Snapshot(rows: [], totalCount: 0, completedCount: 0, isReadOnly: false)
+            if case .list(let id) = filter {
+                snapshot.list = try Queries.list(db, id: id)
+                snapshot.cover = try Queries.cover(db, listID: id)
+                snapshot.sharingLine = try sharing.sharingLine(db, listID: id)
+                snapshot.isReadOnly = try sharing.isReadOnly(db, listID: id)
+            }
+            snapshot.rows = try Queries.reminders(db, filter: filter, sort: sort, showCompleted: showCompleted,
+                                                  clock: clock, limit: limit)
+            let counts = try Self.counts(db, filter: filter, clock: clock)
+            snapshot.totalCount = showCompleted || filter == .completed ? counts.total : counts.total - counts.completed
+            snapshot.completedCount = counts.completed
+            return snapshot
+        }, apply: { state, snapshot in
+            if case .list = filter {
+                state.exists = snapshot.list != nil
+                if let list = snapshot.list {
+                    state.title = list.title
+                    state.color = list.color
+                }
+                state.coverPNG = snapshot.cover
+                state.sharingLine = snapshot.sharingLine
+                state.isReadOnly = snapshot.isReadOnly
+            }
+            state.rows = snapshot.rows
+            state.totalCount = snapshot.totalCount
+            state.completedCount = snapshot.completedCount
+            state.isLoaded = true
+        })
+    }
+
+    /// Total and completed reminders of a filter, cheaply (no row decoding).
+    private static func counts(_ db: Database, filter: ReminderFilter, clock: AppClock) throws -> (total: Int, completed: Int) {
+        var condition = "1"
+        var arguments: StatementArguments = []
+        switch filter {
+        case .list(let id):
+            condition = "remindersListID = ?"
+            arguments = [id]
+        case .today:
+            condition = "dueDate IS NOT NULL AND substr(dueDate, 1, 10) <= ?"
+            arguments = [clock.today]
+        case .scheduled:
+            condition = "dueDate IS NOT NULL"
+        case .all:
+            break
+        case .flagged:
+            condition = "isFlagged"
+        case .completed:
+            condition = "status = 'completed'"
+        case .tag(let tag):
+            condition = "id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)"
+            arguments = [tag]
+        }
+        let row = try Row.fetchOne(db, sql: """
+            SELECT count(*) AS total, count(*) FILTER (WHERE status = 'completed') AS completed
+            FROM reminders WHERE \(condition)
+            """, arguments: arguments)
+        return (row?["total"] ?? 0, row?["completed"] ?? 0)
+    }
+
+    // MARK: View settings
+
+    /// Changes the order; the rows follow.
+    public func setSort(_ sort: RemindersCore.SortOrder) {
+        guard sort != state.sort else { return }
+        update { $0.sort = sort }
+        startObserving()
+    }
+
+    /// Shows or hides completed reminders (Completed always shows them).
+    public func setShowCompleted(_ show: Bool) {
+        guard show != state.showCompleted else { return }
+        update { $0.showCompleted = show }
+        startObserving()
+    }
+
+    public func toggleShowCompleted() {
+        setShowCompleted(!state.showCompleted)
+    }
+
+    /// Reads at most `limit` rows (nil: all). The screen can ask for a
+    /// window a little beyond what it shows and grow it as the user scrolls.
+    public func setLimit(_ limit: Int?) {
+        guard limit != state.limit else { return }
+        update { $0.limit = limit }
+        startObserving()
+    }
+
+    // MARK: Actions on reminders
+
+    /// The checkbox. An incomplete reminder becomes "completing" and is
+    /// completed after the environment's delay unless toggled back; a
+    /// completing or completed one becomes incomplete. The result's undo
+    /// takes a completion back.
+    @discardableResult
+    public func toggleCompletion(id: String) -> ActionResult {
+        ReminderActions.toggleCompletion(environment, id: id)
+    }
+
+    @discardableResult
+    public func setFlag(id: String, _ flagged: Bool) -> ActionResult {
+        ReminderActions.setFlag(environment, id: id, flagged)
+    }
+
+    @discardableResult
+    public func toggleFlag(id: String) -> ActionResult {
+        guard let row = state.rows.first(where: { $0.id == id }) else {
+            return ReminderActions.toggleFlag(environment, id: id)
+        }
+        return setFlag(id: id, !row.reminder.isFlagged)
+    }
+
+    /// Deletes a reminder; the result's undo puts it back.
+    @discardableResult
+    public func delete(id: String) -> ActionResult {
+        ReminderActions.delete(environment, id: id)
+    }
+
+    /// Moves a reminder up (-1) or down (+1) in its list's manual order.
+    /// Refused outside a real list in manual order.
+    @discardableResult
+    public func move(id: String, by offset: Int) -> ActionResult {
+        guard state.listID != nil, state.sort == .manual else {
+            return .failed("reminders can only be moved in a list sorted manually")
+        }
+        return perform {
+            try store.moveReminder(id: id, by: offset)
+            return .done
+        }
+    }
+
+    /// Deletes completed reminders older than `period` (of this list, or
+    /// everywhere for smart lists). Returns "Cleared N completed".
+    @discardableResult
+    public func clearCompleted(_ period: ClearPeriod) -> ActionResult {
+        perform {
+            let count = try store.clearCompleted(period, listID: state.listID)
+            return ActionResult(message: count == 1 ? "Cleared 1 completed reminder" : "Cleared \(count) completed reminders")
+        }
+    }
+
+    /// Undoes an action's result (delete, completion, flag).
+    @discardableResult
+    public func undo(_ action: UndoAction) -> ActionResult {
+        ReminderActions.undo(environment, action)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import RemindersCore
+
+/// The actions on one reminder that several screens offer (list detail,
+/// search), in one place so they behave the same everywhere.
+enum ReminderActions {
+    static func describe(_ error: Error) -> String {
+        (error as? CoreError)?.description ?? "\(error)"
+    }
+
+    static func toggleCompletion(_ environment: AppEnvironment, id: String) -> ActionResult {
+        do {
+            let title = try environment.writer.read { db in try Reminder.fetchOne(db, key: id)?.title }
+            let status = try environment.store.toggleCompletion(id: id)
+            switch status {
+            case .completing:
+                environment.completions.scheduled(id)
+                return ActionResult(message: "Completed “\(title ?? "reminder")”", undo: .uncomplete(id: id))
+            default:
+                environment.completions.cancelled(id)
+                return ActionResult(message: nil)
+            }
+        } catch {
+            return .failed(describe(error))
+        }
+    }
+
+    static func setFlag(_ environment: AppEnvironment, id: String, _ flagged: Bool) -> ActionResult {
+        do {
+            try environment.store.setFlag(id: id, flagged)
+            return ActionResult(message: flagged ? "Flagged" : "Unflagged", undo: .setFlag(id: id, !flagged))
+        } catch {
+            return .failed(describe(error))
+        }
+    }
+
+    static func toggleFlag(_ environment: AppEnvironment, id: String) -> ActionResult {
+        do {
+            guard let reminder = try environment.writer.read({ db in try Reminder.fetchOne(db, key: id) }) else {
+                return .failed("reminder \(id) not found")
+            }
+            return setFlag(environment, id: id, !reminder.isFlagged)
+        } catch {
+            return .failed(describe(error))
+        }
+    }
+
+    static func delete(_ environment: AppEnvironment, id: String) -> ActionResult {
+        do {
+            let deleted = try environment.store.deleteReminder(id: id)
+            environment.completions.cancelled(id)
+            return ActionResult(message: "Deleted “\(deleted.reminder.title)”", undo: .restoreReminder(deleted))
+        } catch {
+            return .failed(describe(error))
+        }
+    }
+
+    static func undo(_ environment: AppEnvironment, _ action: UndoAction) -> ActionResult {
+        do {
+            if case .uncomplete(let id) = action { environment.completions.cancelled(id) }
+            try action.apply(to: environment.store)
+            return ActionResult(message: action.doneMessage)
+        } catch {
+            return .failed(describe(error))
+        }
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import GRDB
+import RemindersCore
+
+/// The fields of the reminder form, as the user typed them.
+public struct ReminderFields: Equatable, Sendable {
+    public var title: String
+    /// May hold several lines.
+    public var notes: String
+    /// "YYYY-MM-DD", empty for no due date.
+    public var dueDate: String
+    /// "HH:MM" (24-hour), empty for a date without a time.
+    public var dueTime: String
+    public var priority: Priority
+    public var isFlagged: Bool
+    public var listID: String
+    /// Tag titles, in the order chosen; new ones are created on save.
+    public var tags: [String]
+
+    public init(title: String = "", notes: String = "", dueDate: String = "", dueTime: String = "",
+                priority: Priority = .none, isFlagged: Bool = false, listID: String = "", tags: [String] = []) {
+        self.title = title
+        self.notes = notes
+        self.dueDate = dueDate
+        self.dueTime = dueTime
+        self.priority = priority
+        self.isFlagged = isFlagged
+        self.listID = listID
+        self.tags = tags
+    }
+}
+
+/// A field of the reminder form, to attach error messages to.
+public enum ReminderField: String, CaseIterable, Hashable, Sendable {
+    case title, notes, dueDate, dueTime, priority, flag, list, tags
+}
+
+public struct ReminderFormState: ViewState {
+    /// Nil for a new reminder.
+    public var reminderID: String?
+    public var fields: ReminderFields
+    /// Error messages from the last `validate()` or `save()`.
+    public var fieldErrors: [ReminderField: String]
+    /// Lists to choose from, in My Lists order (kept current).
+    public var lists: [RemindersList]
+    /// Every existing tag, to pick from (kept current).
+    public var tagChoices: [String]
+    /// Why the last `save()` was refused by the store, or nil.
+    public var saveError: String?
+    public var errorMessage: String?
+
+    public init(reminderID: String? = nil, fields: ReminderFields = ReminderFields(), fieldErrors: [ReminderField: String] = [:],
+                lists: [RemindersList] = [], tagChoices: [String] = [], saveError: String? = nil, errorMessage: String? = nil) {
+        self.reminderID = reminderID
+        self.fields = fields
+        self.fieldErrors = fieldErrors
+        self.lists = lists
+        self.tagChoices = tagChoices
+        self.saveError = saveError
+        self.errorMessage = errorMessage
+    }
+
+    public var isNew: Bool { reminderID == nil }
+}
+
+/// The form for a new reminder or an edit. Fields are plain text as typed;
+/// `validate()` checks them and `save()` writes through the store.
+public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @unchecked Sendable {
+    /// A new reminder. `context` pre-fills from where the user pressed
+    /// "add": a list's id, today's date for Today or Scheduled, the flag for
+    /// Flagged, the tag for a tag. Without a list, the first list is chosen.
+    public init(environment: AppEnvironment, context: ReminderFilter? = nil) {
+        var fields = ReminderFields()
+        switch context {
+        case .list(let id): fields.listID = id
+        case .today, .scheduled: fields.dueDate = environment.clock.today
+        case .flagged: fields.isFlagged = true
+        case .tag(let tag): fields.tags = [tag]
+        case .all, .completed, nil: break
+        }
+        super.init(environment: environment,
+                   initial: ReminderFormState(reminderID: nil, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
+                   label: "reminder-form")
+        startObserving()
+        refresh()
+        if state.fields.listID.isEmpty, let first = state.lists.first {
+            update { $0.fields.listID = first.id }
+        }
+    }
+
+    /// Editing an existing reminder; throws `CoreError.notFound` when it
+    /// does not exist.
+    public init(environment: AppEnvironment, reminderID: String) throws {
+        let clock = environment.clock
+        guard let row = try environment.writer.read({ db in try Queries.reminder(db, id: reminderID, clock: clock) }) else {
+            throw CoreError.notFound("reminder \(reminderID) not found")
+        }
+        let due = DueDateInput.fields(for: row.reminder.dueDate)
+        let fields = ReminderFields(
+            title: row.reminder.title, notes: row.reminder.notes, dueDate: due.date, dueTime: due.time,
+            priority: row.reminder.priority, isFlagged: row.reminder.isFlagged,
+            listID: row.reminder.remindersListID, tags: row.tags)
+        super.init(environment: environment,
+                   initial: ReminderFormState(reminderID: reminderID, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
+                   label: "reminder-form")
+        startObserving()
+        refresh()
+    }
+
+    private func startObserving() {
+        observe({ db in
+            (try RemindersList.order(Column("position"), Column("title").collating(.nocase), Column("id")).fetchAll(db),
+             try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY title COLLATE NOCASE"))
+        }, apply: { state, value in
+            state.lists = value.0
+            state.tagChoices = value.1
+        })
+    }
+
+    // MARK: Fields
+
+    /// The fields as typed; set them as the user edits. Setting clears the
+    /// errors of the fields that changed.
+    public var fields: ReminderFields {
+        get { state.fields }
+        set {
+            update { state in
+                let old = state.fields
+                state.fields = newValue
+                if old.title != newValue.title { state.fieldErrors[.title] = nil }
+                if old.notes != newValue.notes { state.fieldErrors[.notes] = nil }
+                if old.dueDate != newValue.dueDate || old.dueTime != newValue.dueTime {
+                    state.fieldErrors[.dueDate] = nil
+                    state.fieldErrors[.dueTime] = nil
+                }
+                if old.listID != newValue.listID { state.fieldErrors[.list] = nil }
+                if old.tags != newValue.tags { state.fieldErrors[.tags] = nil }
+            }
+        }
+    }
+
+    public var title: String {
+        get { fields.title }
+        set { fields.title = newValue }
+    }
+
+    public var notes: String {
+        get { fields.notes }
+        set { fields.notes = newValue }
+    }
+
+    /// "YYYY-MM-DD" or empty.
+    public var dueDate: String {
+        get { fields.dueDate }
+        set { fields.dueDate = newValue }
+    }
+
+    /// "HH:MM" or empty.
+    public var dueTime: String {
+        get { fields.dueTime }
+        set { fields.dueTime = newValue }
+    }
+
+    public var priority: Priority {
+        get { fields.priority }
+        set { fields.priority = newValue }
+    }
+
+    public var isFlagged: Bool {
+        get { fields.isFlagged }
+        set { fields.isFlagged = newValue }
+    }
+
+    public var listID: String {
+        get { fields.listID }
+        set { fields.listID = newValue }
+    }
+
+    public var tags: [String] {
+        get { fields.tags }
+        set { fields.tags = newValue }
+    }
+
+    /// Adds a tag, existing or new (typed text, a leading "#" dropped).
+    /// Returns the error message for a bad tag, nil when added (or already
+    /// there, in any case).
+    @discardableResult
+    public func addTag(_ text: String) -> String? {
+        do {
+            let tag = try Validation.tag(text)
+            let canonical = state.tagChoices.first { $0.caseInsensitiveCompare(tag) == .orderedSame } ?? tag
+            if !fields.tags.contains(where: { $0.caseInsensitiveCompare(canonical) == .orderedSame }) {
+                fields.tags.append(canonical)
+            }
+            return nil
+        } catch {
+            let message = Self.describe(error)
+            update { $0.fieldErrors[.tags] = message }
+            return message
+        }
+    }
+
+    public func removeTag(_ tag: String) {
+        fields.tags.removeAll { $0.caseInsensitiveCompare(tag) == .orderedSame }
+    }
+
+    /// Picks or unpicks an existing tag.
+    public func toggleTag(_ tag: String) {
+        if fields.tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
+            removeTag(tag)
+        } else {
+            addTag(tag)
+        }
+    }
+
+    /// Tag choices that start with (or contain) the typed text, for
+    /// completion while typing; prefix matches first.
+    public func tagSuggestions(for text: String) -> [String] {
+        var needle = text.trimmingCharacters(in: .whitespaces)
+        if needle.hasPrefix("#") { needle.removeFirst() }
+        let choices = state.tagChoices
+        guard !needle.isEmpty else { return choices }
+        let prefix = choices.filter { $0.range(of: needle, options: [.caseInsensitive, .anchored]) != nil }
+        let inside = choices.filter { !prefix.contains($0) && $0.range(of: needle, options: .caseInsensitive) != nil }
+        return prefix + inside
+    }
+
+    // MARK: Validate and save
+
+    /// Checks every field; returns (and records in the state) a message per
+    /// bad field, empty when all is well.
+    @discardableResult
+    public func validate() -> [ReminderField: String] {
+        let (errors, _) = check(fields)
+        update { $0.fieldErrors = errors }
+        return errors
+    }
+
+    private func check(_ fields: ReminderFields) -> ([ReminderField: String], DueDate?) {
+        var errors: [ReminderField: String] = [:]
+        do { _ = try Validation.title(fields.title) } catch { errors[.title] = Self.describe(error) }
+        do { _ = try Validation.notes(fields.notes) } catch { errors[.notes] = Self.describe(error) }
+        var due: DueDate?
+        switch DueDateInput.parse(date: fields.dueDate, time: fields.dueTime) {
+        case .success(let value): due = value
+        case .failure(let error):
+            errors[.dueDate] = error.date
+            errors[.dueTime] = error.time
+        }
+        if fields.listID.isEmpty {
+            errors[.list] = "choose a list"
+        } else if !state.lists.contains(where: { $0.id == fields.listID }) {
+            errors[.list] = "the chosen list no longer exists"
+        }
+        for tag in fields.tags {
+            do { _ = try Validation.tag(tag) } catch {
+                errors[.tags] = Self.describe(error)
+                break
+            }
+        }
+        return (errors, due)
+    }
+
+    /// Validates, then creates or updates the reminder in one transaction.
+    /// On success the form can be closed; `.saved(id:)` holds the id.
+    @discardableResult
+    public func save() -> FormSaveResult<ReminderField> {
+        let fields = self.fields
+        let (errors, due) = check(fields)
+        update { $0.fieldErrors = errors; $0.saveError = nil }
+        guard errors.isEmpty else { return .invalid(errors) }
+        do {
+            if let id = state.reminderID {
+                try store.updateReminder(id: id, ReminderChanges(
+                    title: fields.title, notes: fields.notes, dueDate: .some(due), priority: fields.priority,
+                    isFlagged: fields.isFlagged, listID: fields.listID, tags: fields.tags))
+                return .saved(id: id)
+            }
+            let reminder = try store.createReminder(ReminderDraft(
+                listID: fields.listID, title: fields.title, notes: fields.notes, dueDate: due,
+                priority: fields.priority, isFlagged: fields.isFlagged, tags: fields.tags))
+            update { $0.reminderID = reminder.id }
+            return .saved(id: reminder.id)
+        } catch {
+            let message = Self.describe(error)
+            update { $0.saveError = message }
+            return .failed(message)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import RemindersCore
+
+public struct StatusBarState: ViewState {
+    /// "me@default".
+    public var identity: String
+    public var sync: SyncStatus
+    public var errorMessage: String?
+
+    public init(identity: String, sync: SyncStatus = .localOnly, errorMessage: String? = nil) {
+        self.identity = identity
+        self.sync = sync
+        self.errorMessage = errorMessage
+    }
+
+    /// "local only", "synced 10:42 · 2 pending", …
+    public var syncSummary: String { sync.summary() }
+}
+
+/// The status bar's data: who and where, and the sync state reported by the
+/// environment's `SyncStatusProvider`.
+public final class StatusBarViewModel: ViewModel<StatusBarState>, @unchecked Sendable {
+    private var subscription: StatusSubscription?
+
+    public init(environment: AppEnvironment) {
+        super.init(environment: environment,
+                   initial: StatusBarState(identity: environment.identity, sync: environment.syncStatus.currentStatus()),
+                   label: "status")
+        let provider = environment.syncStatus
+        subscription = provider.observeStatus { [weak self] in
+            guard let self else { return }
+            self.queue.async {
+                let status = provider.currentStatus()
+                self.update { $0.sync = status }
+            }
+        }
+    }
+
+    override func willStop() {
+        subscription?.cancel()
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// What the status bar says about sync.
+public struct SyncStatus: Equatable, Sendable {
+    public enum Connection: Equatable, Sendable {
+        /// No server configured: everything stays on this device.
+        case localOnly
+        /// The server was reachable on the last attempt.
+        case online
+        /// The server could not be reached; edits wait in `pendingCount`.
+        case offline
+        /// A send or fetch is running.
+        case syncing
+    }
+
+    public var connection: Connection
+    /// Local changes not yet confirmed by the server.
+    public var pendingCount: Int
+    public var lastSync: Date?
+    /// Entries in the conflict log the user has not looked at.
+    public var conflictsCount: Int
+    /// The last sync error, one line, or nil.
+    public var errorMessage: String?
+
+    public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,
+                conflictsCount: Int = 0, errorMessage: String? = nil) {
+        self.connection = connection
+        self.pendingCount = pendingCount
+        self.lastSync = lastSync
+        self.conflictsCount = conflictsCount
+        self.errorMessage = errorMessage
+    }
+
+    public static let localOnly = SyncStatus()
+
+    /// A short line for the status bar: "local only", "synced 10:42",
+    /// "offline · 3 pending", "syncing…", with "· 2 conflicts" when any.
+    public func summary(timeZone: TimeZone = .current) -> String {
+        var parts: [String] = []
+        switch connection {
+        case .localOnly: parts.append("local only")
+        case .syncing: parts.append("syncing…")
+        case .offline: parts.append("offline")
+        case .online:
+            if let lastSync {
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = timeZone
+                formatter.dateFormat = "HH:mm"
+                parts.append("synced \(formatter.string(from: lastSync))")
+            } else {
+                parts.append("online")
+            }
+        }
+        if pendingCount > 0 { parts.append("\(pendingCount) pending") }
+        if conflictsCount > 0 { parts.append(conflictsCount == 1 ? "1 conflict" : "\(conflictsCount) conflicts") }
+        if errorMessage != nil, connection != .offline { parts.append("error") }
+        return parts.joined(separator: " · ")
+    }
+}
+
+/// The sync layer's report to the screens. Implementations call the
+/// observers whenever the status changes, from any thread.
+public protocol SyncStatusProvider: Sendable {
+    func currentStatus() -> SyncStatus
+    /// Calls `onChange` after every change of the status until the
+    /// returned subscription is cancelled or released.
+    func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription
+}
+
+/// Keeps a status observer alive; cancelling or releasing it stops the
+/// calls.
+public final class StatusSubscription: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelAction: (@Sendable () -> Void)?
+
+    public init(cancel: @escaping @Sendable () -> Void) {
+        cancelAction = cancel
+    }
+
+    public func cancel() {
+        lock.lock()
+        let action = cancelAction
+        cancelAction = nil
+        lock.unlock()
+        action?()
+    }
+
+    deinit { cancel() }
+}
+
+/// The status of an app without a server: never changes.
+public struct LocalOnlySyncStatus: SyncStatusProvider {
+    public init() {}
+    public func currentStatus() -> SyncStatus { .localOnly }
+    public func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
+        StatusSubscription(cancel: {})
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import RemindersCore
+
+public struct TagsState: ViewState {
+    /// Every tag, used or not, with its count of open reminders.
+    public var tags: [TagSummary]
+    public var isLoaded: Bool
+    public var errorMessage: String?
+
+    public init(tags: [TagSummary] = [], isLoaded: Bool = false, errorMessage: String? = nil) {
+        self.tags = tags
+        self.isLoaded = isLoaded
+        self.errorMessage = errorMessage
+    }
+}
+
+/// The tags screen: every tag with its count; create, rename, delete.
+/// Opening a tag's reminders is `ListDetailViewModel(filter: .tag(title))`.
+public final class TagsViewModel: ViewModel<TagsState>, @unchecked Sendable {
+    public init(environment: AppEnvironment) {
+        super.init(environment: environment, initial: TagsState(tags: [], isLoaded: false), label: "tags")
+        observe({ db in try Queries.allTags(db) }, apply: { state, tags in
+            state.tags = tags
+            state.isLoaded = true
+        })
+    }
+
+    /// Creates a tag (a leading "#" dropped); `createdID` is its title.
+    @discardableResult
+    public func create(_ title: String) -> ActionResult {
+        perform {
+            let tag = try Validation.tag(title)
+            try store.createTag(tag)
+            return ActionResult(message: "Created #\(tag)", createdID: tag)
+        }
+    }
+
+    /// Renames a tag on every reminder (search follows). Renaming onto an
+    /// existing tag merges the two.
+    @discardableResult
+    public func rename(_ old: String, to new: String) -> ActionResult {
+        perform {
+            let tag = try Validation.tag(new)
+            try store.renameTag(old, to: tag)
+            return ActionResult(message: "Renamed #\(old) to #\(tag)", createdID: tag)
+        }
+    }
+
+    /// Deletes a tag; its reminders stay, without it.
+    @discardableResult
+    public func delete(_ title: String) -> ActionResult {
+        perform {
+            try store.deleteTag(title)
+            return ActionResult(message: "Deleted #\(title)")
+        }
+    }
+}

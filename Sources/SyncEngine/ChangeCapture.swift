@@ -1,0 +1,116 @@
+import GRDB
+
+/// Triggers that record every user edit of a synced table in
+/// `sync_metadata`, in the same transaction as the edit.
+///
+/// Two SQL functions feed them, registered on the writer connection by the
+/// engine: `sync_now()` (the wall clock in milliseconds, which tests can
+/// move) and `sync_is_applying()` (true while the engine writes what it
+/// fetched, so those writes are not taken for user edits).
+enum ChangeCapture {
+    static func install(_ db: Database, tables: [TableSchema]) throws {
+        for table in tables {
+            for suffix in ["insert", "update", "rekey", "delete"] {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(triggerName(table, suffix))")
+            }
+            try db.execute(sql: insertTrigger(table))
+            try db.execute(sql: updateTrigger(table))
+            try db.execute(sql: rekeyTrigger(table))
+            try db.execute(sql: deleteTrigger(table))
+        }
+    }
+
+    static func triggerName(_ table: TableSchema, _ suffix: String) -> String {
+        "sync_\(table.name)_\(suffix)".quotedDatabaseIdentifier
+    }
+
+    static let tick = "UPDATE sync_clock SET hlc = max(sync_now(), hlc + 1);"
+
+    /// Marks `key` (an expression) as created: every column stamped now.
+    static func captureCreate(_ table: TableSchema, key: String) -> String {
+        let stamps = table.allColumns.map { "\($0.databaseLiteral), hlc" }.joined(separator: ", ")
+        return """
+            INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave, isPendingDelete, changeCount)
+            SELECT \(table.name.databaseLiteral), \(key), json_object(\(stamps)), 1, 0, 1 FROM sync_clock WHERE true
+            ON CONFLICT (recordType, recordName) DO UPDATE SET
+              editTimes = json_patch(editTimes, excluded.editTimes), isPendingSave = 1, isPendingDelete = 0,
+              changeCount = changeCount + 1;
+            """
+    }
+
+    /// Marks `key` as deleted: forgotten if the server never had it.
+    static func captureDelete(_ table: TableSchema, key: String) -> String {
+        """
+        DELETE FROM sync_metadata
+        WHERE recordType = \(table.name.databaseLiteral) AND recordName = \(key) AND lastKnownServerRecord IS NULL;
+        UPDATE sync_metadata SET isPendingDelete = 1, isPendingSave = 0, editTimes = '{}', changeCount = changeCount + 1
+        WHERE recordType = \(table.name.databaseLiteral) AND recordName = \(key);
+        """
+    }
+
+    static func insertTrigger(_ table: TableSchema) -> String {
+        """
+        CREATE TRIGGER \(triggerName(table, "insert")) AFTER INSERT ON \(table.name.quotedDatabaseIdentifier)
+        FOR EACH ROW WHEN NOT sync_is_applying() BEGIN
+          \(tick)
+          \(captureCreate(table, key: "NEW.\(table.primaryKey.quotedDatabaseIdentifier)"))
+        END
+        """
+    }
+
+    static func updateTrigger(_ table: TableSchema) -> String {
+        let pk = table.primaryKey.quotedDatabaseIdentifier
+        let changed = table.columns.map { "OLD.\($0.quotedDatabaseIdentifier) IS NOT NEW.\($0.quotedDatabaseIdentifier) COLLATE BINARY" }
+        let anyChanged = changed.isEmpty ? "0" : changed.joined(separator: " OR ")
+        let stamps = zip(table.columns, changed).map { column, test in
+            "SELECT \(column.databaseLiteral) AS k WHERE \(test)"
+        }.joined(separator: " UNION ALL ")
+        return """
+            CREATE TRIGGER \(triggerName(table, "update")) AFTER UPDATE ON \(table.name.quotedDatabaseIdentifier)
+            FOR EACH ROW WHEN NOT sync_is_applying() AND OLD.\(pk) = NEW.\(pk) COLLATE BINARY AND (\(anyChanged)) BEGIN
+              \(tick)
+              INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave, isPendingDelete, changeCount)
+              SELECT \(table.name.databaseLiteral), NEW.\(pk),
+                (SELECT json_group_object(k, sync_clock.hlc) FROM (\(stamps.isEmpty ? "SELECT NULL AS k WHERE 0" : stamps))),
+                1, 0, 1
+              FROM sync_clock WHERE true
+              ON CONFLICT (recordType, recordName) DO UPDATE SET
+                editTimes = json_patch(editTimes, excluded.editTimes), isPendingSave = 1, changeCount = changeCount + 1;
+            END
+            """
+    }
+
+    /// A primary-key change is a delete of the old record and a create of
+    /// the new one (a tag rename, for example).
+    static func rekeyTrigger(_ table: TableSchema) -> String {
+        let pk = table.primaryKey.quotedDatabaseIdentifier
+        return """
+            CREATE TRIGGER \(triggerName(table, "rekey")) AFTER UPDATE OF \(pk) ON \(table.name.quotedDatabaseIdentifier)
+            FOR EACH ROW WHEN NOT sync_is_applying() AND OLD.\(pk) != NEW.\(pk) COLLATE BINARY BEGIN
+              \(tick)
+              \(captureDelete(table, key: "OLD.\(pk)"))
+              \(captureCreate(table, key: "NEW.\(pk)"))
+            END
+            """
+    }
+
+    /// Fires for the engine's own deletes too: rows that a fetched delete
+    /// removes by cascade must be deleted on the server as well (a child
+    /// created elsewhere under a parent deleted here goes with the parent),
+    /// and a pending local edit they lose is logged as a conflict.
+    static func deleteTrigger(_ table: TableSchema) -> String {
+        let pk = "OLD.\(table.primaryKey.quotedDatabaseIdentifier)"
+        return """
+            CREATE TRIGGER \(triggerName(table, "delete")) AFTER DELETE ON \(table.name.quotedDatabaseIdentifier)
+            FOR EACH ROW BEGIN
+              INSERT INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
+                                          winner, localDevice, remoteDevice, resolvedAt)
+              SELECT lower(hex(randomblob(16))), recordType, recordName, '*', NULL, 'edited', 'deleted with its parent',
+                     NULL, NULL, 'delete', (SELECT value FROM sync_state WHERE key = 'deviceName'), NULL, sync_now()
+              FROM sync_metadata
+              WHERE sync_is_applying() AND recordType = \(table.name.databaseLiteral) AND recordName = \(pk) AND isPendingSave;
+              \(captureDelete(table, key: pk))
+            END
+            """
+    }
+}

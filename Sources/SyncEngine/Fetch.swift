@@ -1,0 +1,383 @@
+import CloudServer
+import Foundation
+import GRDB
+
+/// What applying one fetched record did.
+struct ApplyOutcome {
+    var applied = false
+    var held = false
+    var conflicts = 0
+}
+
+extension SyncEngine {
+    func fetchLocked() throws -> SyncReport {
+        var report = SyncReport()
+        for scope in DatabaseScope.allCases {
+            let database = scope == .private ? privateDatabase : sharedDatabase
+            let key = "databaseToken.\(scope.rawValue)"
+            var token = try writer.read { db in
+                try Int64.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key]).map(ChangeToken.init)
+            }
+            while true {
+                let changes: DatabaseChanges
+                do {
+                    changes = try database.fetchDatabaseChanges(since: token)
+                } catch CloudError.changeTokenExpired {
+                    token = nil
+                    continue
+                } catch let error as CloudError {
+                    throw SyncError.server(error)
+                }
+                for zone in changes.deletedZoneIDs {
+                    report.add(try purgeZone(zone, scope: scope))
+                }
+                for zone in changes.changedZoneIDs {
+                    report.add(try fetchZone(zone, scope: scope, database: database))
+                }
+                try writer.write { db in
+                    try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
+                                   arguments: [key, changes.token.sequence])
+                }
+                token = changes.token
+                if !changes.moreComing { break }
+            }
+        }
+        report.add(try resolveOrphans())
+        return report
+    }
+
+    /// Fetches a zone's changes page by page; each page is applied in one
+    /// transaction together with its token.
+    func fetchZone(_ zone: ZoneID, scope: DatabaseScope, database: any CloudDatabase) throws -> SyncReport {
+        var report = SyncReport()
+        var token = try writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
+                               arguments: [scope.rawValue, zone.name, zone.ownerName]).map(ChangeToken.init)
+        }
+        var refetchingAll = false
+        var seen: Set<String> = []
+        while true {
+            let page: ZoneChanges
+            do {
+                page = try database.fetchZoneChanges(zoneID: zone, since: token, limit: fetchLimit)
+            } catch CloudError.changeTokenExpired {
+                token = nil
+                refetchingAll = true
+                continue
+            } catch CloudError.zoneNotFound {
+                return try purgeZone(zone, scope: scope)
+            } catch let error as CloudError {
+                throw SyncError.server(error)
+            }
+            if refetchingAll { seen.formUnion(page.changed.map(\.id.recordName)) }
+            let assets = try loadAssets(of: page.changed, database: database)
+            let pageReport = try applyWrite { db -> SyncReport in
+                var pageReport = SyncReport()
+                // Saves first: a row moved away from a parent deleted in the
+                // same page must move before the parent's delete cascades.
+                let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
+                for record in records {
+                    let outcome = try applyFetched(db, record: record, assets: assets)
+                    if outcome.applied { pageReport.receivedSaves += 1 }
+                    pageReport.conflicts += outcome.conflicts
+                }
+                let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
+                for deletion in deletions {
+                    if try applyDeletion(db, id: deletion.id) { pageReport.receivedDeletes += 1 }
+                }
+                pageReport.receivedSaves += try applyHeld(db, assets: assets)
+                try db.execute(sql: """
+                    INSERT INTO sync_zones (scope, zoneName, ownerName, token, isCreated) VALUES (?, ?, ?, ?, 1)
+                    ON CONFLICT DO UPDATE SET token = excluded.token, isCreated = 1
+                    """, arguments: [scope.rawValue, zone.name, zone.ownerName, page.token.sequence])
+                return pageReport
+            }
+            report.add(pageReport)
+            token = page.token
+            if !page.moreComing { break }
+        }
+        if refetchingAll {
+            report.add(try dropMissing(from: zone, keeping: seen))
+        }
+        return report
+    }
+
+    /// The bytes of every asset a page refers to that this device lacks.
+    func loadAssets(of records: [ServerRecord], database: any CloudDatabase) throws -> [String: Data] {
+        var assets: [String: Data] = [:]
+        for record in records {
+            for case .asset(let asset) in record.fields.values where assets[asset.sha256] == nil {
+                do {
+                    assets[asset.sha256] = try database.assetData(asset)
+                } catch let error as CloudError {
+                    throw SyncError.server(error)
+                }
+            }
+        }
+        return assets
+    }
+
+    /// Applies a fetched (or conflicting) server record: inserts it, updates
+    /// the changed columns, or merges it with pending local edits.
+    @discardableResult
+    func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:]) throws -> ApplyOutcome {
+        var outcome = ApplyOutcome()
+        guard let (tableName, key) = RecordCoder.split(record.id.recordName), let table = tablesByName[tableName],
+              tableName == record.recordType else { return outcome }
+        try absorb(db, times: record.fieldModificationTimes.values)
+        let meta = try Metadata.fetch(db, type: tableName, name: key)
+        if let known = meta?.lastKnown, known.changeTag == record.changeTag, !(meta?.isPendingSave ?? false) {
+            return outcome
+        }
+        if let meta, meta.isPendingDelete {
+            // Deleted here: the delete wins over the other side's edit.
+            if let known = meta.lastKnown, known.fields != record.fields {
+                try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
+                                remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
+                                winner: "delete", remoteDevice: record.modifiedByDevice)
+                outcome.conflicts += 1
+            }
+            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: true)
+            return outcome
+        }
+        if let parent = table.parent, case .string(let parentKey)? = record.fields[parent.column],
+           !(try rowExists(db, table: parent.parentTable, key: parentKey)) {
+            let parentMeta = try Metadata.fetch(db, type: parent.parentTable, name: parentKey)
+            if parentMeta?.isPendingDelete == true {
+                // Created elsewhere under a parent deleted here: it goes too.
+                try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
+                                  isPendingSave: false, isPendingDelete: true)
+                return outcome
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO sync_held_records (recordType, recordName, parentType, parentName, record)
+                VALUES (?, ?, ?, ?, ?)
+                """, arguments: [tableName, key, parent.parentTable, parentKey, try RecordCoder.encode(record)])
+            outcome.held = true
+            return outcome
+        }
+        let row = try fetchRow(db, table: table, key: key)
+        guard let row else {
+            try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets)
+            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: false)
+            outcome.applied = true
+            return outcome
+        }
+        let local = RecordCoder.values(of: row, table: table).values
+        guard let meta, meta.isPendingSave else {
+            // No local edits: take the server's version, writing only the
+            // columns that differ.
+            let changed = table.columns.filter { local[$0] != record.fields[$0] }
+            try writeRow(db, table: table, key: key, record: record, columns: changed, insert: false, assets: assets)
+            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: false)
+            outcome.applied = true
+            return outcome
+        }
+        let ancestor = meta.lastKnown.map(RowVersion.init(record:))
+        let conflict = MergeConflict(
+            columns: table.columns, ancestor: ancestor,
+            client: RowVersion(clientValues: local, editTimes: meta.editTimes, ancestor: ancestor, columns: table.columns),
+            server: RowVersion(record: record))
+        let resolved = conflict.resolved()
+        let serverColumns = resolved.serverWins.filter { local[$0] != record.fields[$0] }
+        try writeRow(db, table: table, key: key, record: record, columns: serverColumns, insert: false, assets: assets)
+        for column in table.columns where resolved.outcomes[column]?.isConflict == true {
+            try logConflict(
+                db, table: tableName, key: key, field: column,
+                ancestor: RecordCoder.display(ancestor?.values[column]), local: RecordCoder.display(local[column]),
+                remote: RecordCoder.display(record.fields[column]),
+                localTime: conflict.client.time(column), remoteTime: conflict.server.time(column),
+                winner: resolved.outcomes[column] == .clientWon ? "local" : "remote",
+                remoteDevice: record.modifiedByDevice)
+            outcome.conflicts += 1
+        }
+        let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
+        var editTimes: [String: Int64] = [:]
+        for column in clientWins { editTimes[column] = conflict.client.time(column) }
+        try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
+                          isPendingSave: !clientWins.isEmpty, isPendingDelete: false)
+        outcome.applied = true
+        return outcome
+    }
+
+    /// Applies a fetched delete. Returns whether a local row went away.
+    func applyDeletion(_ db: Database, id: RecordID) throws -> Bool {
+        guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return false }
+        try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
+        let meta = try Metadata.fetch(db, type: tableName, name: key)
+        if let meta, meta.isPendingSave {
+            // Created here with a key the other side deleted (never synced
+            // from here): keep it; the next send creates it again.
+            if meta.lastKnown == nil { return false }
+            try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil)
+        }
+        return try deleteLocally(db, table: table, key: key)
+    }
+
+    /// Deletes a row on behalf of the server: forgets its metadata first, so
+    /// the delete trigger does not take it for a local delete. Rows removed
+    /// with it by cascade are marked for deletion on the server.
+    @discardableResult
+    func deleteLocally(_ db: Database, table: TableSchema, key: String) throws -> Bool {
+        try Metadata.delete(db, type: table.name, name: key)
+        try db.execute(sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+                       arguments: [key])
+        return db.changesCount > 0
+    }
+
+    /// Applies held records whose parent has arrived. Returns how many.
+    func applyHeld(_ db: Database, assets: [String: Data]) throws -> Int {
+        var applied = 0
+        while true {
+            let ready = try Row.fetchAll(db, sql: "SELECT recordType, recordName, parentType, parentName, record FROM sync_held_records")
+                .filter { row in (try? rowExists(db, table: row["parentType"], key: row["parentName"])) == true }
+            if ready.isEmpty { return applied }
+            for row in ready {
+                try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
+                               arguments: [row["recordType"] as String, row["recordName"] as String])
+                let record = try RecordCoder.decode(row["record"])
+                if try applyFetched(db, record: record, assets: assets).applied { applied += 1 }
+            }
+        }
+    }
+
+    /// Held records whose parent the server no longer has: the parent was
+    /// deleted while the child was created elsewhere, so the child goes too.
+    func resolveOrphans() throws -> SyncReport {
+        var report = SyncReport()
+        let held = try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT recordType, recordName, parentType, parentName, record FROM sync_held_records")
+        }
+        guard !held.isEmpty else { return report }
+        var parentsByDatabase: [DatabaseScope: [RecordID: [Row]]] = [:]
+        for row in held {
+            let record = try RecordCoder.decode(row["record"])
+            let parentID = RecordID(recordName: RecordCoder.recordName(table: row["parentType"], key: row["parentName"]),
+                                    zoneID: record.id.zoneID)
+            let scope: DatabaseScope = record.id.zoneID.ownerName == userName ? .private : .shared
+            parentsByDatabase[scope, default: [:]][parentID, default: []].append(row)
+        }
+        for (scope, parents) in parentsByDatabase {
+            let database = scope == .private ? privateDatabase : sharedDatabase
+            let found: [RecordID: Result<ServerRecord, CloudError>]
+            do {
+                found = try database.fetchRecords(Array(parents.keys))
+            } catch let error as CloudError {
+                throw SyncError.server(error)
+            }
+            try applyWrite { db in
+                for (parentID, rows) in parents {
+                    guard case .failure(.unknownItem)? = found[parentID] else { continue }
+                    for row in rows {
+                        let record = try RecordCoder.decode(row["record"])
+                        try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
+                                       arguments: [row["recordType"] as String, row["recordName"] as String])
+                        try Metadata.save(db, type: row["recordType"], name: row["recordName"], lastKnown: record, editTimes: [:],
+                                          isPendingSave: false, isPendingDelete: true)
+                        report.dropped += 1
+                    }
+                }
+            }
+        }
+        return report
+    }
+
+    /// A zone this device can no longer see (a share ended, a zone deleted):
+    /// its rows go, and edits pending on them are dropped with a note.
+    func purgeZone(_ zone: ZoneID, scope: DatabaseScope) throws -> SyncReport {
+        var report = SyncReport()
+        try applyWrite { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM sync_metadata WHERE zoneName = ? AND ownerName = ?",
+                                        arguments: [zone.name, zone.ownerName])
+            let metas = try rows.map(Metadata.init(row:)).sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
+            for meta in metas {
+                guard let table = tablesByName[meta.recordType] else { continue }
+                if meta.isPendingSave || meta.isPendingDelete {
+                    try logConflict(db, table: meta.recordType, key: meta.recordName, field: "*", ancestor: nil,
+                                    local: meta.isPendingDelete ? "deleted" : "edited", remote: "no longer shared with you",
+                                    localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: nil)
+                    report.conflicts += 1
+                }
+                if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
+            }
+            for held in try Row.fetchAll(db, sql: "SELECT recordType, recordName, record FROM sync_held_records") {
+                guard try RecordCoder.decode(held["record"]).id.zoneID == zone else { continue }
+                try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
+                               arguments: [held["recordType"] as String, held["recordName"] as String])
+            }
+            try db.execute(sql: "DELETE FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
+                           arguments: [scope.rawValue, zone.name, zone.ownerName])
+        }
+        return report
+    }
+
+    /// After a full refetch (an expired token): rows the server no longer
+    /// has were deleted there.
+    func dropMissing(from zone: ZoneID, keeping seen: Set<String>) throws -> SyncReport {
+        var report = SyncReport()
+        try applyWrite { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM sync_metadata WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL
+                """, arguments: [zone.name, zone.ownerName])
+            for meta in try rows.map(Metadata.init(row:)) {
+                guard let table = tablesByName[meta.recordType],
+                      !seen.contains(RecordCoder.recordName(table: meta.recordType, key: meta.recordName)) else { continue }
+                if meta.isPendingSave { try logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil) }
+                if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
+            }
+        }
+        return report
+    }
+
+    // MARK: Rows
+
+    func fetchRow(_ db: Database, table: TableSchema, key: String) throws -> Row? {
+        try Row.fetchOne(db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+                         arguments: [key])
+    }
+
+    func rowExists(_ db: Database, table: String, key: String) throws -> Bool {
+        guard let schema = tablesByName[table] else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.name.quotedDatabaseIdentifier) WHERE \(schema.primaryKey.quotedDatabaseIdentifier) = ?)",
+                                 arguments: [key]) ?? false
+    }
+
+    /// Writes `columns` of a record into the row (inserting it if asked and
+    /// absent). Runs inside `applyWrite`, so triggers do not capture it.
+    func writeRow(_ db: Database, table: TableSchema, key: String, record: ServerRecord, columns: [String], insert: Bool,
+                  assets: [String: Data] = [:]) throws {
+        let database = self.database(for: record.id.zoneID)
+        func value(_ column: String) throws -> DatabaseValue {
+            try RecordCoder.databaseValue(record.fields[column]) { asset in
+                if let data = assets[asset.sha256] { return data }
+                return try database.assetData(asset)
+            }
+        }
+        let pk = table.primaryKey.quotedDatabaseIdentifier
+        let tableName = table.name.quotedDatabaseIdentifier
+        if insert {
+            let present = table.columns.filter { record.fields[$0] != nil }
+            var arguments: [DatabaseValue] = [key.databaseValue]
+            for column in present { arguments.append(try value(column)) }
+            let names = ([table.primaryKey] + present).map(\.quotedDatabaseIdentifier)
+            let updates = present.isEmpty
+                ? "\(pk) = excluded.\(pk)"
+                : present.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+            try db.execute(sql: """
+                INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
+                ON CONFLICT (\(pk)) DO UPDATE SET \(updates)
+                """, arguments: StatementArguments(arguments))
+            return
+        }
+        guard !columns.isEmpty else { return }
+        var arguments: [DatabaseValue] = []
+        for column in columns { arguments.append(try value(column)) }
+        arguments.append(key.databaseValue)
+        try db.execute(sql: """
+            UPDATE \(tableName) SET \(columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")) WHERE \(pk) = ?
+            """, arguments: StatementArguments(arguments))
+    }
+}

@@ -1,0 +1,150 @@
+import GRDB
+
+/// A synced table as the engine understands it, read from the schema.
+public struct TableSchema: Hashable, Sendable {
+    public struct ForeignKey: Hashable, Sendable {
+        public var column: String
+        public var parentTable: String
+        public var parentColumn: String
+        public var onDelete: String
+    }
+
+    public var name: String
+    public var primaryKey: String
+    /// Every column except the primary key, in declaration order.
+    public var columns: [String]
+    /// Declared types (upper case), by column.
+    public var types: [String: String]
+    public var foreignKeys: [ForeignKey]
+    /// The foreign key that makes a row part of its parent's share.
+    public var parent: ForeignKey?
+
+    /// Columns holding blobs: they travel as server assets.
+    public var assetColumns: Set<String> { Set(columns.filter { types[$0] == "BLOB" }) }
+
+    /// Every column, primary key first.
+    public var allColumns: [String] { [primaryKey] + columns }
+}
+
+/// Reads and checks the schema of the tables to sync.
+///
+/// Rules, each checked with an error naming the table and column: a single
+/// TEXT primary key; no UNIQUE constraint besides it (two devices could
+/// create rows that collide, and no merge could repair that); foreign keys
+/// only to other synced tables, with ON DELETE CASCADE or SET NULL; no
+/// cycles among them, so that parents can always be sent before children.
+enum SchemaInspector {
+    static let supportedOnDelete: Set<String> = ["CASCADE", "SET NULL"]
+
+    /// Reads `tables` (with an optional parent column each) and returns them
+    /// ordered parents before children.
+    static func inspect(_ db: Database, tables: [SyncedTable]) throws -> [TableSchema] {
+        let names = Set(tables.map(\.name))
+        var schemas: [String: TableSchema] = [:]
+        for table in tables {
+            guard try db.tableExists(table.name) else {
+                throw SyncError.unsupportedSchema(table: table.name, column: nil, reason: "no such table")
+            }
+            let columns = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table.name])
+            let pkColumns = columns.filter { ($0["pk"] as Int) > 0 }
+            guard pkColumns.count == 1 else {
+                throw SyncError.unsupportedSchema(table: table.name, column: nil, reason: "needs a single-column primary key, found \(pkColumns.count)")
+            }
+            let primaryKey: String = pkColumns[0]["name"]
+            let pkType: String = pkColumns[0]["type"]
+            guard pkType.uppercased() == "TEXT" else {
+                throw SyncError.unsupportedSchema(table: table.name, column: primaryKey, reason: "primary key must be TEXT, is \(pkType)")
+            }
+            for index in try Row.fetchAll(db, sql: "SELECT name, origin FROM pragma_index_list(?) WHERE \"unique\"", arguments: [table.name]) {
+                let origin: String = index["origin"]
+                if origin == "pk" { continue }
+                let indexName: String = index["name"]
+                let indexColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [indexName])
+                throw SyncError.unsupportedSchema(
+                    table: table.name, column: indexColumns.joined(separator: ", "),
+                    reason: "UNIQUE constraints cannot be kept across devices; remove index \(indexName)")
+            }
+            var foreignKeys: [TableSchema.ForeignKey] = []
+            let fkRows = try Row.fetchAll(db, sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq", arguments: [table.name])
+            for row in fkRows {
+                let column: String = row["from"]
+                let parentTable: String = row["table"]
+                let seq: Int = row["seq"]
+                guard seq == 0, fkRows.filter({ ($0["id"] as Int) == (row["id"] as Int) }).count == 1 else {
+                    throw SyncError.unsupportedSchema(table: table.name, column: column, reason: "composite foreign keys are not supported")
+                }
+                guard names.contains(parentTable) else {
+                    throw SyncError.unsupportedSchema(table: table.name, column: column, reason: "references \(parentTable), which is not synced")
+                }
+                let onDelete = (row["on_delete"] as String).uppercased()
+                guard supportedOnDelete.contains(onDelete) else {
+                    throw SyncError.unsupportedSchema(table: table.name, column: column, reason: "ON DELETE \(onDelete) is not supported; use CASCADE or SET NULL")
+                }
+                let parentColumn: String? = row["to"]
+                foreignKeys.append(.init(column: column, parentTable: parentTable, parentColumn: parentColumn ?? "", onDelete: onDelete))
+            }
+            var parent: TableSchema.ForeignKey?
+            if let parentColumn = table.parentColumn {
+                guard let key = foreignKeys.first(where: { $0.column == parentColumn }) else {
+                    throw SyncError.unsupportedSchema(table: table.name, column: parentColumn, reason: "parent column is not a foreign key")
+                }
+                parent = key
+            } else if foreignKeys.count == 1 {
+                parent = foreignKeys[0]
+            }
+            var types: [String: String] = [:]
+            for column in columns { types[column["name"]] = (column["type"] as String).uppercased() }
+            schemas[table.name] = TableSchema(
+                name: table.name, primaryKey: primaryKey,
+                columns: columns.map { $0["name"] as String }.filter { $0 != primaryKey },
+                types: types, foreignKeys: foreignKeys, parent: parent)
+        }
+        return try topologicalOrder(schemas, declared: tables.map(\.name))
+    }
+
+    /// Parents before children; a cycle is an error naming a table in it.
+    static func topologicalOrder(_ schemas: [String: TableSchema], declared: [String]) throws -> [TableSchema] {
+        var ordered: [TableSchema] = []
+        var state: [String: Int] = [:] // 1 visiting, 2 done
+        func visit(_ name: String) throws {
+            if state[name] == 2 { return }
+            guard let schema = schemas[name] else { return }
+            if state[name] == 1 {
+                throw SyncError.unsupportedSchema(table: name, column: nil, reason: "foreign keys form a cycle")
+            }
+            state[name] = 1
+            for key in schema.foreignKeys where key.parentTable != name {
+                try visit(key.parentTable)
+            }
+            if schema.foreignKeys.contains(where: { $0.parentTable == name }) {
+                throw SyncError.unsupportedSchema(table: name, column: schema.foreignKeys.first { $0.parentTable == name }?.column,
+                                                  reason: "foreign keys form a cycle (the table references itself)")
+            }
+            state[name] = 2
+            ordered.append(schema)
+        }
+        for name in declared { try visit(name) }
+        return ordered
+    }
+}
+
+/// A table the engine syncs, with the foreign key column that makes its rows
+/// children of another table's rows (for sharing and send order). With nil,
+/// a table with exactly one foreign key uses that one.
+public struct SyncedTable: Hashable, Sendable {
+    public var name: String
+    public var parentColumn: String?
+
+    public init(_ name: String, parentColumn: String? = nil) {
+        self.name = name
+        self.parentColumn = parentColumn
+    }
+}
+
+extension String {
+    /// The string as an SQL string literal, for identifiers that the engine
+    /// writes into trigger bodies (table and column names).
+    var databaseLiteral: String {
+        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

@@ -1,0 +1,261 @@
+import CloudServer
+import Foundation
+import GRDB
+
+/// A pending change read for sending, with what is needed to judge the
+/// server's answer.
+struct OutgoingChange {
+    var table: TableSchema
+    var key: String
+    var metadata: Metadata
+    var record: ServerRecord?
+    var blobs: [String: Data]
+    var deleteID: RecordID?
+}
+
+extension SyncEngine {
+    func sendLocked() throws -> SyncReport {
+        var report = SyncReport()
+        var limit = batchLimit
+        var failedRounds = 0
+        while failedRounds < 3 {
+            let batch = try writer.read { db in try self.outgoingBatch(db, limit: limit) }
+            if batch.isEmpty { break }
+            let byDatabase = Dictionary(grouping: batch) { change -> DatabaseScope in
+                let zone = change.record?.id.zoneID ?? change.deleteID?.zoneID ?? defaultZoneID
+                return zone.ownerName == userName ? .private : .shared
+            }
+            var progress = false
+            for scope in DatabaseScope.allCases {
+                guard let changes = byDatabase[scope], !changes.isEmpty else { continue }
+                let database = scope == .private ? privateDatabase : sharedDatabase
+                do {
+                    try ensureZones(for: changes, in: database)
+                    let saves = try changes.compactMap { change -> ServerRecord? in
+                        guard var record = change.record else { return nil }
+                        try uploadAssets(of: &record, change: change, to: database)
+                        return record
+                    }
+                    let result = try database.modifyRecords(saving: saves, deleting: changes.compactMap(\.deleteID))
+                    let outcome = try handle(result, for: changes, database: database)
+                    report.add(outcome)
+                    if !outcome.isEmpty { progress = true }
+                } catch CloudError.limitExceeded {
+                    guard limit > 1 else { throw SyncError.server(.limitExceeded("one record is too large")) }
+                    limit = max(1, limit / 2)
+                    progress = true
+                } catch let error as CloudError {
+                    throw SyncError.server(error)
+                }
+            }
+            failedRounds = progress ? 0 : failedRounds + 1
+        }
+        return report
+    }
+
+    /// Pending changes, saves parents first then deletes children first,
+    /// within the request limits.
+    func outgoingBatch(_ db: Database, limit: Int) throws -> [OutgoingChange] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT * FROM sync_metadata WHERE isPendingSave OR isPendingDelete LIMIT ?
+            """, arguments: [limit * 4])
+        var metadata = try rows.map(Metadata.init(row:)).filter { tablesByName[$0.recordType] != nil }
+        metadata.sort { a, b in
+            if a.isPendingDelete != b.isPendingDelete { return !a.isPendingDelete }
+            let orderA = order[a.recordType] ?? 0, orderB = order[b.recordType] ?? 0
+            if orderA != orderB { return a.isPendingDelete ? orderA > orderB : orderA < orderB }
+            return a.recordName < b.recordName
+        }
+        var batch: [OutgoingChange] = []
+        var bytes = 0
+        var zoneCache: [String: ZoneID] = [:]
+        for meta in metadata {
+            guard batch.count < limit, let table = tablesByName[meta.recordType] else { break }
+            let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
+            if meta.isPendingDelete {
+                guard let lastKnown = meta.lastKnown else { continue }
+                batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
+                                            deleteID: RecordID(recordName: name, zoneID: lastKnown.id.zoneID)))
+                continue
+            }
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+                                             arguments: [meta.recordName]) else { continue }
+            let zone = try meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
+            let (values, blobs) = RecordCoder.values(of: row, table: table)
+            var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)
+            let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
+            for column in table.columns {
+                let value = values[column]
+                let known = meta.lastKnown
+                if known == nil || known?.fields[column] != value || known?.fieldModificationTimes[column] == nil {
+                    record.fields[column] = value
+                    record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
+                }
+            }
+            record.parent = parentID(of: row, table: table, zone: zone)
+            bytes += record.encodedSize
+            if bytes > batchByteLimit, !batch.isEmpty { break }
+            batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: record, blobs: blobs, deleteID: nil))
+        }
+        return batch
+    }
+
+    func parentID(of row: Row, table: TableSchema, zone: ZoneID) -> RecordID? {
+        guard let parent = table.parent, let key: String = row[parent.column] else { return nil }
+        return RecordID(recordName: RecordCoder.recordName(table: parent.parentTable, key: key), zoneID: zone)
+    }
+
+    /// A new record goes to its parent's zone (a reminder added to a shared
+    /// list lands in the owner's zone), else to the default zone.
+    func zoneForNewRecord(_ db: Database, table: TableSchema, row: Row, cache: inout [String: ZoneID]) throws -> ZoneID {
+        guard let parent = table.parent, let key: String = row[parent.column],
+              let parentTable = tablesByName[parent.parentTable] else { return defaultZoneID }
+        let cacheKey = "\(parentTable.name)/\(key)"
+        if let zone = cache[cacheKey] { return zone }
+        let zone: ZoneID
+        if let meta = try Metadata.fetch(db, type: parentTable.name, name: key), let known = meta.zoneID ?? meta.lastKnown?.id.zoneID {
+            zone = known
+        } else if let parentRow = try Row.fetchOne(db, sql: "SELECT * FROM \(parentTable.name.quotedDatabaseIdentifier) WHERE \(parentTable.primaryKey.quotedDatabaseIdentifier) = ?", arguments: [key]) {
+            zone = try zoneForNewRecord(db, table: parentTable, row: parentRow, cache: &cache)
+        } else {
+            zone = defaultZoneID
+        }
+        cache[cacheKey] = zone
+        return zone
+    }
+
+    /// Creates the private zones the batch needs, once.
+    func ensureZones(for changes: [OutgoingChange], in database: any CloudDatabase) throws {
+        guard database.scope == .private else { return }
+        let zones = Set(changes.compactMap { $0.record?.id.zoneID })
+        let created = try writer.read { db in
+            Set(try Row.fetchAll(db, sql: "SELECT zoneName, ownerName FROM sync_zones WHERE scope = 'private' AND isCreated")
+                .map { ZoneID(name: $0["zoneName"], ownerName: $0["ownerName"]) })
+        }
+        let missing = zones.subtracting(created)
+        guard !missing.isEmpty else { return }
+        let results = try database.modifyZones(saving: Array(missing), deleting: [])
+        try writer.write { db in
+            for (zone, result) in results {
+                if case .failure(let error) = result { throw SyncError.server(error) }
+                try db.execute(sql: """
+                    INSERT INTO sync_zones (scope, zoneName, ownerName, isCreated) VALUES ('private', ?, ?, 1)
+                    ON CONFLICT DO UPDATE SET isCreated = 1
+                    """, arguments: [zone.name, zone.ownerName])
+            }
+        }
+    }
+
+    /// Uploads the blobs that changed since the last-known server record.
+    func uploadAssets(of record: inout ServerRecord, change: OutgoingChange, to database: any CloudDatabase) throws {
+        for (column, data) in change.blobs {
+            guard case .asset(let local)? = record.fields[column] else { continue }
+            if case .asset(let known)? = change.metadata.lastKnown?.fields[column], known.sha256 == local.sha256 { continue }
+            let uploaded = try database.uploadAsset(data)
+            record.fields[column] = .asset(uploaded)
+        }
+    }
+
+    /// Applies the server's answer to a batch in one transaction.
+    func handle(_ result: ModifyRecordsResult, for changes: [OutgoingChange], database: any CloudDatabase) throws -> SyncReport {
+        var report = SyncReport()
+        var reverts: [RecordID] = []
+        try applyWrite { db in
+            for change in changes {
+                if let record = change.record {
+                    switch result.saveResults[record.id] {
+                    case .success(let saved)?:
+                        try confirmSave(db, change: change, saved: saved)
+                        report.sentSaves += 1
+                    case .failure(.serverRecordChanged(let current))?:
+                        let outcome = try applyFetched(db, record: current)
+                        report.merged += 1
+                        report.conflicts += outcome.conflicts
+                    case .failure(.unknownItem)?:
+                        // Deleted on the server meanwhile: the delete wins.
+                        try logDeleteWins(db, change: change, remoteDevice: nil)
+                        try deleteLocally(db, table: change.table, key: change.key)
+                        report.dropped += 1
+                    case .failure(.zoneNotFound(let zone))?:
+                        try db.execute(sql: "UPDATE sync_zones SET isCreated = 0 WHERE zoneName = ? AND ownerName = ?",
+                                       arguments: [zone.name, zone.ownerName])
+                    case .failure(.permissionFailure)?:
+                        reverts.append(record.id)
+                    case .failure(.assetUnavailable)?, .failure(.batchRequestFailed)?, .failure?, nil:
+                        break
+                    }
+                } else if let id = change.deleteID {
+                    switch result.deleteResults[id] {
+                    case .success?, .failure(.unknownItem)?:
+                        try confirmDelete(db, change: change)
+                        report.sentDeletes += 1
+                    case .failure(.permissionFailure)?:
+                        reverts.append(id)
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+        if !reverts.isEmpty {
+            report.add(try revert(reverts, database: database))
+        }
+        return report
+    }
+
+    func confirmSave(_ db: Database, change: OutgoingChange, saved: ServerRecord) throws {
+        guard let current = try Metadata.fetch(db, type: change.table.name, name: change.key) else {
+            // Deleted (and forgotten) while the request was in flight: the
+            // server now has it, so it must be deleted there too.
+            try Metadata.save(db, type: change.table.name, name: change.key, lastKnown: saved, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: true)
+            return
+        }
+        let unchanged = current.changeCount == change.metadata.changeCount
+        try Metadata.save(db, type: change.table.name, name: change.key, lastKnown: saved,
+                          editTimes: unchanged ? [:] : current.editTimes,
+                          isPendingSave: unchanged ? false : current.isPendingSave,
+                          isPendingDelete: current.isPendingDelete)
+    }
+
+    func confirmDelete(_ db: Database, change: OutgoingChange) throws {
+        guard let current = try Metadata.fetch(db, type: change.table.name, name: change.key) else { return }
+        if current.isPendingDelete {
+            try Metadata.delete(db, type: change.table.name, name: change.key)
+        } else {
+            // Created again with the same key meanwhile: it is a new record now.
+            try db.execute(sql: "UPDATE sync_metadata SET lastKnownServerRecord = NULL WHERE recordType = ? AND recordName = ?",
+                           arguments: [change.table.name, change.key])
+        }
+    }
+
+    /// The server refused an edit (a read-only share, or access ended): put
+    /// back the server's version, log what was lost, and stop retrying.
+    func revert(_ ids: [RecordID], database: any CloudDatabase) throws -> SyncReport {
+        var report = SyncReport()
+        let current: [RecordID: Result<ServerRecord, CloudError>]
+        do {
+            current = try database.fetchRecords(ids)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try applyWrite { db in
+            for id in ids {
+                guard let (table, key) = RecordCoder.split(id.recordName), let schema = tablesByName[table] else { continue }
+                let meta = try Metadata.fetch(db, type: table, name: key)
+                switch current[id] {
+                case .success(let record)?:
+                    try logRefused(db, table: table, key: key, meta: meta, record: record)
+                    try Metadata.save(db, type: table, name: key, lastKnown: record, editTimes: [:],
+                                      isPendingSave: false, isPendingDelete: false)
+                    try writeRow(db, table: schema, key: key, record: record, columns: schema.columns, insert: true)
+                default:
+                    try logRefused(db, table: table, key: key, meta: meta, record: nil)
+                    try deleteLocally(db, table: schema, key: key)
+                }
+                report.dropped += 1
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,180 @@
+import CloudServer
+import Foundation
+import GRDB
+
+/// Keeps a device's SQLite tables in sync with a server.
+///
+/// Any set of tables works: the engine reads their primary and foreign keys
+/// from the schema, captures edits with triggers in the same transaction as
+/// the edit, sends them as records built from the last-known server record
+/// plus the local changes, and applies what it fetches, merging field by
+/// field where both sides changed a row (see `MergeConflict`).
+public final class SyncEngine: @unchecked Sendable {
+    public let writer: any DatabaseWriter
+    public let userName: String
+    public let deviceName: String
+    /// The zone of the user's private database that new root records go to.
+    public let defaultZoneID: ZoneID
+    /// Synced tables, parents before children.
+    public let tables: [TableSchema]
+    let tablesByName: [String: TableSchema]
+    let order: [String: Int]
+    let privateDatabase: any CloudDatabase
+    let sharedDatabase: any CloudDatabase
+    let functions: SyncFunctions
+    /// One sync at a time per engine.
+    private let syncLock = NSLock()
+
+    /// Records per request; the server refuses more than 400.
+    public var batchLimit = 400
+    /// Bytes per request before assets; the server refuses more than 2 MB.
+    public var batchByteLimit = 1_500_000
+    /// Records per fetched page.
+    public var fetchLimit = 400
+
+    /// Attaches the engine to a database: checks the schema of `tables`,
+    /// installs the engine's tables and triggers, and marks rows that exist
+    /// but were never synced as pending. Every process that writes to the
+    /// database must attach an engine first: the triggers call functions it
+    /// registers.
+    public init(
+        writer: any DatabaseWriter,
+        privateDatabase: any CloudDatabase,
+        sharedDatabase: any CloudDatabase,
+        tables: [SyncedTable],
+        zoneName: String = "reminders",
+        wallClock: @escaping @Sendable () -> Int64 = systemWallClock
+    ) throws {
+        self.writer = writer
+        self.userName = privateDatabase.userName
+        self.deviceName = privateDatabase.deviceName
+        self.defaultZoneID = ZoneID(name: zoneName, ownerName: privateDatabase.userName)
+        self.privateDatabase = privateDatabase
+        self.sharedDatabase = sharedDatabase
+        let functions = SyncFunctions(wallClock: wallClock)
+        self.functions = functions
+        let schemas = try writer.read { db in try SchemaInspector.inspect(db, tables: tables) }
+        self.tables = schemas
+        self.tablesByName = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0) })
+        self.order = Dictionary(uniqueKeysWithValues: schemas.enumerated().map { ($1.name, $0) })
+        try writer.writeWithoutTransaction { db in
+            functions.register(db)
+            try db.inTransaction(.immediate) {
+                try SyncSchema.install(db)
+                try ChangeCapture.install(db, tables: schemas)
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('deviceName', ?)",
+                               arguments: [privateDatabase.deviceName])
+                try Self.backfill(db, tables: schemas)
+                return .commit
+            }
+        }
+    }
+
+    /// Rows written before the engine was attached become pending saves.
+    static func backfill(_ db: Database, tables: [TableSchema]) throws {
+        for table in tables {
+            let stamps = table.allColumns.map { "\($0.databaseLiteral), hlc" }.joined(separator: ", ")
+            try db.execute(sql: ChangeCapture.tick)
+            try db.execute(sql: """
+                INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave, changeCount)
+                SELECT \(table.name.databaseLiteral), t.\(table.primaryKey.quotedDatabaseIdentifier),
+                       (SELECT json_object(\(stamps)) FROM sync_clock), 1, 1
+                FROM \(table.name.quotedDatabaseIdentifier) AS t
+                WHERE NOT EXISTS (SELECT 1 FROM sync_metadata m WHERE m.recordType = \(table.name.databaseLiteral)
+                                  AND m.recordName = t.\(table.primaryKey.quotedDatabaseIdentifier))
+                """)
+        }
+    }
+
+    func database(for zoneID: ZoneID) -> any CloudDatabase {
+        zoneID.ownerName == userName ? privateDatabase : sharedDatabase
+    }
+
+    // MARK: Sync
+
+    /// One full round: send everything pending, fetch everything new, and
+    /// repeat (a merge can leave new edits to send) until nothing is pending
+    /// or the server keeps refusing.
+    @discardableResult
+    public func sync() throws -> SyncReport {
+        try syncLock.withLock {
+            var report = SyncReport()
+            for _ in 0..<10 {
+                let sent = try sendLocked()
+                let fetched = try fetchLocked()
+                report.add(sent)
+                report.add(fetched)
+                let pending = try pendingCount()
+                if pending == 0 || (sent.isEmpty && fetched.isEmpty) { break }
+            }
+            try writer.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('lastSyncAt', ?)",
+                               arguments: [functions.wallClock()])
+            }
+            return report
+        }
+    }
+
+    /// Sends every pending change.
+    @discardableResult
+    public func sendChanges() throws -> SyncReport {
+        try syncLock.withLock { try sendLocked() }
+    }
+
+    /// Fetches and applies everything new on the server.
+    @discardableResult
+    public func fetchChanges() throws -> SyncReport {
+        try syncLock.withLock { try fetchLocked() }
+    }
+
+    public func pendingCount() throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_metadata WHERE isPendingSave OR isPendingDelete") ?? 0
+        }
+    }
+
+    /// Runs a write transaction in which the triggers know the writes are
+    /// the engine's own.
+    func applyWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.write { db in try functions.applying { try body(db) } }
+    }
+
+    /// Moves the hybrid logical clock past every time seen from elsewhere,
+    /// so an edit made after seeing another edit always wins over it.
+    func absorb(_ db: Database, times: some Sequence<Int64>) throws {
+        guard let latest = times.max() else { return }
+        try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [latest])
+    }
+
+    /// Current value of the hybrid logical clock.
+    public func clockValue() throws -> Int64 {
+        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0 }
+    }
+}
+
+/// What one sync did, for `reminders sync` to print.
+public struct SyncReport: Equatable, Sendable, Codable {
+    public var sentSaves = 0
+    public var sentDeletes = 0
+    public var receivedSaves = 0
+    public var receivedDeletes = 0
+    public var merged = 0
+    public var conflicts = 0
+    public var dropped = 0
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        sentSaves == 0 && sentDeletes == 0 && receivedSaves == 0 && receivedDeletes == 0 && merged == 0 && dropped == 0
+    }
+
+    mutating func add(_ other: SyncReport) {
+        sentSaves += other.sentSaves
+        sentDeletes += other.sentDeletes
+        receivedSaves += other.receivedSaves
+        receivedDeletes += other.receivedDeletes
+        merged += other.merged
+        conflicts += other.conflicts
+        dropped += other.dropped
+    }
+}

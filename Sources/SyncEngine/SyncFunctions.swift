@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+
+/// The state behind the SQL functions the change-capture triggers call.
+/// One per engine; registered on the writer connection.
+final class SyncFunctions: @unchecked Sendable {
+    private let lock = NSLock()
+    private var applying = false
+    let wallClock: @Sendable () -> Int64
+
+    init(wallClock: @escaping @Sendable () -> Int64) {
+        self.wallClock = wallClock
+    }
+
+    var isApplying: Bool {
+        get { lock.withLock { applying } }
+        set { lock.withLock { applying = newValue } }
+    }
+
+    func register(_ db: Database) {
+        db.add(function: DatabaseFunction("sync_now", argumentCount: 0, pure: false) { [wallClock] _ in
+            wallClock()
+        })
+        db.add(function: DatabaseFunction("sync_is_applying", argumentCount: 0, pure: false) { [weak self] _ in
+            self?.isApplying ?? false
+        })
+    }
+
+    /// Runs `body` with the triggers told that the writes are the engine's.
+    func applying<T>(_ body: () throws -> T) rethrows -> T {
+        isApplying = true
+        defer { isApplying = false }
+        return try body()
+    }
+}
+
+/// Milliseconds since 1970 on this machine's clock: the wall-clock part of
+/// the hybrid logical clock.
+public let systemWallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }

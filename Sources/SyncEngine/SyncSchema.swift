@@ -1,0 +1,94 @@
+import GRDB
+
+/// The engine's own tables, kept in the same SQLite file as the user's
+/// tables so that an edit and its pending-change entry commit together.
+///
+/// Versioned apart from the app's migrations (a key in `sync_state`), so
+/// the app's migrator never sees migrations it does not know.
+enum SyncSchema {
+    static let version = 1
+
+    static func install(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sync_state (
+              key TEXT PRIMARY KEY NOT NULL,
+              value ANY
+            ) STRICT;
+            """)
+        let installed = try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'schemaVersion'") ?? 0
+        if installed > version {
+            throw SyncError.database("the sync data in this database was written by a newer version of reminders; upgrade reminders")
+        }
+        guard installed < version else { return }
+        try db.execute(sql: """
+            -- One row per synced row (and per deleted row not yet confirmed
+            -- deleted on the server).
+            CREATE TABLE sync_metadata (
+              recordType TEXT NOT NULL,
+              recordName TEXT NOT NULL,
+              -- The zone the record lives in on the server, once known.
+              zoneName TEXT,
+              ownerName TEXT,
+              -- JSON of the last server record the server confirmed or sent;
+              -- never a record under construction or a merged one.
+              lastKnownServerRecord BLOB,
+              -- JSON {column: time} of local edits not yet confirmed.
+              editTimes TEXT NOT NULL DEFAULT '{}',
+              isPendingSave INTEGER NOT NULL DEFAULT 0,
+              isPendingDelete INTEGER NOT NULL DEFAULT 0,
+              -- Bumped by every captured edit, so a send can tell whether
+              -- the row changed while the request was in flight.
+              changeCount INTEGER NOT NULL DEFAULT 0,
+              PRIMARY KEY (recordType, recordName)
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX sync_metadata_pending ON sync_metadata(recordType) WHERE isPendingSave OR isPendingDelete;
+
+            -- The hybrid logical clock: max(wall clock, last seen + 1).
+            CREATE TABLE sync_clock (
+              id INTEGER PRIMARY KEY CHECK (id = 1),
+              hlc INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO sync_clock (id, hlc) VALUES (1, 0);
+
+            CREATE TABLE sync_zones (
+              scope TEXT NOT NULL,
+              zoneName TEXT NOT NULL,
+              ownerName TEXT NOT NULL,
+              token INTEGER,
+              isCreated INTEGER NOT NULL DEFAULT 0,
+              PRIMARY KEY (scope, zoneName, ownerName)
+            ) STRICT;
+
+            -- Records fetched before their parent: applied when it arrives.
+            CREATE TABLE sync_held_records (
+              recordType TEXT NOT NULL,
+              recordName TEXT NOT NULL,
+              parentType TEXT NOT NULL,
+              parentName TEXT NOT NULL,
+              record BLOB NOT NULL,
+              PRIMARY KEY (recordType, recordName)
+            ) STRICT;
+            CREATE INDEX sync_held_records_parent ON sync_held_records(parentType, parentName);
+
+            -- Every true conflict, for the user to see and undo.
+            CREATE TABLE sync_conflicts (
+              id TEXT PRIMARY KEY NOT NULL,
+              recordType TEXT NOT NULL,
+              recordName TEXT NOT NULL,
+              field TEXT NOT NULL,
+              ancestor TEXT,
+              local TEXT,
+              remote TEXT,
+              localTime INTEGER,
+              remoteTime INTEGER,
+              winner TEXT NOT NULL CHECK (winner IN ('local', 'remote', 'delete')),
+              localDevice TEXT,
+              remoteDevice TEXT,
+              resolvedAt INTEGER NOT NULL,
+              isDismissed INTEGER NOT NULL DEFAULT 0
+            ) STRICT;
+            CREATE INDEX sync_conflicts_resolvedAt ON sync_conflicts(resolvedAt);
+            """)
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import RemindersCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the command line and owns its one error policy: every failure is a
+/// single line `reminders: <message>` on stderr and an exit code from the
+/// contract (2 bad usage, unknown or ambiguous names; 3 read-only; 1 runtime).
+enum CLI {
+    static func main(_ arguments: [String]) async -> Never {
+        var command: ParsableCommand
+        do {
+            command = try RemindersCommand.parseAsRoot(arguments)
+        } catch {
+            exitAfterParsing(error)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exitAfterRunning(error)
+        }
+        flushAndExit(0)
+    }
+
+    /// Help and version requests print as usual; every other parsing or
+    /// validation error is bad usage: exit 2 (not ArgumentParser's 64).
+    /// Syntax errors (a missing argument, an unknown option) point at the
+    /// command's help; a refused value does not need to.
+    static func exitAfterParsing(_ error: Error) -> Never {
+        let code = RemindersCommand.exitCode(for: error)
+        if code == .success {
+            RemindersCommand.exit(withError: error)
+        }
+        var message = RemindersCommand.message(for: error)
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        let details = ParseFailure(error)
+        if details.isValueRefused {
+            fail(message, code: 2)
+        }
+        let path = details.commandPath ?? ["reminders"]
+        fail(message, hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
+    }
+
+    static func exitAfterRunning(_ error: Error) -> Never {
+        switch error {
+        case let error as CoreError:
+            fail(error.description, code: error.exitCode)
+        case let error as ExitCode:
+            flushAndExit(error.rawValue)
+        case let error as ValidationError:
+            fail(error.message, code: 2)
+        case let error as DatabaseError:
+            fail("database error: \(error.message ?? "\(error.resultCode)")", code: 1)
+        default:
+            if RemindersCommand.exitCode(for: error) == .success {
+                RemindersCommand.exit(withError: error)
+            }
+            fail(RemindersCommand.message(for: error), code: 1)
+        }
+    }
+
+    /// Prints one line on stderr (control characters removed, lines joined)
+    /// and exits.
+    static func fail(_ message: String, hint: String? = nil, code: Int32) -> Never {
+        var line = message.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+        line = TerminalText.clean(line)
+        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
+            line = first.lowercased() + line.dropFirst()
+        }
+        if let hint { line += " (\(hint))" }
+        FileHandle.standardError.write(Data("reminders: \(line)\n".utf8))
+        flushAndExit(code)
+    }
+
+    static func flushAndExit(_ code: Int32) -> Never {
+        fflush(stdout)
+        exit(code)
+    }
+}
+
+/// What ArgumentParser's (internal) error type says about a parse failure,
+/// read through reflection: which command failed, and whether it was a
+/// value our `validate()` refused rather than a syntax error.
+struct ParseFailure {
+    var commandPath: [String]?
+    var isValueRefused = false
+
+    init(_ error: Error) {
+        for child in Mirror(reflecting: error).children {
+            switch child.label {
+            case "commandStack":
+                if let stack = child.value as? [ParsableCommand.Type] {
+                    commandPath = stack.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
+                }
+            case "parserError":
+                let label = Mirror(reflecting: child.value).children.first?.label
+                isValueRefused = label == "userValidationError"
+            default:
+                break
+            }
+        }
+    }
+}

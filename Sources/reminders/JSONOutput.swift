@@ -1,0 +1,89 @@
+import Foundation
+import RemindersCore
+
+/// `--json` output: pretty-printed, keys sorted, so that the bytes are stable
+/// and diffable. JSON escapes control characters itself, so data is printed
+/// as stored.
+enum JSONOutput {
+    static func print(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        Swift.print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// `lists --json`: one list with its count of open reminders.
+struct ListJSON: Encodable {
+    var id: String
+    var title: String
+    var color: String
+    var position: Int
+    var openCount: Int
+
+    init(_ summary: ListSummary) {
+        id = summary.list.id
+        title = summary.list.title
+        color = summary.list.color
+        position = summary.list.position
+        openCount = summary.openCount
+    }
+}
+
+/// `show --json`: the export shape of a reminder plus its list's title and
+/// whether it is past due.
+struct ReminderJSON: Encodable {
+    var item: ExportDump.Item
+    var listTitle: String
+    var isPastDue: Bool
+
+    init(_ row: ReminderRow) {
+        item = ExportDump.Item(reminder: row.reminder, tags: row.tags)
+        listTitle = row.listTitle
+        isPastDue = row.isPastDue
+    }
+
+    enum CodingKeys: String, CodingKey { case listTitle, isPastDue }
+
+    func encode(to encoder: Encoder) throws {
+        // Both containers write into the same JSON object.
+        try item.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(listTitle, forKey: .listTitle)
+        try c.encode(isPastDue, forKey: .isPastDue)
+    }
+}
+
+/// `search --json`: the matches in the export shape with a plain-text snippet,
+/// and how many completed reminders match.
+struct SearchJSON: Encodable {
+    struct Result: Encodable {
+        var item: ExportDump.Item
+        var snippet: String
+
+        enum CodingKeys: String, CodingKey { case snippet }
+
+        func encode(to encoder: Encoder) throws {
+            try item.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(snippet, forKey: .snippet)
+        }
+    }
+
+    var completedCount: Int
+    var results: [Result]
+
+    init(_ results: SearchResults) {
+        completedCount = results.completedCount
+        self.results = results.hits.map { hit in
+            Result(item: ExportDump.Item(reminder: hit.row.reminder, tags: hit.row.tags),
+                   snippet: hit.snippet.filter { $0 != Queries.matchStart && $0 != Queries.matchEnd })
+        }
+    }
+}
+
+/// `tags --json`: a tag with its count of open reminders.
+struct TagJSON: Encodable {
+    var title: String
+    var openCount: Int
+}

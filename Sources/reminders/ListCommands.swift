@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import RemindersCore
+
+/// `reminders lists [--json]`: the smart lists' counts and every list.
+struct ListsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lists",
+        abstract: "Show your lists with their open reminders, and the smart lists' counts.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Flag(help: "Print an array of {id, title, color, position, openCount}.")
+    var json = false
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let (lists, counts) = try context.read { db in
+            (try Queries.lists(db), try Queries.smartCounts(db, clock: context.clock))
+        }
+        if json {
+            try JSONOutput.print(lists.map(ListJSON.init))
+            return
+        }
+        var smart = "Today \(counts.today)   Scheduled \(counts.scheduled)   All \(counts.all)   "
+            + "Flagged \(counts.flagged)   Completed \(counts.completed)"
+        if counts.pastDue > 0 { smart += "   (\(counts.pastDue) past due)" }
+        print(smart)
+        print("")
+        guard !lists.isEmpty else {
+            print("No lists yet. Create one with 'reminders list add TITLE', or try 'reminders seed'.")
+            return
+        }
+        var table = TextTable([.left, .left, .right, .left, .left])
+        for summary in lists {
+            table.add([
+                String(summary.list.id.prefix(8)),
+                TerminalText.truncate(TerminalText.clean(summary.list.title), to: ReminderTable.maxTitleColumns),
+                "\(summary.openCount) open",
+                summary.list.color,
+                summary.hasCover ? "cover" : "",
+            ])
+        }
+        print(table.render())
+    }
+}
+
+/// `reminders list add|edit|delete|cover`.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Create, rename, recolour or delete a list, or set its cover image.",
+        subcommands: [Add.self, Edit.self, Delete.self, Cover.self])
+
+    /// `reminders list add TITLE [--color #RRGGBB]`: prints the new list's id.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Create a list and print its id.")
+
+        @OptionGroup var common: CommonOptions
+
+        @Argument(help: "The list's title.")
+        var title: String
+
+        @Option(help: ArgumentHelp("The list's colour (default #4a99ef).", valueName: "#RRGGBB"))
+        var color: String?
+
+        func validate() throws {
+            try usage { _ = try Validation.title(title, of: "list title") }
+            if let color { try usage { _ = try Validation.color(color) } }
+        }
+
+        func run() throws {
+            let context = try RemindersContext(common)
+            let list = try context.store.createList(title: title, color: color)
+            print(list.id)
+        }
+    }
+
+    /// `reminders list edit LIST [--title T] [--color C]`.
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit", abstract: "Rename or recolour a list.")
+
+        @OptionGroup var common: CommonOptions
+
+        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
+        var list: String
+
+        @Option(help: "A new title.")
+        var title: String?
+
+        @Option(help: ArgumentHelp("A new colour.", valueName: "#RRGGBB"))
+        var color: String?
+
+        func validate() throws {
+            guard title != nil || color != nil else {
+                throw ValidationError("nothing to change: give --title or --color")
+            }
+            if let title { try usage { _ = try Validation.title(title, of: "list title") } }
+            if let color { try usage { _ = try Validation.color(color) } }
+        }
+
+        func run() throws {
+            let context = try RemindersContext(common)
+            let id = try context.list(list)
+            try context.store.updateList(id: id, title: title, color: color)
+            let updated = try context.read { try Queries.list($0, id: id) }
+            print("Updated list \(quoted(updated?.title ?? list)) (\(id.prefix(8))).")
+        }
+    }
+
+    /// `reminders list delete LIST`: the list and all its reminders.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a list with all its reminders.")
+
+        @OptionGroup var common: CommonOptions
+
+        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
+        var list: String
+
+        func run() throws {
+            let context = try RemindersContext(common)
+            let id = try context.list(list)
+            let (title, count) = try context.read { db in
+                (try Queries.list(db, id: id)?.title ?? list,
+                 try Reminder.filter(sql: "remindersListID = ?", arguments: [id]).fetchCount(db))
+            }
+            try context.store.deleteList(id: id)
+            print("Deleted list \(quoted(title)) and its \(count) \(count == 1 ? "reminder" : "reminders").")
+        }
+    }
+
+    /// `reminders list cover LIST (PATH | --clear)`.
+    struct Cover: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cover", abstract: "Set a list's cover image (a PNG file) or remove it.")
+
+        @OptionGroup var common: CommonOptions
+
+        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
+        var list: String
+
+        @Argument(help: ArgumentHelp("A PNG image, at most 8 MB and 4096x4096 pixels.", valueName: "path"))
+        var path: String?
+
+        @Flag(help: "Remove the list's cover image.")
+        var clear = false
+
+        func validate() throws {
+            switch (path, clear) {
+            case (nil, false): throw ValidationError("give an image PATH or --clear")
+            case (.some, true): throw ValidationError("give an image PATH or --clear, not both")
+            case (let path?, false): try usage { _ = try CoverImage.load(path: path) }
+            case (nil, true): break
+            }
+        }
+
+        func run() throws {
+            let context = try RemindersContext(common)
+            let id = try context.list(list)
+            let png = try path.map { try CoverImage.load(path: $0) }
+            try context.store.setCover(listID: id, png: png)
+            let title = try context.read { try Queries.list($0, id: id)?.title } ?? list
+            print(png == nil ? "Removed the cover of \(quoted(title))." : "Set the cover of \(quoted(title)).")
+        }
+    }
+}
+
+/// Runs a check from `Validation` and reports its failure as bad usage, so
+/// that ArgumentParser counts it as a validation error.
+func usage(_ check: () throws -> Void) throws {
+    do {
+        try check()
+    } catch let error as CoreError {
+        throw ValidationError(error.description)
+    }
+}
+
+/// A title in curly quotes, cleaned for the terminal and kept short.
+func quoted(_ title: String) -> String {
+    "“" + TerminalText.truncate(TerminalText.clean(title), to: ReminderTable.maxTitleColumns) + "”"
+}

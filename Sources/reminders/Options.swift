@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import RemindersCore
+
+/// The options every subcommand takes: where the server and this device's
+/// database live, and who and which device this is. Each falls back to an
+/// environment variable, then to a default under the data directory.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("server"), help: ArgumentHelp(
+        "The server directory shared by all devices (env REMINDERS_SERVER; default <data>/server).",
+        valueName: "dir"))
+    var server: String?
+
+    @Option(name: .customLong("user"), help: ArgumentHelp(
+        "Who is using this device (env REMINDERS_USER; default 'me').", valueName: "name"))
+    var user: String?
+
+    @Option(name: .customLong("device"), help: ArgumentHelp(
+        "This device's name (env REMINDERS_DEVICE; default 'default').", valueName: "name"))
+    var device: String?
+
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "This device's database file (env REMINDERS_DB; default <data>/devices/<user>-<device>.sqlite).",
+        valueName: "path"))
+    var db: String?
+
+    func validate() throws {
+        let location = try resolve()
+        try Self.checkName(location.user, what: "user")
+        try Self.checkName(location.device, what: "device")
+        // REMINDERS_NOW is read here so that a bad value fails before any work.
+        do {
+            _ = try AppClock.fromEnvironment()
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    /// The options with environment fallbacks and defaults applied.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Location {
+        func value(_ option: String?, _ variable: String) -> String? {
+            if let option { return option }
+            if let env = environment[variable], !env.isEmpty { return env }
+            return nil
+        }
+        let dataDirectory = Location.dataDirectory(environment: environment)
+        let user = value(user, "REMINDERS_USER") ?? "me"
+        let device = value(device, "REMINDERS_DEVICE") ?? "default"
+        let server = value(server, "REMINDERS_SERVER") ?? "\(dataDirectory)/server"
+        let database = value(db, "REMINDERS_DB") ?? "\(dataDirectory)/devices/\(user)-\(device).sqlite"
+        for (path, what) in [(server, "server directory"), (database, "database path")] where path.isEmpty {
+            throw ValidationError("\(what) must not be empty")
+        }
+        return Location(
+            dataDirectory: dataDirectory, serverDirectory: Location.expand(server), user: user, device: device,
+            databasePath: Location.expand(database))
+    }
+
+    /// User and device names end up in file names and on the server, so they
+    /// are kept to printable characters without slashes.
+    static func checkName(_ name: String, what: String) throws {
+        guard !name.isEmpty else { throw ValidationError("\(what) name must not be empty") }
+        guard name.count <= 64 else { throw ValidationError("\(what) name '\(name.prefix(20))…' is longer than 64 characters") }
+        guard name != ".", name != "..", !name.contains("/"),
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
+            throw ValidationError("\(what) name '\(name)' may not contain slashes, spaces or control characters")
+        }
+    }
+}
+
+/// Where this device's data lives, resolved from `CommonOptions`.
+struct Location: Sendable, Equatable {
+    /// `$XDG_DATA_HOME/reminders`, or `~/.local/share/reminders`.
+    var dataDirectory: String
+    var serverDirectory: String
+    var user: String
+    var device: String
+    var databasePath: String
+
+    static func dataDirectory(environment: [String: String]) -> String {
+        // The XDG spec says a relative XDG_DATA_HOME is to be ignored.
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return "\(xdg)/reminders"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return "\(home)/.local/share/reminders"
+    }
+
+    /// Expands a leading `~/`, which shells leave alone inside `--db=~/x`.
+    static func expand(_ path: String) -> String {
+        path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import RemindersCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reminders as aligned rows for people:
+///
+///     3f2a9c1e  [ ]  !!!  Renew passport      2026-02-27 past due  #errands  ⚑
+///
+/// the id's first 8 characters (enough to name it in another command), the
+/// box ([ ] open, [~] completing, [x] completed), priority marks, title,
+/// due date, list (for smart lists), tags and the flag.
+enum ReminderTable {
+    static let maxTitleColumns = 60
+    static let maxSnippetColumns = 72
+
+    static func render(_ rows: [ReminderRow], showList: Bool, snippets: [String]? = nil) -> String {
+        var table = TextTable([.left, .left, .left, .left, .left, .left, .left, .left, .left])
+        for (index, row) in rows.enumerated() {
+            let reminder = row.reminder
+            var due = reminder.dueDate.map(format) ?? ""
+            if row.isPastDue { due += " past due" }
+            table.add([
+                String(reminder.id.prefix(8)),
+                box(reminder.status),
+                reminder.priority.marks,
+                TerminalText.truncate(TerminalText.clean(reminder.title), to: maxTitleColumns),
+                due,
+                showList ? TerminalText.truncate(TerminalText.clean(row.listTitle), to: 24) : "",
+                row.tags.map { "#" + $0 }.joined(separator: " "),
+                reminder.isFlagged ? "⚑" : "",
+                snippets.map { highlight($0[index]) } ?? "",
+            ], cleaned: snippets == nil ? [] : [8])
+        }
+        return table.render()
+    }
+
+    static func box(_ status: ReminderStatus) -> String {
+        switch status {
+        case .incomplete: "[ ]"
+        case .completing: "[~]"
+        case .completed: "[x]"
+        }
+    }
+
+    /// "2026-03-01" or "2026-03-01 14:30".
+    static func format(_ due: DueDate) -> String {
+        due.description.replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// A snippet made terminal-safe, its matches in bold when stdout is a
+    /// colour terminal, otherwise with the markers simply dropped.
+    static func highlight(_ snippet: String) -> String {
+        let useStyle = Style.enabled
+        var result = ""
+        var segment = ""
+        func flush() {
+            result += TerminalText.clean(segment)
+            segment = ""
+        }
+        for character in TerminalText.truncate(snippet, to: maxSnippetColumns) {
+            if character == Queries.matchStart {
+                flush()
+                if useStyle { result += Style.boldOn }
+            } else if character == Queries.matchEnd {
+                flush()
+                if useStyle { result += Style.boldOff }
+            } else {
+                segment.append(character)
+            }
+        }
+        flush()
+        // A snippet cut inside a match still switches bold off.
+        if useStyle, result.contains(Style.boldOn) { result += Style.boldOff }
+        return result
+    }
+}
+
+/// Whether human output may use terminal styles: only on a terminal, and not
+/// when NO_COLOR is set or TERM is dumb.
+enum Style {
+    static let boldOn = "\u{1B}[1m"
+    static let boldOff = "\u{1B}[22m"
+
+    static var enabled: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["NO_COLOR"].map({ !$0.isEmpty }) ?? false { return false }
+        if environment["TERM"] == "dumb" { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }
+}

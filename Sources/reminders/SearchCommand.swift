@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import RemindersCore
+
+/// `reminders search QUERY [--show-completed] [--json]`: titles, notes and
+/// tags, with a snippet of where each matched.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Search titles, notes and tags.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The text to look for (case is ignored).")
+    var query: String
+
+    @Flag(name: .customLong("show-completed"), help: "Include completed reminders.")
+    var showCompleted = false
+
+    @Flag(help: "Print {completedCount, results: [reminder + snippet]}.")
+    var json = false
+
+    func validate() throws {
+        guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ValidationError("search text must not be empty")
+        }
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let results = try context.read { db in
+            try Queries.search(db, text: query, showCompleted: showCompleted, clock: context.clock)
+        }
+        if json {
+            try JSONOutput.print(SearchJSON(results))
+            return
+        }
+        if results.hits.isEmpty {
+            print("No matches.")
+        } else {
+            // The snippet is shown where the match is not already in the title.
+            let snippets = results.hits.map { hit -> String in
+                let inTitle = hit.row.reminder.title.range(of: query.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                           options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                return inTitle ? "" : hit.snippet
+            }
+            print(ReminderTable.render(results.hits.map(\.row), showList: true, snippets: snippets))
+        }
+        var completedLine = "\(results.completedCount) completed"
+        if results.completedCount > 0, !showCompleted { completedLine += " (--show-completed to see them)" }
+        print(completedLine)
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import RemindersCore
+
+/// `reminders show [LIST | --today | --scheduled | --all | --flagged |
+/// --completed | --tag T] [--sort ...] [--show-completed] [--json]`.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the reminders of a list or a smart list (all open reminders by default).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: ArgumentHelp("A list: id, id prefix or title.", valueName: "list"))
+    var list: String?
+
+    @Flag(help: "Due today or earlier.")
+    var today = false
+
+    @Flag(help: "Everything with a due date.")
+    var scheduled = false
+
+    @Flag(help: "Every list.")
+    var all = false
+
+    @Flag(help: "Flagged reminders.")
+    var flagged = false
+
+    @Flag(help: "Completed reminders.")
+    var completed = false
+
+    @Option(help: ArgumentHelp("Reminders with this tag.", valueName: "tag"))
+    var tag: String?
+
+    @Option(help: ArgumentHelp("manual (the default), due, priority or title.", valueName: "order"))
+    var sort: String = "manual"
+
+    @Flag(name: .customLong("show-completed"), help: "Include completed reminders.")
+    var showCompleted = false
+
+    @Flag(help: "Print an array of reminders (the export shape plus listTitle and isPastDue).")
+    var json = false
+
+    func validate() throws {
+        let chosen = [list != nil, today, scheduled, all, flagged, completed, tag != nil].filter { $0 }.count
+        guard chosen <= 1 else {
+            throw ValidationError("choose one of LIST, --today, --scheduled, --all, --flagged, --completed, --tag")
+        }
+        guard SortOrder(rawValue: sort) != nil else {
+            throw ValidationError("sort order '\(sort)' is not one of manual, due, priority, title")
+        }
+        if let tag { try usage { _ = try Validation.tag(tag) } }
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let filter: ReminderFilter
+        let heading: String
+        if let list {
+            let id = try context.list(list)
+            filter = .list(id)
+            heading = try context.read { try Queries.list($0, id: id)?.title } ?? list
+        } else if today {
+            (filter, heading) = (.today, "Today")
+        } else if scheduled {
+            (filter, heading) = (.scheduled, "Scheduled")
+        } else if flagged {
+            (filter, heading) = (.flagged, "Flagged")
+        } else if completed {
+            (filter, heading) = (.completed, "Completed")
+        } else if let tag {
+            let title = try Validation.tag(tag)
+            (filter, heading) = (.tag(title), "#" + title)
+        } else {
+            (filter, heading) = (.all, "All")
+        }
+        let order = SortOrder(rawValue: sort) ?? .manual
+        let rows = try context.read { db in
+            try Queries.reminders(db, filter: filter, sort: order, showCompleted: showCompleted, clock: context.clock)
+        }
+        if json {
+            try JSONOutput.print(rows.map(ReminderJSON.init))
+            return
+        }
+        let open = rows.filter { $0.reminder.status != .completed }.count
+        var title = TerminalText.clean(heading)
+        if filter != .completed { title += " (\(open) open)" }
+        print(title)
+        if rows.isEmpty {
+            print("  No reminders.")
+            return
+        }
+        if case .list = filter {
+            print(ReminderTable.render(rows, showList: false))
+        } else {
+            print(ReminderTable.render(rows, showList: true))
+        }
+    }
+}

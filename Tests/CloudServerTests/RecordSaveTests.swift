@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+@testable import CloudServer
+
+struct RecordSaveTests {
+    @Test func saveAssignsServerFields() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice", device: "laptop")
+        let zone = try alice.createZone("Reminders")
+        let sent = record("r1", in: zone, fields: ["title": .string("Milk"), "priority": .int64(2)])
+        let saved = try alice.save(sent)
+        #expect(saved.fields == sent.fields)
+        #expect(saved.fieldModificationTimes == sent.fieldModificationTimes)
+        #expect(saved.changeTag != nil)
+        #expect(saved.modificationDate != nil)
+        #expect(saved.modifiedByUser == "alice")
+        #expect(saved.modifiedByDevice == "laptop")
+        let fetched = try alice.fetchRecords([sent.id])[sent.id]?.get()
+        #expect(fetched == saved)
+    }
+
+    @Test func everySaveGetsANewChangeTagAndANewerDateEvenWithAPinnedClock() throws {
+        let pinned = Date(timeIntervalSince1970: 1_700_000_000)
+        let world = try ServerWorld(clock: { pinned })
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        var current = try alice.save(record("r1", in: zone))
+        var tags: Set<String> = [current.changeTag ?? ""]
+        for index in 0..<5 {
+            var next = current
+            next.fields["title"] = .string("v\(index)")
+            let saved = try alice.save(next)
+            #expect(saved.modificationDate! > current.modificationDate!)
+            tags.insert(saved.changeTag ?? "")
+            current = saved
+        }
+        #expect(tags.count == 6)
+    }
+
+    @Test func allFieldKindsRoundTrip() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let asset = try alice.uploadAsset(Data("cover".utf8))
+        let fields: [String: FieldValue] = [
+            "string": .string("Grüße 🎉 \"quoted\" \n newline"),
+            "int": .int64(Int64.min),
+            "double": .double(0.1 + 0.2),
+            "infinity": .double(.infinity),
+            "date": .date(Date(timeIntervalSinceReferenceDate: 123_456.789_012)),
+            "bytes": .bytes(Data([0, 1, 2, 255])),
+            "asset": .asset(asset),
+            "reference": .reference(RecordID(recordName: "list", zoneID: zone)),
+            "tags": .stringList(["Work", "Home", ""]),
+        ]
+        let sent = record("r1", in: zone, fields: fields, parent: RecordID(recordName: "list", zoneID: zone))
+        try alice.save(sent)
+        let fetched = try alice.fetchRecords([sent.id])[sent.id]?.get()
+        #expect(fetched?.fields == fields)
+        #expect(fetched?.parent == sent.parent)
+    }
+
+    @Test func savingANewRecordOverAnExistingOneReturnsTheServerRecord() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let saved = try alice.save(record("r1", in: zone, fields: ["title": .string("first")]))
+        let error = try alice.saveError(record("r1", in: zone, fields: ["title": .string("second")]))
+        #expect(error == .serverRecordChanged(saved))
+    }
+
+    @Test func aStaleChangeTagReturnsTheCurrentServerRecord() throws {
+        let world = try ServerWorld()
+        let phone = world.database("alice", device: "phone")
+        let laptop = world.database("alice", device: "laptop")
+        let zone = try phone.createZone("Reminders")
+        let original = try phone.save(record("r1", in: zone, fields: ["title": .string("Milk")]))
+        var fromPhone = original
+        fromPhone.fields["title"] = .string("Oat milk")
+        let current = try phone.save(fromPhone)
+        var fromLaptop = original
+        fromLaptop.fields["title"] = .string("Soy milk")
+        #expect(try laptop.saveError(fromLaptop) == .serverRecordChanged(current))
+        // With the current tag the laptop's save goes through.
+        fromLaptop.changeTag = current.changeTag
+        #expect(try laptop.save(fromLaptop).fields["title"] == .string("Soy milk"))
+    }
+
+    @Test func savingADeletedRecordWithAChangeTagIsUnknownItem() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let saved = try alice.save(record("r1", in: zone))
+        try alice.delete([saved.id])
+        #expect(try alice.saveError(saved) == .unknownItem(saved.id))
+        // Never saved at all, but carrying a tag: same answer.
+        var ghost = record("ghost", in: zone)
+        ghost.changeTag = "1-abc"
+        #expect(try alice.saveError(ghost) == .unknownItem(ghost.id))
+    }
+
+    @Test func aDeletedRecordCanBeCreatedAgainUnderTheSameName() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let first = try alice.save(record("r1", in: zone, fields: ["title": .string("old")]))
+        let token = try alice.currentToken()
+        try alice.delete([first.id])
+        let again = try alice.save(record("r1", in: zone, fields: ["title": .string("new")]))
+        #expect(again.changeTag != first.changeTag)
+        let changes = try alice.fetchAllChanges(in: zone, since: token)
+        #expect(changes.changed.map(\.fields) == [["title": .string("new")]])
+        #expect(changes.deleted.isEmpty)
+    }
+
+    @Test func deletingAMissingRecordIsUnknownItem() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let id = RecordID(recordName: "nope", zoneID: zone)
+        #expect(try alice.deleteError(id) == .unknownItem(id))
+        let saved = try alice.save(record("r1", in: zone))
+        try alice.delete([saved.id])
+        #expect(try alice.deleteError(saved.id) == .unknownItem(saved.id))
+    }
+
+    @Test func writingToAMissingOrDeletedZoneIsZoneNotFound() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let missing = ZoneID(name: "Nowhere", ownerName: "alice")
+        #expect(try alice.saveError(record("r1", in: missing)) == .zoneNotFound(missing))
+        #expect(try alice.deleteError(RecordID(recordName: "r1", zoneID: missing)) == .zoneNotFound(missing))
+        let zone = try alice.createZone("Reminders")
+        _ = try alice.modifyZones(saving: [], deleting: [zone])
+        #expect(try alice.saveError(record("r1", in: zone)) == .zoneNotFound(zone))
+        #expect(throws: CloudError.zoneNotFound(zone)) {
+            try alice.fetchZoneChanges(zoneID: zone, since: nil, limit: 10)
+        }
+        let results = try alice.modifyZones(saving: [], deleting: [missing])
+        #expect(throws: CloudError.zoneNotFound(missing)) { try results[missing]?.get() }
+    }
+
+    @Test func writingToAnotherUsersZoneThroughThePrivateDatabaseIsRefused() throws {
+        let world = try ServerWorld()
+        let zone = try world.database("alice").createZone("Reminders")
+        let bob = world.database("bob")
+        #expect(try bob.saveError(record("r1", in: zone))?.isPermissionFailure == true)
+        #expect(try bob.modifyZones(saving: [zone], deleting: [])[zone].map { result in
+            if case .failure(let error) = result { return error.isPermissionFailure }
+            return false
+        } == true)
+    }
+
+    @Test func moreThanFourHundredRecordsIsLimitExceeded() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let saves = (0..<300).map { record("s\($0)", in: zone) }
+        let deletes = (0..<101).map { RecordID(recordName: "d\($0)", zoneID: zone) }
+        #expect(throws: CloudError.limitExceeded("401 records in one request; the limit is 400")) {
+            try alice.modifyRecords(saving: saves, deleting: deletes)
+        }
+        // Exactly 400 is fine.
+        let result = try alice.modifyRecords(saving: (0..<400).map { record("s\($0)", in: zone) }, deleting: [])
+        #expect(result.saveResults.values.allSatisfy { (try? $0.get()) != nil })
+        #expect(world.server.head() == 401)
+    }
+
+    @Test func moreThanTwoMegabytesIsLimitExceededButAssetsDoNotCount() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let big = String(repeating: "x", count: 700_000)
+        let saves = (0..<3).map { record("r\($0)", in: zone, fields: ["notes": .string(big)]) }
+        let error = cloudError { _ = try alice.modifyRecords(saving: saves, deleting: []) }
+        #expect(error?.isLimitExceeded == true)
+        #expect(try alice.fetchAllChanges(in: zone, since: nil).changed.isEmpty)
+
+        let asset = try alice.uploadAsset(Data(repeating: 7, count: 3_000_000))
+        try alice.save(record("cover", in: zone, fields: ["image": .asset(asset)]))
+    }
+
+    @Test func aRecordNamedTwiceInOneRequestIsRefused() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let error = cloudError {
+            _ = try alice.modifyRecords(saving: [record("r1", in: zone)], deleting: [RecordID(recordName: "r1", zoneID: zone)])
+        }
+        #expect(error?.isLimitExceeded == true)
+    }
+
+    @Test func aFailureRollsBackItsZoneButNotOtherZones() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let home = try alice.createZone("Home")
+        let work = try alice.createZone("Work")
+        let existing = try alice.save(record("taken", in: home))
+        let toDelete = try alice.save(record("doomed", in: home))
+        let headBefore = world.server.head()
+
+        let result = try alice.modifyRecords(
+            saving: [record("fresh", in: home), record("taken", in: home), record("w1", in: work)],
+            deleting: [toDelete.id])
+        let fresh = RecordID(recordName: "fresh", zoneID: home)
+        #expect(result.saveError(existing.id) == .serverRecordChanged(existing))
+        #expect(result.saveError(fresh) == .batchRequestFailed(fresh))
+        #expect(result.deleteError(toDelete.id) == .batchRequestFailed(toDelete.id))
+        #expect(try result.saveResults[RecordID(recordName: "w1", zoneID: work)]?.get().changeTag != nil)
+
+        #expect(try alice.names(in: home, since: nil).changed == ["doomed", "taken"])
+        #expect(try alice.names(in: work, since: nil).changed == ["w1"])
+        // Only the Work save took a sequence: no gaps from the rolled-back zone.
+        #expect(world.server.head() == headBefore + 1)
+    }
+
+    @Test func everyFailingRecordOfAZoneReportsItsOwnError() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Home")
+        let a = try alice.save(record("a", in: zone))
+        let b = try alice.save(record("b", in: zone))
+        let result = try alice.modifyRecords(saving: [record("a", in: zone), record("b", in: zone), record("c", in: zone)], deleting: [])
+        func failure(_ name: String) -> CloudError? {
+            result.saveError(RecordID(recordName: name, zoneID: zone))
+        }
+        #expect(failure("a") == .serverRecordChanged(a))
+        #expect(failure("b") == .serverRecordChanged(b))
+        #expect(failure("c") == .batchRequestFailed(RecordID(recordName: "c", zoneID: zone)))
+    }
+
+    @Test func referencingAnAssetThatWasNeverUploadedIsAssetUnavailable() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let phantom = Asset(sha256: SHA256.hexDigest(of: Data("never uploaded".utf8)), size: 14)
+        let error = try alice.saveError(record("r1", in: zone, fields: ["cover": .asset(phantom)]))
+        #expect(error?.isAssetUnavailable == true)
+        #expect(error?.description.contains(phantom.sha256) == true)
+        let uploaded = try alice.uploadAsset(Data("never uploaded".utf8))
+        #expect(uploaded == phantom)
+        try alice.save(record("r1", in: zone, fields: ["cover": .asset(uploaded)]))
+    }
+
+    @Test func deletingAZoneDeletesItsRecordsAndShowsInDatabaseChanges() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let other = try alice.createZone("Other")
+        try alice.save([record("a", in: zone), record("b", in: zone)])
+        let token = try alice.currentToken()
+        let zoneToken = try alice.fetchAllChanges(in: zone, since: nil).token
+        #expect(try alice.modifyZones(saving: [], deleting: [zone])[zone].map { (try? $0.get()) != nil } == true)
+
+        let changes = try alice.fetchDatabaseChanges(since: token)
+        #expect(changes.deletedZoneIDs == [zone])
+        #expect(changes.changedZoneIDs.isEmpty)
+        #expect(try alice.fetchDatabaseChanges(since: nil).changedZoneIDs == [other])
+
+        // Re-created, the zone is empty and its old records arrive as deletions.
+        try alice.createZone("Reminders")
+        let after = try alice.fetchAllChanges(in: zone, since: zoneToken)
+        #expect(after.changed.isEmpty)
+        #expect(after.deleted.map(\.id.recordName).sorted() == ["a", "b"])
+        #expect(try alice.fetchDatabaseChanges(since: token).changedZoneIDs == [zone])
+    }
+
+    @Test func savingAnExistingZoneIsANoOp() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        try alice.createZone("Reminders")
+        let head = world.server.head()
+        try alice.createZone("Reminders")
+        #expect(world.server.head() == head)
+    }
+
+    @Test func theSharedDatabaseHasNoZonesOfItsOwn() throws {
+        let world = try ServerWorld()
+        let shared = world.database("alice", .shared)
+        let zone = ZoneID(name: "Z", ownerName: "alice")
+        let results = try shared.modifyZones(saving: [zone], deleting: [])
+        guard case .failure(let error)? = results[zone] else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.isPermissionFailure)
+    }
+
+    @Test func fetchRecordsReportsMissingRecords() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let zone = try alice.createZone("Reminders")
+        let saved = try alice.save(record("here", in: zone))
+        let missing = RecordID(recordName: "gone", zoneID: zone)
+        let results = try alice.fetchRecords([saved.id, missing])
+        #expect(try results[saved.id]?.get() == saved)
+        #expect(throws: CloudError.unknownItem(missing)) { try results[missing]?.get() }
+    }
+}

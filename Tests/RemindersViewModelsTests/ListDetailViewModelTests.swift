@@ -1,0 +1,224 @@
+import Foundation
+import RemindersCore
+import Testing
+@testable import RemindersViewModels
+
+@Suite struct ListDetailViewModelTests {
+    @Test func showsTheListsTitleColorCoverAndRows() async throws {
+        let world = try World()
+        let listID = try world.list("Groceries", color: "#5cc15a")
+        try world.store.setCover(listID: listID, png: SampleCovers.png(named: "forest"))
+        try world.reminder("Milk", in: listID, tags: ["dairy"])
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        let state = try await detail.waitFor { $0.isLoaded }
+        #expect(state.title == "Groceries")
+        #expect(state.color == "#5cc15a")
+        #expect(state.coverPNG == SampleCovers.png(named: "forest"))
+        #expect(state.titles == ["Milk"])
+        #expect(state.rows[0].tags == ["dairy"])
+        #expect(state.canReorder)
+
+        try world.store.updateList(id: listID, title: "Food")
+        try await detail.waitFor { $0.title == "Food" }
+        try world.store.deleteList(id: listID)
+        try await detail.waitFor { !$0.exists }
+    }
+
+    @Test func completingBecomesCompletedAfterTheDelay() async throws {
+        let world = try World(completionDelay: 0.5)
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Call mom", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+
+        let result = detail.toggleCompletion(id: id)
+        #expect(result.message == "Completed “Call mom”")
+        #expect(result.undo == .uncomplete(id: id))
+        // Still shown while completing, so the tick can be taken back.
+        detail.refresh()
+        #expect(detail.state.titles == ["Call mom"])
+        #expect(detail.state.rows.first?.reminder.status == .completing)
+        // Then it leaves the list (completed ones are hidden).
+        let after = try await detail.waitFor { $0.rows.isEmpty }
+        #expect(after.completedCount == 1)
+        #expect(try world.status(of: id) == .completed)
+    }
+
+    @Test func togglingBackBeforeTheDelayKeepsItIncomplete() async throws {
+        let world = try World(completionDelay: 0.2)
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Call mom", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        detail.toggleCompletion(id: id)
+        #expect(try world.status(of: id) == .completing)
+        #expect(detail.toggleCompletion(id: id).undo == nil)
+        #expect(try world.status(of: id) == .incomplete)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(try world.status(of: id) == .incomplete)
+        #expect(world.environment.completions.pendingIDs.isEmpty)
+    }
+
+    @Test func eachTickExtendsTheBatchSoRowsLeaveTogether() async throws {
+        let world = try World(completionDelay: 2.0)
+        let listID = try world.list("Personal")
+        let a = try world.reminder("A", in: listID)
+        let b = try world.reminder("B", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        detail.toggleCompletion(id: a)
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        detail.toggleCompletion(id: b)
+        try await Task.sleep(nanoseconds: 1_300_000_000)
+        // 2.3 s after the first tick, 1.3 s after the last: both still completing.
+        #expect(try world.status(of: a) == .completing)
+        try await detail.waitFor { $0.rows.isEmpty }
+        #expect(try world.status(of: a) == .completed)
+        #expect(try world.status(of: b) == .completed)
+    }
+
+    @Test func undoingACompletionBringsItBack() async throws {
+        let world = try World(completionDelay: 0.1)
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Water plants", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        let undo = try #require(detail.toggleCompletion(id: id).undo)
+        try await detail.waitFor { $0.completedCount == 1 }
+        #expect(detail.undo(undo).message == "Marked incomplete")
+        let state = try await detail.waitFor { $0.titles == ["Water plants"] }
+        #expect(state.rows[0].reminder.status == .incomplete)
+    }
+
+    @Test func stoppingFinishesPendingCompletions() throws {
+        let world = try World(completionDelay: 60)
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Pending", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        detail.toggleCompletion(id: id)
+        detail.stop()
+        #expect(try world.status(of: id) == .completed)
+    }
+
+    @Test func deleteAndUndoRestoresTheReminderWithItsTagsAndPlace() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.reminder("First", in: listID)
+        let id = try world.reminder("Second", in: listID, notes: "n", due: "2026-03-03", tags: ["x", "y"])
+        try world.reminder("Third", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        try await detail.waitFor { $0.rows.count == 3 }
+
+        let result = detail.delete(id: id)
+        #expect(result.message == "Deleted “Second”")
+        try await detail.waitFor { $0.titles == ["First", "Third"] }
+        let undo = try #require(result.undo)
+        #expect(detail.undo(undo).succeeded)
+        let state = try await detail.waitFor { $0.titles == ["First", "Second", "Third"] }
+        #expect(state.rows[1].tags == ["x", "y"])
+        #expect(state.rows[1].reminder.dueDate?.description == "2026-03-03")
+        #expect(detail.delete(id: "missing").errorMessage == "reminder missing not found")
+    }
+
+    @Test func sortOrders() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.reminder("banana", in: listID, due: "2026-03-05", priority: .low)
+        try world.reminder("Apple", in: listID, priority: .high)
+        try world.reminder("cherry", in: listID, due: "2026-03-02", priority: .medium)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        try await detail.waitFor { $0.titles == ["banana", "Apple", "cherry"] }
+        detail.setSort(.due)
+        try await detail.waitFor { $0.sort == .due && $0.titles == ["cherry", "banana", "Apple"] }
+        #expect(!detail.state.canReorder)
+        detail.setSort(.priority)
+        try await detail.waitFor { $0.titles == ["Apple", "cherry", "banana"] }
+        detail.setSort(.title)
+        try await detail.waitFor { $0.titles == ["Apple", "banana", "cherry"] }
+        #expect(detail.move(id: detail.state.rows[0].id, by: 1).errorMessage
+                == "reminders can only be moved in a list sorted manually")
+    }
+
+    @Test func movingRowsInManualOrder() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.reminder("A", in: listID)
+        try world.reminder("B", in: listID)
+        let c = try world.reminder("C", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        #expect(detail.move(id: c, by: -1).succeeded)
+        try await detail.waitFor { $0.titles == ["A", "C", "B"] }
+        #expect(detail.move(id: c, by: -9).succeeded)
+        try await detail.waitFor { $0.titles == ["C", "A", "B"] }
+
+        let all = ListDetailViewModel(environment: world.environment, filter: .all)
+        #expect(!all.state.canReorder)
+        #expect(!all.move(id: c, by: 1).succeeded)
+    }
+
+    @Test func showAndClearCompleted() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.reminder("Open", in: listID)
+        let done = try world.reminder("Done", in: listID)
+        try world.store.complete(id: done)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        let hidden = try await detail.waitFor { $0.isLoaded }
+        #expect(hidden.titles == ["Open"])
+        #expect(hidden.completedCount == 1)
+        #expect(hidden.totalCount == 1)
+        detail.toggleShowCompleted()
+        let shown = try await detail.waitFor { $0.titles == ["Open", "Done"] }
+        #expect(shown.showCompleted)
+        #expect(shown.totalCount == 2)
+        // Completed just now: not older than a month.
+        #expect(detail.clearCompleted(.month).message == "Cleared 0 completed reminders")
+        #expect(detail.clearCompleted(.all).message == "Cleared 1 completed reminder")
+        try await detail.waitFor { $0.titles == ["Open"] && $0.completedCount == 0 }
+    }
+
+    @Test func smartListsAndTags() async throws {
+        let world = try World()
+        let home = try world.list("Home")
+        let work = try world.list("Work")
+        try world.reminder("Today at home", in: home, due: "2026-03-01", tags: ["urgent"])
+        try world.reminder("Late at work", in: work, due: "2026-02-20", flagged: true)
+        try world.reminder("Someday", in: work, tags: ["urgent"])
+
+        let today = ListDetailViewModel(environment: world.environment, filter: .today)
+        let state = try await today.waitFor { $0.isLoaded }
+        #expect(state.title == "Today")
+        #expect(state.titles == ["Today at home", "Late at work"])
+        #expect(state.rows.map(\.isPastDue) == [false, true])
+        #expect(state.coverPNG == nil)
+
+        let flagged = ListDetailViewModel(environment: world.environment, filter: .flagged)
+        #expect(try await flagged.waitFor { $0.isLoaded }.titles == ["Late at work"])
+
+        let tag = ListDetailViewModel(environment: world.environment, filter: .tag("urgent"))
+        let tagged = try await tag.waitFor { $0.isLoaded }
+        #expect(tagged.title == "#urgent")
+        #expect(tagged.titles == ["Today at home", "Someday"])
+    }
+
+    @Test func aLimitReadsAWindowAndKeepsTheTotal() async throws {
+        let world = try World()
+        let listID = try world.list("Big")
+        for index in 0..<30 { try world.reminder("R\(index)", in: listID) }
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID), limit: 10)
+        let state = try await detail.waitFor { $0.isLoaded }
+        #expect(state.rows.count == 10)
+        #expect(state.totalCount == 30)
+        detail.setLimit(nil)
+        try await detail.waitFor { $0.rows.count == 30 }
+    }
+
+    @Test func flagAndUnflag() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Flag me", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        try await detail.waitFor { $0.isLoaded }
+        let result = detail.toggleFlag(id: id)
+        #expect(result.undo == .setFlag(id: id, false))
+        try await detail.waitFor { $0.rows.first?.reminder.isFlagged == true }
+        #expect(detail.undo(try #require(result.undo)).succeeded)
+        try await detail.waitFor { $0.rows.first?.reminder.isFlagged == false }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import RemindersCore
+import Testing
+@testable import RemindersViewModels
+
+@Suite struct ReminderFormViewModelTests {
+    @Test func emptyTitleBadDateAndBadTimeAreFieldErrors() throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(listID))
+        form.title = "   "
+        form.dueDate = "2026-13-01"
+        form.dueTime = "25:00"
+        let errors = form.validate()
+        #expect(errors[.title] == "title must not be empty")
+        #expect(errors[.dueDate] == "2026-13-01 has no month 13 (months are 01–12)")
+        #expect(errors[.dueTime] == "25:00: hour must be 00–23")
+        #expect(form.state.fieldErrors == errors)
+        #expect(form.save() == .invalid(errors))
+        #expect(try world.environment.writer.read { db in try Reminder.fetchCount(db) } == 0)
+
+        form.title = "Buy milk"
+        #expect(form.state.fieldErrors[.title] == nil)
+        form.dueDate = "2026-02-30"
+        form.dueTime = "9:5"
+        let more = form.validate()
+        #expect(more[.dueDate] == "2026-02-30: February 2026 has 28 days")
+        #expect(more[.dueTime] == "time must be HH:MM (24-hour), e.g. 09:30")
+    }
+
+    @Test func aTimeNeedsADate() throws {
+        let world = try World()
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(try world.list("L")))
+        form.title = "Call"
+        form.dueTime = "09:30"
+        #expect(form.validate() == [.dueDate: "enter a date for the time 09:30"])
+    }
+
+    @Test func savingANewReminderCreatesItWithNewAndExistingTags() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.store.createTag("Errands")
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(listID))
+        try await form.waitFor { $0.tagChoices == ["Errands"] }
+        #expect(form.state.isNew)
+        form.title = "  Renew passport "
+        form.notes = "Photos in the drawer\nForm DS-82"
+        form.dueDate = "2026-03-05"
+        form.dueTime = "09:30"
+        form.priority = .high
+        form.isFlagged = true
+        #expect(form.addTag("#errands") == nil)
+        #expect(form.addTag("travel") == nil)
+        #expect(form.addTag("a,b") == "tag must not contain commas or control characters")
+        #expect(form.tags == ["Errands", "travel"])
+
+        let result = form.save()
+        let id = try #require(result.savedID)
+        let row = try #require(try world.row(id))
+        #expect(row.reminder.title == "Renew passport")
+        #expect(row.reminder.notes == "Photos in the drawer\nForm DS-82")
+        #expect(row.reminder.dueDate?.description == "2026-03-05T09:30")
+        #expect(row.reminder.priority == .high)
+        #expect(row.reminder.isFlagged)
+        #expect(row.reminder.remindersListID == listID)
+        #expect(row.tags == ["Errands", "travel"])
+        #expect(form.state.reminderID == id)
+        try await form.waitFor { $0.tagChoices == ["Errands", "travel"] }
+        #expect(form.tagSuggestions(for: "tr") == ["travel"])
+        #expect(form.tagSuggestions(for: "r") == ["Errands", "travel"])
+    }
+
+    @Test func editingThroughTheFormChangesOnlyWhatChanged() throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let work = try world.list("Work")
+        let id = try world.reminder("Draft", in: personal, notes: "keep", due: "2026-03-02T08:00", priority: .low, tags: ["a", "b"])
+
+        let form = try ReminderFormViewModel(environment: world.environment, reminderID: id)
+        #expect(!form.state.isNew)
+        #expect(form.fields == ReminderFields(title: "Draft", notes: "keep", dueDate: "2026-03-02", dueTime: "08:00",
+                                              priority: .low, isFlagged: false, listID: personal, tags: ["a", "b"]))
+        #expect(form.state.lists.map(\.title) == ["Personal", "Work"])
+        form.title = "Final"
+        form.dueDate = ""
+        form.dueTime = ""
+        form.listID = work
+        form.removeTag("A")
+        form.toggleTag("c")
+        #expect(form.save() == .saved(id: id))
+
+        let row = try #require(try world.row(id))
+        #expect(row.reminder.title == "Final")
+        #expect(row.reminder.notes == "keep")
+        #expect(row.reminder.dueDate == nil)
+        #expect(row.reminder.priority == .low)
+        #expect(row.reminder.remindersListID == work)
+        #expect(row.tags == ["b", "c"])
+    }
+
+    @Test func editingAMissingReminderThrows() throws {
+        let world = try World()
+        #expect(throws: CoreError.notFound("reminder nope not found")) {
+            try ReminderFormViewModel(environment: world.environment, reminderID: "nope")
+        }
+    }
+
+    @Test func contextPrefillsTheForm() throws {
+        let world = try World()
+        let first = try world.list("First")
+        try world.list("Second")
+        let today = ReminderFormViewModel(environment: world.environment, context: .today)
+        #expect(today.dueDate == "2026-03-01")
+        #expect(today.listID == first)
+        #expect(ReminderFormViewModel(environment: world.environment, context: .flagged).isFlagged)
+        #expect(ReminderFormViewModel(environment: world.environment, context: .tag("home")).tags == ["home"])
+    }
+
+    @Test func aListDeletedMeanwhileFailsTheSave() async throws {
+        let world = try World()
+        let listID = try world.list("Gone")
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(listID))
+        form.title = "Orphan"
+        try world.store.deleteList(id: listID)
+        try await form.waitFor { $0.lists.isEmpty }
+        #expect(form.save() == .invalid([.list: "the chosen list no longer exists"]))
+    }
+}
+
+@Suite struct DueDateInputTests {
+    @Test func emptyFieldsMeanNoDueDate() throws {
+        #expect(try DueDateInput.parse(date: " ", time: "").get() == nil)
+    }
+
+    @Test func dateAndTimeMakeAFloatingDueDate() throws {
+        #expect(try DueDateInput.parse(date: "2026-03-01", time: "").get()?.description == "2026-03-01")
+        #expect(try DueDateInput.parse(date: "2026-3-1", time: "7:05").get()?.description == "2026-03-01T07:05")
+        #expect(try DueDateInput.parse(date: "2024-02-29", time: "23:59").get()?.description == "2024-02-29T23:59")
+    }
+
+    @Test func eachMistakeHasItsOwnMessage() {
+        func errors(_ date: String, _ time: String) -> DueDateInputError? {
+            if case .failure(let error) = DueDateInput.parse(date: date, time: time) { return error }
+            return nil
+        }
+        #expect(errors("tomorrow", "")?.date == "date must be YYYY-MM-DD, e.g. 2026-03-01")
+        #expect(errors("0999-01-01", "")?.date == "year 999 is out of range (1900–9999)")
+        #expect(errors("2025-02-29", "")?.date == "2025-02-29: February 2025 has 28 days")
+        #expect(errors("2026-04-31", "")?.date == "2026-04-31: April 2026 has 30 days")
+        #expect(errors("2026-04-01", "12:60")?.time == "12:60: minutes must be 00–59")
+        #expect(errors("2026-04-01", "noon")?.time == "time must be HH:MM (24-hour), e.g. 09:30")
+    }
+
+    @Test func fieldsRoundTrip() {
+        #expect(DueDateInput.fields(for: DueDate("2026-03-01T09:30")) == ("2026-03-01", "09:30"))
+        #expect(DueDateInput.fields(for: DueDate("2026-03-01")) == ("2026-03-01", ""))
+        #expect(DueDateInput.fields(for: nil) == ("", ""))
+    }
+}

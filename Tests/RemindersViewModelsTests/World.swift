@@ -1,0 +1,65 @@
+import Foundation
+import RemindersCore
+@testable import RemindersViewModels
+
+/// A device's world for one test: a database file in a temporary folder, a
+/// clock pinned to Sunday 2026-03-01 10:00 UTC and a short completion delay.
+final class World {
+    static let utc = TimeZone(identifier: "UTC") ?? .current
+    let directory: URL
+    let environment: AppEnvironment
+
+    init(completionDelay: TimeInterval = 0.2, sharing: any SharingInfoProvider = NoSharing(),
+         syncStatus: any SyncStatusProvider = LocalOnlySyncStatus()) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vm-tests-\(UUID().uuidString)")
+        let pool = try AppDatabase.open(path: directory.appendingPathComponent("reminders.sqlite").path)
+        let clock = AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: Self.utc)
+        environment = AppEnvironment(store: RemindersStore(writer: pool, clock: clock), userName: "alice",
+                                     deviceName: "laptop", syncStatus: syncStatus, sharing: sharing,
+                                     completionDelay: completionDelay)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var store: RemindersStore { environment.store }
+
+    @discardableResult
+    func list(_ title: String, color: String? = nil) throws -> String {
+        try store.createList(title: title, color: color).id
+    }
+
+    @discardableResult
+    func reminder(_ title: String, in listID: String, notes: String = "", due: String? = nil,
+                  priority: Priority = .none, flagged: Bool = false, tags: [String] = []) throws -> String {
+        try store.createReminder(ReminderDraft(
+            listID: listID, title: title, notes: notes, dueDate: due.flatMap(DueDate.init),
+            priority: priority, isFlagged: flagged, tags: tags)).id
+    }
+
+    func status(of id: String) throws -> ReminderStatus? {
+        try environment.writer.read { db in try Reminder.fetchOne(db, key: id)?.status }
+    }
+
+    func row(_ id: String) throws -> ReminderRow? {
+        let clock = environment.clock
+        return try environment.writer.read { db in try Queries.reminder(db, id: id, clock: clock) }
+    }
+}
+
+extension ListDetailState {
+    var titles: [String] { rows.map(\.reminder.title) }
+}
+
+extension SearchState {
+    var titles: [String] { hits.map(\.row.reminder.title) }
+}
+
+/// Counts calls from any thread.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}

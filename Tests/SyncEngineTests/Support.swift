@@ -1,0 +1,85 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+@testable import SyncEngine
+
+/// A temporary folder removed when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-sync-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A wall clock a test can move (and set to run behind).
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int64
+
+    init(_ start: Int64 = 1_800_000_000_000) { value = start }
+
+    var now: Int64 {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+
+    func advance(_ milliseconds: Int64 = 1_000) { lock.withLock { value += milliseconds } }
+}
+
+/// One device of one user: its own database, store and engine, on a shared
+/// server directory.
+final class Device {
+    let name: String
+    let user: String
+    let db: DatabaseQueue
+    let store: RemindersStore
+    let engine: SyncEngine
+    let clock: TestClock
+
+    init(_ name: String, user: String = "me", server: DirectoryServer, clock: TestClock = TestClock()) throws {
+        self.name = name
+        self.user = user
+        self.clock = clock
+        db = try AppDatabase.inMemory()
+        store = RemindersStore(writer: db, clock: AppClock(pinned: Date(timeIntervalSince1970: 1_800_000_000)))
+        engine = try SyncEngine(
+            writer: db,
+            privateDatabase: server.database(user: user, scope: .private, device: name),
+            sharedDatabase: server.database(user: user, scope: .shared, device: name),
+            tables: RemindersTables.all,
+            wallClock: { clock.now })
+    }
+
+    @discardableResult
+    func sync() throws -> SyncReport { try engine.sync() }
+
+    func export() throws -> ExportDump {
+        try db.read { db in try ExportDump.read(db, owner: { _ in "me" }) }
+    }
+
+    func reminder(_ id: String) throws -> Reminder? {
+        try db.read { db in try Reminder.fetchOne(db, key: id) }
+    }
+
+    func list(_ id: String) throws -> RemindersList? {
+        try db.read { db in try RemindersList.fetchOne(db, key: id) }
+    }
+
+    func pending() throws -> Int { try engine.pendingCount() }
+}
+
+enum RemindersTables {
+    static let all = [
+        SyncedTable("remindersLists"), SyncedTable("remindersListCovers"), SyncedTable("reminders"),
+        SyncedTable("tags"), SyncedTable("remindersTags", parentColumn: "reminderID"),
+    ]
+}
+
+func makeServer(_ directory: TemporaryDirectory) throws -> DirectoryServer {
+    try DirectoryServer(directory: directory.url.appendingPathComponent("server"))
+}
