@@ -29,7 +29,7 @@ struct AssetStore: Sendable {
 
     /// Stores bytes under their hash; storing the same bytes again is a no-op.
     func upload(_ data: Data) throws -> Asset {
-        let hash = SHA256.hexDigest(of: data)
+        let hash = Asset.digest(of: data)
         let asset = Asset(sha256: hash, size: data.count)
         let final = directory.appendingPathComponent(hash)
         if (try? read(asset)) != nil { return asset }
@@ -67,7 +67,7 @@ struct AssetStore: Sendable {
         } catch {
             throw CloudError.assetUnavailable("\(file.path) is missing or unreadable; upload the asset again")
         }
-        let actual = SHA256.hexDigest(of: data)
+        let actual = Asset.digest(of: data)
         guard actual == asset.sha256 else {
             throw CloudError.assetUnavailable(
                 "\(file.path) was altered on the server (its content hashes to \(actual)); upload the asset again")

@@ -28,21 +28,20 @@ public struct DirectoryDatabase: CloudDatabase {
     /// In the shared database every zone gets `permissionFailure`.
     public func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] {
         var results: [ZoneID: Result<Void, CloudError>] = [:]
-        var accepted: (saving: [ZoneID], deleting: [ZoneID]) = ([], [])
         for zone in saving + deleting {
             if let error = zoneRequestError(zone) {
                 results[zone] = .failure(error)
             }
         }
-        accepted.saving = Array(Set(saving.filter { results[$0] == nil })).sorted()
-        accepted.deleting = Array(Set(deleting.filter { results[$0] == nil })).sorted()
-        guard !accepted.saving.isEmpty || !accepted.deleting.isEmpty else { return results }
+        let creating = Set(saving.filter { results[$0] == nil }).sorted()
+        let removing = Set(deleting.filter { results[$0] == nil }).sorted()
+        guard !creating.isEmpty || !removing.isEmpty else { return results }
         return try server.write(user: userName, device: deviceName) { context in
-            for zone in accepted.saving {
+            for zone in creating {
                 try createZone(zone, context)
                 results[zone] = .success(())
             }
-            for zone in accepted.deleting {
+            for zone in removing {
                 guard try context.zoneState(zone) == .live else {
                     results[zone] = .failure(.zoneNotFound(zone))
                     continue

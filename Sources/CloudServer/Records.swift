@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A zone of one user's records. Zones are how the server groups records for
@@ -48,6 +49,11 @@ public struct Asset: Hashable, Codable, Sendable {
     public init(sha256: String, size: Int) {
         self.sha256 = sha256
         self.size = size
+    }
+
+    /// The lower-case hex SHA-256 of some bytes: the name their asset gets.
+    public static func digest(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 }
 

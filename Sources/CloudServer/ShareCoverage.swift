@@ -4,7 +4,9 @@ import GRDB
 /// Answers "which shares cover this record?" by walking its parent chain.
 ///
 /// A share covers its root and every live record whose chain of parents
-/// reaches the root through live records. Coverage is computed from the
+/// reaches the root through live records. Only parents of the same owner
+/// count: otherwise one user's share could cover, and open to writes,
+/// another user's records. Coverage is computed from the
 /// current parents rather than stored, so a record moved to another parent
 /// is covered by its new parent's shares at once.
 ///
@@ -56,7 +58,10 @@ final class ShareCoverage {
     /// The shares a record would be covered by if it were saved under
     /// `parent`: those rooted at the record itself, plus the parent's.
     func shares(covering id: RecordID, underParent parent: RecordID?) throws -> [String] {
-        var covering = try parent.map { try shares(covering: $0) } ?? []
+        var covering: [String] = []
+        if let parent, parent.zoneID.ownerName == id.zoneID.ownerName {
+            covering = try shares(covering: parent)
+        }
         if let own = try share(rootedAt: id) {
             covering.append(own)
         }
@@ -126,7 +131,8 @@ final class ShareCoverage {
         }
         guard let owner: String = try row.decode(atIndex: 0),
               let zone: String = try row.decode(atIndex: 1),
-              let name: String = try row.decode(atIndex: 2) else {
+              let name: String = try row.decode(atIndex: 2),
+              owner == id.zoneID.ownerName else {
             return Link(parent: nil)
         }
         return Link(parent: RecordID(recordName: name, zoneID: ZoneID(name: zone, ownerName: owner)))

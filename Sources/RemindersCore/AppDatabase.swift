@@ -15,6 +15,7 @@ public enum AppDatabase {
         }
         if FileManager.default.fileExists(atPath: path) {
             try checkHeader(path: path)
+            try checkVersion(path: path)
         }
         let pool: DatabasePool
         do {
@@ -69,6 +70,29 @@ public enum AppDatabase {
         if header.isEmpty { return }
         guard header == Data("SQLite format 3\u{0}".utf8) else {
             throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")
+        }
+    }
+
+    /// Refuses a database that a newer version migrated, through a
+    /// read-only connection: opening a `DatabasePool` writes to the file
+    /// (it switches to WAL and primes the WAL with a write), and a file we
+    /// refuse must be left exactly as it was.
+    static func checkVersion(path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let superseded: Bool
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            superseded = try queue.read { db in
+                try Schema.migrator.hasBeenSuperseded(db)
+            }
+            try queue.close()
+        } catch {
+            throw CoreError.database("database \(path) is damaged or not a reminders database: \(describe(error))")
+        }
+        if superseded {
+            throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")
         }
     }
 

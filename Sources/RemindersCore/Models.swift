@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 
@@ -110,10 +111,20 @@ public struct ReminderTag: Codable, Hashable, Sendable, FetchableRecord, Persist
     public var reminderID: String
     public var tagID: String
 
-    public init(id: String = newID(), reminderID: String, tagID: String) {
-        self.id = id
+    public init(id: String? = nil, reminderID: String, tagID: String) {
+        self.id = id ?? ReminderTag.linkID(reminderID: reminderID, tag: tagID)
         self.reminderID = reminderID
         self.tagID = tagID
+    }
+
+    /// The id of the link between a reminder and a tag, derived from both,
+    /// so that two devices tagging the same reminder with the same tag at
+    /// once create one link, not two.
+    public static func linkID(reminderID: String, tag: String) -> String {
+        let digest = Array(SHA256.hash(data: Data("\(reminderID)\u{1F}\(tag.lowercased())".utf8)).prefix(16))
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        let chars = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
     }
 }
 

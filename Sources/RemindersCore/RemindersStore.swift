@@ -280,24 +280,42 @@ public final class RemindersStore: Sendable {
     }
 
     /// Deletes completed reminders completed before the period's cutoff.
-    /// Returns how many were deleted.
+    /// With a list, only that list (refused if it is read-only); without,
+    /// every list the user may write. Returns how many were deleted.
     @discardableResult
     public func clearCompleted(_ period: ClearPeriod, listID: String? = nil) throws -> Int {
         let cutoff = period.cutoff(clock)
         return try write { db in
-            var sql = "DELETE FROM reminders WHERE status = 'completed'"
+            var condition = "status = 'completed'"
             var arguments: StatementArguments = []
             if let cutoff {
-                sql += " AND (completedAt IS NULL OR completedAt < ?)"
+                condition += " AND (completedAt IS NULL OR completedAt < ?)"
                 arguments += [cutoff]
             }
+            var listIDs: [String]
             if let listID {
                 try self.writeGuard(db, [listID])
-                sql += " AND remindersListID = ?"
-                arguments += [listID]
+                listIDs = [listID]
+            } else {
+                listIDs = []
+                let candidates = try String.fetchAll(
+                    db, sql: "SELECT DISTINCT remindersListID FROM reminders WHERE \(condition)", arguments: arguments)
+                for candidate in candidates {
+                    do {
+                        try self.writeGuard(db, [candidate])
+                        listIDs.append(candidate)
+                    } catch CoreError.readOnly {
+                        continue
+                    }
+                }
             }
-            try db.execute(sql: sql, arguments: arguments)
-            return db.changesCount
+            var deleted = 0
+            for id in listIDs {
+                try db.execute(sql: "DELETE FROM reminders WHERE \(condition) AND remindersListID = ?",
+                               arguments: arguments + [id])
+                deleted += db.changesCount
+            }
+            return deleted
         }
     }
 
@@ -319,18 +337,24 @@ public final class RemindersStore: Sendable {
             }
             if current == new { return }
             if current.caseInsensitiveCompare(new) == .orderedSame {
-                // Same key up to case: only the spelling changes.
+                // Same key up to case: only the spelling changes. SQLite sees no
+                // key change under NOCASE, so ON UPDATE CASCADE does not fire:
+                // the links (and through their trigger the search text) are
+                // respelled here.
                 try db.execute(sql: "UPDATE tags SET title = ? WHERE title = ?", arguments: [new, current])
+                try db.execute(sql: "UPDATE remindersTags SET tagID = ?1 WHERE tagID = ?1 AND tagID != ?1 COLLATE BINARY",
+                               arguments: [new])
                 return
             }
             // A new primary key: create the new tag, move the links, drop the old
             // one, so that each step is an ordinary insert, update or delete.
-            try db.execute(sql: "INSERT INTO tags (title) VALUES (?) ON CONFLICT DO NOTHING", arguments: [new])
+            // Merging into an existing tag keeps that tag's spelling.
+            let target = try Self.canonicalTag(db, new)
             try db.execute(sql: """
                 DELETE FROM remindersTags WHERE tagID = ?1
                 AND reminderID IN (SELECT reminderID FROM remindersTags WHERE tagID = ?2)
-                """, arguments: [current, new])
-            try db.execute(sql: "UPDATE remindersTags SET tagID = ? WHERE tagID = ?", arguments: [new, current])
+                """, arguments: [current, target])
+            try db.execute(sql: "UPDATE remindersTags SET tagID = ? WHERE tagID = ?", arguments: [target, current])
             try db.execute(sql: "DELETE FROM tags WHERE title = ?", arguments: [current])
         }
     }
@@ -353,9 +377,15 @@ public final class RemindersStore: Sendable {
             try db.execute(sql: "DELETE FROM remindersTags WHERE reminderID = ? AND tagID = ?", arguments: [reminderID, tag])
         }
         for tag in wanted where !current.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
-            try db.execute(sql: "INSERT INTO tags (title) VALUES (?) ON CONFLICT DO NOTHING", arguments: [tag])
-            try ReminderTag(reminderID: reminderID, tagID: tag).insert(db)
+            try ReminderTag(reminderID: reminderID, tagID: try canonicalTag(db, tag)).insert(db)
         }
+    }
+
+    /// Creates the tag if needed and returns its stored spelling, so that a
+    /// link to "work" made after "Work" exists reads "Work" everywhere.
+    static func canonicalTag(_ db: Database, _ title: String) throws -> String {
+        try db.execute(sql: "INSERT INTO tags (title) VALUES (?) ON CONFLICT DO NOTHING", arguments: [title])
+        return try String.fetchOne(db, sql: "SELECT title FROM tags WHERE title = ?", arguments: [title]) ?? title
     }
 
     // MARK: Helpers

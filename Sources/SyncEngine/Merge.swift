@@ -17,18 +17,15 @@ public struct RowVersion: Hashable, Sendable {
         self.init(values: record.fields, times: record.fieldModificationTimes)
     }
 
-    /// The client's version: the local row's values, where a field that
-    /// differs from the ancestor carries the time of its local edit and an
-    /// unchanged field keeps the ancestor's time. Without an ancestor every
-    /// field counts as a local edit.
+    /// The client's version: the local row's values, where a field edited
+    /// here carries the time of its local edit (even an edit back to the
+    /// ancestor's value: it is still the latest edit) and any other field
+    /// keeps the ancestor's time. Without an ancestor every field counts as
+    /// a local edit.
     public init(clientValues: [String: FieldValue], editTimes: [String: Int64], ancestor: RowVersion?, columns: [String]) {
         var times: [String: Int64] = [:]
         for column in columns {
-            if let ancestor, ancestor.values[column] == clientValues[column] {
-                times[column] = ancestor.time(column)
-            } else {
-                times[column] = editTimes[column] ?? ancestor?.time(column) ?? 0
-            }
+            times[column] = editTimes[column] ?? ancestor?.time(column) ?? 0
         }
         self.init(values: clientValues, times: times)
     }
@@ -97,8 +94,10 @@ public struct MergeConflict: Hashable, Sendable {
     public func outcome(for column: String) -> FieldOutcome {
         let clientValue = client.values[column]
         let serverValue = server.values[column]
-        let clientChanged = ancestor.map { $0.values[column] != clientValue } ?? true
-        let serverChanged = ancestor.map { $0.values[column] != serverValue } ?? true
+        // A side changed a field if its value or its edit time moved past the
+        // ancestor's: an edit back to the old value is an edit too.
+        let clientChanged = ancestor.map { $0.values[column] != clientValue || client.time(column) > $0.time(column) } ?? true
+        let serverChanged = ancestor.map { $0.values[column] != serverValue || server.time(column) > $0.time(column) } ?? true
         switch (clientChanged, serverChanged) {
         case (false, false): return .unchanged
         case (true, false): return .clientOnly

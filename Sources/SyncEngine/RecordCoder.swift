@@ -1,5 +1,4 @@
 import CloudServer
-import Crypto
 import Foundation
 import GRDB
 
@@ -33,16 +32,12 @@ enum RecordCoder {
                 case .double(let v): values[column] = .double(v)
                 case .string(let v): values[column] = .string(v)
                 case .blob(let data):
-                    values[column] = .asset(Asset(sha256: sha256(data), size: data.count))
+                    values[column] = .asset(Asset(sha256: Asset.digest(of: data), size: data.count))
                     blobs[column] = data
                 }
             }
         }
         return (values, blobs)
-    }
-
-    static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The SQL value of a field; assets are read through `assetData`.

@@ -18,7 +18,9 @@ extension SyncEngine {
         var report = SyncReport()
         var limit = batchLimit
         var failedRounds = 0
-        while failedRounds < 3 {
+        var rounds = 0
+        while failedRounds < 3, rounds < 50 {
+            rounds += 1
             let batch = try writer.read { db in try self.outgoingBatch(db, limit: limit) }
             if batch.isEmpty { break }
             let byDatabase = Dictionary(grouping: batch) { change -> DatabaseScope in
@@ -36,8 +38,11 @@ extension SyncEngine {
                         try uploadAssets(of: &record, change: change, to: database)
                         return record
                     }
-                    let result = try database.modifyRecords(saving: saves, deleting: changes.compactMap(\.deleteID))
-                    let outcome = try handle(result, for: changes, database: database)
+                    let deletes = changes.compactMap(\.deleteID)
+                    let overwritten = try editsLostToDeletes(changes, database: database)
+                    let result = try database.modifyRecords(saving: saves, deleting: deletes)
+                    var outcome = try handle(result, for: changes, database: database)
+                    outcome.conflicts += try logEditsLostToDeletes(overwritten, result: result)
                     report.add(outcome)
                     if !outcome.isEmpty { progress = true }
                 } catch CloudError.limitExceeded {
@@ -51,6 +56,36 @@ extension SyncEngine {
             failedRounds = progress ? 0 : failedRounds + 1
         }
         return report
+    }
+
+    /// Server records that changed since this device last saw them and that
+    /// pending deletes are about to remove: edits made elsewhere that the
+    /// delete beats, to be logged once the delete is confirmed.
+    func editsLostToDeletes(_ changes: [OutgoingChange], database: any CloudDatabase) throws -> [(OutgoingChange, ServerRecord)] {
+        let deletes = changes.filter { $0.deleteID != nil }
+        guard !deletes.isEmpty else { return [] }
+        let current = try database.fetchRecords(deletes.compactMap(\.deleteID))
+        return deletes.compactMap { change in
+            guard let id = change.deleteID, case .success(let record)? = current[id],
+                  record.changeTag != change.metadata.lastKnown?.changeTag else { return nil }
+            return (change, record)
+        }
+    }
+
+    func logEditsLostToDeletes(_ lost: [(OutgoingChange, ServerRecord)], result: ModifyRecordsResult) throws -> Int {
+        let confirmed = lost.filter { change, _ in
+            guard let id = change.deleteID, case .success? = result.deleteResults[id] else { return false }
+            return true
+        }
+        guard !confirmed.isEmpty else { return 0 }
+        try writer.write { db in
+            for (change, record) in confirmed {
+                try logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
+                                remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
+                                winner: "delete", remoteDevice: record.modifiedByDevice)
+            }
+        }
+        return confirmed.count
     }
 
     /// Pending changes, saves parents first then deletes children first,
@@ -87,7 +122,8 @@ extension SyncEngine {
             for column in table.columns {
                 let value = values[column]
                 let known = meta.lastKnown
-                if known == nil || known?.fields[column] != value || known?.fieldModificationTimes[column] == nil {
+                if known == nil || known?.fields[column] != value || known?.fieldModificationTimes[column] == nil
+                    || meta.editTimes[column] != nil {
                     record.fields[column] = value
                     record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
                 }
@@ -168,8 +204,10 @@ extension SyncEngine {
                         try confirmSave(db, change: change, saved: saved)
                         report.sentSaves += 1
                     case .failure(.serverRecordChanged(let current))?:
+                        // A merge that must wait for a parent not fetched yet
+                        // is no progress: the fetch that follows brings it.
                         let outcome = try applyFetched(db, record: current)
-                        report.merged += 1
+                        if !outcome.held { report.merged += 1 }
                         report.conflicts += outcome.conflicts
                     case .failure(.unknownItem)?:
                         // Deleted on the server meanwhile: the delete wins.

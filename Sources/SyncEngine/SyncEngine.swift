@@ -19,8 +19,8 @@ public final class SyncEngine: @unchecked Sendable {
     public let tables: [TableSchema]
     let tablesByName: [String: TableSchema]
     let order: [String: Int]
-    let privateDatabase: any CloudDatabase
-    let sharedDatabase: any CloudDatabase
+    private let connectionLock = NSLock()
+    private var connection: (private: any CloudDatabase, shared: any CloudDatabase)?
     let functions: SyncFunctions
     /// One sync at a time per engine.
     private let syncLock = NSLock()
@@ -36,21 +36,19 @@ public final class SyncEngine: @unchecked Sendable {
     /// installs the engine's tables and triggers, and marks rows that exist
     /// but were never synced as pending. Every process that writes to the
     /// database must attach an engine first: the triggers call functions it
-    /// registers.
+    /// registers. No server is needed for that; `connect` adds one.
     public init(
         writer: any DatabaseWriter,
-        privateDatabase: any CloudDatabase,
-        sharedDatabase: any CloudDatabase,
+        userName: String,
+        deviceName: String,
         tables: [SyncedTable],
         zoneName: String = "reminders",
         wallClock: @escaping @Sendable () -> Int64 = systemWallClock
     ) throws {
         self.writer = writer
-        self.userName = privateDatabase.userName
-        self.deviceName = privateDatabase.deviceName
-        self.defaultZoneID = ZoneID(name: zoneName, ownerName: privateDatabase.userName)
-        self.privateDatabase = privateDatabase
-        self.sharedDatabase = sharedDatabase
+        self.userName = userName
+        self.deviceName = deviceName
+        self.defaultZoneID = ZoneID(name: zoneName, ownerName: userName)
         let functions = SyncFunctions(wallClock: wallClock)
         self.functions = functions
         let schemas = try writer.read { db in try SchemaInspector.inspect(db, tables: tables) }
@@ -63,11 +61,45 @@ public final class SyncEngine: @unchecked Sendable {
                 try SyncSchema.install(db)
                 try ChangeCapture.install(db, tables: schemas)
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('deviceName', ?)",
-                               arguments: [privateDatabase.deviceName])
+                               arguments: [deviceName])
                 try Self.backfill(db, tables: schemas)
                 return .commit
             }
         }
+    }
+
+    /// Attaches the engine and connects it to a server at once.
+    public convenience init(
+        writer: any DatabaseWriter,
+        privateDatabase: any CloudDatabase,
+        sharedDatabase: any CloudDatabase,
+        tables: [SyncedTable],
+        zoneName: String = "reminders",
+        wallClock: @escaping @Sendable () -> Int64 = systemWallClock
+    ) throws {
+        try self.init(writer: writer, userName: privateDatabase.userName, deviceName: privateDatabase.deviceName,
+                      tables: tables, zoneName: zoneName, wallClock: wallClock)
+        connect(privateDatabase: privateDatabase, sharedDatabase: sharedDatabase)
+    }
+
+    /// Connects to the user's two databases on a server. Until then (or
+    /// after `disconnect`) edits are captured and wait as pending.
+    public func connect(privateDatabase: any CloudDatabase, sharedDatabase: any CloudDatabase) {
+        connectionLock.withLock { connection = (privateDatabase, sharedDatabase) }
+    }
+
+    public func disconnect() {
+        connectionLock.withLock { connection = nil }
+    }
+
+    public var isConnected: Bool { connectionLock.withLock { connection != nil } }
+
+    var privateDatabase: any CloudDatabase {
+        connectionLock.withLock { connection?.private } ?? DisconnectedDatabase(userName: userName, scope: .private, deviceName: deviceName)
+    }
+
+    var sharedDatabase: any CloudDatabase {
+        connectionLock.withLock { connection?.shared } ?? DisconnectedDatabase(userName: userName, scope: .shared, deviceName: deviceName)
     }
 
     /// Rows written before the engine was attached become pending saves.

@@ -51,8 +51,8 @@ enum CLI {
 
     static func exitAfterRunning(_ error: Error) -> Never {
         switch error {
-        case let error as CoreError:
-            fail(error.description, code: error.exitCode)
+        case let error as CommandLineError:
+            fail(error.message, code: error.exitCode)
         case let error as ExitCode:
             flushAndExit(error.rawValue)
         case let error as ValidationError:
@@ -87,6 +87,18 @@ enum CLI {
         fflush(stdout)
         exit(code)
     }
+}
+
+/// An error that knows its one-line message and its exit code. Errors of
+/// other modules join the policy by conforming here (a server error would
+/// answer 4), with no change to `CLI`.
+protocol CommandLineError: Error {
+    var message: String { get }
+    var exitCode: Int32 { get }
+}
+
+extension CoreError: CommandLineError {
+    var message: String { description }
 }
 
 /// What ArgumentParser's (internal) error type says about a parse failure,

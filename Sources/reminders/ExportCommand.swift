@@ -9,10 +9,10 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Print everything as JSON: {\"lists\", \"reminders\", \"tags\"}, sorted by id.")
 
-    @OptionGroup var common: CommonOptions
-
     @Flag(help: "JSON, the only format (required, so that scripts say what they expect).")
     var json = false
+
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard json else { throw ValidationError("export prints JSON only: run 'reminders export --json'") }

@@ -9,10 +9,10 @@ struct ListsCommand: ParsableCommand {
         commandName: "lists",
         abstract: "Show your lists with their open reminders, and the smart lists' counts.")
 
-    @OptionGroup var common: CommonOptions
-
     @Flag(help: "Print an array of {id, title, color, position, openCount}.")
     var json = false
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let context = try RemindersContext(common)
@@ -58,13 +58,13 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Create a list and print its id.")
 
-        @OptionGroup var common: CommonOptions
-
         @Argument(help: "The list's title.")
         var title: String
 
         @Option(help: ArgumentHelp("The list's colour (default #4a99ef).", valueName: "#RRGGBB"))
         var color: String?
+
+        @OptionGroup var common: CommonOptions
 
         func validate() throws {
             try usage { _ = try Validation.title(title, of: "list title") }
@@ -83,8 +83,6 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit", abstract: "Rename or recolour a list.")
 
-        @OptionGroup var common: CommonOptions
-
         @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
         var list: String
 
@@ -93,6 +91,8 @@ struct ListCommand: ParsableCommand {
 
         @Option(help: ArgumentHelp("A new colour.", valueName: "#RRGGBB"))
         var color: String?
+
+        @OptionGroup var common: CommonOptions
 
         func validate() throws {
             guard title != nil || color != nil else {
@@ -116,10 +116,10 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete a list with all its reminders.")
 
-        @OptionGroup var common: CommonOptions
-
         @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
         var list: String
+
+        @OptionGroup var common: CommonOptions
 
         func run() throws {
             let context = try RemindersContext(common)
@@ -138,8 +138,6 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cover", abstract: "Set a list's cover image (a PNG file) or remove it.")
 
-        @OptionGroup var common: CommonOptions
-
         @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
         var list: String
 
@@ -148,6 +146,8 @@ struct ListCommand: ParsableCommand {
 
         @Flag(help: "Remove the list's cover image.")
         var clear = false
+
+        @OptionGroup var common: CommonOptions
 
         func validate() throws {
             switch (path, clear) {

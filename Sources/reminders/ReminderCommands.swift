@@ -7,8 +7,6 @@ struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a reminder to a list and print its id.")
 
-    @OptionGroup var common: CommonOptions
-
     @Argument(help: "The reminder's title.")
     var title: String
 
@@ -29,6 +27,8 @@ struct AddCommand: ParsableCommand {
 
     @Option(name: .customLong("tag"), help: ArgumentHelp("A tag; repeat for several.", valueName: "tag"))
     var tags: [String] = []
+
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         try usage {
@@ -57,8 +57,6 @@ struct AddCommand: ParsableCommand {
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change a reminder's title, notes, due date, priority, flag, list or tags.")
-
-    @OptionGroup var common: CommonOptions
 
     @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
     var reminder: String
@@ -89,6 +87,8 @@ struct EditCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Replace its tags: a comma-separated list (\"\" removes them all).", valueName: "a,b"))
     var tags: String?
+
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if due != nil, noDue { throw ValidationError("give --due or --no-due, not both") }
@@ -133,10 +133,10 @@ struct CompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "complete", abstract: "Mark a reminder completed.")
 
-    @OptionGroup var common: CommonOptions
-
     @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
     var reminder: String
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let context = try RemindersContext(common)
@@ -152,10 +152,10 @@ struct UncompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uncomplete", abstract: "Mark a completed reminder as not completed.")
 
-    @OptionGroup var common: CommonOptions
-
     @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
     var reminder: String
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let context = try RemindersContext(common)
@@ -171,10 +171,10 @@ struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a reminder.")
 
-    @OptionGroup var common: CommonOptions
-
     @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
     var reminder: String
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let context = try RemindersContext(common)
@@ -189,15 +189,15 @@ struct ClearCompletedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear-completed", abstract: "Delete completed reminders, all or those completed long ago.")
 
-    @OptionGroup var common: CommonOptions
-
     @Option(name: .customLong("older-than"),
-            help: ArgumentHelp("month, 6months, year or all (the default): clear those completed before then.",
+            help: ArgumentHelp("month, 6months, year or all: clear those completed before then.",
                                valueName: "period"))
     var olderThan: String = "all"
 
     @Option(help: ArgumentHelp("Only this list: id, id prefix or title.", valueName: "list"))
     var list: String?
+
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard ClearPeriod(rawValue: olderThan) != nil else {

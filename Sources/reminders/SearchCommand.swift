@@ -8,8 +8,6 @@ struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Search titles, notes and tags.")
 
-    @OptionGroup var common: CommonOptions
-
     @Argument(help: "The text to look for (case is ignored).")
     var query: String
 
@@ -18,6 +16,8 @@ struct SearchCommand: ParsableCommand {
 
     @Flag(help: "Print {completedCount, results: [reminder + snippet]}.")
     var json = false
+
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {

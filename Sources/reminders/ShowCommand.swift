@@ -9,8 +9,6 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the reminders of a list or a smart list (all open reminders by default).")
 
-    @OptionGroup var common: CommonOptions
-
     @Argument(help: ArgumentHelp("A list: id, id prefix or title.", valueName: "list"))
     var list: String?
 
@@ -32,7 +30,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Reminders with this tag.", valueName: "tag"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("manual (the default), due, priority or title.", valueName: "order"))
+    @Option(help: ArgumentHelp("manual, due, priority or title.", valueName: "order"))
     var sort: String = "manual"
 
     @Flag(name: .customLong("show-completed"), help: "Include completed reminders.")
@@ -40,6 +38,8 @@ struct ShowCommand: ParsableCommand {
 
     @Flag(help: "Print an array of reminders (the export shape plus listTitle and isPastDue).")
     var json = false
+
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
         let chosen = [list != nil, today, scheduled, all, flagged, completed, tag != nil].filter { $0 }.count

@@ -7,10 +7,10 @@ struct TagsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tags", abstract: "Show your tags with how many open reminders carry each.")
 
-    @OptionGroup var common: CommonOptions
-
     @Flag(help: "Print an array of {title, openCount}.")
     var json = false
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let context = try RemindersContext(common)

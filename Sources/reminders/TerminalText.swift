@@ -9,6 +9,7 @@ enum TerminalText {
     /// bidirectional overrides and the search match markers; new lines and
     /// tabs become spaces so that a row stays one line.
     static func clean(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -35,7 +36,8 @@ enum TerminalText {
     /// Columns a string takes in a terminal: wide (East Asian, emoji) characters
     /// take two, combining marks none.
     static func width(_ text: String) -> Int {
-        text.reduce(0) { $0 + width($1) }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + width($1) }
     }
 
     static func width(_ character: Character) -> Int {
@@ -112,8 +114,16 @@ struct TextTable {
                 return TerminalText.pad(cell, to: widths[column], right: alignments[column] == .right)
             }
             .joined(separator: "  ")
-            .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            .trailingSpacesRemoved
         }
         .joined(separator: "\n")
+    }
+}
+
+extension String {
+    var trailingSpacesRemoved: String {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
+        return String(self[..<end])
     }
 }

@@ -8,7 +8,7 @@ struct AssetTests {
         let alice = world.database("alice")
         let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let asset = try alice.uploadAsset(bytes)
-        #expect(asset == Asset(sha256: SHA256.hexDigest(of: bytes), size: bytes.count))
+        #expect(asset == Asset(sha256: Asset.digest(of: bytes), size: bytes.count))
         #expect(try world.database("bob", .shared).assetData(asset) == bytes)
         #expect(try alice.uploadAsset(bytes) == asset)
         let files = try FileManager.default.contentsOfDirectory(atPath: world.directory.appendingPathComponent("assets").path)

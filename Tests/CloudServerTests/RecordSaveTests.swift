@@ -214,6 +214,32 @@ struct RecordSaveTests {
         #expect(world.server.head() == headBefore + 1)
     }
 
+    @Test func aStoreFailureMidRequestLeavesNothingBehind() throws {
+        let world = try ServerWorld()
+        let alice = world.database("alice")
+        let home = try alice.createZone("Home")
+        let work = try alice.createZone("Work")
+        let head = world.server.head()
+        // The store fails on the third record of the request, after other
+        // zones' changes were written inside the transaction.
+        try world.server.pool.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER failure BEFORE INSERT ON record WHEN NEW.recordName = 'boom'
+                BEGIN SELECT RAISE(FAIL, 'simulated I/O failure'); END
+                """)
+        }
+        let error = cloudError {
+            _ = try alice.modifyRecords(
+                saving: [record("a", in: home), record("b", in: home), record("w", in: work), record("boom", in: work)],
+                deleting: [])
+        }
+        #expect(error == .serverUnavailable("the server at \(world.directory.path) failed (simulated I/O failure)"))
+        #expect(try alice.names(in: home, since: nil).changed.isEmpty)
+        #expect(try alice.names(in: work, since: nil).changed.isEmpty)
+        #expect(world.server.head() == head)
+        #expect(try world.server.currentSequence() == head)
+    }
+
     @Test func everyFailingRecordOfAZoneReportsItsOwnError() throws {
         let world = try ServerWorld()
         let alice = world.database("alice")
@@ -233,7 +259,7 @@ struct RecordSaveTests {
         let world = try ServerWorld()
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
-        let phantom = Asset(sha256: SHA256.hexDigest(of: Data("never uploaded".utf8)), size: 14)
+        let phantom = Asset(sha256: Asset.digest(of: Data("never uploaded".utf8)), size: 14)
         let error = try alice.saveError(record("r1", in: zone, fields: ["cover": .asset(phantom)]))
         #expect(error?.isAssetUnavailable == true)
         #expect(error?.description.contains(phantom.sha256) == true)

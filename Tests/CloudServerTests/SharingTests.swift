@@ -296,6 +296,21 @@ struct SharingTests {
         #expect(result.saveError(parent.id) == nil)
     }
 
+    @Test func aParentInAnotherOwnersZoneGrantsNothing() throws {
+        let scene = try ShareScene()
+        _ = try scene.shareAccepted(by: "bob")
+        let carol = scene.world.database("carol")
+        let carolZone = try carol.createZone("Reminders")
+        // Carol points one of her records at Alice's shared list...
+        let planted = try carol.save(record("planted", in: carolZone, parent: scene.list.id))
+        // ...which neither shows it to Bob nor lets Bob write into her zone.
+        #expect(try scene.shared("bob").fetchDatabaseChanges(since: nil).changedZoneIDs == [scene.zone])
+        var edit = planted
+        edit.fields["title"] = .string("Bob was here")
+        #expect(try scene.shared("bob").saveError(edit)?.isPermissionFailure == true)
+        #expect(try scene.shared("bob").saveError(record("new", in: carolZone, parent: scene.list.id))?.isPermissionFailure == true)
+    }
+
     @Test func aReadOnlyParticipantIsRefused() throws {
         let scene = try ShareScene()
         _ = try scene.shareAccepted(by: "carol", .readOnly)

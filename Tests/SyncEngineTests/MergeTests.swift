@@ -27,11 +27,22 @@ import Testing
     #expect(columns.map { resolved.outcomes[$0]! } == [.unchanged, .clientOnly, .serverOnly, .serverWon, .clientWon, .clientWon, .bothSame])
 }
 
-@Test func clientVersionStampsOnlyChangedFields() {
+@Test func clientVersionStampsOnlyEditedFields() {
     let ancestor = RowVersion(values: ["a": .int64(1), "b": .int64(1)], times: ["a": 5, "b": 5])
-    let client = RowVersion(clientValues: ["a": .int64(2), "b": .int64(1)], editTimes: ["a": 9, "b": 9], ancestor: ancestor, columns: ["a", "b"])
+    let client = RowVersion(clientValues: ["a": .int64(2), "b": .int64(1)], editTimes: ["a": 9], ancestor: ancestor, columns: ["a", "b"])
     #expect(client.time("a") == 9)
     #expect(client.time("b") == 5)
+}
+
+/// Completed then uncompleted here (back to the ancestor's value) after the
+/// other side completed it: the later edit, here, still wins.
+@Test func editBackToTheAncestorValueIsStillTheLatestEdit() {
+    let ancestor = RowVersion(values: ["status": .string("incomplete")], times: ["status": 5])
+    let client = RowVersion(clientValues: ["status": .string("incomplete")], editTimes: ["status": 30], ancestor: ancestor, columns: ["status"])
+    let server = RowVersion(values: ["status": .string("completed")], times: ["status": 20])
+    let resolved = MergeConflict(columns: ["status"], ancestor: ancestor, client: client, server: server).resolved()
+    #expect(resolved.outcomes["status"] == .clientWon)
+    #expect(resolved.version.values["status"] == .string("incomplete"))
 }
 
 @Test func withoutAncestorEveryFieldIsAConflictDecidedByTime() {

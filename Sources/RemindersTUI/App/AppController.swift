@@ -74,9 +74,10 @@ final class AppController {
         screen.start(self)
     }
 
-    /// Leaves the top screen; leaving Home quits.
+    /// Leaves the top screen (and any box it had open); leaving Home quits.
     func pop() {
         guard let screen = stack.popLast() else { return }
+        overlays.removeAll()
         screen.stop()
         if stack.isEmpty { shouldQuit = true }
     }
@@ -214,13 +215,13 @@ final class AppController {
     }
 
     func handle(_ key: Key) {
-        if key == .control("z") {
-            wantsSuspend = true
-            return
-        }
         if isTooSmall {
             // Only leaving works while the terminal is too small to draw.
-            if key == .control("c") || key == .character("q") { quit() }
+            switch keyMap.action(for: key, in: [.home, .global]) {
+            case .quit: quit()
+            case .suspend: wantsSuspend = true
+            default: break
+            }
             return
         }
         if let overlay = overlays.last {
@@ -241,6 +242,8 @@ final class AppController {
         switch action {
         case .quit:
             quit()
+        case .suspend:
+            wantsSuspend = true
         case .back:
             if stack.count > 1 {
                 pop()
@@ -344,7 +347,7 @@ final class AppController {
         buffer.fill(Rect(row: row, column: 0, width: size.width, height: 1), style: theme.statusBar)
         let state = statusBar.state
         let right = " \(state.identity) · \(state.syncSummary) "
-        let rightWidth = min(DisplayWidth.of(right), size.width / 2)
+        let rightWidth = min(DisplayWidth.of(right), size.width * 2 / 3)
         buffer.draw(right, row: row, column: size.width - rightWidth, maxWidth: rightWidth, style: theme.statusBar)
         let hidden = overlays.isEmpty ? (top?.hiddenActions ?? []) : []
         var hints = keyMap.hints(for: contexts, hiding: hidden.union([.help]))
@@ -383,25 +386,5 @@ final class AppController {
         let column = size.width - width - 1
         buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: toast.isError ? theme.toastError : theme.toast)
         buffer.draw(text, row: row, column: column, maxWidth: width, style: toast.isError ? theme.toastError : theme.toast)
-    }
-}
-
-/// Messages handed from other threads to the main loop.
-final class Mailbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [String] = []
-
-    func post(_ message: String) {
-        lock.lock()
-        messages.append(message)
-        lock.unlock()
-    }
-
-    func take() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = messages
-        messages = []
-        return taken
     }
 }

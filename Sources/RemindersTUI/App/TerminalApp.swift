@@ -27,6 +27,17 @@ public final class TerminalApp {
         self.options = options
     }
 
+    /// Starts the app without a terminal and renders its first frame, as
+    /// text lines: what `run()` does before the first key, for the
+    /// benchmark (time to first frame) and for quick looks from scripts.
+    public func renderFirstFrame(width: Int = 80, height: Int = 24) -> [String] {
+        let app = AppController(environment: environment, options: options, colorMode: .indexed256,
+                                size: (width, height), wake: {})
+        app.start()
+        defer { app.stop() }
+        return app.render().textLines()
+    }
+
     /// Runs the app. Throws `TerminalError` when there is no usable terminal.
     public func run() throws {
         let pipe = try WakePipe()
@@ -92,12 +103,14 @@ final class WakePipe: @unchecked Sendable {
         close(writeDescriptor)
     }
 
-    /// Safe from any thread; a full pipe already means "wake up".
+    /// Safe from any thread; a full pipe already means "wake up". The
+    /// closure keeps the pipe open: a view model that calls it late (after
+    /// the app stopped) must never write to a descriptor number the process
+    /// has since reused for a file.
     var wake: @Sendable () -> Void {
-        let descriptor = writeDescriptor
-        return {
+        { [self] in
             var byte: UInt8 = 1
-            _ = write(descriptor, &byte, 1)
+            _ = write(writeDescriptor, &byte, 1)
         }
     }
 

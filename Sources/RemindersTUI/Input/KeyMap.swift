@@ -58,7 +58,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
 /// Everything a key can do.
 public enum Action: String, CaseIterable, Hashable, Sendable {
     // Everywhere
-    case help, back, quit, search, openTags, openConflicts, undo, redraw
+    case help, back, quit, suspend, search, openTags, openConflicts, undo, redraw
     // Moving around
     case up, down, top, bottom, pageUp, pageDown, open
     // Home
@@ -138,12 +138,17 @@ public struct KeyMap: Sendable {
     /// once; `hidden` leaves out actions the screen cannot do right now.
     public func hints(for contexts: [KeyContext], hiding hidden: Set<Action> = []) -> [(keys: String, label: String)] {
         var seen: Set<Action> = []
+        var taken: Set<Key> = []
         var result: [(String, String)] = []
         for context in contexts {
             for binding in bindings where binding.contexts.contains(context) {
-                guard let hint = binding.hint, !hidden.contains(binding.action), !seen.contains(binding.action) else { continue }
+                // A key a more specific context took does the other thing here.
+                let free = binding.keys.filter { !taken.contains($0) }
+                taken.formUnion(binding.keys)
+                guard let hint = binding.hint, let key = free.first, !hidden.contains(binding.action),
+                      !seen.contains(binding.action) else { continue }
                 seen.insert(binding.action)
-                result.append((binding.keys.first?.description ?? "", hint))
+                result.append((key.description, hint))
             }
         }
         return result
@@ -175,6 +180,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.character("q"), .escape], [.global], .back, "Back (quit from Home)", hint: "back"),
         KeyBinding([.control("c")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu], .quit,
                    "Quit"),
+        KeyBinding([.control("z")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu], .suspend,
+                   "Suspend (fg brings it back)"),
         KeyBinding([.character("/")], [.global], .search, "Search reminders", hint: "search"),
         KeyBinding([.character("t")], [.global], .openTags, "Tags"),
         KeyBinding([.character("C")], [.global], .openConflicts, "Sync conflicts"),

@@ -1,4 +1,23 @@
+import Foundation
 import RemindersCore
+
+/// 8-bit RGBA pixels, row by row: what the renderer reads (a decoded
+/// `CoverImage`, or pixels made up by a test).
+public struct RGBAImage: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var rgba: [UInt8]
+
+    public init(width: Int, height: Int, rgba: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgba = rgba
+    }
+
+    public init(_ image: CoverImage) {
+        self.init(width: image.width, height: image.height, rgba: image.rgba)
+    }
+}
 
 /// Draws a cover image with upper half blocks: each cell shows two square
 /// pixels, the top one as the foreground color of "▀" and the bottom one as
@@ -22,7 +41,7 @@ public enum CoverRenderer {
     /// then box-filtered (each target pixel averages the source pixels it
     /// covers, weighted by coverage). Transparent pixels are blended over
     /// `backdrop`.
-    public static func resample(_ image: CoverImage, width: Int, height: Int,
+    public static func resample(_ image: RGBAImage, width: Int, height: Int,
                                 backdrop: Pixel = Pixel(r: 0, g: 0, b: 0)) -> [Pixel] {
         guard width > 0, height > 0, image.width > 0, image.height > 0,
               image.rgba.count >= image.width * image.height * 4 else { return [] }
@@ -85,7 +104,7 @@ public enum CoverRenderer {
     /// The cover as rows of cells, `columns` wide and `rows` high, in the
     /// colors `mode` can show (RGB on direct-color terminals, the nearest
     /// xterm-256 index elsewhere). Empty when the mode cannot draw images.
-    public static func cells(_ image: CoverImage, columns: Int, rows: Int, mode: ColorMode) -> [[Cell]] {
+    public static func cells(_ image: RGBAImage, columns: Int, rows: Int, mode: ColorMode) -> [[Cell]] {
         guard mode.canDrawImages, columns > 0, rows > 0 else { return [] }
         let pixels = resample(image, width: columns, height: rows * 2)
         guard pixels.count == columns * rows * 2 else { return [] }
@@ -114,18 +133,18 @@ final class CoverCache {
         var mode: ColorMode
     }
 
-    private var images: [String: (data: [UInt8], image: CoverImage?)] = [:]
-    private var rendered: [Key: (data: [UInt8], cells: [[Cell]])] = [:]
+    private var images: [String: (data: Data, image: RGBAImage?)] = [:]
+    private var rendered: [Key: (data: Data, cells: [[Cell]])] = [:]
 
     /// The cover of a list drawn at a size; nil when it does not decode.
-    func cells(listID: String, png: [UInt8], columns: Int, rows: Int, mode: ColorMode) -> [[Cell]]? {
+    func cells(listID: String, png: Data, columns: Int, rows: Int, mode: ColorMode) -> [[Cell]]? {
         let key = Key(listID: listID, columns: columns, rows: rows, mode: mode)
         if let hit = rendered[key], hit.data == png { return hit.cells }
-        let image: CoverImage?
+        let image: RGBAImage?
         if let known = images[listID], known.data == png {
             image = known.image
         } else {
-            image = try? CoverImage(png: .init(png))
+            image = (try? CoverImage(png: png)).map(RGBAImage.init)
             images[listID] = (png, image)
         }
         guard let image else { return nil }

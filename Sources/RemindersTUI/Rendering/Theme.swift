@@ -15,7 +15,9 @@ public struct Theme: Sendable {
     }
 
     public var text: Style { .plain }
-    public var dim: Style { style(.indexed(245), colored ? [] : [.dim]) }
+    /// Gray on 256-color terminals; the dim attribute where gray is not
+    /// available (few colors, NO_COLOR).
+    public var dim: Style { style(.indexed(245), mode.canDrawImages ? [] : [.dim]) }
     public var heading: Style { style(.indexed(250), [.bold]) }
     public var title: Style { Style(attributes: [.bold]) }
     public var border: Style { style(.indexed(240)) }

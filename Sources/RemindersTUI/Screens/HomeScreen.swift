@@ -15,6 +15,8 @@ final class HomeScreen: ScreenController {
     private var scrollTop = 0
     /// Where each item was drawn, for the mouse.
     private var hitRows: [Int: HomeItem] = [:]
+    /// The selected item's reminders beside the lists on wide terminals.
+    private var preview: HomePreview?
 
     init(environment: AppEnvironment) {
         viewModel = HomeViewModel(environment: environment)
@@ -26,9 +28,13 @@ final class HomeScreen: ScreenController {
     var hiddenActions: Set<Action> {
         guard case .list(let id) = selection,
               let item = viewModel.state.lists.first(where: { $0.id == id }) else {
-            return [.editList, .deleteList, .moveListUp, .moveListDown, .openSharing]
+            return [.back, .editList, .deleteList, .moveListUp, .moveListDown, .openSharing]
         }
-        return item.isReadOnly ? [.editList] : []
+        return item.isReadOnly ? [.back, .editList] : [.back]
+    }
+
+    var isAnimating: Bool {
+        preview?.viewModel.state.rows.contains { $0.reminder.status == .completing } ?? false
     }
 
     func start(_ app: AppController) {
@@ -36,8 +42,15 @@ final class HomeScreen: ScreenController {
         viewModel.refresh()
     }
 
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
+    func stop() {
+        viewModel.stop()
+        preview?.viewModel.stop()
+        preview = nil
+    }
+    func refresh() {
+        viewModel.refresh()
+        preview?.viewModel.refresh()
+    }
 
     /// Every selectable item, in screen order.
     static func items(of state: HomeState) -> [HomeItem] {
@@ -76,7 +89,7 @@ final class HomeScreen: ScreenController {
                 self?.selection = .list(id)
             })
         case .editList:
-            guard let id = selectedListID else { return true }
+            guard let id = selectedListID else { return notAList(app) }
             guard !(viewModel.state.lists.first { $0.id == id }?.isReadOnly ?? false) else {
                 app.showError("This list is shared read-only: only its owner can edit it")
                 return true
@@ -87,7 +100,8 @@ final class HomeScreen: ScreenController {
                 app.showError("\(error)")
             }
         case .deleteList:
-            guard let id = selectedListID, let summary = viewModel.deletionSummary(listID: id) else { return true }
+            guard let id = selectedListID else { return notAList(app) }
+            guard let summary = viewModel.deletionSummary(listID: id) else { return true }
             let viewModel = self.viewModel
             app.present(ConfirmOverlay(
                 title: "Delete list", question: summary.question,
@@ -105,15 +119,21 @@ final class HomeScreen: ScreenController {
                 }
             })
         case .moveListUp, .moveListDown:
-            guard let id = selectedListID else { return true }
+            guard let id = selectedListID else { return notAList(app) }
             let result = viewModel.moveList(id: id, by: action == .moveListUp ? -1 : 1)
             app.show(result)
         case .openSharing:
-            guard let id = selectedListID, let item = viewModel.state.lists.first(where: { $0.id == id }) else { return true }
+            guard let id = selectedListID else { return notAList(app) }
+            guard let item = viewModel.state.lists.first(where: { $0.id == id }) else { return true }
             app.push(PlaceholderScreen.sharing(listTitle: item.list.title))
         default:
             return false
         }
+        return true
+    }
+
+    private func notAList(_ app: AppController) -> Bool {
+        app.showMessage("Select one of My Lists first")
         return true
     }
 
@@ -152,7 +172,21 @@ final class HomeScreen: ScreenController {
         if !items.contains(selection), let first = items.first {
             selection = first
         }
-        let layout = Self.layout(state: state, width: area.width, theme: app.theme)
+        let wide = area.width >= HomePreview.minimumWidth
+        let listsWidth = wide ? HomePreview.listsWidth : area.width
+        if wide {
+            if preview?.item != selection {
+                preview = HomePreview(item: selection, environment: viewModel.environment, wake: app.wake)
+            }
+            let previewArea = Rect(row: area.row, column: area.column + listsWidth + 2, width: area.width - listsWidth - 4,
+                                   height: area.height)
+            buffer.fill(Rect(row: area.row + 1, column: area.column + listsWidth, width: 1, height: area.height - 2),
+                        style: app.theme.border, character: "│")
+            preview?.render(into: &buffer, area: previewArea, app: app)
+        } else {
+            preview = nil
+        }
+        let layout = Self.layout(state: state, width: listsWidth, theme: app.theme)
         let selectedLines = layout.lines.indices.filter { layout.lines[$0].item == selection }
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedLines.first ?? 0,
                                   selectedEnd: (selectedLines.last ?? 0) + 1, viewport: area.height, total: layout.lines.count)
@@ -207,7 +241,7 @@ final class HomeScreen: ScreenController {
     /// The screen as lines: a pure function of the state and the width.
     static func layout(state: HomeState, width: Int, theme: Theme) -> Layout {
         let margin = 2
-        let contentWidth = max(20, min(width - 2 * margin, 100))
+        let contentWidth = max(20, min(width - 2 * margin, 72))
         var lines: [Line] = [Line(spans: [])]
         lines.append(Line(spans: [Span("SMART LISTS", theme.heading)]))
         for smart in state.smartLists {

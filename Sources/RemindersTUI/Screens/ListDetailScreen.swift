@@ -29,7 +29,8 @@ final class ListDetailScreen: ScreenController {
 
     var hiddenActions: Set<Action> {
         let state = viewModel.state
-        var hidden: Set<Action> = []
+        // Enter edits here; "open" would say the same twice.
+        var hidden: Set<Action> = [.open]
         if state.isReadOnly {
             hidden.formUnion([.newReminder, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
                               .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList])
@@ -278,11 +279,11 @@ final class ListDetailScreen: ScreenController {
         row += 1
         // Sort and completed line
         var info = [Span("Sort: ", theme.dim), Span(state.sort.label, theme.label)]
-        if state.filter != .completed {
+        if state.filter != .completed, state.completedCount > 0 {
             let count = state.completedCount
             let noun = count == 1 ? "1 completed" : "\(count) completed"
             info.append(Span(" · \(noun)", theme.dim))
-            if count > 0 { info.append(Span(state.showCompleted ? " (shown)" : " (hidden)", theme.dim)) }
+            info.append(Span(state.showCompleted ? " (shown)" : " (hidden)", theme.dim))
         }
         buffer.draw(info, row: row, column: area.column + 2, maxWidth: area.width - 4)
         row += 1
@@ -342,39 +343,37 @@ final class ListDetailScreen: ScreenController {
         let showList = state.listID == nil
         let clock = environment.clock
         let spinner = Self.spinnerFrame(app.now())
-        let laidOut = state.rows.map { Self.rowLines($0, width: area.width, showList: showList, clock: clock, theme: theme, spinner: spinner) }
-        // Lines before each row, to scroll by lines.
+        let columns = Self.columns(for: state.rows, width: area.width, clock: clock)
+        // Heights of every row (cheap), lines only of the rows on screen.
         var starts: [Int] = []
+        starts.reserveCapacity(state.rows.count)
         var total = 0
-        for lines in laidOut {
+        for row in state.rows {
             starts.append(total)
-            total += lines.count
+            total += Self.rowHeight(row, showList: showList)
         }
         let selectedIndex = state.rows.firstIndex { $0.id == selected?.id } ?? 0
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: starts[selectedIndex],
-                                  selectedEnd: starts[selectedIndex] + laidOut[selectedIndex].count,
+                                  selectedEnd: starts[selectedIndex] + Self.rowHeight(state.rows[selectedIndex], showList: showList),
                                   viewport: area.height, total: total)
-        var index = state.rows.firstIndex { starts[$0] + laidOut[$0].count > scrollTop } ?? 0
-        var line = starts[index]
-        while index < state.rows.count {
-            for rowLine in laidOut[index] {
-                let screenRow = area.row + line - scrollTop
-                if screenRow >= area.bottom { break }
-                if screenRow >= area.row {
-                    let rightWidth = rowLine.right.reduce(0) { $0 + DisplayWidth.of($1.text) }
-                    buffer.draw(rowLine.left, row: screenRow, column: area.column + 1,
-                                maxWidth: area.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
-                    if rightWidth > 0 {
-                        buffer.draw(rowLine.right, row: screenRow, column: area.right - 1 - rightWidth)
-                    }
-                    hitRows[screenRow] = index
-                    if index == selectedIndex {
-                        theme.select(&buffer, Rect(row: screenRow, column: area.column, width: area.width, height: 1))
-                    }
+        var index = Self.firstRow(endingAfter: scrollTop, starts: starts, total: total)
+        while index < state.rows.count, starts[index] - scrollTop < area.height {
+            let lines = Self.rowLines(state.rows[index], width: area.width, showList: showList, clock: clock, theme: theme,
+                                      spinner: spinner, columns: columns)
+            for (offset, rowLine) in lines.enumerated() {
+                let screenRow = area.row + starts[index] + offset - scrollTop
+                guard screenRow >= area.row, screenRow < area.bottom else { continue }
+                let rightWidth = rowLine.right.reduce(0) { $0 + DisplayWidth.of($1.text) }
+                buffer.draw(rowLine.left, row: screenRow, column: area.column + 1,
+                            maxWidth: area.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
+                if rightWidth > 0 {
+                    buffer.draw(rowLine.right, row: screenRow, column: area.right - 1 - rightWidth)
                 }
-                line += 1
+                hitRows[screenRow] = index
+                if index == selectedIndex {
+                    theme.select(&buffer, Rect(row: screenRow, column: area.column, width: area.width, height: 1))
+                }
             }
-            if area.row + line - scrollTop >= area.bottom { break }
             index += 1
         }
         // More rows than read (a window on a huge list): say so at the end.
@@ -383,6 +382,22 @@ final class ListDetailScreen: ScreenController {
                         column: area.column + 2, style: theme.dim)
         }
         growWindowIfNeeded()
+    }
+
+    /// Lines a row takes: two when it shows its list or notes.
+    static func rowHeight(_ row: ReminderRow, showList: Bool) -> Int {
+        showList || !TextSanitizer.firstLine(row.reminder.notes).isEmpty ? 2 : 1
+    }
+
+    /// The first row whose lines reach below `line` (binary search).
+    static func firstRow(endingAfter line: Int, starts: [Int], total: Int) -> Int {
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            let end = middle + 1 < starts.count ? starts[middle + 1] : total
+            if end > line { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     struct RowLine {
@@ -397,11 +412,49 @@ final class ListDetailScreen: ScreenController {
         return spinnerFrames[((tenths % spinnerFrames.count) + spinnerFrames.count) % spinnerFrames.count]
     }
 
+    /// Widths of the right-hand columns (due date, tags), shared by every
+    /// row so that they line up like a table.
+    struct Columns: Equatable {
+        var due: Int
+        var tags: Int
+        var flag: Bool
+
+        static let none = Columns(due: 0, tags: 0, flag: false)
+    }
+
+    static func dueText(_ row: ReminderRow, clock: AppClock) -> String? {
+        row.reminder.dueDate.map { DueDateText.format($0, clock: clock) }
+    }
+
+    static func tagsText(_ row: ReminderRow, limit: Int) -> String? {
+        guard !row.tags.isEmpty else { return nil }
+        return DisplayWidth.truncate(TextSanitizer.line(row.tags.map { "#" + $0 }.joined(separator: " ")), to: limit)
+    }
+
+    static func tagsLimit(width: Int) -> Int { max(8, width / 4) }
+
+    /// The columns for a set of rows at a width. Past a few hundred rows the
+    /// widths are fixed instead of measured.
+    static func columns(for rows: [ReminderRow], width: Int, clock: AppClock) -> Columns {
+        let limit = tagsLimit(width: width)
+        guard rows.count <= 500 else {
+            return Columns(due: 15, tags: limit, flag: true)
+        }
+        var columns = Columns.none
+        for row in rows {
+            if let due = dueText(row, clock: clock) { columns.due = max(columns.due, DisplayWidth.of(due)) }
+            if let tags = tagsText(row, limit: limit) { columns.tags = max(columns.tags, DisplayWidth.of(tags)) }
+            if row.reminder.isFlagged { columns.flag = true }
+        }
+        return columns
+    }
+
     /// One reminder as one or two lines: checkbox, priority, title, and on
-    /// the right due date, tags and flag; below, the list (in smart lists)
-    /// and the first line of the notes.
+    /// the right due date, tags and flag in their columns; below, the list
+    /// (in smart lists) and the first line of the notes.
     static func rowLines(_ row: ReminderRow, width: Int, showList: Bool, clock: AppClock, theme: Theme,
-                         spinner: String) -> [RowLine] {
+                         spinner: String, columns: Columns? = nil) -> [RowLine] {
+        let columns = columns ?? Self.columns(for: [row], width: width, clock: clock)
         let reminder = row.reminder
         var left: [Span] = []
         switch reminder.status {
@@ -417,23 +470,22 @@ final class ListDetailScreen: ScreenController {
         }
         let titleStyle: Style = reminder.status == .completed ? theme.dim : (reminder.status == .completing ? theme.dim.with(.italic) : theme.text)
         left.append(Span(reminder.title, titleStyle))
+        if reminder.status == .completing {
+            left.append(Span("  completing " + spinner, theme.success))
+        }
 
         var right: [Span] = []
-        if reminder.status == .completing {
-            right.append(Span("completing " + spinner, theme.success))
+        if columns.due > 0 {
+            let due = dueText(row, clock: clock) ?? ""
+            right.append(Span(DisplayWidth.pad(due, to: columns.due), row.isPastDue ? theme.danger : theme.dim))
         }
-        if let due = reminder.dueDate {
+        if columns.tags > 0 {
             if !right.isEmpty { right.append(Span("  ")) }
-            right.append(Span(DueDateText.format(due, clock: clock), row.isPastDue ? theme.danger : theme.dim))
+            right.append(Span(DisplayWidth.pad(tagsText(row, limit: tagsLimit(width: width)) ?? "", to: columns.tags), theme.tag))
         }
-        if !row.tags.isEmpty {
-            if !right.isEmpty { right.append(Span("  ")) }
-            let tags = row.tags.map { "#" + $0 }.joined(separator: " ")
-            right.append(Span(DisplayWidth.truncate(TextSanitizer.line(tags), to: max(8, width / 4)), theme.tag))
-        }
-        if reminder.isFlagged {
+        if columns.flag {
             if !right.isEmpty { right.append(Span(" ")) }
-            right.append(Span("⚑", theme.flag))
+            right.append(Span(reminder.isFlagged ? "⚑" : " ", theme.flag))
         }
         var lines = [RowLine(left: left, right: right)]
 

@@ -15,6 +15,9 @@ final class ReminderFormScreen: ScreenController {
     private let onSave: ((String) -> Void)?
     private var fieldRows: [Int: ReminderField] = [:]
     private var notesWidth = 40
+    /// Where the time field was drawn, to tell it from the date on a click.
+    private var dueRow = -1
+    private var timeColumns = 0..<0
 
     /// A new reminder, pre-filled from where the user was.
     init(environment: AppEnvironment, context: ReminderFilter?, onSave: ((String) -> Void)? = nil) {
@@ -184,7 +187,7 @@ final class ReminderFormScreen: ScreenController {
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
         guard event.button == .left, let field = fieldRows[event.row] else { return false }
-        focus = field
+        focus = event.row == dueRow && timeColumns.contains(event.column) ? .dueTime : field
         return true
     }
 
@@ -250,7 +253,9 @@ final class ReminderFormScreen: ScreenController {
             buffer.draw(DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : ""),
                         row: row, column: fieldColumn + 33, maxWidth: fieldWidth - 33, style: isPast ? theme.danger : theme.dim)
         }
-        fieldRows[row] = focus == .dueTime ? .dueTime : .dueDate
+        fieldRows[row] = .dueDate
+        timeColumns = (fieldColumn + 19)..<(fieldColumn + 31)
+        dueRow = row
         row += 1
         let dueError = [errors[.dueDate], errors[.dueTime]].compactMap { $0 }.joined(separator: "; ")
         message(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime
@@ -263,8 +268,7 @@ final class ReminderFormScreen: ScreenController {
         for priority in Priority.allCases {
             let text = priority == .none ? " none " : " \(priority.marks) \(priority.name) "
             let selected = priority == fields.priority
-            var style = selected ? (focus == .priority ? theme.focusedButton : theme.button.with(.bold)) : theme.dim
-            if !selected, priority != .none { style = theme.priority }
+            let style = selected ? (focus == .priority ? theme.focusedButton : theme.button.with(.bold)) : theme.dim
             column += buffer.draw(text, row: row, column: column, style: style) + 1
         }
         row += 1
@@ -307,114 +311,5 @@ final class ReminderFormScreen: ScreenController {
         if let saveError = state.saveError {
             buffer.draw("⚠ " + saveError, row: row, column: labelColumn, maxWidth: area.width - 4, style: theme.danger)
         }
-    }
-}
-
-/// Picks existing tags for the reminder form, or creates the one typed.
-final class TagPickerOverlay: Overlay {
-    let viewModel: ReminderFormViewModel
-    private(set) var filter = TextField()
-    private var index = 0
-
-    init(viewModel: ReminderFormViewModel) {
-        self.viewModel = viewModel
-    }
-
-    var contexts: [KeyContext] { [.tagPicker, .textEntry] }
-
-    enum Row: Equatable {
-        case tag(String)
-        case create(String)
-    }
-
-    /// Matching tags (the reminder's own first), then "Create" for text
-    /// that names no tag yet.
-    var rows: [Row] {
-        let typed = filter.text.trimmingCharacters(in: .whitespaces)
-        let chosen = viewModel.tags
-        var names = viewModel.tagSuggestions(for: typed)
-        let needle = typed.hasPrefix("#") ? String(typed.dropFirst()) : typed
-        for tag in chosen.reversed() where !names.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
-            if needle.isEmpty || tag.range(of: needle, options: .caseInsensitive) != nil { names.insert(tag, at: 0) }
-        }
-        var result = names.map { Row.tag($0) }
-        if !needle.isEmpty, !names.contains(where: { $0.caseInsensitiveCompare(needle) == .orderedSame }) {
-            result.append(.create(needle))
-        }
-        return result
-    }
-
-    func handleText(_ key: Key, app: AppController) -> Bool {
-        guard let character = key.typedCharacter else { return false }
-        if character == " ", filter.isEmpty { return false }
-        filter.insert(character)
-        index = 0
-        return true
-    }
-
-    func perform(_ action: Action, app: AppController) -> Bool {
-        let rows = self.rows
-        switch action {
-        case .down: index = min(max(0, rows.count - 1), index + 1)
-        case .up: index = max(0, index - 1)
-        case .toggleValue, .pick:
-            guard index < rows.count else { return true }
-            switch rows[index] {
-            case .tag(let tag):
-                viewModel.toggleTag(tag)
-            case .create(let text):
-                if let error = viewModel.addTag(text) {
-                    app.showError(error)
-                } else {
-                    filter = TextField()
-                    index = 0
-                }
-            }
-        case .dismiss:
-            app.dismiss(self)
-        default:
-            if filter.apply(action) {
-                index = 0
-                return true
-            }
-            return false
-        }
-        return true
-    }
-
-    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
-        let theme = app.theme
-        let rows = self.rows
-        let height = min(area.height, max(8, min(rows.count, 12) + 5))
-        let inside = drawDialog(&buffer, area: area, width: 50, height: height, title: "Tags", theme: theme)
-        buffer.draw("#", row: inside.row, column: inside.column, style: theme.onDialog(theme.tag))
-        filter.draw(into: &buffer, row: inside.row, column: inside.column + 2, width: inside.width - 2,
-                    style: theme.focusedField, focused: true, placeholder: "type to find or create a tag", placeholderStyle: theme.dim)
-        let visible = inside.height - 3
-        index = max(0, min(index, rows.count - 1))
-        let top = max(0, index - visible + 1)
-        let chosen = viewModel.tags
-        for offset in 0..<max(0, visible) {
-            let i = top + offset
-            guard i < rows.count else { break }
-            let row = inside.row + 2 + offset
-            switch rows[i] {
-            case .tag(let tag):
-                let on = chosen.contains { $0.caseInsensitiveCompare(tag) == .orderedSame }
-                buffer.draw([Span(on ? "[x] " : "[ ] ", theme.onDialog(on ? theme.success : theme.dim)),
-                             Span("#" + tag, theme.onDialog(theme.tag))], row: row, column: inside.column, maxWidth: inside.width)
-            case .create(let text):
-                buffer.draw([Span("+ Create ", theme.onDialog(theme.accent)), Span("#" + text, theme.onDialog(theme.tag))],
-                            row: row, column: inside.column, maxWidth: inside.width)
-            }
-            if i == index {
-                theme.select(&buffer, Rect(row: row, column: inside.column - 1, width: inside.width + 2, height: 1))
-            }
-        }
-        if rows.isEmpty {
-            buffer.draw("No tags yet: type a name", row: inside.row + 2, column: inside.column, style: theme.onDialog(theme.dim))
-        }
-        buffer.draw("Enter pick/create · Space toggle · Esc done", row: inside.bottom - 1, column: inside.column,
-                    maxWidth: inside.width, style: theme.onDialog(theme.dim))
     }
 }

@@ -25,7 +25,9 @@ final class SearchScreen: ScreenController {
     }
 
     var hiddenActions: Set<Action> {
-        viewModel.state.hits.isEmpty ? [.focusResults, .toggleCompletion, .toggleFlag, .deleteReminder, .editReminder] : []
+        let hidden: Set<Action> = [.open]
+        return viewModel.state.hits.isEmpty
+            ? hidden.union([.focusResults, .toggleCompletion, .toggleFlag, .deleteReminder, .editReminder]) : hidden
     }
 
     var isAnimating: Bool {
@@ -234,7 +236,10 @@ final class SearchScreen: ScreenController {
         let selected = selectedHit
         let clock = environment.clock
         let spinner = ListDetailScreen.spinnerFrame(app.now())
-        let laidOut = state.hits.map { Self.hitLines($0, query: state.resultsQuery, width: list.width, clock: clock, theme: theme, spinner: spinner) }
+        let columns = ListDetailScreen.columns(for: state.hits.map(\.row), width: list.width, clock: clock)
+        let laidOut = state.hits.map {
+            Self.hitLines($0, query: state.resultsQuery, width: list.width, clock: clock, theme: theme, spinner: spinner, columns: columns)
+        }
         var starts: [Int] = []
         var total = 0
         for lines in laidOut {
@@ -266,8 +271,9 @@ final class SearchScreen: ScreenController {
     /// A hit as a list row, with the matching text highlighted: in the title
     /// when the title matches, otherwise in a second line with the snippet.
     static func hitLines(_ hit: SearchHit, query: String, width: Int, clock: AppClock, theme: Theme,
-                         spinner: String) -> [ListDetailScreen.RowLine] {
-        var lines = ListDetailScreen.rowLines(hit.row, width: width, showList: true, clock: clock, theme: theme, spinner: spinner)
+                         spinner: String, columns: ListDetailScreen.Columns) -> [ListDetailScreen.RowLine] {
+        var lines = ListDetailScreen.rowLines(hit.row, width: width, showList: true, clock: clock, theme: theme,
+                                              spinner: spinner, columns: columns)
         let trimmed = query.trimmingCharacters(in: .whitespaces)
         let titleMatches = !trimmed.isEmpty
             && hit.row.reminder.title.range(of: trimmed, options: [.caseInsensitive, .diacriticInsensitive]) != nil

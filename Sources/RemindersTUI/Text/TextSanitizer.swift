@@ -52,13 +52,37 @@ public enum TextSanitizer {
         return result
     }
 
-    /// The first line of text that is not blank, sanitized: what a row shows
-    /// of a reminder's notes.
-    public static func firstLine(_ text: String) -> String {
-        for candidate in lines(text) where !candidate.allSatisfy({ $0 == " " }) {
-            return candidate.trimmingSpaces()
+    /// The first line of text that is not blank, sanitized and trimmed:
+    /// what a row shows of a reminder's notes. Reads no further than that
+    /// line (and at most `limit` characters of it), so huge notes cost
+    /// nothing.
+    public static func firstLine(_ text: String, limit: Int = 400) -> String {
+        var current = String.UnicodeScalarView()
+        var count = 0
+        var hasContent = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                if hasContent { break }
+                current = String.UnicodeScalarView()
+                count = 0
+                continue
+            }
+            guard count < limit else {
+                if hasContent { break }
+                continue
+            }
+            switch classify(scalar, keepingMatchMarkers: false) {
+            case .keep:
+                current.append(scalar)
+                if scalar != " " { hasContent = true }
+            case .space:
+                current.append(" ")
+            case .drop:
+                continue
+            }
+            count += 1
         }
-        return ""
+        return hasContent ? String(current).trimmingSpaces() : ""
     }
 
     enum Verdict { case keep, space, drop }

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+
+/// What the commands print, for people and for scripts.
+@Suite("Command line output", .serialized)
+struct OutputTests {
+    func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    @Test func seedThenReadEverySmartList() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.ok("seed").hasPrefix("Added sample data"))
+        #expect(try cli.ok("seed").contains("nothing added"))
+
+        let lists = try #require(try json(cli.ok("lists", "--json")) as? [[String: Any]])
+        #expect(lists.map { $0["title"] as? String } == ["Personal", "Work", "Groceries"])
+        #expect(lists.allSatisfy { Set($0.keys) == ["id", "title", "color", "position", "openCount"] })
+
+        let human = try cli.ok("lists")
+        #expect(human.hasPrefix("Today "))
+        #expect(human.contains("past due"))
+
+        for flag in ["--today", "--scheduled", "--all", "--flagged", "--completed"] {
+            let rows = try #require(try json(cli.ok("show", flag, "--json")) as? [[String: Any]], "\(flag)")
+            #expect(!rows.isEmpty, "\(flag) is empty")
+            #expect(rows.allSatisfy {
+                Set($0.keys) == ["id", "listID", "title", "notes", "dueDate", "priority", "isFlagged", "status",
+                                 "position", "tags", "listTitle", "isPastDue"]
+            })
+        }
+        let today = try #require(try json(cli.ok("show", "--today", "--json")) as? [[String: Any]])
+        #expect(today.contains { $0["isPastDue"] as? Bool == true })
+
+        let work = try #require(try json(cli.ok("show", "Work", "--sort", "due", "--json")) as? [[String: Any]])
+        let dues = work.map { $0["dueDate"] as? String ?? "~" }
+        #expect(dues == dues.sorted())
+        #expect(work.allSatisfy { $0["listTitle"] as? String == "Work" })
+
+        let tagged = try #require(try json(cli.ok("show", "--tag", "work", "--json")) as? [[String: Any]])
+        #expect(tagged.count == 3)
+
+        let tags = try #require(try json(cli.ok("tags", "--json")) as? [[String: Any]])
+        #expect(tags.contains { $0["title"] as? String == "work" && $0["openCount"] as? Int == 3 })
+        #expect(tags.allSatisfy { Set($0.keys) == ["title", "openCount"] })
+    }
+
+    @Test func searchPrintsResultsAndTheCompletedCount() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Home")
+        try cli.ok("add", "Renew passport", "--list", "Home", "--notes", "Photos in the desk drawer")
+        let old = try cli.ok("add", "Old passport", "--list", "Home")
+        try cli.ok("complete", old)
+
+        let human = try cli.ok("search", "passport")
+        #expect(human.contains("Renew passport"))
+        #expect(!human.contains("Old passport"))
+        #expect(human.hasSuffix("1 completed (--show-completed to see them)"))
+
+        let found = try #require(try json(cli.ok("search", "drawer", "--json")) as? [String: Any])
+        #expect(found["completedCount"] as? Int == 0)
+        let results = try #require(found["results"] as? [[String: Any]])
+        #expect(results.first?["snippet"] as? String == "Photos in the desk drawer")
+        #expect(results.first.map { Set($0.keys) } == ["id", "listID", "title", "notes", "dueDate", "priority",
+                                                       "isFlagged", "status", "position", "tags", "snippet"])
+
+        let all = try #require(try json(cli.ok("search", "pa", "--show-completed", "--json")) as? [String: Any])
+        #expect((all["results"] as? [Any])?.count == 2)
+        #expect(all["completedCount"] as? Int == 1)
+    }
+
+    @Test func humanOutputNeverCarriesTerminalEscapes() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let list = try cli.ok("list", "add", "Shared")
+        // Data that came from elsewhere (a shared list) may hold anything.
+        do {
+            let pool = try AppDatabase.open(path: cli.defaultDatabase.path)
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO reminders (remindersListID, title, notes) VALUES (?, ?, ?)
+                    """, arguments: [list, "Evil \u{1B}[31mred\u{1B}[0m \u{202E}txt.exe", "bell\u{7} \u{1B}]0;title\u{7}"])
+                try db.execute(sql: "UPDATE remindersLists SET title = ? WHERE id = ?", arguments: ["Sha\u{1B}[2Jred", list])
+            }
+            try pool.close()
+        }
+        for arguments in [["show", list], ["show", "--all"], ["lists"], ["search", "evil"], ["search", "title"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E },
+                    "\(arguments) printed a control character: \(result.stdout.debugDescription)")
+        }
+        #expect(try cli.ok("show", list).contains("Evil [31mred[0m txt.exe"))
+        // JSON keeps the data as it is, escaped.
+        #expect(try cli.ok("show", list, "--json").contains("\\u001b[31m"))
+    }
+
+    @Test func optionsAndEnvironmentChooseTheDatabase() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Default")
+        #expect(FileManager.default.fileExists(atPath: cli.defaultDatabase.path))
+
+        try cli.ok("list", "add", "Phone", "--user", "alice", "--device", "phone")
+        let phone = cli.home.appendingPathComponent("data/reminders/devices/alice-phone.sqlite")
+        #expect(FileManager.default.fileExists(atPath: phone.path))
+
+        let custom = cli.home.appendingPathComponent("elsewhere/custom.sqlite").path
+        try cli.ok("list", "add", "Custom", "--db", custom)
+        let fromEnvironment = try cli.run(["lists", "--json"], environment: ["REMINDERS_DB": custom])
+        #expect(fromEnvironment.stdout.contains("Custom") && !fromEnvironment.stdout.contains("Default"))
+        let userFromEnvironment = try cli.run(["lists", "--json"], environment: ["REMINDERS_USER": "alice", "REMINDERS_DEVICE": "phone"])
+        #expect(userFromEnvironment.stdout.contains("Phone"))
+        // An option beats its environment variable.
+        let optionWins = try cli.run(["lists", "--json", "--db", cli.defaultDatabase.path], environment: ["REMINDERS_DB": custom])
+        #expect(optionWins.stdout.contains("Default"))
+    }
+
+    @Test func helpAndVersionSucceed() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let help = try cli.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: reminders") && help.stderr.isEmpty)
+        let addHelp = try cli.run(["add", "--help"])
+        #expect(addHelp.status == 0 && addHelp.stdout.contains("--priority"))
+        #expect(try cli.run(["--version"]).status == 0)
+    }
+
+    @Test func clearCompletedByPeriod() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Home")
+        let old = try cli.ok("add", "Old", "--list", "Home")
+        try cli.run(["complete", old], environment: ["REMINDERS_NOW": "2025-12-01T10:00:00Z"])
+        let recent = try cli.ok("add", "Recent", "--list", "Home")
+        try cli.ok("complete", recent)
+        #expect(try cli.ok("clear-completed", "--older-than", "month") == "Cleared 1 completed reminder older than a month.")
+        #expect(try cli.ok("clear-completed", "--list", "Home") == "Cleared 1 completed reminder.")
+        #expect(try cli.ok("show", "--completed", "--json") == "[\n\n]")
+    }
+}

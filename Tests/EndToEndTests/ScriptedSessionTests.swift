@@ -1,0 +1,236 @@
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+
+/// Drives the built `reminders` binary the way a person would, then checks
+/// the whole database through `export --json`.
+@Suite("Command line, end to end", .serialized)
+struct ScriptedSessionTests {
+    @Test func aScriptedSessionEndsInTheExpectedExport() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+
+        // Lists.
+        let groceries = try cli.ok("list", "add", "Groceries", "--color", "#5CC15A")
+        let work = try cli.ok("list", "add", "Work")
+        #expect(groceries.wholeMatch(of: #/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/#) != nil)
+        #expect(FileManager.default.fileExists(atPath: cli.defaultDatabase.path))
+
+        // Reminders, with every option add takes.
+        let milk = try cli.ok("add", "Buy milk", "--list", "groceries", "--notes", "Oat, 2 cartons", "--due", "2026-03-02",
+                              "--priority", "high", "--flag", "--tag", "dairy", "--tag", "Errands")
+        let report = try cli.ok("add", "Write report", "--list", String(work.prefix(6)), "--due", "2026-02-27T09:30", "--tag", "work")
+        let bread = try cli.ok("add", "Bread", "--list", groceries)
+
+        // Edits, completion, a cover, a delete.
+        try cli.ok("edit", "bread", "--title", "Sourdough bread", "--priority", "low", "--tags", "bakery, errands")
+        try cli.ok("edit", String(report.prefix(8)), "--due", "2026-03-05T17:00", "--notes", "Q1 numbers\nfrom the benchmark",
+                   "--priority", "medium", "--flag")
+        try cli.ok("edit", "Write report", "--unflag")
+        #expect(try cli.ok("complete", "Buy milk").contains("Buy milk"))
+        try cli.ok("uncomplete", "buy MILK")
+        try cli.ok("complete", bread)
+        try cli.ok("list", "cover", "Groceries", packageRoot.appendingPathComponent("Assets/covers/forest.png").path)
+        try cli.ok("list", "cover", "Work", packageRoot.appendingPathComponent("Assets/covers/ocean.png").path)
+        try cli.ok("list", "cover", "Work", "--clear")
+        let temporary = try cli.ok("add", "Temporary", "--list", "Work")
+        try cli.ok("delete", temporary)
+        let twin1 = try cli.ok("add", "Twin", "--list", "Work")
+        let twin2 = try cli.ok("add", "Twin", "--list", "Work", "--due", "2026-03-01")
+        try cli.ok("edit", twin1, "--list", "Groceries")
+        try cli.ok("list", "edit", "Work", "--title", "Office", "--color", "#123ABC")
+
+        // Bad input: exit 2 (1 for a file that is not a database), one line on
+        // stderr, nothing on stdout, and the database untouched.
+        let before = try cli.ok("export", "--json")
+        let notes = cli.home.appendingPathComponent("notes.txt")
+        try Data("not a picture\n".utf8).write(to: notes)
+        let truncated = cli.home.appendingPathComponent("truncated.png")
+        let forest = try Data(contentsOf: packageRoot.appendingPathComponent("Assets/covers/forest.png"))
+        try forest.prefix(forest.count / 2).write(to: truncated)
+        let badInputs: [(arguments: [String], status: Int32, message: String)] = [
+            (["add", "--list", "Groceries"], 2, "missing expected argument '<title>'"),
+            (["add", "", "--list", "Groceries"], 2, "title must not be empty"),
+            (["add", "   ", "--list", "Groceries"], 2, "title must not be empty"),
+            (["add", String(repeating: "x", count: 1_001), "--list", "Groceries"], 2, "title is 1001 characters long; the limit is 1000"),
+            (["add", "Eggs", "--list", "Nowhere"], 2, "no list matches 'Nowhere'"),
+            (["add", "Eggs", "--list", "Groceries", "--due", "2026-02-30"], 2, "date '2026-02-30' is not a valid"),
+            (["add", "Eggs", "--list", "Groceries", "--due", "next week"], 2, "date 'next week' is not a valid"),
+            (["add", "Eggs", "--list", "Groceries", "--priority", "urgent"], 2, "priority 'urgent' is not one of none, low, medium, high"),
+            (["add", "Eggs", "--list", "Groceries", "--bogus"], 2, "unknown option '--bogus'"),
+            (["list", "add", "Home", "--color", "red"], 2, "color 'red' is not of the form #RRGGBB"),
+            (["list", "add", ""], 2, "list title must not be empty"),
+            (["list", "edit", "Office", "--title", ""], 2, "list title must not be empty"),
+            (["list", "edit", "Office"], 2, "nothing to change"),
+            (["list", "delete", "Nowhere"], 2, "no list matches 'Nowhere'"),
+            (["list", "cover", "Groceries", notes.path], 2, "not a PNG image"),
+            (["list", "cover", "Groceries", truncated.path], 2, "damaged or truncated"),
+            (["list", "cover", "Groceries", cli.home.appendingPathComponent("missing.png").path], 2, "does not exist"),
+            (["list", "cover", "Groceries"], 2, "give an image PATH or --clear"),
+            (["edit", "Twin", "--title", "Triplet"], 2, "reminder 'Twin' is ambiguous"),
+            (["edit", "Nothing", "--title", "Something"], 2, "no reminder matches 'Nothing'"),
+            (["edit", "Buy milk", "--due", "2026-03-01", "--no-due"], 2, "give --due or --no-due, not both"),
+            (["edit", "Buy milk", "--flag", "--unflag"], 2, "give --flag or --unflag, not both"),
+            (["edit", "Buy milk", "--tags", "a,,b\u{7}"], 2, "tag must not contain commas or control characters"),
+            (["edit", "Buy milk", "--list", "Nowhere"], 2, "no list matches 'Nowhere'"),
+            (["complete", "Nothing"], 2, "no reminder matches 'Nothing'"),
+            (["uncomplete", "Twin"], 2, "is ambiguous"),
+            (["delete", "Nothing"], 2, "no reminder matches 'Nothing'"),
+            (["show", "--today", "--all"], 2, "choose one of LIST"),
+            (["show", "--sort", "random"], 2, "sort order 'random' is not one of manual, due, priority, title"),
+            (["show", "Nowhere"], 2, "no list matches 'Nowhere'"),
+            (["clear-completed", "--older-than", "week"], 2, "period 'week' is not one of"),
+            (["export"], 2, "export prints JSON only"),
+            (["frobnicate"], 2, "unexpected argument 'frobnicate'"),
+            (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
+            (["lists", "--db", notes.path], 1, "is not a reminders database"),
+        ]
+        for bad in badInputs {
+            let result = try cli.run(bad.arguments)
+            let command = "reminders " + bad.arguments.joined(separator: " ").prefix(60)
+            #expect(result.status == bad.status, "\(command): \(result)")
+            #expect(result.stdout.isEmpty, "\(command): \(result)")
+            #expect(result.errorLine?.contains(bad.message) == true, "\(command): \(result)")
+        }
+        #expect(try Data(contentsOf: notes) == Data("not a picture\n".utf8))
+        #expect(try cli.run(["lists"], environment: ["REMINDERS_NOW": "soon"]).status == 2)
+        #expect(try cli.ok("export", "--json") == before)
+
+        // The whole database, ids replaced by names.
+        let names = [groceries: "list-groceries", work: "list-work", milk: "milk", report: "report", bread: "bread",
+                     twin1: "twin-1", twin2: "twin-2"]
+        let export = try cli.ok("export", "--json")
+        let dump = try JSONDecoder().decode(ExportDump.self, from: Data(export.utf8))
+        #expect(dump.lists.map(\.id) == dump.lists.map(\.id).sorted())
+        #expect(dump.reminders.map(\.id) == dump.reminders.map(\.id).sorted())
+        #expect(try dump.json() == export, "export is not in canonical form")
+        #expect(try renamed(dump, names).json() == expectedExport)
+    }
+
+    /// The dump with ids replaced by names, sorted again by the names.
+    func renamed(_ dump: ExportDump, _ names: [String: String]) -> ExportDump {
+        var dump = dump
+        for index in dump.lists.indices {
+            dump.lists[index].id = names[dump.lists[index].id] ?? "unexpected list \(dump.lists[index].id)"
+        }
+        for index in dump.reminders.indices {
+            dump.reminders[index].id = names[dump.reminders[index].id] ?? "unexpected reminder \(dump.reminders[index].id)"
+            dump.reminders[index].listID = names[dump.reminders[index].listID] ?? "unexpected list"
+        }
+        dump.lists.sort { $0.id < $1.id }
+        dump.reminders.sort { $0.id < $1.id }
+        return dump
+    }
+
+    let expectedExport = """
+        {
+          "lists" : [
+            {
+              "color" : "#5cc15a",
+              "coverImageSHA256" : "1797d9325d0b4a4ec18da3f31a4f38514d8f6afb0d524c85c77d49f5e5b4f821",
+              "id" : "list-groceries",
+              "owner" : "me",
+              "position" : 0,
+              "title" : "Groceries"
+            },
+            {
+              "color" : "#123abc",
+              "coverImageSHA256" : null,
+              "id" : "list-work",
+              "owner" : "me",
+              "position" : 1,
+              "title" : "Office"
+            }
+          ],
+          "reminders" : [
+            {
+              "dueDate" : null,
+              "id" : "bread",
+              "isFlagged" : false,
+              "listID" : "list-groceries",
+              "notes" : "",
+              "position" : 1,
+              "priority" : "low",
+              "status" : "completed",
+              "tags" : [
+                "bakery",
+                "Errands"
+              ],
+              "title" : "Sourdough bread"
+            },
+            {
+              "dueDate" : "2026-03-02",
+              "id" : "milk",
+              "isFlagged" : true,
+              "listID" : "list-groceries",
+              "notes" : "Oat, 2 cartons",
+              "position" : 0,
+              "priority" : "high",
+              "status" : "incomplete",
+              "tags" : [
+                "dairy",
+                "Errands"
+              ],
+              "title" : "Buy milk"
+            },
+            {
+              "dueDate" : "2026-03-05T17:00",
+              "id" : "report",
+              "isFlagged" : false,
+              "listID" : "list-work",
+              "notes" : "Q1 numbers\\nfrom the benchmark",
+              "position" : 0,
+              "priority" : "medium",
+              "status" : "incomplete",
+              "tags" : [
+                "work"
+              ],
+              "title" : "Write report"
+            },
+            {
+              "dueDate" : null,
+              "id" : "twin-1",
+              "isFlagged" : false,
+              "listID" : "list-groceries",
+              "notes" : "",
+              "position" : 2,
+              "priority" : "none",
+              "status" : "incomplete",
+              "tags" : [
+
+              ],
+              "title" : "Twin"
+            },
+            {
+              "dueDate" : "2026-03-01",
+              "id" : "twin-2",
+              "isFlagged" : false,
+              "listID" : "list-work",
+              "notes" : "",
+              "position" : 2,
+              "priority" : "none",
+              "status" : "incomplete",
+              "tags" : [
+
+              ],
+              "title" : "Twin"
+            }
+          ],
+          "tags" : [
+            {
+              "title" : "bakery"
+            },
+            {
+              "title" : "dairy"
+            },
+            {
+              "title" : "Errands"
+            },
+            {
+              "title" : "work"
+            }
+          ]
+        }
+        """
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RemindersCore
+
+/// Files the app must refuse without crashing and without touching them.
+@Suite("Database files")
+struct DatabaseFileTests {
+    @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("notes.sqlite").path
+        let contents = Data("These are my notes, not a database.\n".utf8)
+        try contents.write(to: URL(fileURLWithPath: path))
+
+        let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+        #expect(error?.exitCode == 1)
+        #expect(error?.description.contains(path) ?? false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+    }
+
+    @Test func aDamagedDatabaseIsRefusedAndLeftAlone() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("damaged.sqlite").path
+        var contents = Data("SQLite format 3\u{0}".utf8)
+        contents.append(Data(repeating: 0xAB, count: 4096))
+        try contents.write(to: URL(fileURLWithPath: path))
+
+        expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+    }
+
+    @Test func aDatabaseFromANewerVersionIsRefusedAndLeftAlone() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("future.sqlite").path
+        do {
+            let pool = try AppDatabase.open(path: path)
+            try RemindersStore(writer: pool).createList(title: "From the future")
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer version')")
+            }
+            try pool.close()
+        }
+        let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+        #expect(error?.description.contains("newer version") ?? false)
+        #expect(error?.exitCode == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+    }
+
+    @Test func aDatabaseFromANewerVersionInRollbackModeIsLeftAlone() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("future.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator.migrate(queue)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer version')")
+            }
+            try queue.close()
+        }
+        let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+        expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+    }
+
+    @Test func reopeningKeepsTheData() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("nested/folders/me-default.sqlite").path
+        do {
+            let pool = try AppDatabase.open(path: path)
+            try RemindersStore(writer: pool).createList(title: "Kept")
+            try pool.close()
+        }
+        let pool = try AppDatabase.open(path: path)
+        #expect(try pool.read { try Queries.lists($0) }.map(\.list.title) == ["Kept"])
+        #expect(try pool.read { try Bool.fetchOne($0, sql: "PRAGMA foreign_keys") } == true)
+    }
+
+    @Test func anEmptyFileBecomesADatabase() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("empty.sqlite").path
+        FileManager.default.createFile(atPath: path, contents: Data())
+        let pool = try AppDatabase.open(path: path)
+        #expect(try pool.read { try Queries.lists($0) }.isEmpty)
+    }
+}
+
+@Suite("Sample covers")
+struct SampleCoversTests {
+    /// SampleCovers.swift embeds Assets/covers/*.png (make-covers.py writes
+    /// both); the two copies must not drift apart.
+    @Test func embeddedCoversMatchTheAssets() throws {
+        let folder = packageRoot.appendingPathComponent("Assets/covers")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
+        #expect(Set(files.map { String($0.dropLast(4)) }) == Set(SampleCovers.names))
+        for name in SampleCovers.names {
+            let asset = try Data(contentsOf: folder.appendingPathComponent("\(name).png"))
+            #expect(SampleCovers.png(named: name) == asset, "\(name).png differs from SampleCovers.swift")
+            _ = try CoverImage(png: asset)
+        }
+        #expect(SampleCovers.png(named: "missing") == nil)
+    }
+}

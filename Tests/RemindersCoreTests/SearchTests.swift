@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RemindersCore
+
+@Suite("Search")
+struct SearchTests {
+    func fixture() throws -> RemindersStore {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        try store.add("Renew passport", to: list, notes: "Photos are in the desk drawer", tags: ["errands"])
+        try store.add("Buy milk", to: list, notes: "Oat, 2 cartons")
+        try store.add("Call Mom", to: list, tags: ["family"])
+        let done = try store.add("Old passport photos", to: list)
+        try store.complete(id: done.id)
+        return store
+    }
+
+    @Test func threeCharactersOrMoreUseTheTrigramIndexOverTitleNotesAndTags() throws {
+        let store = try fixture()
+        #expect(try store.search("PASS").hits.map(\.row.reminder.title) == ["Renew passport"])
+        #expect(try store.search("drawer").hits.map(\.row.reminder.title) == ["Renew passport"])
+        #expect(try store.search("errand").hits.map(\.row.reminder.title) == ["Renew passport"])
+        #expect(try store.search("cartons").hits.map(\.row.reminder.title) == ["Buy milk"])
+        #expect(try store.search("nothing like this").hits.isEmpty)
+    }
+
+    @Test func shorterTextFallsBackToLike() throws {
+        let store = try fixture()
+        #expect(try store.search("mo").hits.map(\.row.reminder.title) == ["Call Mom"])
+        #expect(try store.search("2").hits.map(\.row.reminder.title) == ["Buy milk"])
+        #expect(try store.search("%").hits.isEmpty)
+        #expect(try store.search("_").hits.isEmpty)
+    }
+
+    @Test func quotesAndOperatorsAreSearchedLiterally() throws {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        try store.add("Read \"The Pragmatic Programmer\"", to: list)
+        try store.add("this OR that", to: list)
+        #expect(try store.search("\"The Prag").hits.count == 1)
+        #expect(try store.search("s OR t").hits.map(\.row.reminder.title) == ["this OR that"])
+        #expect(try store.search("NEAR(").hits.isEmpty)
+    }
+
+    @Test func completedMatchesAreCountedAndShownOnRequest() throws {
+        let store = try fixture()
+        let hidden = try store.search("passport")
+        #expect(hidden.completedCount == 1)
+        #expect(hidden.hits.map(\.row.reminder.title) == ["Renew passport"])
+        let shown = try store.search("passport", showCompleted: true)
+        #expect(shown.completedCount == 1)
+        #expect(shown.hits.map(\.row.reminder.title) == ["Renew passport", "Old passport photos"])
+    }
+
+    @Test func snippetsMarkEveryMatchInTheFirstFieldThatHasOne() throws {
+        let store = try fixture()
+        let (start, end) = (Queries.matchStart, Queries.matchEnd)
+        #expect(try store.search("passport").hits.first?.snippet == "Renew \(start)passport\(end)")
+        #expect(try store.search("drawer").hits.first?.snippet == "Photos are in the desk \(start)drawer\(end)")
+        #expect(try store.search("family").hits.first?.snippet == "#\(start)family\(end)")
+
+        let list = try store.createList(title: "Long")
+        let long = String(repeating: "word ", count: 20) + "needle" + String(repeating: " word", count: 20)
+        try store.add("Long notes", to: list, notes: long + " and another needle")
+        let snippet = try #require(try store.search("needle").hits.first?.snippet)
+        #expect(snippet.hasPrefix("…") && snippet.hasSuffix("…"))
+        #expect(snippet.contains("\(start)needle\(end)"))
+        #expect(snippet.count < long.count)
+    }
+
+    @Test func editsAndTagRenamesKeepTheIndexCurrent() throws {
+        let store = try fixture()
+        let id = try #require(try store.search("milk").hits.first?.id)
+        try store.updateReminder(id: id, ReminderChanges(title: "Buy bread", notes: "Sourdough"))
+        #expect(try store.search("milk").hits.isEmpty)
+        #expect(try store.search("cartons").hits.isEmpty)
+        #expect(try store.search("sourdough").hits.map(\.id) == [id])
+
+        try store.renameTag("errands", to: "chores")
+        #expect(try store.search("errands").hits.isEmpty)
+        #expect(try store.search("chores").hits.map(\.row.reminder.title) == ["Renew passport"])
+
+        try store.renameTag("chores", to: "CHORES")
+        #expect(try store.search("CHORES").hits.first?.row.tags == ["CHORES"])
+        let indexed = try store.read { try String.fetchAll($0, sql: "SELECT tags FROM reminderSearch WHERE tags != ''") }
+        #expect(indexed.sorted() == ["CHORES", "family"])
+    }
+}
+
+@Suite("Clearing completed reminders")
+struct ClearCompletedTests {
+    /// Four reminders completed 14 months, 7 months, 6 weeks and 1 week
+    /// before the pinned now, plus one open reminder.
+    func fixture() throws -> (RemindersStore, RemindersList) {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        try store.add("Open", to: list)
+        for (title, moment) in [("14 months", "2025-01-01T09:00:00Z"), ("7 months", "2025-08-01T09:00:00Z"),
+                                ("6 weeks", "2026-01-15T09:00:00Z"), ("1 week", "2026-02-22T09:00:00Z")] {
+            let reminder = try store.add(title, to: list)
+            try RemindersCoreTests.store(store, at: moment).complete(id: reminder.id)
+        }
+        return (store, list)
+    }
+
+    @Test func eachPeriodClearsWhatWasCompletedBeforeIt() throws {
+        let (store, _) = try fixture()
+        #expect(try store.clearCompleted(.year) == 1)
+        #expect(try store.titles(.completed) == ["7 months", "6 weeks", "1 week"])
+        #expect(try store.clearCompleted(.sixMonths) == 1)
+        #expect(try store.clearCompleted(.month) == 1)
+        #expect(try store.titles(.completed) == ["1 week"])
+        #expect(try store.clearCompleted(.all) == 1)
+        #expect(try store.titles(.all, showCompleted: true) == ["Open"])
+    }
+
+    @Test func clearingOneListLeavesTheOthers() throws {
+        let (store, list) = try fixture()
+        let other = try store.createList(title: "Other")
+        let elsewhere = try store.add("Elsewhere", to: other)
+        try store.complete(id: elsewhere.id)
+        #expect(try store.clearCompleted(.all, listID: list.id) == 4)
+        #expect(try store.titles(.completed) == ["Elsewhere"])
+    }
+
+    @Test func clearingSkipsListsTheUserMayOnlyRead() throws {
+        let (plain, list) = try fixture()
+        let guarded = RemindersStore(writer: plain.writer, clock: plain.clock) { _, lists in
+            if lists.contains(list.id) { throw CoreError.readOnly("list Home is read-only") }
+        }
+        let other = try guarded.createList(title: "Mine")
+        let mine = try guarded.add("Mine", to: other)
+        try guarded.complete(id: mine.id)
+        #expect(try guarded.clearCompleted(.all) == 1)
+        #expect(try guarded.titles(.completed).count == 4)
+        expectErrorKind(.readOnly("")) { try guarded.clearCompleted(.all, listID: list.id) }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RemindersTUI
+import RemindersCore
+import RemindersViewModels
+
+/// A sharing layer stand-in: every list is shared by alice, read-only.
+struct ReadOnlySharing: SharingInfoProvider {
+    func sharingLine(_ db: Database, listID: String) throws -> String? { "Shared by alice" }
+    func isReadOnly(_ db: Database, listID: String) throws -> Bool { true }
+}
+
+/// A sync layer stand-in with a fixed status.
+struct FixedSyncStatus: SyncStatusProvider {
+    var status: SyncStatus
+    func currentStatus() -> SyncStatus { status }
+    func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription { StatusSubscription(cancel: {}) }
+}
+
+func makeApp(environment: AppEnvironment, width: Int = 80, height: Int = 24, colorMode: ColorMode = .indexed256) -> AppController {
+    let app = AppController(environment: environment, options: TUIOptions(), colorMode: colorMode,
+                            size: (width, height), now: { pinnedNow }, wake: {})
+    app.start()
+    app.refresh()
+    return app
+}
+
+func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
+                       sync: any SyncStatusProvider = LocalOnlySyncStatus()) throws -> AppEnvironment {
+    let queue = try AppDatabase.inMemory()
+    let store = RemindersStore(writer: queue, clock: AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!))
+    try SampleData.seed(store)
+    return AppEnvironment(store: store, userName: "me", deviceName: "laptop", syncStatus: sync, sharing: sharing,
+                          completionDelay: 60)
+}
+
+@Suite struct ScreenBehaviourTests {
+    @Test func noColorDrawsAttributesOnly() throws {
+        let world = try TestWorld(colorMode: .monochrome)
+        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        let screen = world.screen
+        #expect(screen.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
+        // The selection still shows, reversed.
+        let row = try #require(screen.textLines().firstIndex { $0.contains("Prepare sprint demo") })
+        #expect(screen[row, 10].style.attributes.contains(.reverse))
+        // The cover becomes a placeholder band.
+        #expect(screen.textLines()[1].contains("cover image: needs a 256-color terminal"))
+    }
+
+    @Test func theSelectionAndPastDueAreColored() throws {
+        let world = try TestWorld()
+        world.press(.enter)
+        let screen = world.screen
+        let lines = screen.textLines()
+        let passport = try #require(lines.firstIndex { $0.contains("Renew passport") })
+        #expect(screen.text(row: passport) { $0.foreground == world.app.theme.danger.foreground }.contains("Mon 2 Mar"))
+        let selected = try #require(lines.firstIndex { $0.contains("Call mom") })
+        #expect(screen[selected, 5].style.background == .indexed(24))
+    }
+
+    @Test func listTitlesAreDrawnInTheListColor() throws {
+        let world = try TestWorld()
+        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        let screen = world.screen
+        let row = try #require(screen.textLines().firstIndex { $0.hasPrefix("  Work") })
+        #expect(screen[row, 2].style.foreground == .rgb(0xe8, 0x52, 0x4a))
+        #expect(screen[row, 2].style.attributes.contains(.bold))
+    }
+
+    @Test func theCoverIsDrawnWithHalfBlocksIn256Colors() throws {
+        let world = try TestWorld()
+        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        let screen = world.screen
+        for row in 1...4 {
+            for column in 0..<80 {
+                let cell = screen[row, column]
+                #expect(cell.text == "▀")
+                guard case .indexed(let fg) = cell.style.foreground, case .indexed(let bg) = cell.style.background else {
+                    Issue.record("cover cell \(row),\(column) is not in indexed colors")
+                    return
+                }
+                #expect(fg >= 16 && bg >= 16)
+            }
+        }
+    }
+
+    @Test func controlCharactersFromTheDataNeverReachTheScreen() throws {
+        let world = try TestWorld()
+        // As a peer's sync could write them, past the store's validation.
+        try world.store.writer.write { db in
+            try db.execute(sql: "INSERT INTO remindersLists (id, title, position) VALUES ('evil', ?, 9)",
+                           arguments: ["Evil\u{1B}[2J\u{1B}]0;owned\u{07}"])
+            try db.execute(sql: "INSERT INTO reminders (remindersListID, title, notes) VALUES ('evil', ?, ?)",
+                           arguments: ["Pay \u{9B}31m\u{202E}gnp.exe", "line\u{1B}[1A one\nsecond"])
+        }
+        let screen = world.screen
+        #expect(!screen.cells.contains { cell in
+            cell.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) }
+        })
+        #expect(screen.text.contains("Evil[2J]0;owned"))
+        for _ in 0..<8 { world.press(.character("j")) }
+        world.press(.enter)
+        let text = world.text
+        #expect(text.contains("Pay 31mgnp.exe"))
+        #expect(text.contains("line[1A one"))
+    }
+
+    @Test func wideTitlesKeepTheColumnsAligned() throws {
+        let world = try TestWorld()
+        let list = try world.store.createList(title: "旅行")
+        for (title, due) in [("東京タワー 🗼", "2026-03-05"), ("Café crème", "2026-03-06"), ("e\u{301}te\u{301}", "2026-03-07")] {
+            try world.store.createReminder(ReminderDraft(listID: list.id, title: title, dueDate: DueDate(due), tags: ["trip"]))
+        }
+        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"),
+                    .character("j"), .character("j"), .enter)
+        let screen = world.screen
+        let rows = screen.textLines().indices.filter { screen.textLines()[$0].contains("#trip") }
+        #expect(rows.count == 3)
+        // "#trip" starts at the same column in every row.
+        let columns = rows.map { row in (0..<screen.width).first { screen[row, $0].text == "#" } }
+        #expect(Set(columns).count == 1)
+        #expect(screen.textLines().contains { $0.contains("東京タワー 🗼") })
+        #expect(screen.textLines().contains { $0.contains("旅行") })
+    }
+
+    @Test func sharedListsShowTheirSharingLineAndRefuseEdits() throws {
+        let environment = try seededEnvironment(sharing: ReadOnlySharing())
+        let app = makeApp(environment: environment)
+        var text = app.render().text
+        #expect(text.contains("● Work  Shared by alice (read-only)"))
+        for _ in 0..<6 { app.handle(.key(.character("j"))) }
+        app.handle(.key(.enter))
+        app.refresh()
+        text = app.render().text
+        #expect(text.contains("Shared by alice (read-only)"))
+        // Editing keys are left out of the status bar and refused.
+        #expect(!text.contains("a new"))
+        app.handle(.key(.character("d")))
+        app.refresh()
+        #expect(app.toast?.message == "This list is shared read-only: only its owner can change it")
+        #expect(try environment.writer.read { db in try Reminder.fetchCount(db) } == 13)
+    }
+
+    @Test func theStatusBarShowsWhoWhereAndTheSyncState() throws {
+        let environment = try seededEnvironment(sync: FixedSyncStatus(status: SyncStatus(
+            connection: .offline, pendingCount: 3, conflictsCount: 2)))
+        let app = makeApp(environment: environment)
+        let lines = app.render().textLines()
+        #expect(lines[23].hasSuffix("me@laptop · offline · 3 pending · 2 conflicts"))
+        app.handle(.key(.character("C")))
+        #expect(app.render().text.contains("2 conflicts are logged."))
+    }
+
+    @Test func wideHomePreviewsTheSelectedList() throws {
+        let world = try TestWorld(width: 120, height: 40)
+        #expect(world.text.contains("│  Today"))
+        for _ in 0..<6 { world.press(.character("j")) }
+        let text = world.text
+        #expect(text.contains("Work                                                     4 reminders"))
+        #expect(text.contains("Prepare sprint demo"))
+        #expect(!text.contains("Call mom"))
+        // Narrow terminals have no room for it.
+        world.resize(80, 24)
+        #expect(!world.text.contains("Prepare sprint demo"))
+    }
+
+    @Test func everyScreenFitsAt80x24AndAt120x40() throws {
+        for (width, height) in [(80, 24), (120, 40)] {
+            let world = try TestWorld(width: width, height: height)
+            let sequences: [[Key]] = [
+                [], [.enter], [.character("G"), .enter], [.character("a")], [.enter, .character("a")],
+                [.character("t")], [.character("/")], [.character("?")], [.character("C")],
+                [.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("e")],
+            ]
+            for keys in sequences {
+                while world.app.stack.count > 1 { world.app.pop() }
+                for overlay in world.app.overlays { world.app.dismiss(overlay) }
+                for key in keys { world.press(key) }
+                let screen = world.screen
+                #expect(screen.width == width && screen.height == height)
+                #expect(screen.textLines().allSatisfy { DisplayWidth.of($0) <= width })
+                // The status bar is always there.
+                #expect(screen.textLines()[height - 1].hasSuffix("me@laptop · local only"))
+            }
+        }
+    }
+}
+
+@Suite struct TerminalAppTests {
+    @Test func theFirstFrameRendersWithoutATerminal() throws {
+        let environment = try seededEnvironment()
+        let lines = TerminalApp(environment: environment).renderFirstFrame()
+        #expect(lines.count == 24)
+        #expect(lines[3].contains("Today"))
+        #expect(lines[23].hasSuffix("me@laptop · local only"))
+    }
+}

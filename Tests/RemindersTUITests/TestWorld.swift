@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+@testable import RemindersTUI
+import RemindersCore
+import RemindersViewModels
+
+/// A pinned moment: Wednesday 4 March 2026, 10:00 UTC.
+let pinnedNow = Date(timeIntervalSince1970: 1_772_618_400)
+
+/// An app on an in-memory database with the clock pinned, driven by keys
+/// and read back as text, without a terminal.
+final class TestWorld {
+    let store: RemindersStore
+    let environment: AppEnvironment
+    let app: AppController
+    var now: Date
+
+    /// - Parameter seeded: with the sample lists and reminders.
+    init(width: Int = 80, height: Int = 24, seeded: Bool = true, colorMode: ColorMode = .indexed256,
+         options: TUIOptions = TUIOptions()) throws {
+        let queue = try AppDatabase.inMemory()
+        let clock = AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!)
+        store = RemindersStore(writer: queue, clock: clock)
+        if seeded { try SampleData.seed(store) }
+        environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", completionDelay: 60)
+        now = pinnedNow
+        let box = NowBox()
+        app = AppController(environment: environment, options: options, colorMode: colorMode,
+                            size: (width, height), now: { box.now }, wake: {})
+        nowBox = box
+        app.start()
+        app.refresh()
+    }
+
+    private let nowBox: NowBox
+
+    final class NowBox {
+        var now = pinnedNow
+    }
+
+    /// Moves the toast and animation clock.
+    func advance(_ seconds: TimeInterval) {
+        nowBox.now = nowBox.now.addingTimeInterval(seconds)
+        app.tick()
+    }
+
+    /// Sends keys, reading the view models after each so the next key sees
+    /// what a user would see.
+    func press(_ keys: Key...) {
+        for key in keys {
+            app.handle(.key(key))
+            app.refresh()
+        }
+    }
+
+    /// Types text, one key per character.
+    func type(_ text: String) {
+        for character in text {
+            app.handle(.key(.character(character)))
+        }
+        app.refresh()
+    }
+
+    func resize(_ width: Int, _ height: Int) {
+        app.handle(.resize(width: width, height: height))
+    }
+
+    var screen: CellBuffer {
+        app.refresh()
+        return app.render()
+    }
+
+    var text: String { screen.text }
+
+    func lists() throws -> [RemindersList] {
+        try store.writer.read { db in try RemindersList.order(Column("position")).fetchAll(db) }
+    }
+
+    func reminder(titled title: String) throws -> ReminderRow? {
+        try store.writer.read { db in
+            guard let id = try String.fetchOne(db, sql: "SELECT id FROM reminders WHERE title = ?", arguments: [title]) else { return nil }
+            return try Queries.reminder(db, id: id, clock: store.clock)
+        }
+    }
+}

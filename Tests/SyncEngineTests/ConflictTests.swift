@@ -1,0 +1,210 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+@testable import SyncEngine
+
+/// Conflicts between two devices of one user, against the real server.
+@Suite struct ConflictTests {
+    let directory = TemporaryDirectory()
+
+    /// Two devices that share one list with one reminder, both in sync.
+    func world(clockB: TestClock = TestClock(1_800_000_000_500)) throws -> (Device, Device, Reminder) {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server, clock: TestClock(1_800_000_000_000))
+        let b = try Device("B", server: server, clock: clockB)
+        let list = try a.store.createList(title: "Home")
+        let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Paint", notes: "white"))
+        try a.sync(); try b.sync()
+        return (a, b, r)
+    }
+
+    @Test(arguments: [true, false])
+    func differentFieldsBothKept(aSendsFirst: Bool) throws {
+        let (a, b, r) = try world()
+        a.clock.advance(); b.clock.advance()
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "Paint the fence"))
+        try b.store.updateReminder(id: r.id, ReminderChanges(notes: "green"))
+        let (first, second) = aSendsFirst ? (a, b) : (b, a)
+        try first.sync(); try second.sync(); try first.sync()
+        for device in [a, b] {
+            #expect(try device.reminder(r.id)?.title == "Paint the fence")
+            #expect(try device.reminder(r.id)?.notes == "green")
+            #expect(try device.pending() == 0)
+        }
+        #expect(try a.engine.conflicts().isEmpty)
+        #expect(try b.engine.conflicts().isEmpty)
+    }
+
+    /// Conflict on send: B sends a stale record and merges the server's.
+    @Test func sameFieldNewerEditWinsOnSend() throws {
+        let (a, b, r) = try world()
+        a.clock.advance(1_000); b.clock.advance(2_000)
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A's title"))
+        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B's title"))
+        try a.sync()
+        let report = try b.engine.sendChanges()
+        #expect(report.merged == 1)
+        try b.sync(); try a.sync()
+        #expect(try a.reminder(r.id)?.title == "B's title")
+        #expect(try b.reminder(r.id)?.title == "B's title")
+        let logged = try b.engine.conflicts()
+        #expect(logged.count == 1)
+        #expect(logged.first?.field == "title")
+        #expect(logged.first?.local == "B's title")
+        #expect(logged.first?.remote == "A's title")
+        #expect(logged.first?.ancestor == "Paint")
+        #expect(logged.first?.winner == "local")
+        #expect(logged.first?.remoteDevice == "A")
+    }
+
+    /// Conflict on fetch: B fetches the newer record while it has a pending
+    /// edit of the same field.
+    @Test func sameFieldNewerEditWinsOnFetch() throws {
+        let (a, b, r) = try world()
+        b.clock.advance(1_000); a.clock.advance(2_000)
+        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B's title"))
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A's title"))
+        try a.sync()
+        let fetched = try b.engine.fetchChanges()
+        #expect(fetched.conflicts == 1)
+        #expect(try b.reminder(r.id)?.title == "A's title")
+        #expect(try b.pending() == 0)
+        try b.sync(); try a.sync()
+        #expect(try a.export() == b.export())
+        #expect(try b.engine.conflicts().first?.winner == "remote")
+    }
+
+    @Test func equalTimestampsGoToTheClient() throws {
+        let clock = TestClock(1_900_000_000_000)
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server, clock: clock)
+        let b = try Device("B", server: server, clock: clock)
+        let list = try a.store.createList(title: "Home")
+        let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Paint"))
+        try a.sync(); try b.sync()
+        // Both clocks read the same instant and both have seen the same history.
+        try a.db.write { try $0.execute(sql: "UPDATE sync_clock SET hlc = 1900000000500") }
+        try b.db.write { try $0.execute(sql: "UPDATE sync_clock SET hlc = 1900000000500") }
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A"))
+        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B"))
+        try a.sync()
+        try b.sync()
+        #expect(try b.engine.conflicts().first?.winner == "local")
+        try a.sync()
+        #expect(try a.reminder(r.id)?.title == "B")
+        #expect(try a.export() == b.export())
+    }
+
+    /// B's clock runs an hour behind, but B edits after seeing A's edit:
+    /// the hybrid logical clock makes B's edit the later one.
+    @Test func deviceBehindStillWinsWithLaterEdit() throws {
+        let (a, b, r) = try world(clockB: TestClock(1_800_000_000_000 - 3_600_000))
+        a.clock.advance()
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A's title"))
+        try a.sync()
+        try b.sync()
+        #expect(try b.reminder(r.id)?.title == "A's title")
+        // B edits offline after having seen A's edit; A edits the notes.
+        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B's later title"))
+        try a.store.updateReminder(id: r.id, ReminderChanges(notes: "A's notes"))
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.reminder(r.id)?.title == "B's later title")
+        #expect(try a.reminder(r.id)?.notes == "A's notes")
+        #expect(try a.export() == b.export())
+    }
+
+    @Test(arguments: [true, false])
+    func deleteWinsOverConcurrentEdit(deleterSendsFirst: Bool) throws {
+        let (a, b, r) = try world()
+        try a.store.deleteReminder(id: r.id)
+        try b.store.updateReminder(id: r.id, ReminderChanges(title: "Edited"))
+        if deleterSendsFirst {
+            try a.sync(); try b.sync()
+        } else {
+            try b.sync(); try a.sync(); try b.sync()
+        }
+        try a.sync()
+        #expect(try a.reminder(r.id) == nil)
+        #expect(try b.reminder(r.id) == nil)
+        #expect(try a.export() == b.export())
+        #expect(try a.pending() == 0 && b.pending() == 0)
+        let deletes = try (a.engine.conflicts() + b.engine.conflicts()).filter { $0.winner == "delete" }
+        #expect(deletes.count == 1)
+    }
+
+    @Test(arguments: [true, false])
+    func childCreatedUnderParentDeletedElsewhereGoesWithIt(deleterSendsFirst: Bool) throws {
+        let (a, b, r) = try world()
+        let listID = try #require(try a.reminder(r.id)).remindersListID
+        try a.store.deleteList(id: listID)
+        let child = try b.store.createReminder(ReminderDraft(listID: listID, title: "New under deleted list"))
+        if deleterSendsFirst {
+            try a.sync(); try b.sync(); try a.sync()
+        } else {
+            try b.sync(); try a.sync(); try b.sync(); try a.sync()
+        }
+        #expect(try b.reminder(child.id) == nil)
+        #expect(try a.reminder(child.id) == nil)
+        #expect(try b.list(listID) == nil)
+        #expect(try a.export() == b.export())
+        #expect(try a.pending() == 0 && b.pending() == 0)
+        // Nothing is left on the server either: a fresh device sees nothing.
+        let c = try Device("C", server: try makeServer(directory))
+        try c.sync()
+        #expect(try c.export().reminders.isEmpty)
+        #expect(try c.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0)
+    }
+
+    @Test func reminderMovedBetweenListsOnTwoDevices() throws {
+        let (a, b, r) = try world()
+        let work = try a.store.createList(title: "Work")
+        let errands = try a.store.createList(title: "Errands")
+        try a.sync(); try b.sync()
+        a.clock.advance(1_000); b.clock.advance(2_000)
+        try a.store.updateReminder(id: r.id, ReminderChanges(listID: work.id))
+        try b.store.updateReminder(id: r.id, ReminderChanges(listID: errands.id))
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.reminder(r.id)?.remindersListID == errands.id)
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func childArrivingBeforeParentIsHeldAcrossRestarts() throws {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server)
+        let b = try Device("B", server: server)
+        let list = try a.store.createList(title: "Later")
+        let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Child first"))
+        try a.sync()
+        // Save the child again so that it comes after its parent in the change
+        // stream, then make B see only the child by applying it alone.
+        let record = try #require(try server.database(user: "me", scope: .private, device: "X")
+            .fetchRecords([RecordID(recordName: "reminders/\(r.id)", zoneID: b.engine.defaultZoneID)]).values.first?.get())
+        try b.engine.applyWrite { db in _ = try b.engine.applyFetched(db, record: record) }
+        #expect(try b.reminder(r.id) == nil)
+        #expect(try b.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 1)
+        // A new engine on the same database (a restart) still holds it.
+        let restarted = try SyncEngine(
+            writer: b.db, privateDatabase: server.database(user: "me", scope: .private, device: "B"),
+            sharedDatabase: server.database(user: "me", scope: .shared, device: "B"), tables: RemindersTables.all)
+        try restarted.sync()
+        #expect(try b.reminder(r.id)?.title == "Child first")
+        #expect(try b.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0)
+        #expect(try b.export() == a.export())
+    }
+
+    @Test func restoringTheLosingValueIsANewEdit() throws {
+        let (a, b, r) = try world()
+        a.clock.advance(1_000); b.clock.advance(2_000)
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A's title"))
+        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B's title"))
+        try a.sync(); try b.sync(); try a.sync()
+        let entry = try #require(try b.engine.conflicts().first)
+        #expect(try b.engine.restoreLosingValue(conflictID: entry.id))
+        #expect(try b.reminder(r.id)?.title == "A's title")
+        try b.sync(); try a.sync()
+        #expect(try a.reminder(r.id)?.title == "A's title")
+        #expect(try a.export() == b.export())
+    }
+}

@@ -1,0 +1,185 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+@testable import SyncEngine
+
+/// A small, fast, seedable random generator (SplitMix64), so a failing seed
+/// replays exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The latest edit of each field seen anywhere, by hybrid-clock time.
+struct EditLedger {
+    struct Entry { var time: Int64; var value: FieldValue?; var tied: Bool }
+    var entries: [String: Entry] = [:]
+
+    /// Reads the device's pending edits (their times and current values).
+    mutating func record(_ device: Device) throws {
+        let tables = Dictionary(uniqueKeysWithValues: device.engine.tables.map { ($0.name, $0) })
+        try device.db.read { db in
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM sync_metadata WHERE isPendingSave") {
+                let meta = try Metadata(row: row)
+                guard let table = tables[meta.recordType],
+                      let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.name) WHERE \(table.primaryKey) = ?", arguments: [meta.recordName])
+                else { continue }
+                let values = RecordCoder.values(of: current, table: table).values
+                for (column, time) in meta.editTimes where table.columns.contains(column) {
+                    let key = "\(table.name)/\(meta.recordName)/\(column)"
+                    let value = values[column]
+                    if let existing = entries[key] {
+                        if time > existing.time {
+                            entries[key] = Entry(time: time, value: value, tied: false)
+                        } else if time == existing.time, existing.value != value {
+                            entries[key]?.tied = true
+                        }
+                    } else {
+                        entries[key] = Entry(time: time, value: value, tied: false)
+                    }
+                }
+            }
+        }
+    }
+}
+
+@Suite struct ConvergenceTests {
+    /// Random devices, random edits, random send/fetch interleavings; then
+    /// sync until quiet: every device shows the same data, every field holds
+    /// its latest edit, and nothing is duplicated.
+    @Test(arguments: Self.seeds)
+    func convergesUnderRandomInterleavings(seed: Int) throws {
+        let directory = TemporaryDirectory()
+        var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
+        let server = try makeServer(directory)
+        let deviceCount = Int.random(in: 2...4, using: &rng)
+        let devices = try (0..<deviceCount).map { index in
+            // Some clocks run behind by up to an hour.
+            let skew = Int64.random(in: -3_600_000...0, using: &rng)
+            return try Device("D\(index)", server: server, clock: TestClock(1_800_000_000_000 + skew))
+        }
+        var ledger = EditLedger()
+        let tagPool = ["work", "home", "urgent", "later"]
+        let steps = Int.random(in: 20...45, using: &rng)
+        var log: [String] = []
+        do {
+            for step in 0..<steps {
+                let device = devices[Int.random(in: 0..<deviceCount, using: &rng)]
+                device.clock.advance(Int64.random(in: 1...5_000, using: &rng))
+                let lists = try device.db.read { try RemindersList.fetchAll($0) }
+                let reminders = try device.db.read { try Reminder.fetchAll($0) }
+                let roll = Int.random(in: 0..<100, using: &rng)
+                switch roll {
+                case 0..<8:
+                    log.append("\(step) \(device.name) create list")
+                    try device.store.createList(title: "List \(step)", color: RemindersStore.palette.randomElement(using: &rng))
+                case 8..<12 where !lists.isEmpty:
+                    let list = lists.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) rename list \(list.id.prefix(4))")
+                    try device.store.updateList(id: list.id, title: "Renamed \(step)")
+                case 12..<14 where !lists.isEmpty:
+                    let list = lists.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) delete list \(list.id.prefix(4))")
+                    try device.store.deleteList(id: list.id)
+                case 14..<30 where !lists.isEmpty:
+                    let list = lists.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) create reminder in \(list.id.prefix(4))")
+                    try device.store.createReminder(ReminderDraft(
+                        listID: list.id, title: "R\(step)", priority: Priority.allCases.randomElement(using: &rng)!,
+                        tags: Array(tagPool.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng)))))
+                case 30..<55 where !reminders.isEmpty:
+                    let r = reminders.randomElement(using: &rng)!
+                    var changes = ReminderChanges()
+                    switch Int.random(in: 0..<5, using: &rng) {
+                    case 0: changes.title = "T\(step)"
+                    case 1: changes.notes = "N\(step)"
+                    case 2: changes.priority = Priority.allCases.randomElement(using: &rng)!
+                    case 3: changes.isFlagged = Bool.random(using: &rng)
+                    default: changes.dueDate = .some(Bool.random(using: &rng) ? DueDate("2026-0\(Int.random(in: 1...9, using: &rng))-1\(step % 10)") : nil)
+                    }
+                    log.append("\(step) \(device.name) edit \(r.id.prefix(4)) \(changes)")
+                    try device.store.updateReminder(id: r.id, changes)
+                case 55..<62 where !reminders.isEmpty:
+                    let r = reminders.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) toggle complete \(r.id.prefix(4))")
+                    if r.status == .completed { try device.store.uncomplete(id: r.id) } else { try device.store.complete(id: r.id) }
+                case 62..<67 where !reminders.isEmpty:
+                    let r = reminders.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) delete reminder \(r.id.prefix(4))")
+                    try device.store.deleteReminder(id: r.id)
+                case 67..<72 where !reminders.isEmpty && lists.count > 1:
+                    let r = reminders.randomElement(using: &rng)!
+                    let list = lists.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) move \(r.id.prefix(4)) to \(list.id.prefix(4))")
+                    try device.store.updateReminder(id: r.id, ReminderChanges(listID: list.id))
+                case 72..<76 where !reminders.isEmpty:
+                    let r = reminders.randomElement(using: &rng)!
+                    log.append("\(step) \(device.name) tags \(r.id.prefix(4))")
+                    try device.store.updateReminder(id: r.id, ReminderChanges(tags: Array(tagPool.shuffled(using: &rng).prefix(2))))
+                case 76..<84:
+                    log.append("\(step) \(device.name) send")
+                    try device.engine.sendChanges()
+                case 84..<92:
+                    log.append("\(step) \(device.name) fetch")
+                    try device.engine.fetchChanges()
+                default:
+                    log.append("\(step) \(device.name) sync")
+                    try device.sync()
+                }
+                try ledger.record(device)
+            }
+            // Sync until quiet.
+            for _ in 0..<6 {
+                for device in devices {
+                    try device.sync()
+                    try ledger.record(device)
+                }
+            }
+        } catch {
+            Issue.record("seed \(seed): \(error)\n\(log.joined(separator: "\n"))")
+            return
+        }
+        let exports = try devices.map { try $0.export() }
+        for (index, export) in exports.enumerated().dropFirst() where export != exports[0] {
+            Issue.record("seed \(seed): device D\(index) differs from D0\n\(log.joined(separator: "\n"))")
+        }
+        for device in devices {
+            #expect(try device.pending() == 0, "seed \(seed): \(device.name) still has pending changes")
+        }
+        // Every field of every surviving row holds its latest edit.
+        let d0 = devices[0]
+        let tables = Dictionary(uniqueKeysWithValues: d0.engine.tables.map { ($0.name, $0) })
+        try d0.db.read { db in
+            for (key, entry) in ledger.entries where !entry.tied {
+                let parts = key.split(separator: "/", maxSplits: 2).map(String.init)
+                guard let table = tables[parts[0]],
+                      let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.name) WHERE \(table.primaryKey) = ?", arguments: [parts[1]])
+                else { continue }
+                let value = RecordCoder.values(of: row, table: table).values[parts[2]]
+                #expect(value == entry.value, "seed \(seed): \(key) is \(String(describing: value)), latest edit was \(String(describing: entry.value))\n\(log.joined(separator: "\n"))")
+            }
+            // Nothing duplicated: one link per reminder and tag.
+            let duplicates = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM (SELECT reminderID, lower(tagID) FROM remindersTags GROUP BY 1, 2 HAVING count(*) > 1)
+                """)
+            #expect(duplicates == 0, "seed \(seed): duplicated tag links")
+        }
+    }
+
+    /// 200 seeds; `REMINDERS_CONVERGENCE_SEEDS=N` runs N, and
+    /// `REMINDERS_CONVERGENCE_SEED=S` replays seed S alone.
+    static let seeds: [Int] = {
+        let environment = ProcessInfo.processInfo.environment
+        if let seed = environment["REMINDERS_CONVERGENCE_SEED"].flatMap(Int.init) { return [seed] }
+        return Array(0..<(environment["REMINDERS_CONVERGENCE_SEEDS"].flatMap(Int.init) ?? 200))
+    }()
+}
