@@ -71,7 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer"]),
-        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore"]),
+        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "RemindersViewModels"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "RemindersCore"]),
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore"]),

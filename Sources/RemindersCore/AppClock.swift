@@ -6,21 +6,43 @@ import Foundation
 /// `REMINDERS_NOW` (ISO 8601, e.g. 2026-03-01T10:00:00Z or 2026-03-01T10:00).
 public struct AppClock: Sendable {
     private let pinned: Date?
+    private let source: (@Sendable () -> Date)?
     public let timeZone: TimeZone
 
     public init(pinned: Date? = nil, timeZone: TimeZone = .current) {
         self.pinned = pinned
+        self.source = nil
         self.timeZone = timeZone
     }
 
-    /// A clock pinned by `REMINDERS_NOW` if the environment sets it.
-    /// Throws `CoreError.invalidInput` when the variable cannot be read.
+    /// A clock that reads `source`: a test's hand-moved clock, or one that
+    /// starts at a chosen moment and runs (`running(from:)`).
+    public init(timeZone: TimeZone = .current, source: @escaping @Sendable () -> Date) {
+        self.pinned = nil
+        self.source = source
+        self.timeZone = timeZone
+    }
+
+    /// A clock that starts at `start` and then runs at the wall clock's
+    /// pace, so that due alerts can be shown at a chosen, scripted time.
+    public static func running(from start: Date, timeZone: TimeZone = .current) -> AppClock {
+        let origin = Date()
+        return AppClock(timeZone: timeZone) { start.addingTimeInterval(Date().timeIntervalSince(origin)) }
+    }
+
+    /// A clock pinned by `REMINDERS_NOW` if the environment sets it; with
+    /// `REMINDERS_CLOCK=running` it starts there and runs on instead.
+    /// Throws `CoreError.invalidInput` when a variable cannot be read.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppClock {
+        let mode = environment["REMINDERS_CLOCK"] ?? ""
+        guard ["", "pinned", "running"].contains(mode) else {
+            throw CoreError.invalidInput("REMINDERS_CLOCK '\(mode)' is not 'pinned' or 'running'")
+        }
         guard let text = environment["REMINDERS_NOW"], !text.isEmpty else { return AppClock() }
         guard let date = parseMoment(text) else {
             throw CoreError.invalidInput("REMINDERS_NOW '\(text)' is not an ISO 8601 date and time (e.g. 2026-03-01T10:00:00Z)")
         }
-        return AppClock(pinned: date)
+        return mode == "running" ? running(from: date) : AppClock(pinned: date)
     }
 
     /// Parses an ISO 8601 moment with a zone, or a floating local
@@ -41,7 +63,7 @@ public struct AppClock: Sendable {
         return nil
     }
 
-    public var now: Date { pinned ?? Date() }
+    public var now: Date { source?() ?? pinned ?? Date() }
 
     public var isPinned: Bool { pinned != nil }
 

@@ -43,6 +43,8 @@ extension SyncEngine {
             }
         }
         report.add(try resolveOrphans())
+        // Permission changes and ended shares take effect at the next sync.
+        try refreshShares()
         return report
     }
 
@@ -141,19 +143,21 @@ extension SyncEngine {
                               isPendingSave: false, isPendingDelete: true)
             return outcome
         }
-        if let parent = table.parent, case .string(let parentKey)? = record.fields[parent.column],
-           !(try rowExists(db, table: parent.parentTable, key: parentKey)) {
-            let parentMeta = try Metadata.fetch(db, type: parent.parentTable, name: parentKey)
-            if parentMeta?.isPendingDelete == true {
-                // Created elsewhere under a parent deleted here: it goes too.
+        for reference in table.foreignKeys {
+            guard case .string(let target)? = record.fields[reference.column],
+                  !(try rowExists(db, table: reference.parentTable, key: target)) else { continue }
+            let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
+            if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
+                // Created elsewhere under a row deleted here: it goes too.
                 try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
                                   isPendingSave: false, isPendingDelete: true)
                 return outcome
             }
+            // Fetched before the row it refers to: held until that arrives.
             try db.execute(sql: """
                 INSERT OR REPLACE INTO sync_held_records (recordType, recordName, parentType, parentName, record)
                 VALUES (?, ?, ?, ?, ?)
-                """, arguments: [tableName, key, parent.parentTable, parentKey, try RecordCoder.encode(record)])
+                """, arguments: [tableName, key, reference.parentTable, target, try RecordCoder.encode(record)])
             outcome.held = true
             return outcome
         }
@@ -254,7 +258,14 @@ extension SyncEngine {
         guard !held.isEmpty else { return report }
         var parentsByDatabase: [DatabaseScope: [RecordID: [Row]]] = [:]
         for row in held {
+            // Only a parent in the same zone can be looked up; a reference
+            // into another user's zone (a private tag on a shared reminder)
+            // waits for its target.
             let record = try RecordCoder.decode(row["record"])
+            guard let table = tablesByName[row["recordType"]], let target = tablesByName[row["parentType"]] else { continue }
+            let sameZone = (table.sharesWithParent && table.parent?.parentTable == target.name)
+                || (target.parent == nil && record.id.zoneID == defaultZoneID)
+            guard sameZone else { continue }
             let parentID = RecordID(recordName: RecordCoder.recordName(table: row["parentType"], key: row["parentName"]),
                                     zoneID: record.id.zoneID)
             let scope: DatabaseScope = record.id.zoneID.ownerName == userName ? .private : .shared

@@ -16,8 +16,12 @@ public struct TableSchema: Hashable, Sendable {
     /// Declared types (upper case), by column.
     public var types: [String: String]
     public var foreignKeys: [ForeignKey]
-    /// The foreign key that makes a row part of its parent's share.
+    /// The foreign key that makes a row a child of another: its parent is
+    /// sent first, and a child fetched before its parent waits for it.
     public var parent: ForeignKey?
+    /// Whether a row lives in its parent's zone and share (a reminder in a
+    /// shared list) or always in the user's own zone (a private tag link).
+    public var sharesWithParent: Bool
 
     /// Columns holding blobs: they travel as server assets.
     public var assetColumns: Set<String> { Set(columns.filter { types[$0] == "BLOB" }) }
@@ -97,7 +101,7 @@ enum SchemaInspector {
             schemas[table.name] = TableSchema(
                 name: table.name, primaryKey: primaryKey,
                 columns: columns.map { $0["name"] as String }.filter { $0 != primaryKey },
-                types: types, foreignKeys: foreignKeys, parent: parent)
+                types: types, foreignKeys: foreignKeys, parent: parent, sharesWithParent: table.sharesWithParent)
         }
         return try topologicalOrder(schemas, declared: tables.map(\.name))
     }
@@ -134,10 +138,15 @@ enum SchemaInspector {
 public struct SyncedTable: Hashable, Sendable {
     public var name: String
     public var parentColumn: String?
+    /// False for rows that stay the user's own even when their parent is
+    /// shared: they live in the user's private zone and carry no parent
+    /// reference to the server, so no share covers them.
+    public var sharesWithParent: Bool
 
-    public init(_ name: String, parentColumn: String? = nil) {
+    public init(_ name: String, parentColumn: String? = nil, sharesWithParent: Bool = true) {
         self.name = name
         self.parentColumn = parentColumn
+        self.sharesWithParent = sharesWithParent
     }
 }
 

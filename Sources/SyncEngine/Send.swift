@@ -137,14 +137,14 @@ extension SyncEngine {
     }
 
     func parentID(of row: Row, table: TableSchema, zone: ZoneID) -> RecordID? {
-        guard let parent = table.parent, let key: String = row[parent.column] else { return nil }
+        guard table.sharesWithParent, let parent = table.parent, let key: String = row[parent.column] else { return nil }
         return RecordID(recordName: RecordCoder.recordName(table: parent.parentTable, key: key), zoneID: zone)
     }
 
     /// A new record goes to its parent's zone (a reminder added to a shared
     /// list lands in the owner's zone), else to the default zone.
     func zoneForNewRecord(_ db: Database, table: TableSchema, row: Row, cache: inout [String: ZoneID]) throws -> ZoneID {
-        guard let parent = table.parent, let key: String = row[parent.column],
+        guard table.sharesWithParent, let parent = table.parent, let key: String = row[parent.column],
               let parentTable = tablesByName[parent.parentTable] else { return defaultZoneID }
         let cacheKey = "\(parentTable.name)/\(key)"
         if let zone = cache[cacheKey] { return zone }

@@ -88,6 +88,18 @@ enum SyncSchema {
               isDismissed INTEGER NOT NULL DEFAULT 0
             ) STRICT;
             CREATE INDEX sync_conflicts_resolvedAt ON sync_conflicts(resolvedAt);
+
+            -- Shares this user owns or was invited to, as of the last sync.
+            CREATE TABLE sync_shares (
+              id TEXT PRIMARY KEY NOT NULL,
+              rootRecordType TEXT NOT NULL,
+              rootRecordName TEXT NOT NULL,
+              zoneName TEXT NOT NULL,
+              ownerName TEXT NOT NULL,
+              -- JSON [{userName, permission, status}]
+              participants TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX sync_shares_root ON sync_shares(rootRecordType, rootRecordName);
             """)
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
     }

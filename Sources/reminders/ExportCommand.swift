@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         let dump = try context.read { db in
-            try ExportDump.read(db, owner: { context.owner(ofList: $0) })
+            try ExportDump.read(db, owner: { context.owner(db, ofList: $0) })
         }
         print(try dump.json())
     }

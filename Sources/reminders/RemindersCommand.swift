@@ -36,7 +36,17 @@ struct RemindersCommand: ParsableCommand {
             TagsCommand.self,
             ExportCommand.self,
             ClearCompletedCommand.self,
+            TUICommand.self,
+            SyncCommand.self,
+            StatusCommand.self,
+            ConflictsCommand.self,
+            ShareCommand.self,
+            UnshareCommand.self,
+            SharesCommand.self,
+            AcceptCommand.self,
+            LeaveCommand.self,
+            ServerCommand.self,
         ],
-        defaultSubcommand: nil
+        defaultSubcommand: TUICommand.self
     )
 }

@@ -1,6 +1,9 @@
+import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
+import SyncEngine
 
 /// One device, opened: where its files are, its clock, its database and the
 /// store that makes every change. A subcommand that touches data builds one
@@ -20,16 +23,32 @@ struct RemindersContext {
 
     let location: Location
     let clock: AppClock
-    let database: DatabasePool
-    let store: RemindersStore
+    /// The device: database with the sync engine attached (so every write is
+    /// captured for sync), store (which refuses writes to read-only shared
+    /// lists), and the server's location.
+    let session: DeviceSession
+    var database: DatabasePool { session.writer }
+    var store: RemindersStore { session.store }
+    var engine: SyncEngine { session.engine }
 
-    /// Opens (creating if needed) the device's database. The write guard is
-    /// where sharing refuses writes to read-only lists.
-    init(_ options: CommonOptions, writeGuard: @escaping WriteGuard = { _, _ in }) throws {
+    /// Opens (creating if needed) the device's database. Does not touch the
+    /// server; `connect()` does.
+    init(_ options: CommonOptions) throws {
         location = try options.resolve()
         clock = try AppClock.fromEnvironment()
-        database = try AppDatabase.open(path: location.databasePath)
-        store = RemindersStore(writer: database, clock: clock, writeGuard: writeGuard)
+        session = try DeviceSession(
+            databasePath: location.databasePath, serverDirectory: URL(fileURLWithPath: location.serverDirectory),
+            userName: location.user, deviceName: location.device, clock: clock)
+    }
+
+    /// Opens the server and connects the engine to it; errors exit 4.
+    @discardableResult
+    func connect() throws -> DirectoryServer {
+        do {
+            return try session.connect()
+        } catch let error as CloudError {
+            throw SyncFailure(error)
+        }
     }
 
     /// A read transaction whose SQLite errors become `CoreError.database`.
@@ -62,8 +81,9 @@ struct RemindersContext {
         return row
     }
 
-    /// Who owns each list in exports. Without sharing, this user owns them all.
-    func owner(ofList id: String) -> String {
-        location.user
+    /// Who owns a list: the owner of the zone it syncs in; this user for
+    /// lists of their own and lists never synced.
+    func owner(_ db: Database, ofList id: String) -> String {
+        (try? SyncEngine.owner(db, table: "remindersLists", key: id, defaultOwner: location.user)) ?? location.user
     }
 }

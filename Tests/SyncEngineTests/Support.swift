@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 @testable import SyncEngine
 
 /// A temporary folder removed when the value goes away.
@@ -46,7 +47,9 @@ final class Device {
         self.user = user
         self.clock = clock
         db = try AppDatabase.inMemory()
-        store = RemindersStore(writer: db, clock: AppClock(pinned: Date(timeIntervalSince1970: 1_800_000_000)))
+        let sharing = ListSharing(userName: user)
+        store = RemindersStore(writer: db, clock: AppClock(pinned: Date(timeIntervalSince1970: 1_800_000_000)),
+                               writeGuard: { db, lists in try sharing.writeGuard(db, listIDs: lists) })
         engine = try SyncEngine(
             writer: db,
             privateDatabase: server.database(user: user, scope: .private, device: name),
@@ -59,7 +62,11 @@ final class Device {
     func sync() throws -> SyncReport { try engine.sync() }
 
     func export() throws -> ExportDump {
-        try db.read { db in try ExportDump.read(db, owner: { _ in "me" }) }
+        try db.read { db in
+            try ExportDump.read(db, owner: { id in
+                (try? SyncEngine.owner(db, table: "remindersLists", key: id, defaultOwner: self.user)) ?? self.user
+            })
+        }
     }
 
     func reminder(_ id: String) throws -> Reminder? {
@@ -76,7 +83,7 @@ final class Device {
 enum RemindersTables {
     static let all = [
         SyncedTable("remindersLists"), SyncedTable("remindersListCovers"), SyncedTable("reminders"),
-        SyncedTable("tags"), SyncedTable("remindersTags", parentColumn: "reminderID"),
+        SyncedTable("tags"), SyncedTable("remindersTags", parentColumn: "reminderID", sharesWithParent: false),
     ]
 }
 

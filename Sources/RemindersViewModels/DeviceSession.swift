@@ -1,0 +1,79 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import SyncEngine
+
+/// Everything one device opens: its database with the sync engine
+/// attached (so every write is captured), the store, and where the server
+/// is. Both the command line and the full-screen app start from here.
+public final class DeviceSession: @unchecked Sendable {
+    public let databasePath: String
+    public let serverDirectory: URL
+    public let userName: String
+    public let deviceName: String
+    public let writer: DatabasePool
+    public let engine: SyncEngine
+    public let store: RemindersStore
+    /// Sharing lines and read-only rules of lists.
+    public let sharing: ListSharing
+
+    /// The tables the engine syncs: lists with their covers and reminders,
+    /// tags and the links between reminders and tags.
+    public static let syncedTables = [
+        SyncedTable("remindersLists"), SyncedTable("remindersListCovers"), SyncedTable("reminders"),
+        SyncedTable("tags"), SyncedTable("remindersTags", parentColumn: "reminderID", sharesWithParent: false),
+    ]
+
+    /// Opens the device's database and attaches the engine. Does not touch
+    /// the server: that happens on the first sync.
+    public init(databasePath: String, serverDirectory: URL, userName: String, deviceName: String, clock: AppClock) throws {
+        self.databasePath = databasePath
+        self.serverDirectory = serverDirectory
+        self.userName = userName
+        self.deviceName = deviceName
+        writer = try AppDatabase.open(path: databasePath)
+        do {
+            engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables)
+        } catch let error as SyncError {
+            throw CoreError.database("database \(databasePath): \(error.description)")
+        }
+        let sharing = ListSharing(userName: userName)
+        self.sharing = sharing
+        store = RemindersStore(writer: writer, clock: clock, writeGuard: { db, listIDs in
+            try sharing.writeGuard(db, listIDs: listIDs)
+        })
+    }
+
+    /// Opens the server and connects the engine to this user's databases.
+    /// Throws `CloudError` (server unavailable, damaged, too new).
+    @discardableResult
+    public func connect() throws -> DirectoryServer {
+        let server = try DirectoryServer(directory: serverDirectory)
+        engine.connect(
+            privateDatabase: server.database(user: userName, scope: .private, device: deviceName),
+            sharedDatabase: server.database(user: userName, scope: .shared, device: deviceName))
+        return server
+    }
+
+    /// A first run: fetches what the server holds for this user, and seeds
+    /// sample data only when neither this device nor the server has any
+    /// (a second device joining must never add a second copy). With the
+    /// server out of reach, a device with no data of its own is seeded.
+    /// Returns whether sample data was created.
+    @discardableResult
+    public func seedIfNew() throws -> Bool {
+        let isEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
+        guard isEmpty, try !engine.hasSyncState() else { return false }
+        do {
+            try connect()
+            try engine.sync()
+        } catch {
+            engine.disconnect()
+            return try SampleData.seed(store)
+        }
+        let stillEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
+        guard stillEmpty else { return false }
+        return try SampleData.seed(store)
+    }
+}

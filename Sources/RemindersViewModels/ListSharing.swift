@@ -1,0 +1,55 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import SyncEngine
+
+/// What sharing means for one list, read from the engine's tables in the
+/// device's database (so observations that read it redraw when a share
+/// changes).
+public struct ListSharing: SharingInfoProvider {
+    public let userName: String
+
+    public init(userName: String) {
+        self.userName = userName
+    }
+
+    /// The share rooted at a list, if any.
+    public func share(_ db: Database, listID: String) throws -> LocalShare? {
+        try SyncEngine.localShares(db).first { $0.rootTable == "remindersLists" && $0.rootKey == listID }
+    }
+
+    public func owner(_ db: Database, listID: String) throws -> String {
+        try SyncEngine.owner(db, table: "remindersLists", key: listID, defaultOwner: userName)
+    }
+
+    public func sharingLine(_ db: Database, listID: String) throws -> String? {
+        let owner = try owner(db, listID: listID)
+        guard let share = try share(db, listID: listID) else {
+            return owner == userName ? nil : "Shared by \(owner)"
+        }
+        if share.ownerName == userName {
+            let people = share.participants.filter { $0.status != .removed }
+            guard !people.isEmpty else { return nil }
+            let names = people.map { $0.status == .pending ? "\($0.userName) (invited)" : $0.userName }
+            return "Shared with " + names.joined(separator: ", ")
+        }
+        let readOnly = share.participant(userName)?.permission == .readOnly
+        return "Shared by \(share.ownerName)" + (readOnly ? " · read-only" : "")
+    }
+
+    public func isReadOnly(_ db: Database, listID: String) throws -> Bool {
+        guard try owner(db, listID: listID) != userName, let share = try share(db, listID: listID) else { return false }
+        return share.participant(userName)?.permission != .readWrite
+    }
+
+    /// The store's write guard: refuses, at once and with a clear message,
+    /// any change to a list shared with this user read-only.
+    public func writeGuard(_ db: Database, listIDs: Set<String>) throws {
+        for listID in listIDs where try isReadOnly(db, listID: listID) {
+            let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [listID]) ?? listID
+            let owner = try owner(db, listID: listID)
+            throw CoreError.readOnly("list '\(title)' is shared with you read-only by \(owner)")
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import SyncEngine
+
+/// Keeps a running app in sync, with no key pressed: a local edit is sent
+/// right after its commit, and a change on the server (its head moves) is
+/// fetched at once. All sync work runs on one queue of its own; screens
+/// learn of it through `SyncStatusProvider` and their observations.
+public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
+    public let engine: SyncEngine
+    public let serverDirectory: URL
+    private let queue = DispatchQueue(label: "reminders.live-sync")
+    private let lock = NSLock()
+    private var status = SyncStatus(connection: .online)
+    private var observers: [Int: @Sendable () -> Void] = [:]
+    private var nextObserverID = 0
+    private var server: DirectoryServer?
+    private var regionObservation: AnyDatabaseCancellable?
+    private var watcher: ServerWatcher?
+    private var sendQueued = false
+    private var fetchQueued = false
+    private var lastHead: Int64 = -1
+    private var knownConflicts: Set<String> = []
+    private var started = false
+    private var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
+    private let openServer: @Sendable (URL) throws -> DirectoryServer
+
+    /// How long after a commit the send starts, so that a burst of writes
+    /// goes in one request.
+    public var sendDelay: TimeInterval = 0.03
+
+    public init(engine: SyncEngine, serverDirectory: URL,
+                openServer: @escaping @Sendable (URL) throws -> DirectoryServer = { try DirectoryServer(directory: $0) }) {
+        self.engine = engine
+        self.serverDirectory = serverDirectory
+        self.openServer = openServer
+        knownConflicts = Set(((try? engine.conflicts()) ?? []).map(\.id))
+    }
+
+    /// Called (on the sync queue) with conflicts resolved since the last
+    /// call, newest first, so the screen can announce them.
+    public func onNewConflicts(_ handler: @escaping @Sendable ([ConflictEntry]) -> Void) {
+        lock.withLock { conflictHandler = handler }
+    }
+
+    /// Starts watching the database and the server, and syncs once.
+    public func start() {
+        let shouldStart = lock.withLock { () -> Bool in
+            if started { return false }
+            started = true
+            return true
+        }
+        guard shouldStart else { return }
+        let observation = DatabaseRegionObservation(tracking: Table("sync_metadata"))
+        regionObservation = observation.start(in: engine.writer, onError: { _ in }, onChange: { [weak self] _ in
+            self?.scheduleSend()
+        })
+        let watcher = ServerWatcher(directory: serverDirectory) { [weak self] in self?.serverTick() }
+        self.watcher = watcher
+        watcher.start()
+        queue.async { [weak self] in self?.run(send: true, fetch: true) }
+    }
+
+    public func stop() {
+        regionObservation?.cancel()
+        regionObservation = nil
+        watcher?.stop()
+        watcher = nil
+        queue.sync {}
+    }
+
+    /// Waits until the queued sync work is done (for tests and shutdown).
+    public func drain() { queue.sync {} }
+
+    public var isOffline: Bool { engine.isOffline }
+
+    /// Takes the device offline (no sends, no fetches; edits pile up as
+    /// pending) or back online (everything pending goes at once).
+    public func setOffline(_ offline: Bool) {
+        try? engine.setOffline(offline)
+        publish()
+        if !offline { queue.async { [weak self] in self?.run(send: true, fetch: true) } }
+    }
+
+    public func toggleOffline() { setOffline(!isOffline) }
+
+    /// A full round now, whatever the watchers say.
+    public func syncNow() {
+        queue.async { [weak self] in self?.run(send: true, fetch: true) }
+    }
+
+    // MARK: Scheduling
+
+    private func scheduleSend() {
+        let first = lock.withLock { () -> Bool in
+            if sendQueued { return false }
+            sendQueued = true
+            return true
+        }
+        guard first else { return }
+        queue.asyncAfter(deadline: .now() + sendDelay) { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.sendQueued = false }
+            self.run(send: true, fetch: false)
+        }
+        publish()
+    }
+
+    private func serverTick() {
+        let head = lock.withLock { server }?.head()
+        let changed = lock.withLock { () -> Bool in
+            guard let head else { return true }
+            if head == lastHead || fetchQueued { return false }
+            fetchQueued = true
+            return true
+        }
+        guard changed else { return }
+        queue.async { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.fetchQueued = false }
+            self.run(send: false, fetch: true)
+        }
+    }
+
+    // MARK: Work (on the queue)
+
+    private func connect() throws {
+        if lock.withLock({ server }) != nil { return }
+        do {
+            let server = try openServer(serverDirectory)
+            lock.withLock { self.server = server }
+            engine.connect(
+                privateDatabase: server.database(user: engine.userName, scope: .private, device: engine.deviceName),
+                sharedDatabase: server.database(user: engine.userName, scope: .shared, device: engine.deviceName))
+        } catch {
+            engine.disconnect()
+            throw error
+        }
+    }
+
+    private func run(send: Bool, fetch: Bool) {
+        guard !engine.isOffline else {
+            publish()
+            return
+        }
+        setConnection(.syncing)
+        var errorMessage: String?
+        do {
+            try connect()
+            let head = lock.withLock { server }?.head() ?? -1
+            if send && fetch {
+                try engine.sync()
+            } else if send {
+                try engine.sendChanges()
+            } else {
+                try engine.fetchChanges()
+                // A fetch can leave merged edits to send.
+                if try engine.pendingCount() > 0 { try engine.sendChanges() }
+            }
+            if fetch { lock.withLock { lastHead = head } }
+        } catch let error as SyncError {
+            errorMessage = error.description
+        } catch let error as CloudError {
+            errorMessage = error.description
+        } catch {
+            errorMessage = "\(error)"
+        }
+        if errorMessage != nil {
+            // Try the server afresh next time: it may have been repaired.
+            lock.withLock { server = nil }
+            engine.disconnect()
+        }
+        lock.withLock {
+            status.connection = .online
+            status.errorMessage = errorMessage
+            if errorMessage == nil { status.lastSync = Date() }
+        }
+        announceConflicts()
+        publish()
+    }
+
+    private func setConnection(_ connection: SyncStatus.Connection) {
+        lock.withLock { status.connection = connection }
+        notify()
+    }
+
+    private func announceConflicts() {
+        guard let entries = try? engine.conflicts(includingDismissed: true) else { return }
+        let (fresh, handler) = lock.withLock { () -> ([ConflictEntry], (@Sendable ([ConflictEntry]) -> Void)?) in
+            let fresh = entries.filter { !knownConflicts.contains($0.id) }
+            knownConflicts.formUnion(fresh.map(\.id))
+            return (fresh, conflictHandler)
+        }
+        if !fresh.isEmpty { handler?(fresh) }
+    }
+
+    // MARK: SyncStatusProvider
+
+    /// Re-reads pending count, conflicts and offline state, then tells
+    /// observers.
+    private func publish() {
+        if let engineStatus = try? engine.status() {
+            lock.withLock {
+                status.pendingCount = engineStatus.pendingCount
+                status.conflictsCount = engineStatus.conflicts
+                if engineStatus.isOffline {
+                    status.connection = .offline
+                } else if status.connection == .offline {
+                    status.connection = .online
+                }
+                if status.lastSync == nil, let last = engineStatus.lastSyncAt {
+                    status.lastSync = Date(timeIntervalSince1970: Double(last) / 1000)
+                }
+            }
+        }
+        notify()
+    }
+
+    private func notify() {
+        let callbacks = lock.withLock { Array(observers.values) }
+        for callback in callbacks { callback() }
+    }
+
+    public func currentStatus() -> SyncStatus {
+        lock.withLock { status }
+    }
+
+    public func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
+        let id = lock.withLock { () -> Int in
+            nextObserverID += 1
+            observers[nextObserverID] = onChange
+            return nextObserverID
+        }
+        return StatusSubscription { [weak self] in
+            guard let self else { return }
+            _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
+        }
+    }
+}

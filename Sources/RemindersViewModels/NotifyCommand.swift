@@ -1,0 +1,173 @@
+import Foundation
+import RemindersCore
+
+/// The user's notify command (`--notify-command` / `REMINDERS_NOTIFY_COMMAND`,
+/// e.g. `notify-send -u critical`), run for every due alert with the
+/// reminder's title and due time appended as two more arguments.
+///
+/// It is never run through a shell: the text is split into words the way
+/// a shell splits them (quotes and backslashes, no expansions), and the
+/// words are handed to the program directly, so a title such as
+/// `"; rm -rf / #$(reboot)` arrives as one harmless argument.
+public enum NotifyCommand {
+    /// Splits a command line into words like a POSIX shell, without any
+    /// expansion: blanks separate words; '…' keeps everything literally;
+    /// "…" keeps everything but lets a backslash escape " \ $ and `;
+    /// outside quotes a backslash keeps the next character. `$`, `~`, `*`
+    /// and the like are plain characters. Throws `CoreError.invalidInput`
+    /// for an unterminated quote or an empty command.
+    public static func split(_ text: String) throws -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var iterator = Array(text).makeIterator()
+        while let character = iterator.next() {
+            switch character {
+            case " ", "\t", "\n":
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            case "'":
+                inWord = true
+                var closed = false
+                while let next = iterator.next() {
+                    if next == "'" { closed = true; break }
+                    word.append(next)
+                }
+                guard closed else { throw CoreError.invalidInput("notify command '\(text)' has an unterminated ' quote") }
+            case "\"":
+                inWord = true
+                var closed = false
+                while let next = iterator.next() {
+                    if next == "\"" { closed = true; break }
+                    if next == "\\" {
+                        guard let escaped = iterator.next() else { break }
+                        if !["\"", "\\", "$", "`", "\n"].contains(escaped) { word.append("\\") }
+                        if escaped != "\n" { word.append(escaped) }
+                        continue
+                    }
+                    word.append(next)
+                }
+                guard closed else { throw CoreError.invalidInput("notify command '\(text)' has an unterminated \" quote") }
+            case "\\":
+                guard let escaped = iterator.next() else {
+                    throw CoreError.invalidInput("notify command '\(text)' ends with a lone backslash")
+                }
+                // A backslash before a new line joins lines, as in a shell.
+                if escaped != "\n" {
+                    word.append(escaped)
+                    inWord = true
+                }
+            default:
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        guard !words.isEmpty else { throw CoreError.invalidInput("notify command must not be empty") }
+        return words
+    }
+
+    /// The program to run for a command's first word: a path when it
+    /// contains a slash, otherwise the first executable of that name on
+    /// `PATH`; nil when there is none.
+    static func resolve(_ program: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        let fileManager = FileManager.default
+        if program.contains("/") {
+            return fileManager.isExecutableFile(atPath: program) ? URL(fileURLWithPath: program) : nil
+        }
+        let path = environment["PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + program
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+               fileManager.isExecutableFile(atPath: candidate) {
+                return URL(fileURLWithPath: candidate)
+            }
+        }
+        return nil
+    }
+}
+
+/// Runs the notify command for alerts, in the background, and reports the
+/// first failure (not found, non-zero exit, killed, hung) once: a broken
+/// command must not raise an error toast on every alert.
+final class NotifyRunner: @unchecked Sendable {
+    let words: [String]
+    let timeout: TimeInterval
+    private let report: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var hasReported = false
+    private var running: [ObjectIdentifier: Process] = [:]
+
+    /// - Parameter report: called once, from any thread, with the message
+    ///   for the first failure.
+    init(words: [String], timeout: TimeInterval, report: @escaping @Sendable (String) -> Void) {
+        self.words = words
+        self.timeout = timeout
+        self.report = report
+    }
+
+    private var name: String { words.first ?? "" }
+
+    /// Starts the command with `title` and `due` as its last two
+    /// arguments; returns at once.
+    func run(title: String, due: String) {
+        guard let program = words.first else { return }
+        guard let executable = NotifyCommand.resolve(program) else {
+            fail("notify command '\(program)' was not found\(program.contains("/") ? "" : " on PATH")")
+            return
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = Array(words.dropFirst()) + [title, due]
+        // The terminal belongs to the full-screen app: the command must not
+        // read from it or write over it.
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let key = ObjectIdentifier(process)
+        process.terminationHandler = { [weak self] finished in
+            guard let self else { return }
+            _ = self.lock.withLock { self.running.removeValue(forKey: key) }
+            switch finished.terminationReason {
+            case .exit where finished.terminationStatus != 0:
+                self.fail("notify command '\(self.name)' failed with exit status \(finished.terminationStatus)")
+            case .uncaughtSignal:
+                self.fail("notify command '\(self.name)' was stopped by signal \(finished.terminationStatus)")
+            default:
+                break
+            }
+        }
+        lock.withLock { running[key] = process }
+        do {
+            try process.run()
+        } catch {
+            _ = lock.withLock { running.removeValue(forKey: key) }
+            fail("notify command '\(program)' could not be started: \(error.localizedDescription)")
+            return
+        }
+        let timeout = self.timeout
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+            guard let self, self.lock.withLock({ self.running[key] }) != nil, process.isRunning else { return }
+            self.fail("notify command '\(self.name)' did not finish within \(Int(timeout)) seconds")
+            process.terminate()
+        }
+    }
+
+    /// Waits for every started command to finish (tests).
+    func waitUntilIdle(timeout: TimeInterval = 10) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while lock.withLock({ !running.isEmpty }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    private func fail(_ message: String) {
+        let first = lock.withLock { () -> Bool in
+            defer { hasReported = true }
+            return !hasReported
+        }
+        if first { report(message + "; later failures are not reported") }
+    }
+}

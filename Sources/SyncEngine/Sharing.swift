@@ -1,0 +1,139 @@
+import CloudServer
+import Foundation
+import GRDB
+
+/// A share as this device knows it: of a root row (a list) and the rows
+/// whose parent chain reaches it.
+public struct LocalShare: Codable, Hashable, Sendable, Identifiable {
+    public var id: String
+    public var rootTable: String
+    public var rootKey: String
+    public var ownerName: String
+    public var participants: [ShareParticipant]
+
+    /// The participant entry of `user`, if any.
+    public func participant(_ user: String) -> ShareParticipant? {
+        participants.first { $0.userName == user }
+    }
+}
+
+extension SyncEngine {
+    /// Shares (or changes the permissions of) a root row with other users.
+    /// The row is synced first, so the server has it.
+    @discardableResult
+    public func share(table: String, key: String, with participants: [(userName: String, permission: SharePermission)]) throws -> LocalShare {
+        guard tablesByName[table] != nil else { throw SyncError.database("table \(table) is not synced") }
+        for participant in participants where participant.userName == userName {
+            throw SyncError.permissionDenied("you cannot share with yourself")
+        }
+        try sync()
+        let meta = try writer.read { db in try Metadata.fetch(db, type: table, name: key) }
+        guard let zone = meta?.lastKnown?.id.zoneID else {
+            throw SyncError.database("\(table) \(key) is not on the server yet")
+        }
+        guard zone.ownerName == userName else {
+            throw SyncError.permissionDenied("only the owner, \(zone.ownerName), can share it")
+        }
+        let root = RecordID(recordName: RecordCoder.recordName(table: table, key: key), zoneID: zone)
+        do {
+            _ = try privateDatabase.saveShare(rootRecordID: root, participants: participants)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try refreshShares()
+        guard let share = try localShares().first(where: { $0.rootTable == table && $0.rootKey == key }) else {
+            throw SyncError.database("the server did not keep the share")
+        }
+        return share
+    }
+
+    /// Removes one participant, or (with nil) stops sharing altogether.
+    public func unshare(table: String, key: String, user: String?) throws {
+        try refreshShares()
+        guard let share = try localShares().first(where: { $0.rootTable == table && $0.rootKey == key && $0.ownerName == userName }) else {
+            throw SyncError.permissionDenied("it is not shared by you")
+        }
+        do {
+            if let user {
+                guard share.participant(user) != nil else {
+                    throw SyncError.permissionDenied("it is not shared with \(user)")
+                }
+                _ = try privateDatabase.removeParticipant(shareID: share.id, userName: user)
+            } else {
+                try privateDatabase.deleteShare(shareID: share.id)
+            }
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try refreshShares()
+    }
+
+    /// Accepts an invitation; its rows arrive with the sync that follows.
+    public func acceptShare(id: String) throws {
+        do {
+            _ = try sharedDatabase.acceptShare(shareID: id)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try sync()
+        try refreshShares()
+    }
+
+    /// Leaves (or declines) a share someone else owns; the local copy goes
+    /// with the sync that follows.
+    public func leaveShare(id: String) throws {
+        do {
+            try sharedDatabase.leaveShare(shareID: id)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try sync()
+        try refreshShares()
+    }
+
+    /// Reads the shares this user owns and was invited to from the server
+    /// into `sync_shares`.
+    public func refreshShares() throws {
+        let owned: [Share]
+        let incoming: [Share]
+        do {
+            owned = try privateDatabase.fetchShares()
+            incoming = try sharedDatabase.fetchShares()
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM sync_shares")
+            for share in owned + incoming {
+                guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { continue }
+                let participants = String(decoding: try RecordCoder.encoder.encode(share.participants), as: UTF8.self)
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants])
+            }
+        }
+    }
+
+    /// The shares as of the last refresh.
+    public func localShares() throws -> [LocalShare] {
+        try writer.read { db in try Self.localShares(db) }
+    }
+
+    public static func localShares(_ db: Database) throws -> [LocalShare] {
+        guard try db.tableExists("sync_shares") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT * FROM sync_shares ORDER BY id").map { row in
+            let json: String = row["participants"]
+            let participants = (try? JSONDecoder().decode([ShareParticipant].self, from: Data(json.utf8))) ?? []
+            return LocalShare(id: row["id"], rootTable: row["rootRecordType"], rootKey: row["rootRecordName"],
+                              ownerName: row["ownerName"], participants: participants)
+        }
+    }
+
+    /// Who owns a row: the owner of the zone it lives in (this user for a
+    /// row never synced).
+    public static func owner(_ db: Database, table: String, key: String, defaultOwner: String) throws -> String {
+        try String.fetchOne(db, sql: "SELECT ownerName FROM sync_metadata WHERE recordType = ? AND recordName = ?",
+                            arguments: [table, key]) ?? defaultOwner
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import RemindersCore
+import RemindersViewModels
+
+/// The reads behind each screen, on device B's database (a device that got
+/// everything through sync, metadata included), warm: after two unmeasured
+/// runs, as in an app that is already open.
+struct QueryBench {
+    let world: World
+    let runs: Int
+
+    func run() throws -> [Figure] {
+        guard let pathB = world.deviceB, let server = world.server else { throw BenchError("queries need the initial sync first") }
+        let session = try openDevice(pathB, server: server, device: "B")
+        defer { try? World.close(session.writer) }
+        let clock = DataSet.clock
+        let environment = AppEnvironment(store: session.store)
+        let pool = session.writer
+        let size = world.size
+        let goal: Goal? = size >= 100_000 ? .median(under: 0.010) : nil
+
+        let home = try measure {
+            _ = try pool.read { db in
+                (try Queries.smartCounts(db, clock: clock), try Queries.lists(db), try Queries.tagsInUse(db))
+            }
+        }
+        let detail = ListDetailViewModel(environment: environment, filter: .list(world.data.biggestListID), sort: .due,
+                                         limit: 300)
+        defer { detail.stop() }
+        let detailTime = try measure { detail.refresh() }
+        guard detail.state.errorMessage == nil, detail.state.rows.count == min(300, detail.state.totalCount) else {
+            throw BenchError("list detail read \(detail.state.rows.count) rows: \(detail.state.errorMessage ?? "no error")")
+        }
+        let all = try measure {
+            _ = try pool.read { db in
+                try Queries.reminders(db, filter: .all, sort: .manual, showCompleted: false, clock: clock, limit: 300)
+            }
+        }
+        var hits = 0
+        let search = try measure {
+            hits = try pool.read { db in
+                try Queries.search(db, text: DataSet.searchTerm, showCompleted: false, clock: clock, limit: 500)
+            }.hits.count
+        }
+        let section = "Queries"
+        Progress.say("queries \(Report.grouped(size)): home \(Report.format(home.median, .seconds)), "
+                     + "list detail \(Report.format(detailTime.median, .seconds)), search \(Report.format(search.median, .seconds)) (\(hits) hits)")
+        return [
+            Figure(section: section, name: "home screen (smart counts + lists + tags in use)", reminders: size,
+                   samples: home, goal: goal),
+            Figure(section: section, name: "list detail, biggest list by due date (first 300 rows + counts)",
+                   reminders: size, samples: detailTime, goal: goal),
+            Figure(section: section, name: "search “\(DataSet.searchTerm)” (first 500 hits + snippets)", reminders: size,
+                   samples: search, goal: goal),
+            Figure(section: section, name: "All list, manual order (first 300 rows)", reminders: size, samples: all),
+        ]
+    }
+
+    func measure(_ body: () throws -> Void) throws -> Samples {
+        for _ in 0..<2 { try body() }
+        var samples = Samples()
+        for _ in 0..<runs {
+            samples.add(try timed(body).seconds)
+        }
+        return samples
+    }
+}

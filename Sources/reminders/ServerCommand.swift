@@ -1,0 +1,32 @@
+import ArgumentParser
+import CloudServer
+import Foundation
+
+/// `reminders server dump`: the server's store, for people.
+struct ServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Look at the server directory.", subcommands: [ServerDumpCommand.self])
+}
+
+struct ServerDumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump",
+        abstract: "Print users, zones, records (fields, times, change tags), tombstones and shares.")
+
+    @Flag(help: "Print as JSON.") var json = false
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let location = try common.resolve()
+        let directory = URL(fileURLWithPath: location.serverDirectory)
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("server.sqlite").path) else {
+            throw SyncFailure(.serverUnavailable("no server at \(location.serverDirectory) (nothing has synced there yet)"))
+        }
+        let dump = try SyncFailure.mapping { try DirectoryServer(directory: directory).dump() }
+        if json {
+            print(String(decoding: try dump.jsonData(), as: UTF8.self))
+        } else {
+            print(dump.text, terminator: dump.text.hasSuffix("\n") ? "" : "\n")
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import ArgumentParser
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import SyncEngine
+
+/// `reminders share LIST --with USER`: invites another user to a list.
+struct ShareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share", abstract: "Share a list with another user (they accept with 'reminders accept').")
+
+    @Argument(help: "The list: id, id prefix or title.") var list: String
+    @Option(name: .customLong("with"), help: ArgumentHelp("The user to share with.", valueName: "user")) var user: String
+    @Flag(help: "They may read but not change it.") var readOnly = false
+    @Flag(help: "They may change it (the default).") var readWrite = false
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if readOnly && readWrite { throw ValidationError("--read-only and --read-write cannot be used together") }
+        try CommonOptions.checkName(user, what: "user")
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let listID = try context.list(list)
+        try context.connect()
+        let share = try SyncFailure.mapping {
+            try context.engine.share(table: "remindersLists", key: listID,
+                                     with: [(user, readOnly ? SharePermission.readOnly : .readWrite)])
+        }
+        print(share.id)
+    }
+}
+
+/// `reminders unshare LIST [--user USER]`: removes one person, or stops
+/// sharing the list.
+struct UnshareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unshare", abstract: "Stop sharing a list, or remove one user from it.")
+
+    @Argument(help: "The list: id, id prefix or title.") var list: String
+    @Option(help: ArgumentHelp("Remove only this user.", valueName: "user")) var user: String?
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let listID = try context.list(list)
+        try context.connect()
+        try SyncFailure.mapping {
+            try context.engine.unshare(table: "remindersLists", key: listID, user: user)
+            try context.engine.sync()
+        }
+        print(user.map { "Removed \($0)." } ?? "Stopped sharing.")
+    }
+}
+
+/// `reminders shares`: outgoing and incoming shares with their status.
+struct SharesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shares", abstract: "List the shares you own and the ones you were invited to.")
+
+    @Flag(help: "Print as JSON.") var json = false
+    @OptionGroup var common: CommonOptions
+
+    struct Participant: Encodable {
+        var user: String
+        var permission: String
+        var status: String
+    }
+
+    struct Outgoing: Encodable {
+        var id: String
+        var listID: String
+        var listTitle: String
+        var participants: [Participant]
+    }
+
+    struct Incoming: Encodable {
+        var id: String
+        var listID: String
+        var listTitle: String
+        var owner: String
+        var permission: String
+        var status: String
+    }
+
+    struct Output: Encodable {
+        var outgoing: [Outgoing]
+        var incoming: [Incoming]
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let server = try context.connect()
+        try SyncFailure.mapping { try context.engine.refreshShares() }
+        let shares = try context.engine.localShares().filter { $0.rootTable == "remindersLists" }
+        let me = context.location.user
+        let titles = try context.read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT id, title FROM remindersLists").map { ($0["id"] as String, $0["title"] as String) },
+                       uniquingKeysWith: { a, _ in a })
+        }
+        let shared = server.database(user: me, scope: DatabaseScope.shared, device: context.location.device)
+        func title(_ share: LocalShare) -> String {
+            if let title = titles[share.rootKey] { return title }
+            // Not accepted yet: the server shows invitees the list's title.
+            let zone = ZoneID(name: "reminders", ownerName: share.ownerName)
+            let id = RecordID(recordName: "remindersLists/\(share.rootKey)", zoneID: zone)
+            let found: Result<ServerRecord, CloudError>? = (try? shared.fetchRecords([id]))?[id]
+            guard case .success(let record)? = found, case .string(let title)? = record.fields["title"] else { return "" }
+            return title
+        }
+        let outgoing = shares.filter { $0.ownerName == me }.map { share in
+            Outgoing(id: share.id, listID: share.rootKey, listTitle: title(share),
+                     participants: share.participants.sorted { $0.userName < $1.userName }
+                        .map { Participant(user: $0.userName, permission: $0.permission.rawValue, status: $0.status.rawValue) })
+        }.sorted { $0.id < $1.id }
+        let incoming = shares.filter { $0.ownerName != me }.compactMap { share -> Incoming? in
+            guard let mine = share.participant(me) else { return nil }
+            return Incoming(id: share.id, listID: share.rootKey, listTitle: title(share), owner: share.ownerName,
+                            permission: mine.permission.rawValue, status: mine.status.rawValue)
+        }.sorted { $0.id < $1.id }
+        if json {
+            try JSONOutput.print(Output(outgoing: outgoing, incoming: incoming))
+            return
+        }
+        if outgoing.isEmpty && incoming.isEmpty {
+            print("No shares.")
+        }
+        for share in outgoing {
+            let people = share.participants.map { "\($0.user) (\($0.permission), \($0.status))" }.joined(separator: ", ")
+            print(TerminalText.clean("\(share.id.prefix(8))  \(share.listTitle)  shared with \(people.isEmpty ? "nobody" : people)"))
+        }
+        for share in incoming {
+            print(TerminalText.clean("\(share.id.prefix(8))  \(share.listTitle)  shared by \(share.owner) (\(share.permission), \(share.status))"))
+        }
+    }
+}
+
+/// `reminders accept SHARE`: accepts an invitation by its id (or a unique
+/// prefix of 4+ characters).
+struct AcceptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accept", abstract: "Accept a share someone invited you to (ids from 'reminders shares').")
+
+    @Argument(help: "The share id or a unique prefix of it.") var share: String
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        try context.connect()
+        try SyncFailure.mapping { try context.engine.refreshShares() }
+        let me = context.location.user
+        let candidates = try context.engine.localShares().filter {
+            $0.ownerName != me && $0.participant(me) != nil && $0.id.hasPrefix(share.lowercased())
+        }
+        guard share.count >= 4 || candidates.first?.id == share else {
+            throw CoreError.invalidInput("share id '\(share)' is too short; give at least 4 characters")
+        }
+        guard let match = candidates.first else { throw CoreError.notFound("no invitation matches '\(share)'") }
+        guard candidates.count == 1 else { throw CoreError.ambiguous("share id prefix '\(share)' is ambiguous; type more of it") }
+        try SyncFailure.mapping { try context.engine.acceptShare(id: match.id) }
+        let title = try context.read { db in
+            try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [match.rootKey])
+        }
+        print("Accepted: \(TerminalText.clean(title ?? match.rootKey)), shared by \(match.ownerName).")
+    }
+}
+
+/// `reminders leave LIST`: leaves a list someone shared with you.
+struct LeaveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leave", abstract: "Leave a list someone else shared with you.")
+
+    @Argument(help: "The list: id, id prefix or title.") var list: String
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let listID = try context.list(list)
+        try context.connect()
+        try SyncFailure.mapping { try context.engine.refreshShares() }
+        let me = context.location.user
+        guard let share = try context.engine.localShares().first(where: { $0.rootKey == listID && $0.ownerName != me }) else {
+            throw CoreError.invalidInput("list '\(list)' is not shared with you by someone else")
+        }
+        try SyncFailure.mapping { try context.engine.leaveShare(id: share.id) }
+        print("Left the list shared by \(share.ownerName).")
+    }
+}

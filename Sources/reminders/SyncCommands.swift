@@ -1,0 +1,196 @@
+import ArgumentParser
+import CloudServer
+import Foundation
+import RemindersCore
+import SyncEngine
+
+/// `reminders sync`: one full round with the server: send everything
+/// pending, fetch everything new, until nothing is pending.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Send everything pending and fetch everything new.")
+
+    @Flag(help: "Print what was sent, received and merged as JSON.")
+    var json = false
+
+    @Flag(help: "Take this device offline (no sends, no fetches) and stop.")
+    var offline = false
+
+    @Flag(help: "Bring this device back online, then sync.")
+    var online = false
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if offline && online { throw ValidationError("--offline and --online cannot be used together") }
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        if offline {
+            try context.engine.setOffline(true)
+            print("This device is offline: edits wait until 'reminders sync --online'.")
+            return
+        }
+        if online { try context.engine.setOffline(false) }
+        if context.engine.isOffline {
+            throw CoreError.database("this device is offline; run 'reminders sync --online' to go back online")
+        }
+        try context.connect()
+        let report = try SyncFailure.mapping { try context.engine.sync() }
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            print("Sent \(report.sentSaves) saves and \(report.sentDeletes) deletes; received \(report.receivedSaves) saves and \(report.receivedDeletes) deletes; merged \(report.merged)\(report.conflicts > 0 ? " (\(report.conflicts) conflicts: see 'reminders conflicts')" : "")\(report.dropped > 0 ? "; dropped \(report.dropped) refused changes" : "").")
+        }
+    }
+}
+
+/// `reminders status`: pending changes, last sync, offline, conflicts.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show pending changes, the last sync, offline state and conflicts.")
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    struct Output: Encodable {
+        var user: String
+        var device: String
+        var server: String
+        var pendingSaves: Int
+        var pendingDeletes: Int
+        var lastSyncAt: String?
+        var isOffline: Bool
+        var conflicts: Int
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(user, forKey: .user)
+            try c.encode(device, forKey: .device)
+            try c.encode(server, forKey: .server)
+            try c.encode(pendingSaves, forKey: .pendingSaves)
+            try c.encode(pendingDeletes, forKey: .pendingDeletes)
+            try c.encode(lastSyncAt, forKey: .lastSyncAt)
+            try c.encode(isOffline, forKey: .isOffline)
+            try c.encode(conflicts, forKey: .conflicts)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case user, device, server, pendingSaves, pendingDeletes, lastSyncAt, isOffline, conflicts
+        }
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let status = try context.engine.status()
+        let output = Output(
+            user: context.location.user, device: context.location.device, server: context.location.serverDirectory,
+            pendingSaves: status.pendingSaves, pendingDeletes: status.pendingDeletes,
+            lastSyncAt: status.lastSyncAt.map { Timestamps.iso($0) }, isOffline: status.isOffline,
+            conflicts: status.conflicts)
+        if json {
+            try JSONOutput.print(output)
+            return
+        }
+        print("\(output.user)@\(output.device) · server \(TerminalText.clean(output.server))")
+        print(status.isOffline ? "Offline: edits wait until 'reminders sync --online'." : "Online.")
+        print("Pending: \(status.pendingSaves) saves, \(status.pendingDeletes) deletes.")
+        print("Last sync: \(status.lastSyncAt.map { Timestamps.local($0) } ?? "never").")
+        print("Conflicts: \(status.conflicts)\(status.conflicts > 0 ? " (see 'reminders conflicts')" : "").")
+    }
+}
+
+/// `reminders conflicts`: the conflict log, newest first.
+struct ConflictsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts", abstract: "List conflicts the merge resolved, newest first.")
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    struct Entry: Encodable {
+        var id, recordType, recordID, field: String
+        var ancestor, local, remote: String?
+        var winner: String
+        var localDevice, remoteDevice: String?
+        var resolvedAt: String
+
+        init(_ entry: ConflictEntry) {
+            id = entry.id
+            recordType = entry.recordType
+            recordID = entry.recordID
+            field = entry.field
+            ancestor = entry.ancestor
+            local = entry.local
+            remote = entry.remote
+            winner = entry.winner
+            localDevice = entry.localDevice
+            remoteDevice = entry.remoteDevice
+            resolvedAt = Timestamps.iso(entry.resolvedAt)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, recordType, recordID, field, ancestor, local, remote, winner, localDevice, remoteDevice, resolvedAt
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(recordType, forKey: .recordType)
+            try c.encode(recordID, forKey: .recordID)
+            try c.encode(field, forKey: .field)
+            try c.encode(ancestor, forKey: .ancestor)
+            try c.encode(local, forKey: .local)
+            try c.encode(remote, forKey: .remote)
+            try c.encode(winner, forKey: .winner)
+            try c.encode(localDevice, forKey: .localDevice)
+            try c.encode(remoteDevice, forKey: .remoteDevice)
+            try c.encode(resolvedAt, forKey: .resolvedAt)
+        }
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let entries = try context.engine.conflicts()
+        if json {
+            try JSONOutput.print(entries.map(Entry.init))
+            return
+        }
+        if entries.isEmpty {
+            print("No conflicts.")
+            return
+        }
+        for entry in entries {
+            let what = entry.field == "*" ? "\(entry.recordType) \(entry.recordID.prefix(8))" : "\(entry.recordType) \(entry.recordID.prefix(8)) \(entry.field)"
+            let values = "ancestor \(quoted(entry.ancestor)), here \(quoted(entry.local)) (\(entry.localDevice ?? "?")), there \(quoted(entry.remote)) (\(entry.remoteDevice ?? "?"))"
+            print(TerminalText.clean("\(Timestamps.local(entry.resolvedAt))  \(what): \(values); \(entry.winner) won: \(entry.reason)"))
+        }
+    }
+
+    func quoted(_ value: String?) -> String {
+        guard let value else { return "none" }
+        let short = value.count > 40 ? String(value.prefix(39)) + "…" : value
+        return "\"\(short)\""
+    }
+}
+
+/// Formats the engine's millisecond timestamps.
+enum Timestamps {
+    static func iso(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    static func local(_ milliseconds: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
