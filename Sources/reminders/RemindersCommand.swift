@@ -32,6 +32,7 @@ struct RemindersCommand: ParsableCommand {
             UncompleteCommand.self,
             DeleteCommand.self,
             ShowCommand.self,
+            DueCommand.self,
             SearchCommand.self,
             TagsCommand.self,
             ExportCommand.self,

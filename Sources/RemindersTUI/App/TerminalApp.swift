@@ -9,10 +9,14 @@ public struct TUIOptions: Sendable {
     public var mouse: Bool
     /// How long a toast ("Deleted “Milk” · u undo") stays.
     public var toastDuration: TimeInterval
+    /// Due alerts (toasts, Due now on Home, the past-due count, the
+    /// notify command); nil leaves them off.
+    public var dueAlerts: DueAlertSettings?
 
-    public init(mouse: Bool = true, toastDuration: TimeInterval = 5) {
+    public init(mouse: Bool = true, toastDuration: TimeInterval = 5, dueAlerts: DueAlertSettings? = nil) {
         self.mouse = mouse
         self.toastDuration = toastDuration
+        self.dueAlerts = dueAlerts
     }
 }
 

@@ -1,0 +1,381 @@
+import Foundation
+import GRDB
+import RemindersCore
+
+/// How the running app alerts for due reminders.
+public struct DueAlertSettings: Equatable, Sendable {
+    /// The hour at which a reminder with a date but no time falls due.
+    public var defaultHour: Int
+    /// Words of the notify command (already split), run for every alert
+    /// with the title and due time appended; nil for none.
+    public var notifyCommand: [String]?
+    /// Alerts that fell due while the app was closed are still raised
+    /// when it opens, if they fell due at most this long ago; older ones
+    /// only count as past due.
+    public var catchUp: TimeInterval
+    /// A notify command still running after this long is stopped and
+    /// reported.
+    public var notifyTimeout: TimeInterval
+
+    public init(defaultHour: Int = DueQueries.defaultHour, notifyCommand: [String]? = nil,
+                catchUp: TimeInterval = 12 * 3600, notifyTimeout: TimeInterval = 30) {
+        self.defaultHour = defaultHour
+        self.notifyCommand = notifyCommand
+        self.catchUp = catchUp
+        self.notifyTimeout = notifyTimeout
+    }
+}
+
+/// A reminder whose due moment arrived and that this device alerted for.
+public struct DueAlert: Equatable, Sendable, Identifiable {
+    public var reminderID: String
+    public var title: String
+    public var listTitle: String
+    /// "#rrggbb".
+    public var listColor: String
+    public var dueDate: DueDate
+    public var dueAt: Date
+    public var isPastDue: Bool
+    /// Ticked and about to be completed (still shown so it can be undone).
+    public var isCompleting: Bool
+
+    public var id: String { reminderID }
+
+    public init(reminderID: String, title: String, listTitle: String, listColor: String, dueDate: DueDate,
+                dueAt: Date, isPastDue: Bool, isCompleting: Bool = false) {
+        self.reminderID = reminderID
+        self.title = title
+        self.listTitle = listTitle
+        self.listColor = listColor
+        self.dueDate = dueDate
+        self.dueAt = dueAt
+        self.isPastDue = isPastDue
+        self.isCompleting = isCompleting
+    }
+
+    /// "2026-03-01 10:00" (or "2026-03-01" for a date alone): the due time
+    /// as the notify command receives it.
+    public var dueText: String { dueDate.description.replacingOccurrences(of: "T", with: " ") }
+}
+
+/// Something the app should tell the user, taken with `takeEvents()`.
+public enum DueAlertEvent: Equatable, Sendable {
+    /// A reminder fell due: show a toast offering complete, open, snooze.
+    case alert(DueAlert)
+    /// The notify command failed; said once per run, never again.
+    case notifyFailed(String)
+}
+
+/// When to move a due reminder to.
+public enum SnoozeOption: String, CaseIterable, Sendable {
+    case tenMinutes, oneHour, tomorrowMorning
+
+    public var label: String {
+        switch self {
+        case .tenMinutes: "10 minutes"
+        case .oneHour: "1 hour"
+        case .tomorrowMorning: "tomorrow morning"
+        }
+    }
+}
+
+public struct DueAlertState: ViewState {
+    /// Reminders this device alerted for that are still open and not
+    /// dismissed, earliest due first: the Home screen's "Due now".
+    public var dueNow: [DueAlert]
+    /// Open reminders past due (as on Home), for the status bar. Counted
+    /// on start and kept current as time passes and data changes.
+    public var pastDueCount: Int
+    /// When the next alert falls due, if any: the timer is set for it.
+    public var nextAlertAt: Date?
+    public var isLoaded: Bool
+    public var errorMessage: String?
+
+    public init(dueNow: [DueAlert] = [], pastDueCount: Int = 0, nextAlertAt: Date? = nil, isLoaded: Bool = false,
+                errorMessage: String? = nil) {
+        self.dueNow = dueNow
+        self.pastDueCount = pastDueCount
+        self.nextAlertAt = nextAlertAt
+        self.isLoaded = isLoaded
+        self.errorMessage = errorMessage
+    }
+}
+
+/// Raises due alerts while the app is open.
+///
+/// It observes every open reminder with a due date and sets one timer, for
+/// the earliest moment something changes: an alert falls due, or a
+/// reminder becomes past due. Data changes (an edit here, a sync from
+/// another device) re-plan the timer through the observation. Time comes
+/// from the environment's clock, so a test moves it by hand and calls
+/// `checkNow()`; a pinned clock never moves, so no timer is set for it.
+///
+/// Each (reminder, due date) pair alerts once per device, recorded in the
+/// device's unsynced `local_alertsShown` table: restarting does not alert
+/// again, every other open device alerts once too, and a snoozed reminder
+/// (a new due date) alerts again at its new time.
+///
+/// The app takes what to announce with `takeEvents()` after `onChange`
+/// woke it. Call `start()` once; `stop()` cancels the timer.
+public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Sendable {
+    public let settings: DueAlertSettings
+    private var notifier: NotifyRunner?
+    /// What the observation delivered last (on `queue`).
+    private var observed = Observed(reminders: [], shown: [:])
+    private var timer: DispatchWorkItem?
+    private var observation: AnyDatabaseCancellable?
+    private var isStarted = false
+    private let eventLock = NSLock()
+    private var events: [DueAlertEvent] = []
+
+    struct Observed: Sendable {
+        var reminders: [DueReminder]
+        var shown: [String: DueAlertLog.Entry]
+    }
+
+    public init(environment: AppEnvironment, settings: DueAlertSettings = DueAlertSettings()) {
+        self.settings = settings
+        super.init(environment: environment, initial: DueAlertState(), label: "due-alerts")
+        if let words = settings.notifyCommand, !words.isEmpty {
+            notifier = NotifyRunner(words: words, timeout: settings.notifyTimeout) { [weak self] message in
+                self?.post(.notifyFailed(message))
+            }
+        }
+    }
+
+    /// Creates the alert table if needed, forgets alerts of reminders that
+    /// are gone, reads the reminders (raising alerts already due) and
+    /// starts observing. Errors land in `state.errorMessage`.
+    public func start() {
+        onQueue {
+            guard !isStarted else { return }
+            isStarted = true
+            let writer = environment.writer
+            do {
+                try writer.write { db in
+                    try DueAlertLog.create(db)
+                    try DueAlertLog.prune(db)
+                }
+            } catch {
+                update { $0.errorMessage = Self.describe(error) }
+                return
+            }
+            let fetch = self.fetch
+            let observation = ValueObservation.tracking(fetch)
+            self.observation = observation.start(
+                in: writer, scheduling: .async(onQueue: queue),
+                onError: { [weak self] error in self?.update { $0.errorMessage = Self.describe(error) } },
+                onChange: { [weak self] value in self?.received(value) })
+            reload()
+        }
+    }
+
+    /// Reads the reminders now and raises what is due (tests; the
+    /// observation does it by itself).
+    public override func refresh() {
+        onQueue { if isStarted { reload() } }
+    }
+
+    /// Looks at the clock now: raises alerts that fell due, recounts past
+    /// due, re-plans the timer. For tests that move the clock by hand.
+    public func checkNow() {
+        onQueue { evaluate() }
+    }
+
+    override func willStop() {
+        onQueue {
+            observation?.cancel()
+            observation = nil
+            timer?.cancel()
+            timer = nil
+            isStarted = false
+        }
+    }
+
+    /// Alerts and failures raised since the last call, oldest first.
+    public func takeEvents() -> [DueAlertEvent] {
+        eventLock.withLock {
+            defer { events = [] }
+            return events
+        }
+    }
+
+    /// Waits until every notify command started so far finished (tests).
+    public func waitForNotifyCommands(timeout: TimeInterval = 10) {
+        notifier?.waitUntilIdle(timeout: timeout)
+    }
+
+    // MARK: Actions
+
+    /// Completes the reminder the way ticking it does: it stays a few
+    /// seconds as "completing", and `u` takes it back.
+    public func complete(id: String) -> ActionResult {
+        do {
+            guard let reminder = try environment.writer.read({ db in try Reminder.fetchOne(db, key: id) }) else {
+                return .failed("reminder \(id) no longer exists")
+            }
+            guard reminder.status == .incomplete else { return ActionResult(message: "“\(reminder.title)” is already completed") }
+            return ReminderActions.toggleCompletion(environment, id: id)
+        } catch {
+            return .failed(Self.describe(error))
+        }
+    }
+
+    /// The reminder's id if it still exists, for the screen to open it.
+    public func open(id: String) -> String? {
+        (try? environment.writer.read { db in try Reminder.exists(db, key: id) }) == true ? id : nil
+    }
+
+    /// Moves the due date and time (a normal edit, synced like any other);
+    /// the reminder leaves Due now and alerts again at the new time.
+    public func snooze(id: String, _ option: SnoozeOption) -> ActionResult {
+        let due = snoozedDueDate(option)
+        return perform {
+            guard let reminder = try environment.writer.read({ db in try Reminder.fetchOne(db, key: id) }) else {
+                return .failed("reminder \(id) no longer exists")
+            }
+            try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
+            let time = String(format: "%02d:%02d", due.time?.hour ?? 0, due.time?.minute ?? 0)
+            let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
+            return ActionResult(message: "Snoozed “\(reminder.title)” until \(when)")
+        }
+    }
+
+    /// Takes the reminder off Due now without changing it.
+    public func dismiss(id: String) -> ActionResult {
+        let timestamp = environment.clock.timestamp()
+        return perform {
+            try environment.writer.write { db in try DueAlertLog.dismiss(db, reminderID: id, at: timestamp) }
+            return .done
+        }
+    }
+
+    /// Takes back a completion made from an alert.
+    public func undo(_ action: UndoAction) -> ActionResult {
+        ReminderActions.undo(environment, action)
+    }
+
+    /// The due date a snooze sets: now plus 10 minutes or an hour, to the
+    /// nearest minute; or tomorrow at the default hour.
+    public func snoozedDueDate(_ option: SnoozeOption) -> DueDate {
+        let clock = environment.clock
+        let now = clock.now
+        switch option {
+        case .tenMinutes, .oneHour:
+            let seconds: TimeInterval = option == .tenMinutes ? 600 : 3600
+            return DueDate(moment: now.addingTimeInterval(seconds + 30), in: clock.timeZone)
+        case .tomorrowMorning:
+            var tomorrow = DueDate(moment: now, in: clock.timeZone, includingTime: false).adding(days: 1)
+            tomorrow.time = (settings.defaultHour, 0)
+            return tomorrow
+        }
+    }
+
+    // MARK: Work (on the queue)
+
+    private var fetch: @Sendable (Database) throws -> Observed {
+        let clock = environment.clock
+        let hour = settings.defaultHour
+        return { db in
+            Observed(reminders: try DueQueries.scheduled(db, clock: clock, defaultHour: hour),
+                     shown: try DueAlertLog.shown(db))
+        }
+    }
+
+    private func reload() {
+        do {
+            received(try environment.writer.read(fetch))
+        } catch {
+            update { $0.errorMessage = Self.describe(error) }
+        }
+    }
+
+    private func received(_ value: Observed) {
+        observed = value
+        evaluate()
+    }
+
+    private func evaluate() {
+        guard isStarted else { return }
+        let clock = environment.clock
+        let now = clock.now
+        let snapshot = AppClock(pinned: now, timeZone: clock.timeZone)
+        let fired = raiseAlerts(now: now, snapshot: snapshot)
+        for alert in fired {
+            post(.alert(alert))
+            notifier?.run(title: alert.title, due: alert.dueText)
+        }
+        let reminders = observed.reminders
+        let dueNow = reminders
+            .filter { reminder in observed.shown[reminder.id].map { !$0.isDismissed } ?? false }
+            .map { alert(for: $0, snapshot: snapshot) }
+        let pastDue = reminders.filter { Queries.isPastDue($0.dueDate, clock: snapshot) }.count
+        let nextAlert = reminders
+            .filter { $0.reminder.status == .incomplete && observed.shown[$0.id] == nil && $0.dueAt > now }
+            .map(\.dueAt).min()
+        let nextPastDue = reminders.compactMap { pastDueStart(of: $0, snapshot: snapshot) }.filter { $0 > now }.min()
+        schedule([nextAlert, nextPastDue].compactMap { $0 }.min(), now: now, clock: clock)
+        update { state in
+            state.dueNow = dueNow
+            state.pastDueCount = pastDue
+            state.nextAlertAt = nextAlert
+            state.isLoaded = true
+            state.errorMessage = nil
+        }
+    }
+
+    /// Records and returns the alerts that fell due and were not shown yet.
+    private func raiseAlerts(now: Date, snapshot: AppClock) -> [DueAlert] {
+        let due = observed.reminders.filter { reminder in
+            reminder.reminder.status == .incomplete && observed.shown[reminder.id] == nil
+                && reminder.dueAt <= now && now.timeIntervalSince(reminder.dueAt) <= settings.catchUp
+        }
+        guard !due.isEmpty else { return [] }
+        let timestamp = snapshot.timestamp()
+        do {
+            let recorded = try environment.writer.write { db in
+                try due.filter { try DueAlertLog.record(db, reminderID: $0.id, dueDate: $0.dueDate, at: timestamp) }
+            }
+            for reminder in due { observed.shown[reminder.id] = DueAlertLog.Entry(isDismissed: false) }
+            return recorded.map { alert(for: $0, snapshot: snapshot) }
+        } catch {
+            update { $0.errorMessage = Self.describe(error) }
+            return []
+        }
+    }
+
+    private func alert(for reminder: DueReminder, snapshot: AppClock) -> DueAlert {
+        DueAlert(reminderID: reminder.id, title: reminder.reminder.title, listTitle: reminder.row.listTitle,
+                 listColor: reminder.row.listColor, dueDate: reminder.dueDate, dueAt: reminder.dueAt,
+                 isPastDue: Queries.isPastDue(reminder.dueDate, clock: snapshot),
+                 isCompleting: reminder.reminder.status == .completing)
+    }
+
+    /// When the reminder becomes past due: the minute after its time, or
+    /// the day after its date.
+    private func pastDueStart(of reminder: DueReminder, snapshot: AppClock) -> Date? {
+        if reminder.dueDate.hasTime {
+            return reminder.dueDate.moment(in: snapshot.timeZone).map { $0.addingTimeInterval(60) }
+        }
+        return reminder.dueDate.adding(days: 1).moment(in: snapshot.timeZone, defaultHour: 0)
+    }
+
+    /// Sets the one timer. Long waits are cut into steps of at most five
+    /// minutes so that a changed system clock is noticed.
+    private func schedule(_ next: Date?, now: Date, clock: AppClock) {
+        timer?.cancel()
+        timer = nil
+        guard let next, !clock.isPinned else { return }
+        let delay = min(max(next.timeIntervalSince(now), 0.01), 300)
+        let item = DispatchWorkItem { [weak self] in self?.evaluate() }
+        timer = item
+        queue.asyncAfter(wallDeadline: .now() + delay, execute: item)
+    }
+
+    /// Queues an event and wakes the app (`onChange` runs on the queue,
+    /// as for every state change; failures are reported from other threads).
+    private func post(_ event: DueAlertEvent) {
+        eventLock.withLock { events.append(event) }
+        queue.async { [weak self] in self?.onChange?() }
+    }
+}

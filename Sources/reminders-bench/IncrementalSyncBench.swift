@@ -1,0 +1,143 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import RemindersViewModels
+
+/// Incremental sync between two processes: an edit on device A (this
+/// process, with the app's `LiveSync`) until the follower process (device
+/// B) has committed it to its database. Times come from CLOCK_MONOTONIC,
+/// which both processes share.
+struct IncrementalSyncBench {
+    enum Mode: String, CaseIterable {
+        /// `LiveSync` in the follower: inotify on the server directory,
+        /// polling as the fallback.
+        case watch
+        /// No watch: the follower checks the server's head every second,
+        /// as `LiveSync`'s fallback poll does, and fetches when it moved.
+        case poll
+    }
+
+    let world: World
+    let edits: [Mode: Int]
+
+    func run() throws -> [Figure] {
+        guard let pathA = world.deviceA, let pathB = world.deviceB, let server = world.server else {
+            throw BenchError("incremental sync needs the initial sync first")
+        }
+        let target = world.data.reminders[0].id
+        let a = try openDevice(pathA, server: server, device: "A")
+        let live = LiveSync(engine: a.engine, serverDirectory: server)
+        live.start()
+        live.drain()
+        defer {
+            live.stop()
+            try? World.close(a.writer)
+        }
+        var random = SeededGenerator(seed: 8)
+        var figures: [Figure] = []
+        for mode in Mode.allCases {
+            guard let count = edits[mode], count > 0 else { continue }
+            let follower = ChildProcess(arguments: ["--follower", "--mode", mode.rawValue, "--server", server.path,
+                                                    "--db", pathB.path, "--watch-id", target])
+            try follower.start()
+            defer { follower.finish() }
+            guard follower.next(timeout: 60, { line, _ in line == "ready" ? true : nil }) != nil else {
+                throw BenchError("the follower (\(mode.rawValue)) did not start")
+            }
+            var latencies = Samples()
+            for edit in 1...count {
+                // A pause of random length, so edits meet the poll at every
+                // phase and do not coalesce with the previous round.
+                usleep(UInt32.random(in: 80_000...250_000, using: &random))
+                let title = "Bench edit \(mode.rawValue) \(edit)"
+                let start = monotonicNanoseconds()
+                try a.store.updateReminder(id: target, ReminderChanges(title: title))
+                let seen = follower.next(timeout: 15) { line, _ -> UInt64? in
+                    let parts = line.split(separator: " ", maxSplits: 2)
+                    guard parts.count == 3, parts[0] == "seen", parts[2] == title else { return nil }
+                    return UInt64(parts[1])
+                }
+                guard let seen else { throw BenchError("edit \(edit) (\(mode.rawValue)) did not reach device B within 15 s") }
+                latencies.add(Double(seen &- start) / 1e9)
+            }
+            Progress.say("incremental sync (\(mode.rawValue)), \(count) edits: p50 \(Report.format(latencies.median, .seconds)), "
+                         + "p95 \(Report.format(latencies.percentile(95), .seconds))")
+            var figure = Figure(
+                section: "Incremental sync",
+                name: mode == .watch ? "edit on A → in B's database, 2 processes, directory watch"
+                    : "edit on A → in B's database, 2 processes, polling only (1 s)",
+                reminders: world.size, samples: latencies, goal: mode == .watch ? .p95(under: 0.300) : nil)
+            figure.p95 = latencies.percentile(95)
+            figures.append(figure)
+        }
+        return figures
+    }
+}
+
+/// The hidden follower mode: device B in a process of its own. Prints
+/// `ready` once in sync, then `seen <monotonic ns> <title>` each time a
+/// commit changes the title of the watched reminder. Exits when its
+/// standard input closes.
+enum Follower {
+    static func run(_ options: [String: String]) throws {
+        exitWhenInputCloses()
+        guard let serverPath = options["--server"], let dbPath = options["--db"], let watchID = options["--watch-id"],
+              let mode = options["--mode"].flatMap(IncrementalSyncBench.Mode.init(rawValue:)) else {
+            throw BenchError("--follower needs --server DIR --db PATH --watch-id ID --mode watch|poll")
+        }
+        let server = URL(fileURLWithPath: serverPath)
+        let session = try openDevice(URL(fileURLWithPath: dbPath), server: server, device: "B")
+        let state = TitleState(try session.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT title FROM reminders WHERE id = ?", arguments: [watchID])
+        })
+        let observation = DatabaseRegionObservation(tracking: Table("reminders"))
+        let cancellable = observation.start(in: session.writer, onError: { _ in }, onChange: { db in
+            let stamp = monotonicNanoseconds()
+            let title = try? String.fetchOne(db, sql: "SELECT title FROM reminders WHERE id = ?", arguments: [watchID])
+            if let title, state.replace(title) { emit("seen \(stamp) \(title)") }
+        })
+        try withExtendedLifetime(cancellable) {
+            switch mode {
+            case .watch:
+                let live = LiveSync(engine: session.engine, serverDirectory: server)
+                live.start()
+                live.drain()
+                emit("ready")
+                while true { sleep(3600) }
+            case .poll:
+                let directory = try session.connect()
+                try session.engine.sync()
+                var lastHead = directory.head()
+                emit("ready")
+                while true {
+                    usleep(1_000_000)
+                    let head = directory.head()
+                    if head != lastHead {
+                        try session.engine.fetchChanges()
+                        lastHead = head
+                    }
+                }
+            }
+        }
+    }
+
+    /// The watched reminder's last title, shared with the observation's
+    /// queue.
+    final class TitleState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var title: String?
+
+        init(_ title: String?) {
+            self.title = title
+        }
+
+        /// Stores `title`; true when it differs from the previous one.
+        func replace(_ new: String) -> Bool {
+            lock.withLock {
+                defer { title = new }
+                return title != new
+            }
+        }
+    }
+}

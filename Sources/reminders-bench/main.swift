@@ -1,0 +1,31 @@
+import Foundation
+
+// reminders-bench: see BenchOptions.usage. The first argument may select a
+// hidden child mode that the benchmark starts itself in.
+let startedAt = monotonicNanoseconds()
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("reminders-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+do {
+    switch arguments.first {
+    case "--follower":
+        try Follower.run(keyedOptions(arguments))
+        exit(0)
+    case "--first-frame":
+        try AppChild.firstFrame(keyedOptions(arguments), startedAt: startedAt)
+        exit(0)
+    case "--memory":
+        try AppChild.memory(keyedOptions(arguments))
+        exit(0)
+    default:
+        let options = try BenchOptions.parse(arguments)
+        let report = try BenchRun(options: options).run()
+        print(options.json ? try report.json() : report.table())
+    }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import RemindersCore
+
+/// `reminders due [--within DURATION] [--due-hour H] [--json]`: past-due
+/// reminders and those falling due soon, for cron jobs and status bars.
+struct DueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "due",
+        abstract: "List past-due reminders and those due soon.",
+        discussion: """
+            Due times are wall-clock times in this device's time zone; a reminder \
+            with a date but no time falls due at the due hour (09:00 unless \
+            --due-hour or REMINDERS_DUE_HOUR says otherwise). Handy in a status bar: \
+            `reminders due --within 2h --json`.
+            """)
+
+    @Option(help: ArgumentHelp(
+        "How far ahead to look: minutes, hours, days or weeks, e.g. 90m, 2h, 1d, 1h30m.", valueName: "duration"))
+    var within: String = "1d"
+
+    @OptionGroup var dueHour: DueHourOption
+
+    @Flag(help: "Print an array of {id, listID, listTitle, title, dueDate, dueAt, isPastDue}, earliest first.")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        try usage { _ = try TimeSpan(parsing: within) }
+    }
+
+    func run() throws {
+        let context = try RemindersContext(common)
+        let span = try TimeSpan(parsing: within)
+        let hour = try dueHour.hour()
+        let due = try context.read { db in
+            try DueQueries.due(db, within: span, clock: context.clock, defaultHour: hour)
+        }
+        if json {
+            try JSONOutput.print(due.map { DueJSON($0, timeZone: context.clock.timeZone) })
+            return
+        }
+        let pastDue = due.filter(\.isPastDue)
+        let upcoming = due.filter { !$0.isPastDue }
+        if !pastDue.isEmpty {
+            print("Past due (\(pastDue.count))")
+            print(ReminderTable.render(pastDue.map(\.row), showList: true))
+            print("")
+        }
+        if upcoming.isEmpty {
+            print(pastDue.isEmpty ? "Nothing due within \(span)." : "Nothing else due within \(span).")
+        } else {
+            print("Due within \(span) (\(upcoming.count))")
+            print(ReminderTable.render(upcoming.map(\.row), showList: true))
+        }
+    }
+}
+
+/// `--due-hour`, shared by `due` and the full-screen app: when a reminder
+/// with a date but no time falls due.
+struct DueHourOption: ParsableArguments {
+    @Option(name: .customLong("due-hour"), help: ArgumentHelp(
+        "When a reminder with a date but no time falls due, 0-23 (env REMINDERS_DUE_HOUR; default 9).",
+        valueName: "hour"))
+    var value: String?
+
+    func validate() throws {
+        try usage { _ = try hour() }
+    }
+
+    /// The option, else `REMINDERS_DUE_HOUR`, else 9.
+    func hour(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        if let value { return try DueQueries.parseHour(value) }
+        if let text = environment["REMINDERS_DUE_HOUR"], !text.isEmpty {
+            do {
+                return try DueQueries.parseHour(text)
+            } catch let error as CoreError {
+                throw CoreError.invalidInput("REMINDERS_DUE_HOUR: \(error.description)")
+            }
+        }
+        return DueQueries.defaultHour
+    }
+}
+
+/// `due --json`: one reminder with the moment it falls due.
+struct DueJSON: Encodable {
+    var id: String
+    var listID: String
+    var listTitle: String
+    var title: String
+    /// As stored: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (floating).
+    var dueDate: String
+    /// The moment, ISO 8601 with this device's UTC offset.
+    var dueAt: String
+    var isPastDue: Bool
+
+    init(_ due: DueReminder, timeZone: TimeZone) {
+        id = due.id
+        listID = due.reminder.remindersListID
+        listTitle = due.row.listTitle
+        title = due.reminder.title
+        dueDate = due.dueDate.description
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = timeZone
+        formatter.formatOptions = [.withInternetDateTime]
+        dueAt = formatter.string(from: due.dueAt)
+        isPastDue = due.isPastDue
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// Two and more `reminders` processes on one server directory.
+@Suite struct SyncEndToEndTests {
+    func device(_ runner: CommandRunner, _ name: String, user: String = "me") -> [String: String] {
+        ["REMINDERS_DEVICE": name, "REMINDERS_USER": user]
+    }
+
+    @Test func scriptedSessionOnTwoDevicesConverges() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let a = device(runner, "laptop"), b = device(runner, "desktop")
+        #expect(try runner.run(["seed"], environment: a).status == 0)
+        #expect(try runner.run(["sync"], environment: a).status == 0)
+        #expect(try runner.run(["sync"], environment: b).status == 0)
+        // Edits on both, then both sync at the same time.
+        let added = try runner.run(["add", "Water plants", "--list", "Personal", "--due", "2026-03-02T08:00", "--tag", "home"], environment: a)
+        #expect(added.status == 0)
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try runner.run(["edit", "Milk", "--notes", "Whole milk", "--flag"], environment: b).status == 0)
+        #expect(try runner.run(["complete", "Call mom"], environment: b).status == 0)
+        #expect(try runner.run(["list", "add", "Garden", "--color", "#5cc15a"], environment: b).status == 0)
+        try inParallel([{ try runner.run(["sync"], environment: a) }, { try runner.run(["sync"], environment: b) }])
+        for _ in 0..<2 {
+            #expect(try runner.run(["sync"], environment: a).status == 0)
+            #expect(try runner.run(["sync"], environment: b).status == 0)
+        }
+        let exportA = try runner.run(["export", "--json"], environment: a)
+        let exportB = try runner.run(["export", "--json"], environment: b)
+        #expect(exportA.status == 0)
+        #expect(exportA.stdout == exportB.stdout)
+        #expect(exportA.stdout.contains(id))
+        #expect(exportA.stdout.contains("Whole milk"))
+        #expect(exportA.stdout.contains("Garden"))
+        let status = try runner.run(["status", "--json"], environment: a)
+        #expect(status.stdout.contains("\"pendingSaves\" : 0"))
+    }
+
+    @Test func conflictIsLoggedAndShownByTheCommandLine() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let a = device(runner, "laptop"), b = device(runner, "desktop")
+        #expect(try runner.run(["seed"], environment: a).status == 0)
+        #expect(try runner.run(["sync"], environment: a).status == 0)
+        #expect(try runner.run(["sync"], environment: b).status == 0)
+        #expect(try runner.run(["edit", "Milk", "--title", "Milk from laptop"], environment: a).status == 0)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(try runner.run(["edit", "Milk", "--title", "Milk from desktop", "--notes", "2 liters"], environment: b).status == 0)
+        #expect(try runner.run(["sync"], environment: a).status == 0)
+        let merged = try runner.run(["sync"], environment: b)
+        #expect(merged.stdout.contains("conflicts"))
+        #expect(try runner.run(["sync"], environment: a).status == 0)
+        let conflicts = try runner.run(["conflicts", "--json"], environment: b)
+        #expect(conflicts.stdout.contains("\"field\" : \"title\""))
+        #expect(conflicts.stdout.contains("\"winner\" : \"local\""))
+        #expect(conflicts.stdout.contains("\"remoteDevice\" : \"laptop\""))
+        #expect(try runner.run(["export", "--json"], environment: a).stdout == runner.run(["export", "--json"], environment: b).stdout)
+    }
+
+    @Test func sharingThroughTheCommandLine() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let alice = device(runner, "laptop", user: "alice"), bob = device(runner, "desktop", user: "bob")
+        #expect(try runner.run(["list", "add", "Trip"], environment: alice).status == 0)
+        #expect(try runner.run(["add", "Tickets", "--list", "Trip"], environment: alice).status == 0)
+        let shared = try runner.run(["share", "Trip", "--with", "bob", "--read-only"], environment: alice)
+        #expect(shared.status == 0, "\(shared)")
+        let shareID = shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let invitations = try runner.run(["shares", "--json"], environment: bob)
+        #expect(invitations.stdout.contains("\"status\" : \"pending\""))
+        #expect(invitations.stdout.contains("\"listTitle\" : \"Trip\""))
+        #expect(try runner.run(["accept", String(shareID.prefix(8))], environment: bob).status == 0)
+        #expect(try runner.run(["show", "Trip"], environment: bob).stdout.contains("Tickets"))
+        let refused = try runner.run(["add", "Hotel", "--list", "Trip"], environment: bob)
+        #expect(refused.status == 3)
+        #expect(refused.errorLine?.contains("read-only") == true)
+        #expect(try runner.run(["share", "Trip", "--with", "bob", "--read-write"], environment: alice).status == 0)
+        #expect(try runner.run(["sync"], environment: bob).status == 0)
+        #expect(try runner.run(["add", "Hotel", "--list", "Trip"], environment: bob).status == 0)
+        #expect(try runner.run(["sync"], environment: bob).status == 0)
+        #expect(try runner.run(["sync"], environment: alice).status == 0)
+        #expect(try runner.run(["show", "Trip"], environment: alice).stdout.contains("Hotel"))
+        #expect(try runner.run(["leave", "Trip"], environment: bob).status == 0)
+        #expect(try !runner.run(["lists"], environment: bob).stdout.contains("Trip"))
+        #expect(try runner.run(["unshare", "Trip"], environment: alice).status == 0)
+    }
+
+    @Test func unreachableServerExitsFourAndKeepsLocalData() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let garbage = runner.home.appendingPathComponent("broken-server")
+        try FileManager.default.createDirectory(at: garbage, withIntermediateDirectories: true)
+        try Data("not a database at all, just text that is long enough".utf8).write(to: garbage.appendingPathComponent("server.sqlite"))
+        let env = ["REMINDERS_SERVER": garbage.path]
+        #expect(try runner.run(["list", "add", "Offline work"], environment: env).status == 0)
+        let sync = try runner.run(["sync"], environment: env)
+        #expect(sync.status == 4)
+        #expect(sync.errorLine?.contains("server.sqlite") == true)
+        #expect(try runner.run(["lists"], environment: env).stdout.contains("Offline work"))
+        #expect(try runner.run(["status", "--json"], environment: env).stdout.contains("\"pendingSaves\" : 1"))
+    }
+
+    func inParallel(_ jobs: [@Sendable () throws -> CommandRunner.Result]) throws {
+        let group = DispatchGroup()
+        let lock = NSLock()
+        var results: [CommandRunner.Result] = []
+        var failures: [Error] = []
+        for job in jobs {
+            group.enter()
+            DispatchQueue.global().async {
+                defer { group.leave() }
+                do {
+                    let result = try job()
+                    lock.withLock { results.append(result) }
+                } catch {
+                    lock.withLock { failures.append(error) }
+                }
+            }
+        }
+        group.wait()
+        if let failure = failures.first { throw failure }
+        for result in results { #expect(result.status == 0, "\(result)") }
+    }
+}

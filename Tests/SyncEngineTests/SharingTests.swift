@@ -1,0 +1,203 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+@testable import SyncEngine
+
+/// Alice shares a list with Bob, against the real server: two users, and
+/// two devices of Alice.
+@Suite struct SharingTests {
+    let directory = TemporaryDirectory()
+
+    struct People {
+        let server: DirectoryServer
+        let alice: Device
+        let alice2: Device
+        let bob: Device
+        let list: RemindersList
+        let reminder: Reminder
+    }
+
+    func people() throws -> People {
+        let server = try makeServer(directory)
+        let alice = try Device("laptop", user: "alice", server: server, clock: TestClock(1_800_000_000_000))
+        let alice2 = try Device("phone", user: "alice", server: server, clock: TestClock(1_800_000_000_100))
+        let bob = try Device("desktop", user: "bob", server: server, clock: TestClock(1_800_000_000_200))
+        let list = try alice.store.createList(title: "Groceries")
+        let reminder = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Milk", tags: ["food"]))
+        try alice.store.setCover(listID: list.id, png: SampleCovers.png(named: "forest"))
+        try alice.sync(); try alice2.sync()
+        return People(server: server, alice: alice, alice2: alice2, bob: bob, list: list, reminder: reminder)
+    }
+
+    func share(_ p: People, _ permission: SharePermission) throws -> LocalShare {
+        try p.alice.engine.share(table: "remindersLists", key: p.list.id, with: [("bob", permission)])
+    }
+
+    @Test func pendingInvitationIsInvisibleUntilAccepted() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.sync()
+        #expect(try p.bob.export().lists.isEmpty)
+        try p.bob.engine.refreshShares()
+        #expect(try p.bob.engine.localShares().first?.participant("bob")?.status == .pending)
+        try p.bob.engine.acceptShare(id: share.id)
+        let lists = try p.bob.export().lists
+        #expect(lists.map(\.title) == ["Groceries"])
+        #expect(lists.first?.owner == "alice")
+        #expect(lists.first?.coverImageSHA256 != nil)
+        #expect(try p.bob.reminder(p.reminder.id)?.title == "Milk")
+        // Tags stay Alice's own: Bob sees the reminder, not her tag.
+        #expect(try p.bob.export().reminders.first?.tags == [])
+        #expect(try p.bob.pending() == 0)
+    }
+
+    @Test func editsGoBothWaysAndReachAlicesOtherDevice() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Oat milk"))
+        let bread = try p.bob.store.createReminder(ReminderDraft(listID: p.list.id, title: "Bread", tags: ["bob-tag"]))
+        try p.bob.sync()
+        try p.alice.sync(); try p.alice2.sync()
+        #expect(try p.alice.reminder(p.reminder.id)?.title == "Oat milk")
+        #expect(try p.alice2.reminder(bread.id)?.title == "Bread")
+        // Bob's tag is his own.
+        #expect(try p.alice.export().reminders.first { $0.id == bread.id }?.tags == [])
+        #expect(try p.bob.export().reminders.first { $0.id == bread.id }?.tags == ["bob-tag"])
+        try p.alice2.store.updateReminder(id: bread.id, ReminderChanges(notes: "Sourdough"))
+        try p.alice2.sync(); try p.bob.sync(); try p.alice.sync()
+        #expect(try p.bob.reminder(bread.id)?.notes == "Sourdough")
+        // Everything but tags matches between the two people.
+        func untagged(_ device: Device) throws -> [String] {
+            try device.export().reminders.map { "\($0.id) \($0.title) \($0.notes)" }
+        }
+        #expect(try untagged(p.alice) == untagged(p.bob))
+        #expect(try p.alice.pending() == 0 && p.bob.pending() == 0)
+    }
+
+    @Test func readOnlyIsRefusedLocallyAndByTheServer() throws {
+        let p = try people()
+        let share = try share(p, .readOnly)
+        try p.bob.engine.acceptShare(id: share.id)
+        // Locally, at once.
+        #expect(throws: CoreError.readOnly("list 'Groceries' is shared with you read-only by alice")) {
+            try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Hacked"))
+        }
+        #expect(throws: CoreError.self) {
+            try p.bob.store.createReminder(ReminderDraft(listID: p.list.id, title: "Sneaky"))
+        }
+        // Bypassing the local check (as an old device that did not know yet):
+        // the server refuses, the value is put back and the refusal logged.
+        try p.bob.db.write { try $0.execute(sql: "UPDATE reminders SET title = 'Hacked' WHERE id = ?", arguments: [p.reminder.id]) }
+        try p.bob.sync()
+        #expect(try p.bob.reminder(p.reminder.id)?.title == "Milk")
+        #expect(try p.bob.pending() == 0)
+        #expect(try p.bob.engine.conflicts().contains { $0.remote == "refused: read-only" })
+        try p.alice.sync()
+        #expect(try p.alice.reminder(p.reminder.id)?.title == "Milk")
+    }
+
+    @Test func upgradeToReadWriteTakesEffectAtNextSync() throws {
+        let p = try people()
+        let share = try share(p, .readOnly)
+        try p.bob.engine.acceptShare(id: share.id)
+        #expect(throws: CoreError.self) {
+            try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Soy milk"))
+        }
+        _ = try self.share(p, .readWrite)
+        try p.bob.sync()
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Soy milk"))
+        try p.bob.sync(); try p.alice.sync()
+        #expect(try p.alice.reminder(p.reminder.id)?.title == "Soy milk")
+    }
+
+    @Test func downgradeMeanwhileRevertsThePendingEdit() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Bob's edit"))
+        _ = try self.share(p, .readOnly)
+        try p.bob.sync()
+        #expect(try p.bob.reminder(p.reminder.id)?.title == "Milk")
+        #expect(try p.bob.pending() == 0)
+        #expect(try !p.bob.engine.conflicts().isEmpty)
+    }
+
+    @Test func removedParticipantLosesTheListAndPendingEditsAreDroppedWithANote() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Pending edit"))
+        try p.alice.engine.unshare(table: "remindersLists", key: p.list.id, user: "bob")
+        try p.bob.sync()
+        #expect(try p.bob.export().lists.isEmpty)
+        #expect(try p.bob.export().reminders.isEmpty)
+        #expect(try p.bob.pending() == 0)
+        #expect(try !p.bob.engine.conflicts().isEmpty)
+        try p.alice.sync()
+        #expect(try p.alice.reminder(p.reminder.id)?.title == "Milk")
+        #expect(try p.alice.engine.localShares().first?.participant("bob")?.status != .accepted)
+    }
+
+    @Test func leavingRemovesBobsCopyAndAliceSeesHimGone() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.engine.leaveShare(id: share.id)
+        #expect(try p.bob.export().lists.isEmpty)
+        try p.alice.sync()
+        let bob = try p.alice.engine.localShares().first?.participant("bob")
+        #expect(bob == nil || bob?.status == .removed)
+        #expect(try p.alice.export().lists.count == 1)
+    }
+
+    @Test func ownerDeletingTheListRemovesBobsCopy() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(notes: "meanwhile"))
+        try p.alice.store.deleteList(id: p.list.id)
+        try p.alice.sync()
+        try p.bob.sync()
+        #expect(try p.bob.export().lists.isEmpty)
+        #expect(try p.bob.export().reminders.isEmpty)
+        #expect(try p.bob.pending() == 0)
+        try p.alice2.sync()
+        #expect(try p.alice2.export().lists.isEmpty)
+    }
+
+    @Test func shareAcceptedWhileTheListHas500Reminders() throws {
+        let p = try people()
+        try p.alice.db.write { db in
+            for index in 0..<500 {
+                try Reminder(remindersListID: p.list.id, title: "Item \(index)", position: index + 1).insert(db)
+            }
+        }
+        try p.alice.sync()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        #expect(try p.bob.export().reminders.count == 501)
+        #expect(try p.bob.pending() == 0)
+        let titles = Set(try p.bob.export().reminders.map(\.title))
+        #expect(titles.contains("Item 0") && titles.contains("Item 499"))
+    }
+
+    @Test func strangersCannotTouchTheList() throws {
+        let p = try people()
+        _ = try share(p, .readWrite)
+        let carol = p.server.database(user: "carol", scope: .shared, device: "x")
+        let zone = ZoneID(name: "reminders", ownerName: "alice")
+        let id = RecordID(recordName: "reminders/\(p.reminder.id)", zoneID: zone)
+        if case .success? = try carol.fetchRecords([id])[id] {
+            Issue.record("a user never invited could read a shared record")
+        }
+        let forged = ServerRecord(id: id, recordType: "reminders", fields: ["title": .string("Carol was here")])
+        let result = try carol.modifyRecords(saving: [forged], deleting: [])
+        guard case .failure(.permissionFailure)? = result.saveResults[id] else {
+            Issue.record("the server let a stranger save: \(String(describing: result.saveResults[id]))")
+            return
+        }
+    }
+}
