@@ -40,7 +40,8 @@ struct UnshareCommand: ParsableCommand {
         commandName: "unshare", abstract: "Stop sharing a list, or remove one user from it.")
 
     @Argument(help: "The list: id, id prefix or title.") var list: String
-    @Option(help: ArgumentHelp("Remove only this user.", valueName: "user")) var user: String?
+    // `--with`, like `share`: `--user` already names who runs the command.
+    @Option(name: .customLong("with"), help: ArgumentHelp("Remove only this user.", valueName: "user")) var user: String?
     @OptionGroup var common: CommonOptions
 
     func run() throws {
