@@ -40,7 +40,7 @@ enum SyncSchema {
               -- the row changed while the request was in flight.
               changeCount INTEGER NOT NULL DEFAULT 0,
               PRIMARY KEY (recordType, recordName)
-            ) STRICT, WITHOUT ROWID;
+            ) STRICT; -- a rowid table: SQLite reports changes of rowid tables only, and the app observes this one
             CREATE INDEX sync_metadata_pending ON sync_metadata(recordType) WHERE isPendingSave OR isPendingDelete;
 
             -- The hybrid logical clock: max(wall clock, last seen + 1).
