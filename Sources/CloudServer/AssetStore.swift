@@ -65,12 +65,13 @@ struct AssetStore: Sendable {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw CloudError.assetUnavailable("\(file.path) is missing or unreadable; upload the asset again")
+            throw CloudError.assetUnavailable(
+                "the server's asset file \(file.path) is missing or unreadable; restore it from a backup of the server directory, or upload it again from a device that has it")
         }
         let actual = Asset.digest(of: data)
         guard actual == asset.sha256 else {
             throw CloudError.assetUnavailable(
-                "\(file.path) was altered on the server (its content hashes to \(actual)); upload the asset again")
+                "the server's asset file \(file.path) was altered (its content hashes to \(actual)); restore it from a backup of the server directory, or upload it again from a device that has it")
         }
         return data
     }

@@ -66,6 +66,7 @@ public final class DirectoryServer: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         do {
+            try Schema.refuseNewerStore(file: file, directory: directory.path)
             pool = try DatabasePool(path: file, configuration: configuration)
             // GRDB's WAL setup lowers the writer to synchronous=NORMAL after
             // `prepareDatabase` ran; a confirmed save must survive power loss.
@@ -171,6 +172,8 @@ public final class DirectoryServer: Sendable {
                     let context = try WriteContext(db: db, now: clock(), userName: user, deviceName: device)
                     let value = try body(context)
                     outcome = (value, try context.finish())
+                    // Test-only: crash tests may kill the process here.
+                    FaultInjection.beforeCommit(.server)
                     return .commit
                 }
                 guard let outcome else {

@@ -22,14 +22,35 @@ enum Schema {
         static let serverID = "serverID"
     }
 
+    /// Refuses a store that a newer program wrote, through a read-only
+    /// connection, before anything opens it for writing: opening a
+    /// `DatabasePool` writes to the file, and a store this program refuses
+    /// must stay exactly as it was. A missing or empty file passes.
+    static func refuseNewerStore(file: String, directory: String) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(DirectoryServer.busyTimeout)
+        let queue = try DatabaseQueue(path: file, configuration: configuration)
+        defer { try? queue.close() }
+        let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+        if version > formatVersion {
+            throw newerVersion(directory, version)
+        }
+    }
+
+    static func newerVersion(_ path: String, _ version: Int) -> CloudError {
+        .incompatibleVersion("server at \(path) was written by a newer version of reminders (format \(version)); upgrade reminders")
+    }
+
     /// Creates the tables in an empty database, or checks that an existing one
     /// is a store this program can read. Runs inside an IMMEDIATE transaction,
     /// so two processes opening a new directory at once create it once.
     static func prepare(_ db: Database, path: String) throws {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if version > formatVersion {
-            throw CloudError.incompatibleVersion(
-                "server at \(path) was written by a newer version of reminders (format \(version)); upgrade reminders")
+            throw newerVersion(path, version)
         }
         if version == formatVersion { return }
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")

@@ -55,7 +55,7 @@ public enum AppDatabase {
         } catch let error as CoreError {
             throw error
         } catch {
-            throw CoreError.database("database \(path) is damaged or not a reminders database: \(describe(error))")
+            throw CoreError.database(damaged(path: path, error))
         }
     }
 
@@ -89,11 +89,18 @@ public enum AppDatabase {
             }
             try queue.close()
         } catch {
-            throw CoreError.database("database \(path) is damaged or not a reminders database: \(describe(error))")
+            throw CoreError.database(damaged(path: path, error))
         }
         if superseded {
             throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")
         }
+    }
+
+    /// The message for a file SQLite cannot read as ours, with what to do:
+    /// the file is left as it was, so it can still be restored or examined.
+    static func damaged(path: String, _ error: Error) -> String {
+        "database \(path) is damaged or not a reminders database (\(describe(error))); it was left untouched: "
+            + "restore it from a backup, or move it away and run 'reminders sync' to get back what was synced"
     }
 
     static func describe(_ error: Error) -> String {

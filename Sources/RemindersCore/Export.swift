@@ -102,6 +102,30 @@ public struct ExportDump: Codable, Equatable, Sendable {
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return Self.escapingTerminalControls(String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+
+    /// JSON with the characters a terminal could act on escaped as `\uXXXX`:
+    /// the encoder escapes C0 controls only, and DEL, C1 controls (CSI, OSC)
+    /// and bidi overrides from another user's data would reach the terminal
+    /// of whoever prints the JSON. Such characters can only stand inside
+    /// JSON strings, so the text decodes to the same values.
+    public static func escapingTerminalControls(_ json: String) -> String {
+        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+        guard json.unicodeScalars.contains(where: unsafe) else { return json }
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if unsafe(scalar) {
+                result.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 }

@@ -96,6 +96,25 @@ public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableReco
     public var isCompleted: Bool { status == .completed }
 }
 
+extension Reminder {
+    /// Decodes a row, reading a stored due date that is not a date (another
+    /// device wrote it, or an old bug) as no due date: one bad value must
+    /// not make every list that holds the reminder unreadable.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        remindersListID = try container.decode(String.self, forKey: .remindersListID)
+        title = try container.decode(String.self, forKey: .title)
+        notes = try container.decode(String.self, forKey: .notes)
+        dueDate = (try? container.decodeIfPresent(DueDate.self, forKey: .dueDate)) ?? nil
+        priority = try container.decode(Priority.self, forKey: .priority)
+        isFlagged = try container.decode(Bool.self, forKey: .isFlagged)
+        status = try container.decode(ReminderStatus.self, forKey: .status)
+        completedAt = try container.decodeIfPresent(String.self, forKey: .completedAt)
+        position = try container.decode(Int.self, forKey: .position)
+    }
+}
+
 public struct Tag: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "tags"
     public var title: String

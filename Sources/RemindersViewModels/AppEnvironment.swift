@@ -21,6 +21,11 @@ public final class AppEnvironment: Sendable {
     /// delay; shared by every screen. Call `completions.finishNow()` before
     /// the app exits.
     public let completions: CompletionScheduler
+    /// The offline switch and the conflict log's actions; nil without a
+    /// server. Defaults to `syncStatus` when that provider also offers the
+    /// controls (as `LiveSync` does), so an app built with
+    /// `syncStatus: liveSync` gets both.
+    public let syncControls: (any SyncControls)?
 
     public init(
         store: RemindersStore,
@@ -28,13 +33,15 @@ public final class AppEnvironment: Sendable {
         deviceName: String = "default",
         syncStatus: any SyncStatusProvider = LocalOnlySyncStatus(),
         sharing: any SharingInfoProvider = NoSharing(),
-        completionDelay: TimeInterval = 3
+        completionDelay: TimeInterval = 3,
+        syncControls: (any SyncControls)? = nil
     ) {
         self.store = store
         self.userName = userName
         self.deviceName = deviceName
         self.syncStatus = syncStatus
         self.sharing = sharing
+        self.syncControls = syncControls ?? (syncStatus as? any SyncControls)
         self.completions = CompletionScheduler(store: store, delay: completionDelay)
     }
 

@@ -91,6 +91,13 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         queue.async { [weak self] in self?.run(send: true, fetch: true) }
     }
 
+    /// Re-reads pending count, conflicts and offline state (on the sync
+    /// queue) after a change made outside a round, such as a dismissed
+    /// conflict, so the status bar follows.
+    public func refreshStatus() {
+        queue.async { [weak self] in self?.publish() }
+    }
+
     // MARK: Scheduling
 
     private func scheduleSend() {
@@ -105,7 +112,8 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             self.lock.withLock { self.sendQueued = false }
             self.run(send: true, fetch: false)
         }
-        publish()
+        // Not here and now: this runs on the database's writer queue.
+        queue.async { [weak self] in self?.publish() }
     }
 
     private func serverTick() {

@@ -150,8 +150,12 @@ final class NotifyRunner: @unchecked Sendable {
         let timeout = self.timeout
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
             guard let self, self.lock.withLock({ self.running[key] }) != nil, process.isRunning else { return }
-            self.fail("notify command '\(self.name)' did not finish within \(Int(timeout)) seconds")
+            self.fail("notify command '\(self.name)' did not finish within \(String(format: "%g", timeout)) seconds")
             process.terminate()
+            // A program that ignores SIGTERM (ignored signals survive exec) is killed.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
         }
     }
 

@@ -52,8 +52,19 @@ final class ServerWatcher: @unchecked Sendable {
     private func loop() {
         #if canImport(Glibc)
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        if fd >= 0 {
-            _ = inotify_add_watch(fd, directory.path, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE))
+        // The directory may not exist yet (the first round creates it) or
+        // may be replaced; the watch follows the directory's inode, checked
+        // on every wake-up.
+        var watch: Int32 = -1
+        var watchedInode: ino_t = 0
+        func rewatchIfNeeded() {
+            guard fd >= 0 else { return }
+            var info = stat()
+            guard stat(directory.path, &info) == 0 else { return }
+            if watch >= 0, info.st_ino == watchedInode { return }
+            if watch >= 0 { _ = inotify_rm_watch(fd, watch) }
+            watch = inotify_add_watch(fd, directory.path, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE))
+            watchedInode = info.st_ino
         }
         defer {
             if fd >= 0 { close(fd) }
@@ -61,6 +72,7 @@ final class ServerWatcher: @unchecked Sendable {
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while isRunning {
+            rewatchIfNeeded()
             var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
             if fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(pollInterval * 1000))

@@ -34,7 +34,7 @@ extension SyncEngine {
                 for zone in changes.changedZoneIDs {
                     report.add(try fetchZone(zone, scope: scope, database: database))
                 }
-                try writer.write { db in
+                try syncWrite { db in
                     try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
                                    arguments: [key, changes.token.sequence])
                 }
@@ -121,8 +121,62 @@ extension SyncEngine {
 
     /// Applies a fetched (or conflicting) server record: inserts it, updates
     /// the changed columns, or merges it with pending local edits.
+    ///
+    /// A record the local schema refuses (a value of the wrong type, a CHECK
+    /// or a foreign key it breaks: another device's bug, or someone writing
+    /// to the server directly) is not applied, so one bad record cannot
+    /// block every later sync: see `refuse`.
     @discardableResult
     func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:]) throws -> ApplyOutcome {
+        var outcome = ApplyOutcome()
+        do {
+            try db.inSavepoint {
+                outcome = try applyFetchedRecord(db, record: record, assets: assets)
+                return .commit
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT || error.resultCode == .SQLITE_MISMATCH {
+            outcome = try refuse(db, record: record, reason: error.message ?? "\(error.resultCode)")
+        }
+        return outcome
+    }
+
+    /// A fetched record the local schema refused: the local row (if any)
+    /// stays as it was and becomes a local edit of every field where it
+    /// differs, stamped now, so the next send puts valid values back on the
+    /// server and every device converges on them. The refusal is logged as
+    /// a conflict the local side won.
+    func refuse(_ db: Database, record: ServerRecord, reason: String) throws -> ApplyOutcome {
+        var outcome = ApplyOutcome()
+        guard let (tableName, key) = RecordCoder.split(record.id.recordName), let table = tablesByName[tableName] else { return outcome }
+        try absorb(db, times: record.fieldModificationTimes.values)
+        try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: nil, remote: "refused: \(reason)",
+                        localTime: nil, remoteTime: record.fieldModificationTimes.values.max(), winner: "local",
+                        remoteDevice: record.modifiedByDevice)
+        outcome.conflicts = 1
+        let meta = try Metadata.fetch(db, type: tableName, name: key)
+        if meta?.isPendingDelete == true {
+            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: true)
+        } else if let row = try fetchRow(db, table: table, key: key) {
+            try db.execute(sql: ChangeCapture.tick)
+            let now = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
+            let local = RecordCoder.values(of: row, table: table).values
+            var editTimes = meta?.editTimes ?? [:]
+            for column in table.columns where local[column] != record.fields[column] {
+                editTimes[column] = now
+            }
+            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
+                              isPendingSave: !editTimes.isEmpty, isPendingDelete: false)
+        } else {
+            // Nothing here to keep: remember the version so it is not fetched
+            // again; a valid later version replaces it.
+            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: false)
+        }
+        return outcome
+    }
+
+    private func applyFetchedRecord(_ db: Database, record: ServerRecord, assets: [String: Data]) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
         guard let (tableName, key) = RecordCoder.split(record.id.recordName), let table = tablesByName[tableName],
               tableName == record.recordType else { return outcome }

@@ -78,7 +78,7 @@ extension SyncEngine {
             return true
         }
         guard !confirmed.isEmpty else { return 0 }
-        try writer.write { db in
+        try syncWrite { db in
             for (change, record) in confirmed {
                 try logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
                                 remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
@@ -171,7 +171,7 @@ extension SyncEngine {
         let missing = zones.subtracting(created)
         guard !missing.isEmpty else { return }
         let results = try database.modifyZones(saving: Array(missing), deleting: [])
-        try writer.write { db in
+        try syncWrite { db in
             for (zone, result) in results {
                 if case .failure(let error) = result { throw SyncError.server(error) }
                 try db.execute(sql: """

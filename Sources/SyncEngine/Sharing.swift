@@ -102,7 +102,7 @@ extension SyncEngine {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
-        try writer.write { db in
+        try syncWrite { db in
             try db.execute(sql: "DELETE FROM sync_shares")
             for share in owned + incoming {
                 guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { continue }

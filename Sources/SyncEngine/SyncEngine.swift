@@ -139,7 +139,7 @@ public final class SyncEngine: @unchecked Sendable {
                 let pending = try pendingCount()
                 if pending == 0 || (sent.isEmpty && fetched.isEmpty) { break }
             }
-            try writer.write { db in
+            try syncWrite { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('lastSyncAt', ?)",
                                arguments: [functions.wallClock()])
             }
@@ -168,7 +168,19 @@ public final class SyncEngine: @unchecked Sendable {
     /// Runs a write transaction in which the triggers know the writes are
     /// the engine's own.
     func applyWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.write { db in try functions.applying { try body(db) } }
+        try syncWrite { db in try functions.applying { try body(db) } }
+    }
+
+    /// Runs one of the engine's own write transactions (sync state, zones,
+    /// applied records). Every engine write goes through here, so crash
+    /// tests (`FaultInjection`, test-only) can stop the process right
+    /// before any of them commits.
+    func syncWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.write { db in
+            let value = try body(db)
+            FaultInjection.beforeCommit(.device)
+            return value
+        }
     }
 
     /// Moves the hybrid logical clock past every time seen from elsewhere,

@@ -19,7 +19,7 @@ struct AppBench {
     /// includes loading the program, opening the database and attaching the
     /// engine, as a user starting the app waits for).
     func firstFrame() throws -> [Figure] {
-        guard let pathB = world.deviceB, let server = world.server else { throw BenchError("the app needs the initial sync first") }
+        let pathB = try world.device(), server = world.unusedServer
         var total = Samples(), inProcess = Samples()
         for run in 0...runs {
             let child = ChildProcess(arguments: ["--first-frame", "--db", pathB.path, "--server", server.path])
@@ -47,57 +47,51 @@ struct AppBench {
     }
 
     /// One full frame into the off-screen buffer. The TUI's only public
-    /// way to draw is `renderFirstFrame`, which also starts and stops the
-    /// screens' view models, so the frame is that minus the same view
-    /// models started, read and stopped on their own.
+    /// way to draw is `renderFirstFrame`, which also starts the screens'
+    /// view models (their reads), draws, and stops them. Asked for a
+    /// terminal too small to lay out, it does all of that but draw the
+    /// screens ("Please enlarge the terminal"); the difference of the two,
+    /// measured alternately, is the drawing.
     func frame() throws -> [Figure] {
-        guard let pathB = world.deviceB, let server = world.server else { throw BenchError("the app needs the initial sync first") }
-        let session = try openDevice(pathB, server: server, device: "B")
+        let session = try openDevice(try world.device(), server: world.unusedServer, device: "B")
         defer { try? World.close(session.writer) }
         let environment = AppEnvironment(store: session.store, userName: World.userName, deviceName: "B")
         let app = TerminalApp(environment: environment)
-        let frames = try measure {
-            let lines = app.renderFirstFrame(width: Self.width, height: Self.height)
-            guard lines.count == Self.height, lines.joined().contains("Today") else {
-                throw BenchError("the frame does not look like Home:\n" + lines.joined(separator: "\n"))
+        var figures: [Figure] = []
+        for (width, height) in [(80, 24), (Self.width, Self.height)] {
+            var full = Samples(), tooSmall = Samples(), difference = Samples()
+            for index in 0..<(3 + max(runs * 6, 5)) {
+                let drawn = timed { app.renderFirstFrame(width: width, height: height) }
+                let skipped = timed { app.renderFirstFrame(width: 20, height: 6) }
+                guard drawn.value.count == height, drawn.value.joined().contains("Today"),
+                      skipped.value.joined().contains("enlarge") else {
+                    throw BenchError("unexpected frames:\n" + (drawn.value + skipped.value).joined(separator: "\n"))
+                }
+                if index < 3 { continue }
+                full.add(drawn.seconds)
+                tooSmall.add(skipped.seconds)
+                difference.add(max(0, drawn.seconds - skipped.seconds))
             }
+            Progress.say("frame \(width)×\(height) at \(Report.grouped(world.size)): renderFirstFrame \(Report.format(full.median, .seconds)), "
+                         + "without drawing \(Report.format(tooSmall.median, .seconds)), drawing \(Report.format(difference.median, .seconds))")
+            if width == 80 {
+                figures.append(Figure(section: "TUI", name: "renderFirstFrame in a running process (view models + drawing), 80×24",
+                                      reminders: world.size, samples: full))
+            }
+            figures.append(Figure(
+                section: "TUI",
+                name: width == 80 ? "render one full screen off-screen, 80×24"
+                    : "render one full screen off-screen, \(width)×\(height) (incl. the preview's first read)",
+                reminders: world.size, samples: difference, goal: width == 80 ? .median(under: 0.002) : nil,
+                note: "≈ renderFirstFrame − the same without drawing"))
         }
-        let models = try measure {
-            let status = StatusBarViewModel(environment: environment)
-            status.refresh()
-            let home = HomeViewModel(environment: environment)
-            home.refresh()
-            let preview = ListDetailViewModel(environment: environment, filter: .today, limit: 100)
-            preview.refresh()
-            preview.stop()
-            home.stop()
-            status.stop()
-        }
-        let difference = Samples([max(0, frames.median - models.median)])
-        Progress.say("frame \(Report.grouped(world.size)): renderFirstFrame \(Report.format(frames.median, .seconds)), "
-                     + "view models alone \(Report.format(models.median, .seconds))")
-        return [
-            Figure(section: "TUI", name: "renderFirstFrame in a warm process (view models + frame)", reminders: world.size,
-                   samples: frames),
-            Figure(section: "TUI", name: "render one full screen off-screen (≈ the above − view models alone)",
-                   reminders: world.size, samples: difference, goal: .median(under: 0.002),
-                   note: "median of \(models.count) each"),
-        ]
-    }
-
-    func measure(_ body: () throws -> Void) throws -> Samples {
-        for _ in 0..<3 { try body() }
-        var samples = Samples()
-        for _ in 0..<max(runs * 4, 5) {
-            samples.add(try timed(body).seconds)
-        }
-        return samples
+        return figures
     }
 
     /// Peak resident size of the app with the database open on All, in a
     /// process of its own so that nothing measured before counts.
     func memory() throws -> [Figure] {
-        guard let pathB = world.deviceB, let server = world.server else { throw BenchError("the app needs the initial sync first") }
+        let pathB = try world.device(), server = world.unusedServer
         var peaks = Samples(), baseline = Samples()
         for _ in 0..<max(1, min(runs, 3)) {
             peaks.add(try childPeak(["--memory", "--db", pathB.path, "--server", server.path]))

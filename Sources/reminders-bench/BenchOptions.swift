@@ -25,7 +25,7 @@ struct BenchOptions {
           --json           print the results as JSON instead of the table
           --sizes N,...    reminders per world (default 1000,10000,100000)
           --only P,...     phases to run: sync, queries, incremental, app, memory
-                           (sync always runs when another phase needs its files)
+                           (incremental runs the initial sync it starts from)
           --work DIR       where the databases go (default: a new folder in $TMPDIR)
           --keep           leave the databases there afterwards
         """
@@ -77,7 +77,13 @@ struct BenchOptions {
 
     /// Initial-sync runs per size: fewer where one run takes long.
     func syncRuns(_ size: Int) -> Int {
-        quick ? 1 : size >= 100_000 ? 1 : 5
+        quick ? 1 : size >= 100_000 ? 1 : size >= 10_000 ? 3 : 5
+    }
+
+    /// Seconds one initial-sync run may take before it is stopped and
+    /// reported as "more than": keeps a full run within about ten minutes.
+    func syncBudget(_ size: Int) -> TimeInterval {
+        quick ? 60 : size >= 100_000 ? 180 : 120
     }
 
     func queryRuns(_ size: Int) -> Int {

@@ -25,8 +25,10 @@ struct BenchRun {
                 || (size == largest && phases.contains(.memory))
             guard needsWorld else { continue }
             let world = try World(size: size, under: root)
-            let syncFigures = try InitialSyncBench(world: world, runs: options.syncRuns(size)).run()
-            if phases.contains(.sync) { figures += syncFigures }
+            if phases.contains(.sync) || (atFocus && phases.contains(.incremental)) {
+                let syncFigures = try InitialSyncBench(world: world, runs: options.syncRuns(size), budget: options.syncBudget(size)).run()
+                if phases.contains(.sync) { figures += syncFigures }
+            }
             if phases.contains(.queries) {
                 figures += try QueryBench(world: world, runs: options.queryRuns(size)).run()
             }

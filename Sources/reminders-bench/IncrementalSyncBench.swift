@@ -23,7 +23,8 @@ struct IncrementalSyncBench {
 
     func run() throws -> [Figure] {
         guard let pathA = world.deviceA, let pathB = world.deviceB, let server = world.server else {
-            throw BenchError("incremental sync needs the initial sync first")
+            Progress.say("incremental sync skipped: the initial sync at \(Report.grouped(world.size)) did not finish")
+            return []
         }
         let target = world.data.reminders[0].id
         let a = try openDevice(pathA, server: server, device: "A")

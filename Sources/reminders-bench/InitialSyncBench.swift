@@ -7,76 +7,85 @@ import RemindersViewModels
 /// Initial sync: every row of device A goes to a fresh server directory,
 /// then to a fresh device B; beside it the floor, the same rows written to
 /// a bare SQLite database in one transaction.
+///
+/// Each run is a child process, so a run that would take too long can be
+/// stopped (and reported as "more than") without stopping the benchmark.
 struct InitialSyncBench {
     let world: World
     let runs: Int
+    /// Seconds one run (upload and download) may take.
+    let budget: TimeInterval
 
     func run() throws -> [Figure] {
         var upload = Samples(), download = Samples(), total = Samples()
         var floor = Samples(), appSchema = Samples(), ratio = Samples()
+        var stoppedUpload: Double?, stoppedDownload: Double?
         let size = world.size
         for run in 1...runs {
             let folder = world.folder.appendingPathComponent("sync-\(run)")
             try? FileManager.default.removeItem(at: folder)
-            let server = folder.appendingPathComponent("server")
-            let pathA = folder.appendingPathComponent("a.sqlite")
-            let pathB = folder.appendingPathComponent("b.sqlite")
-            try World.copyDatabase(world.templateA, to: pathA)
-
-            let a = try openDevice(pathA, server: server, device: "A")
-            try a.connect()
-            let sent = try timed { try a.engine.sendChanges() }
-            let b = try openDevice(pathB, server: server, device: "B")
-            try b.connect()
-            let fetched = try timed { try b.engine.fetchChanges() }
-            try verify(b)
-            try World.close(a.writer)
-            try World.close(b.writer)
-
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bare = try timed { try writeBare(folder.appendingPathComponent("bare.sqlite")) }
             let app = try timed { try World.writeAppDatabase(world.data, at: folder.appendingPathComponent("app.sqlite")) }
+            floor.add(bare.seconds)
+            appSchema.add(app.seconds)
 
+            let child = ChildProcess(arguments: ["--sync-once", "--template", world.templateA.path, "--folder", folder.path])
+            let began = Date()
+            try child.start()
+            defer { child.finish(timeout: 0) }
+            func next(_ key: String) -> (seconds: Double, records: Int)? {
+                child.next(timeout: max(0, budget - Date().timeIntervalSince(began))) { line, _ in
+                    let parts = line.split(separator: " ")
+                    guard parts.count == 3, parts[0] == key, let seconds = Double(parts[1]), let records = Int(parts[2]) else { return nil }
+                    return (seconds, records)
+                }
+            }
+            guard let sent = next("upload") else {
+                stoppedUpload = Date().timeIntervalSince(began)
+                Progress.say("initial sync \(Report.grouped(size)) run \(run)/\(runs): upload stopped after \(Report.format(budget, .seconds))")
+                break
+            }
+            guard let fetched = next("download") else {
+                upload.add(sent.seconds)
+                stoppedDownload = Date().timeIntervalSince(began) - sent.seconds
+                Progress.say("initial sync \(Report.grouped(size)) run \(run)/\(runs): upload \(Report.format(sent.seconds, .seconds)), "
+                             + "download stopped after \(Report.format(stoppedDownload ?? 0, .seconds))")
+                break
+            }
+            guard child.next(timeout: 60, { line, _ in line == "done" ? true : nil }) != nil else {
+                throw BenchError("initial sync \(size) run \(run) did not end well (see its error above)")
+            }
             upload.add(sent.seconds)
             download.add(fetched.seconds)
             total.add(sent.seconds + fetched.seconds)
-            floor.add(bare.seconds)
-            appSchema.add(app.seconds)
             ratio.add((sent.seconds + fetched.seconds) / bare.seconds)
             Progress.say("initial sync \(Report.grouped(size)) run \(run)/\(runs): upload \(Report.format(sent.seconds, .seconds)) "
-                         + "(\(sent.value.sentSaves) records), download \(Report.format(fetched.seconds, .seconds)) "
-                         + "(\(fetched.value.receivedSaves) records), bare insert \(Report.format(bare.seconds, .seconds))")
-            if run < runs { try FileManager.default.removeItem(at: folder) }
-            world.server = server
-            world.deviceA = pathA
-            world.deviceB = pathB
+                         + "(\(sent.records) records), download \(Report.format(fetched.seconds, .seconds)) "
+                         + "(\(fetched.records) records); bare insert \(Report.format(bare.seconds, .seconds)), "
+                         + "app schema \(Report.format(app.seconds, .seconds))")
+            if let previous = world.server?.deletingLastPathComponent() { try? FileManager.default.removeItem(at: previous) }
+            world.server = folder.appendingPathComponent("server")
+            world.deviceA = folder.appendingPathComponent("a.sqlite")
+            world.deviceB = folder.appendingPathComponent("b.sqlite")
         }
         let section = "Initial sync"
+        var stoppedTotal: Double?
+        if let stoppedUpload { stoppedTotal = stoppedUpload }
+        if let stoppedDownload { stoppedTotal = (upload.isEmpty ? 0 : upload.median) + stoppedDownload }
         return [
-            Figure(section: section, name: "upload A → server", reminders: size, samples: upload),
-            Figure(section: section, name: "download server → fresh B", reminders: size, samples: download),
+            Figure(section: section, name: "upload A → server", reminders: size, samples: upload, stoppedAfter: stoppedUpload),
+            Figure(section: section, name: "download server → fresh B", reminders: size, samples: download,
+                   stoppedAfter: stoppedUpload ?? stoppedDownload),
             Figure(section: section, name: "upload + download", reminders: size, samples: total,
-                   goal: size == 10_000 ? .median(under: 3) : nil),
+                   goal: size == 10_000 ? .median(under: 3) : nil, stoppedAfter: stoppedTotal),
             Figure(section: section, name: "floor: same rows into bare SQLite, 1 transaction", reminders: size, samples: floor),
             Figure(section: section, name: "same rows into the app schema (search, indexes), no sync", reminders: size,
                    samples: appSchema),
-            Figure(section: section, name: "sync ÷ floor", reminders: size, unit: .ratio, samples: ratio),
+            Figure(section: section, name: "sync ÷ floor", reminders: size, unit: .ratio,
+                   samples: stoppedTotal == nil ? ratio : Samples([(stoppedTotal ?? 0) / floor.median]),
+                   stoppedAfter: stoppedTotal.map { $0 / floor.median }),
         ]
-    }
-
-    /// B must hold exactly what A had: a benchmark that syncs nothing would
-    /// be fast and worthless.
-    func verify(_ b: DeviceSession) throws {
-        let counts = try b.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM reminders") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM remindersTags") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM remindersLists") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM remindersListCovers") ?? 0)
-        }
-        let data = world.data
-        let expected = (data.reminders.count, data.links.count, data.lists.count, data.covers.count)
-        guard counts == expected else {
-            throw BenchError("device B has \(counts) (reminders, links, lists, covers) after the initial sync; expected \(expected)")
-        }
     }
 
     func writeBare(_ url: URL) throws {
@@ -88,5 +97,58 @@ struct InitialSyncBench {
         }
         try queue.write { db in try world.data.insert(into: db) }
         try queue.close()
+    }
+}
+
+/// The hidden `--sync-once` mode: one initial sync from a copy of the
+/// template. Prints `upload <seconds> <records>`, `download <seconds>
+/// <records>`, then `done` once B is checked to hold what A holds.
+enum SyncOnce {
+    static func run(_ options: [String: String]) throws {
+        exitWhenInputCloses()
+        guard let template = options["--template"], let folderPath = options["--folder"] else {
+            throw BenchError("--sync-once needs --template PATH --folder DIR")
+        }
+        let folder = URL(fileURLWithPath: folderPath)
+        let server = folder.appendingPathComponent("server")
+        let pathA = folder.appendingPathComponent("a.sqlite")
+        let pathB = folder.appendingPathComponent("b.sqlite")
+        try World.copyDatabase(URL(fileURLWithPath: template), to: pathA)
+
+        let a = try openDevice(pathA, server: server, device: "A")
+        try a.connect()
+        // One call sends at most 50 requests; a big first upload takes
+        // several, as repeated syncs would.
+        let sent = try timed { () throws -> Int in
+            var records = 0
+            while true {
+                let report = try a.engine.sendChanges()
+                records += report.sentSaves
+                let pending = try a.engine.pendingCount()
+                if report.sentSaves == 0 || pending == 0 { return records }
+            }
+        }
+        emit("upload \(sent.seconds) \(sent.value)")
+        let b = try openDevice(pathB, server: server, device: "B")
+        try b.connect()
+        let fetched = try timed { try b.engine.fetchChanges() }
+        emit("download \(fetched.seconds) \(fetched.value.receivedSaves)")
+        // B must hold exactly what A has: a sync that moved nothing would be
+        // fast and worthless.
+        let countA = try counts(a), countB = try counts(b)
+        guard countA == countB else {
+            throw BenchError("after the initial sync device B has \(countB), device A \(countA) (reminders, tag links, lists, covers)")
+        }
+        try World.close(a.writer)
+        try World.close(b.writer)
+        emit("done")
+    }
+
+    static func counts(_ session: DeviceSession) throws -> [Int] {
+        try session.writer.read { db in
+            try ["reminders", "remindersTags", "remindersLists", "remindersListCovers"].map { table in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ struct Goal: Codable, Sendable {
 
 /// One line of the results: a figure at one size, its statistics and its
 /// goal. Durations are in seconds, sizes in bytes, ratios plain.
-struct Figure: Codable, Sendable {
+struct Figure: Encodable, Sendable {
     enum Unit: String, Codable, Sendable { case seconds, bytes, ratio }
 
     var section: String
@@ -29,9 +29,15 @@ struct Figure: Codable, Sendable {
     var samples: Int
     var goal: Goal?
     var note: String?
+    /// Set when a run was stopped at this many seconds before it finished:
+    /// the figure is then at least this.
+    var stoppedAfter: Double?
 
     init(section: String, name: String, reminders: Int?, unit: Unit = .seconds, samples: Samples,
-         goal: Goal? = nil, note: String? = nil) {
+         goal: Goal? = nil, note: String? = nil, stoppedAfter: Double? = nil) {
+        var samples = samples
+        if let stoppedAfter, samples.isEmpty { samples.add(stoppedAfter) }
+        self.stoppedAfter = stoppedAfter
         self.section = section
         self.name = name
         self.reminders = reminders
@@ -48,12 +54,13 @@ struct Figure: Codable, Sendable {
     /// Whether the goal is met; nil without a goal.
     var passed: Bool? {
         guard let goal else { return nil }
+        if stoppedAfter != nil { return false }
         let value = goal.statistic == .p95 ? (p95 ?? max) : median
         return value < goal.limit
     }
 
     private enum CodingKeys: String, CodingKey {
-        case section, name, reminders, unit, median, min, max, p95, samples, goal, note, passed
+        case section, name, reminders, unit, median, min, max, p95, samples, goal, note, passed, stoppedAfter
     }
 
     func encode(to encoder: Encoder) throws {
@@ -70,11 +77,12 @@ struct Figure: Codable, Sendable {
         try container.encode(goal, forKey: .goal)
         try container.encode(note, forKey: .note)
         try container.encode(passed, forKey: .passed)
+        try container.encode(stoppedAfter, forKey: .stoppedAfter)
     }
 }
 
 /// Everything one run measured.
-struct Report: Codable, Sendable {
+struct Report: Encodable, Sendable {
     var machine: Machine
     var mode: String
     var startedAt: String
@@ -91,14 +99,15 @@ struct Report: Codable, Sendable {
         for figure in figures {
             let name = figure.note.map { "\(figure.section): \(figure.name) (\($0))" } ?? "\(figure.section): \(figure.name)"
             let size = figure.reminders.map(Self.grouped) ?? ""
-            let spread = figure.samples > 1
-                ? "\(Self.format(figure.min, figure.unit))–\(Self.format(figure.max, figure.unit))" : "(1 run)"
+            let spread = figure.stoppedAfter != nil ? "stopped, unfinished"
+                : figure.samples > 1 ? "\(Self.format(figure.min, figure.unit))–\(Self.format(figure.max, figure.unit))" : "(1 run)"
             let p95 = figure.p95.map { Self.format($0, figure.unit) } ?? ""
             let goal = figure.goal.map { (goal: Goal) -> String in
                 (goal.statistic == .p95 ? "p95 < " : "< ") + Self.format(goal.limit, figure.unit, rounded: true)
             } ?? ""
             let mark = figure.passed.map { $0 ? "pass" : "**MISS**" } ?? ""
-            lines.append("| \(name) | \(size) | \(Self.format(figure.median, figure.unit)) | \(spread) | \(p95) | \(goal) | \(mark) |")
+            let median = (figure.stoppedAfter != nil ? "> " : "") + Self.format(figure.median, figure.unit)
+            lines.append("| \(name) | \(size) | \(median) | \(spread) | \(p95) | \(goal) | \(mark) |")
         }
         let met = figures.compactMap(\.passed)
         lines.append("")

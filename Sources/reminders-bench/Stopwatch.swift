@@ -27,7 +27,8 @@ enum Progress {
 
     static func say(_ message: String) {
         guard !quiet else { return }
-        let elapsed = Double(monotonicNanoseconds() - start) / 1e9
+        let began = start
+        let elapsed = Double(monotonicNanoseconds() - began) / 1e9
         FileHandle.standardError.write(Data(String(format: "[%6.1fs] ", elapsed).appending(message + "\n").utf8))
     }
 }

@@ -5,8 +5,9 @@ import RemindersCore
 import RemindersViewModels
 
 /// Files of one benchmark size: the generated rows, a template of device A
-/// (every row pending upload), and the devices and server of the latest
-/// initial-sync run, which later phases reuse.
+/// (every row pending upload), a device for the read-only phases, and the
+/// devices and server of the latest initial-sync run, which the incremental
+/// sync reuses.
 final class World {
     static let userName = "bench"
 
@@ -16,7 +17,19 @@ final class World {
     /// Device A's database with every row written and the engine attached,
     /// closed; each run starts from a copy.
     let templateA: URL
-    /// The server and devices the last initial sync left behind.
+    /// A device holding every row, for queries, the app and memory: a copy
+    /// of the template (its sync metadata says "pending", which no screen
+    /// reads).
+    func device() throws -> URL {
+        let url = folder.appendingPathComponent("device.sqlite")
+        if !FileManager.default.fileExists(atPath: url.path) { try Self.copyDatabase(templateA, to: url) }
+        return url
+    }
+    /// The server a device opens with (never contacted by the read-only
+    /// phases).
+    var unusedServer: URL { folder.appendingPathComponent("unused-server") }
+    /// The server and devices the last initial sync left behind, when it
+    /// finished.
     var server: URL?
     var deviceA: URL?
     var deviceB: URL?
@@ -32,7 +45,7 @@ final class World {
         templateA = folder.appendingPathComponent("template-a.sqlite")
         let written = try timed { try Self.writeAppDatabase(data, at: templateA) }
         let attached = try timed { () throws -> Void in
-            let session = try openDevice(templateA, server: folder.appendingPathComponent("unused-server"), device: "A")
+            let session = try openDevice(templateA, server: unusedServer, device: "A")
             try Self.close(session.writer)
         }
         Progress.say("world \(Report.grouped(size)): template written in \(Report.format(written.seconds, .seconds)), "

@@ -3,6 +3,7 @@ import Foundation
 // reminders-bench: see BenchOptions.usage. The first argument may select a
 // hidden child mode that the benchmark starts itself in.
 let startedAt = monotonicNanoseconds()
+Progress.start = startedAt
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String) -> Never {
@@ -14,6 +15,9 @@ do {
     switch arguments.first {
     case "--follower":
         try Follower.run(keyedOptions(arguments))
+        exit(0)
+    case "--sync-once":
+        try SyncOnce.run(keyedOptions(arguments))
         exit(0)
     case "--first-frame":
         try AppChild.firstFrame(keyedOptions(arguments), startedAt: startedAt)

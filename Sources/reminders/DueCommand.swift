@@ -41,18 +41,21 @@ struct DueCommand: ParsableCommand {
             try JSONOutput.print(due.map { DueJSON($0, timeZone: context.clock.timeZone) })
             return
         }
-        let pastDue = due.filter(\.isPastDue)
-        let upcoming = due.filter { !$0.isPastDue }
-        if !pastDue.isEmpty {
-            print("Past due (\(pastDue.count))")
-            print(ReminderTable.render(pastDue.map(\.row), showList: true))
-            print("")
+        // Past due (red on Home), due now (a date alone after the due hour
+        // today), then what falls due within the span.
+        let now = context.clock.now
+        let sections = [
+            ("Past due", due.filter(\.isPastDue)),
+            ("Due now", due.filter { !$0.isPastDue && $0.dueAt <= now }),
+            ("Due within \(span)", due.filter { $0.dueAt > now }),
+        ].filter { !$0.1.isEmpty }
+        if sections.isEmpty {
+            print("Nothing due within \(span).")
         }
-        if upcoming.isEmpty {
-            print(pastDue.isEmpty ? "Nothing due within \(span)." : "Nothing else due within \(span).")
-        } else {
-            print("Due within \(span) (\(upcoming.count))")
-            print(ReminderTable.render(upcoming.map(\.row), showList: true))
+        for (index, (heading, reminders)) in sections.enumerated() {
+            if index > 0 { print("") }
+            print("\(heading) (\(reminders.count))")
+            print(ReminderTable.render(reminders.map(\.row), showList: true))
         }
     }
 }

@@ -2,14 +2,14 @@ import Foundation
 import RemindersCore
 
 /// `--json` output: pretty-printed, keys sorted, so that the bytes are stable
-/// and diffable. JSON escapes control characters itself, so data is printed
-/// as stored.
+/// and diffable. Data is printed as stored, with every character a terminal
+/// could act on escaped (JSON itself escapes only C0 controls).
 enum JSONOutput {
     static func print(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        Swift.print(String(decoding: data, as: UTF8.self))
+        Swift.print(ExportDump.escapingTerminalControls(String(decoding: data, as: UTF8.self)))
     }
 }
 

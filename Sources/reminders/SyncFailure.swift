@@ -2,7 +2,8 @@ import CloudServer
 import SyncEngine
 
 /// A sync or server error as the command line reports it: exit 4 when the
-/// server cannot be used, 3 when the user may not do it, 1 otherwise.
+/// server cannot be used (unreachable, damaged, too new, an asset file lost),
+/// 3 when the user may not do it, 1 otherwise.
 struct SyncFailure: Error, CommandLineError {
     let message: String
     let exitCode: Int32
@@ -14,13 +15,18 @@ struct SyncFailure: Error, CommandLineError {
 
     init(_ error: CloudError) {
         let code: Int32
+        var message = error.description
         switch error {
         case .serverUnavailable, .incompatibleVersion: code = 4
+        case .assetUnavailable:
+            // A damaged server: its asset files are lost or changed.
+            code = 4
+            message += " (for a list's cover: on a device that shows it, run 'reminders list cover LIST --clear', sync, then set the cover again)"
         case .permissionFailure: code = 3
         case .shareNotFound: code = 2
         default: code = 1
         }
-        self.init(message: error.description, exitCode: code)
+        self.init(message: message, exitCode: code)
     }
 
     init(_ error: SyncError) {

@@ -12,7 +12,26 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (select text to copy).")
     var noMouse = false
 
+    @Option(name: .customLong("notify-command"), help: ArgumentHelp(
+        "Run for every due alert with the title and due time as two more arguments, e.g. notify-send; split into words like a shell would, but never run by one (env REMINDERS_NOTIFY_COMMAND).",
+        valueName: "command"))
+    var notifyCommand: String?
+
+    @OptionGroup var dueHour: DueHourOption
+
     @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        try usage { _ = try notifyWords() }
+    }
+
+    /// The notify command's words: the option, else the environment; an
+    /// empty option turns off one set in the environment.
+    func notifyWords(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String]? {
+        guard let text = notifyCommand ?? environment["REMINDERS_NOTIFY_COMMAND"],
+              !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return try NotifyCommand.split(text)
+    }
 
     func run() throws {
         let context = try RemindersContext(common)
@@ -30,7 +49,9 @@ struct TUICommand: ParsableCommand {
             live.stop()
         }
         do {
-            try TerminalApp(environment: environment, options: TUIOptions(mouse: !noMouse)).run()
+            try TerminalApp(environment: environment, options: TUIOptions(
+                mouse: !noMouse,
+                dueAlerts: DueAlertSettings(defaultHour: try dueHour.hour(), notifyCommand: try notifyWords()))).run()
         } catch let error as TerminalError {
             throw CoreError.database(error.description)
         }

@@ -22,8 +22,9 @@ import Testing
         [.confirm],
         [.prompt, .textEntry],
         [.help],
-        [.conflicts, .global],
+        [.conflicts, .navigation, .global],
         [.sharing, .global],
+        [.alerts],
     ]
 
     @Test func noKeyIsBoundTwiceInOneContext() {

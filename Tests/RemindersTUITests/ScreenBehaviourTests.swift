@@ -149,7 +149,7 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         let lines = app.render().textLines()
         #expect(lines[23].hasSuffix("me@laptop · offline · 3 pending · 2 conflicts"))
         app.handle(.key(.character("C")))
-        #expect(app.render().text.contains("2 conflicts are logged."))
+        #expect(app.render().text.contains("CONFLICTS"))
     }
 
     @Test func wideHomePreviewsTheSelectedList() throws {

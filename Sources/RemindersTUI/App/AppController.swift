@@ -23,9 +23,13 @@ final class AppController {
     private(set) var toast: Toast?
     private var undoAction: (action: UndoAction, perform: (UndoAction) -> ActionResult)?
     let statusBar: StatusBarViewModel
+    /// Due alerts, when the options turn them on (AlertToasts.swift).
+    let dueAlerts: DueAlertScheduler?
     private(set) var shouldQuit = false
     /// Errors reported from other threads, shown on the next tick.
     private let mailbox = Mailbox()
+    /// Conflict news from the sync queue, shown on the next tick (LiveSyncUI.swift).
+    let syncNotices = Mailbox()
     /// Set by ^L: the terminal repaints everything.
     var wantsFullRepaint = false
     /// Set by ^Z: the terminal suspends the process.
@@ -45,16 +49,20 @@ final class AppController {
         self.wake = wake
         statusBar = StatusBarViewModel(environment: environment)
         statusBar.onChange = wake
+        dueAlerts = options.dueAlerts.map { DueAlertScheduler(environment: environment, settings: $0) }
+        dueAlerts?.onChange = wake
         let mailbox = self.mailbox
         environment.completions.onError = { message in
             mailbox.post(message)
             wake()
         }
+        watchConflicts()
     }
 
     /// Opens the home screen.
     func start() {
         push(HomeScreen(environment: environment))
+        dueAlerts?.start()
     }
 
     /// Stops every view model and completes reminders still "completing".
@@ -62,6 +70,7 @@ final class AppController {
         for screen in stack.reversed() { screen.stop() }
         stack.removeAll()
         statusBar.stop()
+        dueAlerts?.stop()
         environment.completions.finishNow()
     }
 
@@ -116,8 +125,9 @@ final class AppController {
                       expires: now().addingTimeInterval(options.toastDuration))
     }
 
-    func showMessage(_ message: String) {
-        toast = Toast(message: message, isError: false, canUndo: false, expires: now().addingTimeInterval(options.toastDuration))
+    func showMessage(_ message: String, duration: TimeInterval? = nil) {
+        toast = Toast(message: message, isError: false, canUndo: false,
+                      expires: now().addingTimeInterval(duration ?? options.toastDuration))
     }
 
     func showError(_ message: String) {
@@ -160,6 +170,8 @@ final class AppController {
             showError(message)
             changed = true
         }
+        if announceDueAlerts() { changed = true }
+        if announceConflicts() { changed = true }
         if let toast, toast.expires <= now() {
             self.toast = nil
             changed = true
@@ -257,7 +269,11 @@ final class AppController {
         case .openTags:
             if !(top is TagsScreen) { push(TagsScreen(environment: environment)) }
         case .openConflicts:
-            if !(top is PlaceholderScreen) { push(PlaceholderScreen.conflicts(status: statusBar.state.sync)) }
+            if !(top is ConflictsScreen) { push(ConflictsScreen(environment: environment)) }
+        case .toggleOffline:
+            toggleOffline()
+        case .openAlerts:
+            openDueAlerts()
         case .undo:
             undo()
         case .redraw:
@@ -280,6 +296,7 @@ final class AppController {
     func refresh() {
         for screen in stack { screen.refresh() }
         statusBar.refresh()
+        dueAlerts?.refresh()
     }
 
     // MARK: Drawing
@@ -295,8 +312,11 @@ final class AppController {
             drawTooSmall(into: &buffer)
             return buffer
         }
-        let content = Rect(row: 1, column: 0, width: size.width, height: size.height - 2)
+        // While the server fails, a line above the status bar says so.
+        let errorLine = serverErrorLine
+        let content = Rect(row: 1, column: 0, width: size.width, height: size.height - (errorLine == nil ? 2 : 3))
         top?.render(into: &buffer, area: content, app: self)
+        if let errorLine { drawServerError(errorLine, into: &buffer, row: size.height - 2) }
         let screenCursor = buffer.cursor
         drawTopBar(into: &buffer)
         if !overlays.isEmpty {
@@ -346,9 +366,11 @@ final class AppController {
         let row = size.height - 1
         buffer.fill(Rect(row: row, column: 0, width: size.width, height: 1), style: theme.statusBar)
         let state = statusBar.state
-        let right = " \(state.identity) · \(state.syncSummary) "
-        let rightWidth = min(DisplayWidth.of(right), size.width * 2 / 3)
-        buffer.draw(right, row: row, column: size.width - rightWidth, maxWidth: rightWidth, style: theme.statusBar)
+        let who = " " + (pastDueLabel.map { $0 + " · " } ?? "") + "\(state.identity) · "
+        let rightSpans = [Span(who, theme.statusBar)]
+            + syncSpans(state.sync, maxWidth: size.width * 2 / 3 - DisplayWidth.of(who) - 1) + [Span(" ", theme.statusBar)]
+        let rightWidth = min(rightSpans.reduce(0) { $0 + DisplayWidth.of($1.text) }, size.width * 2 / 3)
+        buffer.draw(rightSpans, row: row, column: size.width - rightWidth, maxWidth: rightWidth)
         let hidden = overlays.isEmpty ? (top?.hiddenActions ?? []) : []
         var hints = keyMap.hints(for: contexts, hiding: hidden.union([.help]))
         if toast?.canUndo == true, let undo = keyMap.binding(for: .undo, in: contexts) {
@@ -382,7 +404,7 @@ final class AppController {
             text += "· \(undo.keys.first?.description ?? "u") undo "
         }
         let width = min(DisplayWidth.of(text), size.width - 2)
-        let row = size.height - 2
+        let row = size.height - (serverErrorLine == nil ? 2 : 3)
         let column = size.width - width - 1
         buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: toast.isError ? theme.toastError : theme.toast)
         buffer.draw(text, row: row, column: column, maxWidth: width, style: toast.isError ? theme.toastError : theme.toast)

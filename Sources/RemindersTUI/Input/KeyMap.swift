@@ -24,6 +24,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case help
     case conflicts
     case sharing
+    case alerts
 
     /// The heading of the context's section in the help overlay.
     public var title: String {
@@ -51,6 +52,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .help: "Help"
         case .conflicts: "Conflicts"
         case .sharing: "Sharing"
+        case .alerts: "Due alerts"
         }
     }
 }
@@ -80,6 +82,10 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case nextChoice, previousChoice, toggleValue, openPicker, removeLast, removeCover
     // Pickers, menus, dialogs
     case pick, confirm, dismiss, sortManual, sortDue, sortPriority, sortTitle
+    // Sync
+    case toggleOffline, keepOtherValue, dismissConflict, dismissAllConflicts
+    // Due alerts
+    case openAlerts, completeDue, snoozeTenMinutes, snoozeHour, snoozeTomorrow, dismissAlert
 }
 
 /// One row of the key table.
@@ -184,9 +190,11 @@ public struct KeyMap: Sendable {
                    "Suspend (fg brings it back)"),
         KeyBinding([.character("/")], [.global], .search, "Search reminders", hint: "search"),
         KeyBinding([.character("t")], [.global], .openTags, "Tags"),
-        KeyBinding([.character("C")], [.global], .openConflicts, "Sync conflicts"),
+        KeyBinding([.character("C")], [.global], .openConflicts, "Sync conflicts: what the merge resolved, and why"),
+        KeyBinding([.character("o")], [.global], .toggleOffline, "Take this device offline / back online (edits wait while offline)"),
         KeyBinding([.character("u")], [.global, .searchResults], .undo, "Undo the last delete, completion or flag"),
         KeyBinding([.control("l")], [.global, .form, .search], .redraw, "Redraw the screen"),
+        KeyBinding([.character("!")], [.global], .openAlerts, "Due alerts: complete, open or snooze what is due"),
 
         // Moving around
         KeyBinding([.character("j"), .down], [.navigation, .sortMenu], .down, "Down"),
@@ -290,6 +298,25 @@ public struct KeyMap: Sendable {
         KeyBinding([.left, .right, .tab, .character("h"), .character("l")], [.confirm], .nextChoice, "Switch buttons"),
         KeyBinding([.enter], [.prompt], .confirm, "OK", hint: "ok"),
         KeyBinding([.escape], [.prompt], .dismiss, "Cancel", hint: "cancel"),
+
+        // Due alerts (the box that `!` opens)
+        KeyBinding([.character("j"), .down], [.alerts], .down, "Down"),
+        KeyBinding([.character("k"), .up], [.alerts], .up, "Up"),
+        KeyBinding([.character("x"), .character(" ")], [.alerts], .completeDue, "Complete the reminder", hint: "done"),
+        KeyBinding([.character("o"), .enter], [.alerts], .open, "Open the reminder", hint: "open"),
+        KeyBinding([.character("s")], [.alerts], .snoozeTenMinutes, "Snooze 10 minutes", hint: "+10m"),
+        KeyBinding([.character("h")], [.alerts], .snoozeHour, "Snooze 1 hour", hint: "+1h"),
+        KeyBinding([.character("t")], [.alerts], .snoozeTomorrow, "Snooze until tomorrow morning", hint: "tomorrow"),
+        KeyBinding([.character("d")], [.alerts], .dismissAlert, "Take it off Due now (the reminder stays)", hint: "dismiss"),
+        KeyBinding([.escape, .character("q"), .character("!")], [.alerts], .dismiss, "Close", hint: "close"),
+        KeyBinding([.control("c")], [.alerts], .quit, "Quit"),
+
+        // Conflicts
+        KeyBinding([.character("r")], [.conflicts], .keepOtherValue,
+                   "Keep the value that lost instead (a new edit that syncs)", hint: "keep other"),
+        KeyBinding([.character("d"), .delete], [.conflicts], .dismissConflict, "Dismiss the entry (it stays in the log, dimmed)",
+                   hint: "dismiss"),
+        KeyBinding([.character("D")], [.conflicts], .dismissAllConflicts, "Dismiss every entry"),
 
         // Help
         KeyBinding([.escape, .character("?")], [.help], .dismiss, "Close the help (Esc clears the filter first)", hint: "close"),

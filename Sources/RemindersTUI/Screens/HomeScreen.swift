@@ -186,7 +186,7 @@ final class HomeScreen: ScreenController {
         } else {
             preview = nil
         }
-        let layout = Self.layout(state: state, width: listsWidth, theme: app.theme)
+        let layout = Self.layout(state: state, width: listsWidth, theme: app.theme, dueNow: app.dueNowSection)
         let selectedLines = layout.lines.indices.filter { layout.lines[$0].item == selection }
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedLines.first ?? 0,
                                   selectedEnd: (selectedLines.last ?? 0) + 1, viewport: area.height, total: layout.lines.count)
@@ -239,10 +239,11 @@ final class HomeScreen: ScreenController {
     }
 
     /// The screen as lines: a pure function of the state and the width.
-    static func layout(state: HomeState, width: Int, theme: Theme) -> Layout {
+    static func layout(state: HomeState, width: Int, theme: Theme, dueNow: DueNowSection? = nil) -> Layout {
         let margin = 2
         let contentWidth = max(20, min(width - 2 * margin, 72))
         var lines: [Line] = [Line(spans: [])]
+        lines += dueNow?.lines(theme: theme) ?? []
         lines.append(Line(spans: [Span("SMART LISTS", theme.heading)]))
         for smart in state.smartLists {
             var right = [Span(String(smart.count), theme.text.with(.bold))]

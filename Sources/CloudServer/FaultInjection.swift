@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Test-only crash injection: kills the process with SIGKILL right before
+/// the N-th write transaction commits, so that tests can prove a crash at
+/// any point of a sync loses nothing.
+///
+/// Off unless the environment asks for it, read once per process:
+///
+/// - `REMINDERS_FAULT_AFTER_WRITES=N` (N >= 1): the N-th counted write dies
+///   before its commit;
+/// - `REMINDERS_FAULT_SCOPE=server|device|any` (default `any`): which writes
+///   count: the server's request transactions (`DirectoryServer`), the sync
+///   engine's transactions on the device database, or both.
+///
+/// The process prints `reminders: fault injected before <scope> write N`
+/// on stderr and kills itself, so no exit handler, flush or rollback runs:
+/// what is on disk is what a power cut or `kill -9` would leave.
+public enum FaultInjection {
+    /// Which writes a fault plan counts.
+    public enum Scope: String, Sendable {
+        case server, device, any
+    }
+
+    /// Call inside a write transaction, right before it commits. Costs one
+    /// load and a nil check when no fault is planned.
+    @inline(__always)
+    public static func beforeCommit(_ scope: Scope) {
+        guard let plan else { return }
+        plan.count(scope)
+    }
+
+    /// Whether the environment plans a fault in this process.
+    public static var isArmed: Bool { plan != nil }
+
+    private static let plan: Plan? = Plan(environment: ProcessInfo.processInfo.environment)
+
+    private final class Plan: @unchecked Sendable {
+        let target: Int
+        let scope: Scope
+        private let lock = NSLock()
+        private var seen = 0
+
+        init?(environment: [String: String]) {
+            guard let text = environment["REMINDERS_FAULT_AFTER_WRITES"], let target = Int(text), target >= 1 else {
+                return nil
+            }
+            self.target = target
+            scope = environment["REMINDERS_FAULT_SCOPE"].flatMap(Scope.init(rawValue:)) ?? .any
+        }
+
+        func count(_ writeScope: Scope) {
+            guard scope == .any || scope == writeScope else { return }
+            let fire = lock.withLock { () -> Bool in
+                seen += 1
+                return seen == target
+            }
+            guard fire else { return }
+            let line = "reminders: fault injected before write \(target) (\(writeScope.rawValue)) commits\n"
+            line.utf8CString.withUnsafeBufferPointer { buffer in
+                _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count - 1)
+            }
+            kill(getpid(), SIGKILL)
+            // SIGKILL cannot be caught; should it be delivered late, do not
+            // let the transaction commit meanwhile.
+            while true { _ = pause() }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import RemindersViewModels
+
+/// Live sync on screen: the offline switch, the toast that announces
+/// conflicts as the merge resolves them, the sync part of the status bar
+/// and the server error line. Sync itself runs on the sync layer's queue;
+/// nothing here waits for it.
+extension AppController {
+    /// Calls to the sync layer that write (the offline switch) go through
+    /// this queue, so that a key press never waits for a merge holding the
+    /// database.
+    static let syncControlQueue = DispatchQueue(label: "reminders.tui.sync-controls")
+
+    /// How long a conflict toast stays: it comes unasked.
+    static let conflictToastDuration: TimeInterval = 8
+
+    // MARK: Offline switch
+
+    func toggleOffline() {
+        guard let controls = environment.syncControls else {
+            showMessage("Sync is not set up on this device")
+            return
+        }
+        let goOffline = !controls.isOffline
+        Self.syncControlQueue.async { controls.setOffline(goOffline) }
+        let key = keyMap.binding(for: .toggleOffline, in: [.global])?.keys.first?.description ?? "o"
+        if goOffline {
+            showMessage("Offline: edits stay on this device · \(key) back online")
+        } else {
+            let pending = statusBar.state.sync.pendingCount
+            showMessage(pending == 0 ? "Online" : "Online: sending \(pending == 1 ? "1 pending edit" : "\(pending) pending edits")")
+        }
+    }
+
+    // MARK: Conflict toasts
+
+    /// Asks the sync layer for news of conflicts; the text is made on its
+    /// queue (it reads titles) and handed to the main loop.
+    func watchConflicts() {
+        guard let controls = environment.syncControls else { return }
+        let environment = self.environment
+        let notices = syncNotices
+        let wake = self.wake
+        let reviewKey = keyMap.binding(for: .openConflicts, in: [.global])?.keys.first?.description
+        controls.onNewConflicts { entries in
+            let items = ConflictsViewModel.items(for: entries, environment: environment)
+            guard !items.isEmpty else { return }
+            notices.post(Self.conflictMessage(items, reviewKey: reviewKey))
+            wake()
+        }
+    }
+
+    /// Shows the latest conflict news. Returns true when something changed.
+    func announceConflicts() -> Bool {
+        guard let message = syncNotices.take().last else { return false }
+        showMessage(message, duration: Self.conflictToastDuration)
+        return true
+    }
+
+    /// "Conflict on “Milk” (Title): the other device's edit won · C review",
+    /// or "3 conflicts resolved · C review".
+    static func conflictMessage(_ items: [ConflictItem], reviewKey: String?) -> String {
+        var text: String
+        if items.count == 1, let item = items.first {
+            let name = item.title.map { "“" + DisplayWidth.truncate(TextSanitizer.firstLine($0), to: 30) + "”" } ?? item.kind.lowercased()
+            let outcome: String
+            switch item.winner {
+            case .thisDevice: outcome = "this device's edit won"
+            case .otherDevice: outcome = "the other device's edit won"
+            case .delete: outcome = "the delete won"
+            }
+            text = "Conflict on \(name) (\(item.fieldName)): \(outcome)"
+        } else {
+            text = "\(items.count) conflicts resolved"
+        }
+        if let reviewKey { text += " · \(reviewKey) review" }
+        return text
+    }
+
+    // MARK: Status bar and error line
+
+    /// The sync part of the status bar: "synced 10:42", "offline · last
+    /// sync 10:42", "syncing…", then pending edits, the conflicts badge and
+    /// "server error". The time of the last sync goes first when space is
+    /// short.
+    func syncSpans(_ status: SyncStatus, maxWidth: Int) -> [Span] {
+        let full = syncSpans(status, withTime: true)
+        if full.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= maxWidth { return full }
+        return syncSpans(status, withTime: false)
+    }
+
+    private func syncSpans(_ status: SyncStatus, withTime: Bool) -> [Span] {
+        let separator = Span(" · ", theme.statusBar)
+        var spans: [Span] = []
+        let time = withTime ? status.lastSync.map { Self.clockTime($0, timeZone: environment.clock.timeZone) } : nil
+        switch status.connection {
+        case .localOnly:
+            spans.append(Span("local only", theme.statusBar))
+        case .online:
+            spans.append(Span(time.map { "synced " + $0 } ?? "online", theme.statusOnline))
+        case .syncing:
+            spans.append(Span("syncing…", theme.statusOnline))
+        case .offline:
+            spans.append(Span("offline", theme.statusOffline))
+            if let time { spans += [separator, Span("last sync " + time, theme.statusBar)] }
+        }
+        if status.pendingCount > 0 {
+            spans += [separator, Span("\(status.pendingCount) pending", theme.statusBar)]
+        }
+        if status.conflictsCount > 0 {
+            spans += [separator, Span(status.conflictsCount == 1 ? "1 conflict" : "\(status.conflictsCount) conflicts", theme.statusBadge)]
+        }
+        if serverError(status) != nil {
+            spans += [separator, Span("server error", theme.statusError)]
+        }
+        return spans
+    }
+
+    /// The server's error while this device is online and keeps working
+    /// alone; nil when all is well or the user chose to be offline.
+    func serverError(_ status: SyncStatus) -> String? {
+        guard status.connection != .offline, status.connection != .localOnly else { return nil }
+        return status.errorMessage
+    }
+
+    /// The line above the status bar while the server fails.
+    var serverErrorLine: String? {
+        guard let error = serverError(statusBar.state.sync) else { return nil }
+        let pending = statusBar.state.sync.pendingCount
+        let waiting = pending == 0 ? "" : (pending == 1 ? "; 1 edit waits" : "; \(pending) edits wait")
+        return "⚠ Cannot sync: \(error) · working on this device\(waiting)"
+    }
+
+    func drawServerError(_ line: String, into buffer: inout CellBuffer, row: Int) {
+        let rect = Rect(row: row, column: 0, width: size.width, height: 1)
+        buffer.fill(rect, style: theme.statusError)
+        buffer.draw(" " + line, row: row, column: 0, maxWidth: size.width, style: theme.statusError)
+    }
+
+    static func clockTime(_ date: Date, timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+}
+
+extension Theme {
+    /// Parts of the status bar that carry the sync state.
+    var statusOnline: Style { colored ? Style(foreground: .indexed(114), background: .indexed(236)) : statusBar }
+    var statusOffline: Style { colored ? Style(foreground: .indexed(214), background: .indexed(236), attributes: [.bold]) : statusBar.with(.bold) }
+    var statusBadge: Style { colored ? Style(foreground: .indexed(16), background: .indexed(214), attributes: [.bold]) : Style(attributes: [.bold]) }
+    var statusError: Style { colored ? Style(foreground: .indexed(231), background: .indexed(124), attributes: [.bold]) : Style(attributes: [.reverse, .bold]) }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import RemindersViewModels
+
+/// The conflict log: every conflict the merge resolved, newest first, and
+/// for the selected one a side-by-side table of the field's ancestor, this
+/// device's and the other device's values with their times and devices,
+/// who won and why. Keys keep the other value (a new edit that syncs) or
+/// dismiss the entry.
+final class ConflictsScreen: ScreenController {
+    let viewModel: ConflictsViewModel
+    private(set) var selectedID: String?
+    private var selectedIndex = 0
+    private var scrollTop = 0
+    private var hitRows: [Int: Int] = [:]
+
+    init(environment: AppEnvironment) {
+        viewModel = ConflictsViewModel(environment: environment)
+    }
+
+    var title: String { "Conflicts" }
+    var contexts: [KeyContext] { [.conflicts, .navigation, .global] }
+
+    var hiddenActions: Set<Action> {
+        var hidden: Set<Action> = [.open]
+        let state = viewModel.state
+        if !state.isAvailable || state.items.isEmpty { return hidden.union([.keepOtherValue, .dismissConflict, .dismissAllConflicts]) }
+        if selected?.canKeepOther != true || selected?.isDismissed == true { hidden.insert(.keepOtherValue) }
+        if selected?.isDismissed != false { hidden.insert(.dismissConflict) }
+        if state.newCount == 0 { hidden.insert(.dismissAllConflicts) }
+        return hidden
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+        viewModel.refresh()
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    /// The selected entry, kept by id while the log grows above it.
+    var selected: ConflictItem? {
+        let items = viewModel.state.items
+        if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
+            selectedIndex = index
+            return items[index]
+        }
+        guard !items.isEmpty else { return nil }
+        selectedIndex = max(0, min(selectedIndex, items.count - 1))
+        selectedID = items[selectedIndex].id
+        return items[selectedIndex]
+    }
+
+    private func select(index: Int) {
+        let items = viewModel.state.items
+        guard !items.isEmpty else { return }
+        selectedIndex = max(0, min(items.count - 1, index))
+        selectedID = items[selectedIndex].id
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        _ = selected
+        switch action {
+        case .down: select(index: selectedIndex + 1)
+        case .up: select(index: selectedIndex - 1)
+        case .pageDown: select(index: selectedIndex + 5)
+        case .pageUp: select(index: selectedIndex - 5)
+        case .top: select(index: 0)
+        case .bottom: select(index: viewModel.state.items.count - 1)
+        case .keepOtherValue:
+            guard let item = selected else { return true }
+            app.show(viewModel.keepOtherValue(id: item.id))
+        case .dismissConflict:
+            guard let item = selected, !item.isDismissed else { return true }
+            let result = viewModel.dismiss(id: item.id)
+            app.show(result)
+            // On to the next entry still to look at.
+            if result.errorMessage == nil {
+                let items = viewModel.state.items
+                if let next = items[selectedIndex...].dropFirst().firstIndex(where: { !$0.isDismissed }) {
+                    select(index: next)
+                }
+            }
+        case .dismissAllConflicts:
+            app.show(viewModel.dismissAll())
+        case .open:
+            return true
+        default:
+            return false
+        }
+        return true
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        switch event.button {
+        case .wheelUp: select(index: selectedIndex - 1)
+        case .wheelDown: select(index: selectedIndex + 1)
+        case .left:
+            guard let index = hitRows[event.row] else { return false }
+            select(index: index)
+        }
+        return true
+    }
+
+    // MARK: Drawing
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let state = viewModel.state
+        hitRows = [:]
+        let left = area.column + 2
+        let width = max(20, min(area.width - 4, 110))
+        buffer.draw("CONFLICTS", row: area.row + 1, column: left, style: theme.heading)
+        guard state.isAvailable || !state.isLoaded else {
+            drawUnavailable(into: &buffer, area: area, app: app)
+            return
+        }
+        let count = state.items.count
+        var summary = count == 1 ? "1 in the log" : "\(count) in the log"
+        if state.newCount > 0 { summary = "\(state.newCount) new · " + summary }
+        buffer.draw(summary, row: area.row + 1, column: left + width - DisplayWidth.of(summary), style: theme.dim)
+        let listTop = area.row + 3
+        guard let current = selected else {
+            let lines = state.isLoaded ? [
+                "No conflicts.",
+                "",
+                "When two devices change the same field before they sync, the later edit",
+                "wins and the other value is kept here, so that you can bring it back.",
+            ] : ["Loading…"]
+            for (offset, line) in lines.enumerated() {
+                buffer.draw(line, row: listTop + offset, column: left, maxWidth: width, style: offset == 0 ? theme.text : theme.dim)
+            }
+            return
+        }
+
+        // The list takes what the detail leaves, at least three rows.
+        let detailHeight = 13
+        let listHeight = min(count, max(3, area.bottom - listTop - detailHeight - 1))
+        scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedIndex, selectedEnd: selectedIndex + 1,
+                                  viewport: listHeight, total: count)
+        let visible = state.items[scrollTop..<min(count, scrollTop + listHeight)]
+        let timeWidth = (visible.map { DisplayWidth.of(Self.listTime($0.resolvedAt, app: app)) }.max() ?? 8) + 2
+        for offset in 0..<listHeight {
+            let index = scrollTop + offset
+            guard index < count else { break }
+            let row = listTop + offset
+            drawRow(state.items[index], into: &buffer, row: row, column: left, width: width, timeWidth: timeWidth, app: app)
+            hitRows[row] = index
+            if index == selectedIndex {
+                theme.select(&buffer, Rect(row: row, column: left - 1, width: width + 2, height: 1))
+            }
+        }
+        let detailTop = listTop + listHeight
+        buffer.draw(String(repeating: "─", count: width), row: detailTop, column: left, style: theme.border)
+        if count > listHeight {
+            let more = " \(selectedIndex + 1)/\(count) "
+            buffer.draw(more, row: detailTop, column: left + width - DisplayWidth.of(more) - 2, style: theme.dim)
+        }
+        drawDetail(current, into: &buffer, top: detailTop + 1, bottom: area.bottom, column: left, width: width, app: app)
+        if let error = state.errorMessage {
+            buffer.draw("⚠ " + error, row: area.bottom - 1, column: left, maxWidth: width, style: theme.danger)
+        }
+    }
+
+    private func drawUnavailable(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let lines = ["Conflicts: available once sync is on.",
+                     "",
+                     "When two devices change the same reminder, the losing values will be",
+                     "listed here so that you can restore them."]
+        for (offset, line) in lines.enumerated() {
+            buffer.draw(line, row: area.row + 3 + offset, column: area.column + 2, maxWidth: area.width - 4,
+                        style: offset == 0 ? app.theme.title : app.theme.dim)
+        }
+    }
+
+    /// " ● 10:42:13  Reminder “Buy milk” · Title              this device won"
+    private func drawRow(_ item: ConflictItem, into buffer: inout CellBuffer, row: Int, column: Int, width: Int,
+                         timeWidth: Int, app: AppController) {
+        let theme = app.theme
+        let base = item.isDismissed ? theme.dim : theme.text
+        let outcome = Self.outcome(item)
+        let outcomeWidth = DisplayWidth.of(outcome)
+        let time = Self.listTime(item.resolvedAt, app: app)
+        buffer.draw([
+            Span(item.isDismissed ? "  " : "● ", item.isDismissed ? theme.dim : theme.warning),
+            Span(DisplayWidth.pad(time, to: timeWidth), theme.dim),
+            Span(item.subject, base),
+            Span(" · " + item.fieldName, theme.dim),
+        ], row: row, column: column, maxWidth: width - outcomeWidth - 2)
+        buffer.draw(outcome, row: row, column: column + width - outcomeWidth,
+                    style: item.winner == .delete ? theme.danger : theme.dim)
+    }
+
+    private func drawDetail(_ item: ConflictItem, into buffer: inout CellBuffer, top: Int, bottom: Int, column: Int,
+                            width: Int, app: AppController) {
+        let theme = app.theme
+        var row = top
+        var heading = [Span(item.subject, theme.title)]
+        if let list = item.listTitle { heading.append(Span(" in “\(list)”", theme.dim)) }
+        heading.append(Span(" · " + item.fieldName, theme.accent))
+        buffer.draw(heading, row: row, column: column, maxWidth: width)
+        row += 2
+
+        // The table: a label column, then ancestor, this device, other device.
+        let labelWidth = 9
+        let columnWidth = max(8, (width - labelWidth) / 3)
+        let columns = (0..<3).map { column + labelWidth + $0 * columnWidth }
+        let headers = ["Ancestor", "This device", "Other device"]
+        let winning = item.winner == .thisDevice ? 1 : (item.winner == .otherDevice ? 2 : -1)
+        for (index, header) in headers.enumerated() {
+            let text = index == winning ? header + " ✓ kept" : header
+            buffer.draw(text, row: row, column: columns[index], maxWidth: columnWidth - 1,
+                        style: index == winning ? theme.success.with(.bold) : theme.heading)
+        }
+        row += 1
+        let sides: [ConflictSide?] = [nil, item.thisDevice, item.otherDevice]
+        let values: [String] = [item.ancestor.map(Self.shown) ?? (item.entry.field == "*" ? "—" : "none"),
+                                Self.shown(item.thisDevice.value), Self.shown(item.otherDevice.value)]
+        let wrapped = values.map { Self.wrap($0, width: columnWidth - 1, maxLines: 3) }
+        let valueLines = wrapped.map(\.count).max() ?? 1
+        buffer.draw("Value", row: row, column: column, style: theme.label)
+        for (index, lines) in wrapped.enumerated() {
+            for (offset, line) in lines.enumerated() {
+                let style = index == winning ? theme.text.with(.bold) : (index == 0 ? theme.dim : theme.text)
+                buffer.draw(line, row: row + offset, column: columns[index], maxWidth: columnWidth - 1, style: style)
+            }
+        }
+        row += valueLines
+        buffer.draw("Edited", row: row, column: column, style: theme.label)
+        buffer.draw("Device", row: row + 1, column: column, style: theme.label)
+        // Edits within one second show their milliseconds, so that the later one shows.
+        let times = [item.thisDevice.time, item.otherDevice.time].compactMap { $0 }.map { Self.detailTime($0, app: app) }
+        let precise = times.count == 2 && times[0] == times[1]
+        for (index, side) in sides.enumerated() {
+            let time = side?.time.map { Self.detailTime($0, app: app, milliseconds: precise) } ?? "—"
+            buffer.draw(time, row: row, column: columns[index], maxWidth: columnWidth - 1, style: theme.dim)
+            buffer.draw(side?.device ?? "—", row: row + 1, column: columns[index], maxWidth: columnWidth - 1, style: theme.dim)
+        }
+        row += 3
+
+        let verdict: String
+        switch item.winner {
+        case .thisDevice: verdict = "✓ Kept this device's value"
+        case .otherDevice: verdict = "✓ Kept \(item.otherDevice.device.map { $0 + "'s" } ?? "the other device's") value"
+        case .delete: verdict = "✗ Deleted"
+        }
+        let why = Self.wrap(verdict + ": " + item.reason + ".", width: width, maxLines: 2)
+        for (offset, line) in why.enumerated() where row < bottom {
+            if offset == 0, line.hasPrefix(verdict) {
+                buffer.draw([Span(verdict, item.winner == .delete ? theme.danger : theme.success),
+                             Span(String(line.dropFirst(verdict.count)))], row: row, column: column, maxWidth: width)
+            } else {
+                buffer.draw(line, row: row, column: column, maxWidth: width)
+            }
+            row += 1
+        }
+        guard row < bottom else { return }
+        if item.isDismissed {
+            buffer.draw("Dismissed.", row: row, column: column, maxWidth: width, style: theme.dim)
+        } else if item.canKeepOther, let losing = item.losingSide,
+                  let key = app.keyMap.binding(for: .keepOtherValue, in: contexts)?.keys.first?.description {
+            let whose = item.winner == .thisDevice ? "the other device's" : "this device's"
+            buffer.draw([Span(key, theme.accent), Span(" keeps \(whose) \(ConflictText.quoted(losing.value)) instead (a new edit that syncs)", theme.dim)],
+                        row: row, column: column, maxWidth: width)
+        }
+    }
+
+    // MARK: Text
+
+    /// "this device won", "laptop won", "deleted".
+    static func outcome(_ item: ConflictItem) -> String {
+        switch item.winner {
+        case .thisDevice: "this device won"
+        case .otherDevice: "\(item.otherDevice.device ?? "other device") won"
+        case .delete: "deleted"
+        }
+    }
+
+    /// A value as the table shows it: "empty" for empty text, "none" for no value.
+    static func shown(_ value: String?) -> String {
+        guard let value else { return "none" }
+        return value.isEmpty ? "empty" : value
+    }
+
+    /// "10:42:13" today (by the app's clock), "3 Mar 10:42" before.
+    static func listTime(_ date: Date, app: AppController) -> String {
+        let timeZone = app.environment.clock.timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let format = calendar.isDate(date, inSameDayAs: app.now()) ? "HH:mm:ss" : "d MMM HH:mm"
+        return formatted(date, format, timeZone)
+    }
+
+    /// "4 Mar 10:42:13", or "4 Mar 10:42:13.250".
+    static func detailTime(_ date: Date, app: AppController, milliseconds: Bool = false) -> String {
+        formatted(date, milliseconds ? "d MMM HH:mm:ss.SSS" : "d MMM HH:mm:ss", app.environment.clock.timeZone)
+    }
+
+    private static func formatted(_ date: Date, _ format: String, _ timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+
+    /// Text in lines of at most `width` columns, broken at spaces where
+    /// possible; the last line ends in "…" when more did not fit.
+    static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+        guard width > 0 else { return [""] }
+        var lines: [String] = []
+        for paragraph in TextSanitizer.lines(text) {
+            var rest = DisplayWidth.glyphs(paragraph)
+            while true {
+                var used = 0
+                var end = 0
+                while end < rest.count, used + rest[end].width <= width {
+                    used += rest[end].width
+                    end += 1
+                }
+                if end < rest.count, let space = rest[..<end].lastIndex(where: { $0.text == " " }), space > 0 {
+                    end = space + 1
+                }
+                lines.append(rest[..<end].map(\.text).joined().trimmingCharacters(in: .whitespaces))
+                rest = Array(rest[end...])
+                // A glyph wider than the column ends the paragraph.
+                if rest.isEmpty || end == 0 { break }
+            }
+        }
+        if lines.count > maxLines {
+            lines = Array(lines.prefix(maxLines))
+            lines[maxLines - 1] = DisplayWidth.truncate(lines[maxLines - 1] + " …", to: width)
+        }
+        return lines.isEmpty ? [""] : lines
+    }
+}

@@ -1,0 +1,316 @@
+import Foundation
+import GRDB
+import RemindersCore
+import SyncEngine
+
+/// Who won a conflict.
+public enum ConflictWinner: String, Equatable, Sendable {
+    case thisDevice, otherDevice, delete
+}
+
+/// One side of a conflict: the value as a person reads it, when it was
+/// edited and on which device.
+public struct ConflictSide: Equatable, Sendable {
+    /// The value as shown ("high", "flagged", “Groceries”); nil for none.
+    public var value: String?
+    /// The edit's time on the hybrid logical clock (milliseconds since 1970,
+    /// close to the wall clock of the device that made it).
+    public var time: Date?
+    public var device: String?
+
+    public init(value: String?, time: Date?, device: String?) {
+        self.value = value
+        self.time = time
+        self.device = device
+    }
+}
+
+/// A conflict log entry as the conflicts screen shows it.
+public struct ConflictItem: Equatable, Sendable, Identifiable {
+    public var entry: ConflictEntry
+    public var id: String { entry.id }
+    /// "Reminder", "List", "Tag", "List cover", "Tag link".
+    public var kind: String
+    /// The reminder's or list's title now; nil when the record is gone.
+    public var title: String?
+    /// A reminder's list, for context.
+    public var listTitle: String?
+    /// "Title", "Due date", …; "Whole reminder" for a delete.
+    public var fieldName: String
+    /// The last value both devices agreed on; nil when unknown (a delete).
+    public var ancestor: String?
+    public var thisDevice: ConflictSide
+    public var otherDevice: ConflictSide
+    public var winner: ConflictWinner
+    /// Why the winner won, in words.
+    public var reason: String
+    public var resolvedAt: Date
+    /// Dismissed, or its losing value was restored.
+    public var isDismissed: Bool
+    /// Whether "keep the other value" applies: a field conflict on a record
+    /// that still exists.
+    public var canKeepOther: Bool
+
+    /// The side that lost, whose value "keep the other value" puts back.
+    public var losingSide: ConflictSide? {
+        switch winner {
+        case .thisDevice: otherDevice
+        case .otherDevice: thisDevice
+        case .delete: nil
+        }
+    }
+
+    /// "Reminder “Buy milk”", or "Reminder 1a2b3c4d (deleted)".
+    public var subject: String {
+        if let title { return "\(kind) “\(title)”" }
+        return "\(kind) \(entry.recordID.prefix(8)) (deleted)"
+    }
+}
+
+public struct ConflictsState: ViewState {
+    /// Every entry of the conflict log, newest first.
+    public var items: [ConflictItem]
+    /// Entries not dismissed yet (the status bar's badge).
+    public var newCount: Int
+    /// False on a device without sync: there is no conflict log.
+    public var isAvailable: Bool
+    public var isLoaded: Bool
+    public var errorMessage: String?
+
+    public init(items: [ConflictItem] = [], newCount: Int = 0, isAvailable: Bool = false, isLoaded: Bool = false,
+                errorMessage: String? = nil) {
+        self.items = items
+        self.newCount = newCount
+        self.isAvailable = isAvailable
+        self.isLoaded = isLoaded
+        self.errorMessage = errorMessage
+    }
+}
+
+/// The conflicts screen: the log of conflicts the merge resolved (both
+/// devices changed a field, or a delete beat an edit), newest first, with
+/// both values, their times and devices, who won and why. Keeping the other
+/// value is a new edit that syncs; dismissing marks the entry as seen.
+public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sendable {
+    public init(environment: AppEnvironment) {
+        super.init(environment: environment, initial: ConflictsState(), label: "conflicts")
+        let timeZone = environment.clock.timeZone
+        observe({ db in try Self.fetch(db, timeZone: timeZone) }, apply: { state, fetched in
+            state.items = fetched.items
+            state.newCount = fetched.items.filter { !$0.isDismissed }.count
+            state.isAvailable = fetched.isAvailable && environment.syncControls != nil
+            state.isLoaded = true
+        })
+    }
+
+    /// Puts the value that lost back, as a new edit that syncs to every
+    /// device, and marks the entry as seen.
+    @discardableResult
+    public func keepOtherValue(id: String) -> ActionResult {
+        guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
+        guard let item = state.items.first(where: { $0.id == id }) else { return .failed("That conflict is gone") }
+        guard item.canKeepOther, let losing = item.losingSide else {
+            return .failed(item.winner == .delete ? "A delete cannot be undone from here" : "\(item.subject) no longer exists")
+        }
+        return perform {
+            guard try controls.restoreLosingValue(conflictID: id) else {
+                return .failed("\(item.subject) no longer exists")
+            }
+            let value = ConflictText.quoted(losing.value)
+            return ActionResult(message: "\(item.fieldName) of \(item.subject) is \(value) again; syncing")
+        }
+    }
+
+    /// Marks the entry as seen; it stays in the log, dimmed.
+    @discardableResult
+    public func dismiss(id: String) -> ActionResult {
+        guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
+        return perform {
+            try controls.dismissConflict(id: id)
+            return ActionResult(message: "Dismissed")
+        }
+    }
+
+    /// Marks every entry as seen.
+    @discardableResult
+    public func dismissAll() -> ActionResult {
+        guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
+        let open = state.items.filter { !$0.isDismissed }
+        guard !open.isEmpty else { return ActionResult(message: "Nothing to dismiss") }
+        return perform {
+            for item in open { try controls.dismissConflict(id: item.id) }
+            return ActionResult(message: open.count == 1 ? "Dismissed 1 conflict" : "Dismissed \(open.count) conflicts")
+        }
+    }
+
+    // MARK: Reading
+
+    struct Fetched: Sendable {
+        var items: [ConflictItem]
+        var isAvailable: Bool
+    }
+
+    /// Reads the log with each record's title as it is now. Runs inside an
+    /// observation, so title changes redraw the screen too.
+    static func fetch(_ db: Database, timeZone: TimeZone) throws -> Fetched {
+        guard try db.tableExists("sync_conflicts") else { return Fetched(items: [], isAvailable: false) }
+        return Fetched(items: try entries(db).map { try item($0, db) }, isAvailable: true)
+    }
+
+    /// The log, newest first, read in the caller's transaction (the
+    /// engine's `conflicts()` opens one of its own, which an observation
+    /// cannot nest).
+    static func entries(_ db: Database) throws -> [ConflictEntry] {
+        let rows = try String.fetchAll(db, sql: """
+            SELECT json_object(
+              'id', id, 'recordType', recordType, 'recordID', recordName, 'field', field,
+              'ancestor', ancestor, 'local', local, 'remote', remote,
+              'localTime', localTime, 'remoteTime', remoteTime, 'winner', winner,
+              'localDevice', localDevice, 'remoteDevice', remoteDevice, 'resolvedAt', resolvedAt,
+              'isDismissed', json(CASE WHEN isDismissed THEN 'true' ELSE 'false' END))
+            FROM sync_conflicts ORDER BY resolvedAt DESC, rowid DESC
+            """)
+        let decoder = JSONDecoder()
+        return try rows.map { try decoder.decode(ConflictEntry.self, from: Data($0.utf8)) }
+    }
+
+    /// Describes entries for a toast ("“Buy milk” (title)"), reading titles
+    /// in one read.
+    public static func items(for entries: [ConflictEntry], environment: AppEnvironment) -> [ConflictItem] {
+        (try? environment.writer.read { db in try entries.map { try item($0, db) } }) ?? []
+    }
+
+    static func item(_ entry: ConflictEntry, _ db: Database) throws -> ConflictItem {
+        let (title, listTitle) = try titles(of: entry, db)
+        let isWhole = entry.field == "*"
+        let winner: ConflictWinner = switch entry.winner {
+        case "local": .thisDevice
+        case "remote": .otherDevice
+        default: .delete
+        }
+        func side(_ value: String?, _ time: Int64?, _ device: String?) throws -> ConflictSide {
+            ConflictSide(value: isWhole ? value : try ConflictText.value(value, field: entry.field, table: entry.recordType, db),
+                         time: time.map { Date(timeIntervalSince1970: Double($0) / 1000) }, device: device)
+        }
+        return ConflictItem(
+            entry: entry,
+            kind: ConflictText.kind(entry.recordType),
+            title: title,
+            listTitle: listTitle,
+            fieldName: isWhole ? "Whole \(ConflictText.kind(entry.recordType).lowercased())" : ConflictText.field(entry.field),
+            ancestor: isWhole ? nil : try ConflictText.value(entry.ancestor, field: entry.field, table: entry.recordType, db),
+            thisDevice: try side(entry.local, entry.localTime, entry.localDevice),
+            otherDevice: try side(entry.remote, entry.remoteTime, entry.remoteDevice),
+            winner: winner,
+            reason: reason(entry),
+            resolvedAt: Date(timeIntervalSince1970: Double(entry.resolvedAt) / 1000),
+            isDismissed: entry.isDismissed,
+            canKeepOther: !isWhole && winner != .delete && title != nil)
+    }
+
+    /// The engine's reason, made specific where the log says more.
+    static func reason(_ entry: ConflictEntry) -> String {
+        switch (entry.winner, entry.local, entry.remote) {
+        case ("delete", "deleted", _): "this device deleted it, and a delete wins over a concurrent edit"
+        case ("delete", _, "deleted"): "the other device deleted it, and a delete wins over a concurrent edit"
+        case ("delete", _, "no longer shared with you"): "the list is no longer shared with you"
+        case ("remote", _, "refused: read-only"): "the list is shared with you read-only"
+        default: entry.reason
+        }
+    }
+
+    /// The record's title now, and a reminder's list title.
+    static func titles(of entry: ConflictEntry, _ db: Database) throws -> (String?, String?) {
+        let key = entry.recordID
+        switch entry.recordType {
+        case "reminders":
+            let row = try Row.fetchOne(db, sql: """
+                SELECT r.title, l.title AS listTitle FROM reminders r
+                LEFT JOIN remindersLists l ON l.id = r.remindersListID WHERE r.id = ?
+                """, arguments: [key])
+            return (row?["title"], row?["listTitle"])
+        case "remindersLists":
+            return (try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [key]), nil)
+        case "remindersListCovers":
+            let title = try String.fetchOne(db, sql: """
+                SELECT l.title FROM remindersListCovers c JOIN remindersLists l ON l.id = c.remindersListID
+                WHERE c.remindersListID = ?
+                """, arguments: [key])
+            return (title, nil)
+        case "tags":
+            return (try String.fetchOne(db, sql: "SELECT title FROM tags WHERE title = ?", arguments: [key]), nil)
+        case "remindersTags":
+            let row = try Row.fetchOne(db, sql: """
+                SELECT t.tagID, r.title FROM remindersTags t JOIN reminders r ON r.id = t.reminderID WHERE t.id = ?
+                """, arguments: [key])
+            guard let row else { return (nil, nil) }
+            return ("#\(row["tagID"] as String) on \(row["title"] as String)", nil)
+        default:
+            return (nil, nil)
+        }
+    }
+}
+
+/// How the conflict log's raw values read on screen.
+public enum ConflictText {
+    static func kind(_ recordType: String) -> String {
+        switch recordType {
+        case "reminders": "Reminder"
+        case "remindersLists": "List"
+        case "remindersListCovers": "List cover"
+        case "tags": "Tag"
+        case "remindersTags": "Tag link"
+        default: recordType
+        }
+    }
+
+    static func field(_ column: String) -> String {
+        switch column {
+        case "title": "Title"
+        case "notes": "Notes"
+        case "dueDate": "Due date"
+        case "priority": "Priority"
+        case "isFlagged": "Flag"
+        case "status": "Status"
+        case "completedAt": "Completed at"
+        case "position": "Position"
+        case "remindersListID": "List"
+        case "color": "Color"
+        case "image": "Cover image"
+        case "tagID": "Tag"
+        case "reminderID": "Reminder"
+        default: column
+        }
+    }
+
+    /// A raw logged value as a person reads it; nil stays nil ("none").
+    static func value(_ raw: String?, field: String, table: String, _ db: Database) throws -> String? {
+        switch field {
+        case "priority":
+            guard let raw, let number = Int(raw), let priority = Priority(rawValue: number) else { return raw }
+            return priority.name
+        case "isFlagged":
+            guard let raw else { return nil }
+            return raw == "1" ? "flagged" : "not flagged"
+        case "dueDate":
+            guard let raw else { return "no due date" }
+            return raw.replacingOccurrences(of: "T", with: " ")
+        case "remindersListID" where table == "reminders":
+            guard let raw else { return nil }
+            let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [raw])
+            return title.map { "“\($0)”" } ?? "a deleted list"
+        case "completedAt":
+            return raw?.replacingOccurrences(of: "T", with: " ")
+        default:
+            return raw
+        }
+    }
+
+    /// “value”, or "none" for no value, "empty" for an empty text.
+    public static func quoted(_ value: String?) -> String {
+        guard let value else { return "none" }
+        if value.isEmpty { return "empty" }
+        if value.hasPrefix("“") { return value }
+        return "“\(value)”"
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// `reminders due` and the full-screen app's due alerts, through the built
+/// binary.
+@Suite("Due reminders, end to end", .serialized)
+struct DueCommandTests {
+    @Test func dueJSONListsPastDueAndUpcomingWithTheirMoments() throws {
+        let cli = try CommandRunner(now: "2026-03-01T10:00:00Z")
+        defer { cli.cleanUp() }
+        let home = try cli.ok("list", "add", "Home")
+        let rent = try cli.ok("add", "Pay rent", "--list", "Home", "--due", "2026-02-28T18:00")
+        let milk = try cli.ok("add", "Milk", "--list", "Home", "--due", "2026-03-01")
+        let call = try cli.ok("add", "Call mom", "--list", "Home", "--due", "2026-03-01T11:30")
+        try cli.ok("add", "Tonight", "--list", "Home", "--due", "2026-03-01T20:00")
+        try cli.ok("add", "Someday", "--list", "Home")
+        let done = try cli.ok("add", "Done", "--list", "Home", "--due", "2026-03-01T09:00")
+        try cli.ok("complete", done)
+
+        let json = try cli.ok("due", "--within", "2h", "--json")
+        #expect(json == """
+            [
+              {
+                "dueAt" : "2026-02-28T18:00:00Z",
+                "dueDate" : "2026-02-28T18:00",
+                "id" : "\(rent)",
+                "isPastDue" : true,
+                "listID" : "\(home)",
+                "listTitle" : "Home",
+                "title" : "Pay rent"
+              },
+              {
+                "dueAt" : "2026-03-01T09:00:00Z",
+                "dueDate" : "2026-03-01",
+                "id" : "\(milk)",
+                "isPastDue" : false,
+                "listID" : "\(home)",
+                "listTitle" : "Home",
+                "title" : "Milk"
+              },
+              {
+                "dueAt" : "2026-03-01T11:30:00Z",
+                "dueDate" : "2026-03-01T11:30",
+                "id" : "\(call)",
+                "isPastDue" : false,
+                "listID" : "\(home)",
+                "listTitle" : "Home",
+                "title" : "Call mom"
+              }
+            ]
+            """)
+        // The due hour moves Milk out of the window; a floating time follows the zone.
+        let later = try cli.run("due", "--within", "0m", "--due-hour", "11", "--json")
+        #expect(later.status == 0)
+        #expect(!later.stdout.contains("Milk"))
+        let paris = try cli.run(["due", "--within", "2h", "--json"], environment: ["TZ": "Europe/Paris"])
+        #expect(paris.stdout.contains(#""dueAt" : "2026-03-01T09:00:00+01:00""#))
+        #expect(paris.stdout.contains(#""dueAt" : "2026-03-01T11:30:00+01:00""#))
+    }
+
+    @Test func dueForPeopleMarksPastDueFirst() throws {
+        let cli = try CommandRunner(now: "2026-03-01T10:00:00Z")
+        defer { cli.cleanUp() }
+        #expect(try cli.ok("due") == "Nothing due within 1d.")
+        try cli.ok("list", "add", "Home")
+        try cli.ok("add", "Pay rent", "--list", "Home", "--due", "2026-02-28T18:00")
+        try cli.ok("add", "Milk", "--list", "Home", "--due", "2026-03-01")
+        try cli.ok("add", "Call mom", "--list", "Home", "--due", "2026-03-01T11:30")
+        let lines = try cli.ok("due", "--within", "90m").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 8)
+        #expect(lines[0] == "Past due (1)")
+        #expect(lines[1].contains("Pay rent") && lines[1].contains("2026-02-28 18:00 past due"))
+        #expect(lines[3] == "Due now (1)")
+        #expect(lines[4].contains("Milk"))
+        #expect(lines[6] == "Due within 1h30m (1)")
+        #expect(lines[7].contains("Call mom") && lines[7].contains("2026-03-01 11:30"))
+    }
+
+    @Test func badDurationsAndHoursAreBadUsage() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let cases: [([String], [String: String], String)] = [
+            (["due", "--within", "soon"], [:], "duration 'soon' has an unknown unit 's'"),
+            (["due", "--within", "90"], [:], "duration '90' needs a unit after 90"),
+            (["due", "--due-hour", "25"], [:], "due hour '25' must be a whole hour from 0 to 23"),
+            (["due"], ["REMINDERS_DUE_HOUR": "noon"], "REMINDERS_DUE_HOUR: due hour 'noon' must be a whole hour"),
+            (["tui", "--notify-command", "notify-send 'unclosed"], [:], "notify command 'notify-send 'unclosed' has an unterminated ' quote"),
+        ]
+        for (arguments, environment, message) in cases {
+            let result = try cli.run(arguments, environment: environment)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.errorLine?.contains(message) == true, "\(arguments): \(result)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    /// A reminder due three seconds after the app opens raises its toast,
+    /// runs the notify command with the title as one argument, and can be
+    /// snoozed from the keyboard; the snooze is an ordinary edit.
+    @Test(.enabled(if: TmuxSession.isAvailable, "needs tmux"), .timeLimit(.minutes(1)))
+    func aReminderDueInAFewSecondsRaisesItsToast() throws {
+        var cli = try CommandRunner(now: "2026-03-01T10:29:00Z")
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Home")
+        let canary = cli.home.appendingPathComponent("pwned")
+        let title = "Pay rent $(touch \(canary.path)); `touch \(canary.path)`"
+        let id = try cli.ok("add", title, "--list", "Home", "--due", "2026-03-01T10:30")
+
+        let argv = cli.home.appendingPathComponent("notify-argv")
+        let script = cli.home.appendingPathComponent("notify me")
+        try Data("#!/bin/sh\nprintf '%s\\0' \"$@\" > '\(argv.path)'\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+
+        // The app's clock starts three seconds before the reminder is due and runs.
+        cli.environment["REMINDERS_NOW"] = "2026-03-01T10:29:57Z"
+        cli.environment["REMINDERS_CLOCK"] = "running"
+        cli.environment["REMINDERS_NOTIFY_COMMAND"] = "'\(script.path)' --app reminders"
+        let session = try TmuxSession([cli.binary.path, "tui", "--no-mouse"], environment: cli.environment, in: cli.home)
+        let before = try session.waitFor("SMART LISTS")
+        #expect(!before.contains("DUE NOW"))
+        #expect(!before.contains("Due: “Pay rent"))
+
+        let screen = try session.waitFor("Due: “Pay rent", timeout: 15)
+        #expect(screen.contains("! done, open, snooze"))
+        #expect(screen.contains("DUE NOW"))
+
+        // The notify command got the title as one argument, and ran nothing.
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: argv.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.2)
+        let arguments = String(decoding: try Data(contentsOf: argv), as: UTF8.self).split(separator: "\0").map(String.init)
+        #expect(arguments == ["--app", "reminders", title, "2026-03-01 10:30"])
+        #expect(!FileManager.default.fileExists(atPath: canary.path))
+
+        // Snooze ten minutes from the alerts box, then quit.
+        try session.send("!")
+        try session.waitFor("s +10m")
+        try session.send("s")
+        try session.waitFor("until 10:40")
+        try session.send("Escape", literal: false)
+        try session.send("q")
+        let quitBy = Date().addingTimeInterval(10)
+        while session.isRunning, Date() < quitBy { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!session.isRunning)
+
+        cli.environment["REMINDERS_CLOCK"] = nil
+        let export = try cli.ok("export", "--json")
+        #expect(export.contains(#""dueDate" : "2026-03-01T10:40""#))
+        #expect(export.contains(id))
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+
+/// Two running apps (`reminders tui`) of one user on one server directory,
+/// side by side in a private tmux server: what one shows, the other shows
+/// too, with no key pressed in it.
+@Suite(.serialized, .enabled(if: TwoPanes.tmuxIsAvailable, "tmux is not installed: the live sync tests under tmux are skipped"))
+struct LiveSyncTmuxTests {
+    @Test func anEditInOnePaneAppearsInTheOtherWithNoKeyPressed() throws {
+        let panes = try TwoPanes()
+        let laptop = try panes.open("laptop")
+        try panes.waitSynced(laptop)
+        let desktop = try panes.open("desktop")
+        try panes.waitSynced(desktop)
+        // The desktop joined: it fetched the sample lists and did not add its own.
+        #expect(try panes.lines(desktop).filter { $0.hasPrefix("  ● Groceries ") }.count == 1)
+
+        try panes.keys(laptop, "a")
+        try panes.waitFor(laptop, "New List")
+        try panes.type(laptop, "Garden")
+        try panes.keys(laptop, "Enter")
+        try panes.waitFor(laptop, "● Garden")
+        let start = Date()
+        try panes.waitFor(desktop, "● Garden", timeout: 2)
+        #expect(Date().timeIntervalSince(start) < 1.5)
+    }
+
+    @Test func offlineEditsOnBothSidesConvergeAndTheConflictIsShown() throws {
+        let panes = try TwoPanes()
+        let laptop = try panes.open("laptop")
+        try panes.waitSynced(laptop)
+        let desktop = try panes.open("desktop")
+        try panes.waitSynced(desktop)
+        for pane in [laptop, desktop] {
+            try panes.keys(pane, "o")
+            try panes.waitFor(pane, "· offline")
+        }
+        try panes.editMilk(laptop, title: "Oat milk")
+        try panes.keys(laptop, "f")
+        try panes.waitFor(laptop, "1 pending")
+        try panes.editMilk(desktop, title: "Buy milk")
+        try panes.waitFor(desktop, "1 pending")
+
+        try panes.keys(laptop, "o")
+        try panes.waitSynced(laptop)
+        try panes.keys(desktop, "o")
+        try panes.waitFor(desktop, "Conflict on “Buy milk” (Title): this device's edit won")
+        try panes.waitSynced(desktop)
+        try panes.waitFor(laptop, "Buy milk")
+        // Both converge: the later title, and the laptop's flag on both.
+        for pane in [laptop, desktop] {
+            let screen = try panes.capture(pane)
+            let row = screen.components(separatedBy: "\n").first { $0.contains("Buy milk") }
+            #expect(row?.contains("⚑") == true, "\(screen)")
+            #expect(!screen.contains("Oat milk"))
+        }
+        try panes.keys(desktop, "C")
+        let screen = try panes.waitFor(desktop, "CONFLICTS")
+        for text in ["Reminder “Buy milk” · Title", "this device won", "Milk", "Buy milk", "Oat milk", "laptop", "desktop",
+                     "✓ Kept this device's value: this device's edit is the later one."] {
+            #expect(screen.contains(text), "missing '\(text)' in\n\(screen)")
+        }
+        #expect(screen.contains("· 1 conflict"))
+    }
+
+    @Test func anAppKilledWithPendingEditsSendsThemWhenStartedAgain() throws {
+        let panes = try TwoPanes()
+        let laptop = try panes.open("laptop")
+        try panes.waitSynced(laptop)
+        let desktop = try panes.open("desktop")
+        try panes.waitSynced(desktop)
+
+        // The server goes away (a file where its directory was): the laptop
+        // says so and keeps working.
+        let server = panes.folder.appendingPathComponent("server")
+        let away = panes.folder.appendingPathComponent("server.away")
+        try FileManager.default.moveItem(at: server, to: away)
+        try Data("not a server".utf8).write(to: server)
+        try panes.keys(laptop, "a")
+        try panes.waitFor(laptop, "New List")
+        try panes.type(laptop, "Garden")
+        try panes.keys(laptop, "Enter")
+        try panes.waitFor(laptop, "Cannot sync", timeout: 5)
+        try panes.waitFor(laptop, "1 pending")
+        #expect(try panes.capture(laptop).contains("● Garden"))
+
+        // Killed outright, with the edit still pending.
+        try panes.kill(laptop)
+        try FileManager.default.removeItem(at: server)
+        try FileManager.default.moveItem(at: away, to: server)
+        #expect(try !panes.capture(desktop).contains("Garden"))
+
+        // Started again: the first round sends it, no key pressed.
+        let again = try panes.open("laptop")
+        try panes.waitSynced(again)
+        try panes.waitFor(desktop, "● Garden", timeout: 3)
+    }
+
+    @Test func demoScriptsPassTheirChecks() throws {
+        let binary = try CommandRunner.locateBinary()
+        for script in ["two-devices.sh", "conflict.sh"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["REMINDERS_BIN"] = binary.path
+            process.environment = environment
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString.prefix(8)).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: log) }
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+            #expect(process.terminationStatus == 0, "Demo/\(script) --check:\n\(output)")
+        }
+    }
+}
+
+/// Devices of user `me` in panes of a private tmux server, on one server
+/// directory in a temporary folder.
+final class TwoPanes {
+    let folder: URL
+    let binary: URL
+    private let socket: String
+    private var session = false
+
+    static var tmuxIsAvailable: Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/tmux") }
+    }
+
+    init() throws {
+        binary = try CommandRunner.locateBinary()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-tmux-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        socket = folder.appendingPathComponent("tmux").path
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts a device's app in a new pane (the first in a new 200x30
+    /// window, the next beside it); returns the pane's id.
+    func open(_ device: String) throws -> String {
+        let command = ["env", "REMINDERS_SERVER=\(folder.path)/server", "REMINDERS_USER=me", "REMINDERS_DEVICE=\(device)",
+                       "REMINDERS_DB=\(folder.path)/\(device).sqlite", "XDG_DATA_HOME=\(folder.path)/data",
+                       "REMINDERS_NOW=2026-03-01T10:00:00Z", "TZ=UTC", binary.path, "tui"]
+        let pane: String
+        if session {
+            pane = try tmux(["split-window", "-h", "-t", "live", "-P", "-F", "#{pane_id}", "--"] + command)
+        } else {
+            pane = try tmux(["new-session", "-d", "-s", "live", "-x", "200", "-y", "30", "-P", "-F", "#{pane_id}", "--"] + command)
+            _ = try tmux(["set-option", "-t", "live", "remain-on-exit", "on"])
+            session = true
+        }
+        let id = pane.trimmingCharacters(in: .whitespacesAndNewlines)
+        try waitFor(id, "MY LISTS", timeout: 20)
+        return id
+    }
+
+    func capture(_ pane: String) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", pane])
+    }
+
+    func lines(_ pane: String) throws -> [String] {
+        try capture(pane).components(separatedBy: "\n")
+    }
+
+    /// Keys by tmux name ("Enter", "C-u", "o").
+    func keys(_ pane: String, _ keys: String...) throws {
+        try tmux(["send-keys", "-t", pane] + keys)
+    }
+
+    func type(_ pane: String, _ text: String) throws {
+        try tmux(["send-keys", "-t", pane, "-l", "--", text])
+    }
+
+    /// Kills the pane's app with SIGKILL: nothing is flushed or sent.
+    func kill(_ pane: String) throws {
+        let pid = try tmux(["display-message", "-p", "-t", pane, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let number = Int32(pid) else { throw TwoPanesError(message: "no pid for pane \(pane): '\(pid)'") }
+        Foundation.kill(number, SIGKILL)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let dead = try tmux(["display-message", "-p", "-t", pane, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            if dead == "1" {
+                _ = try tmux(["kill-pane", "-t", pane])
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TwoPanesError(message: "the app in pane \(pane) did not die")
+    }
+
+    /// Waits until the pane shows `text`; returns the screen.
+    @discardableResult
+    func waitFor(_ pane: String, _ text: String, timeout: TimeInterval = 5) throws -> String {
+        try wait(pane, "'\(text)' to show", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until the status bar says synced with nothing pending.
+    func waitSynced(_ pane: String, timeout: TimeInterval = 10) throws {
+        try wait(pane, "synced, nothing pending", timeout: timeout) { screen in
+            let bar = screen.components(separatedBy: "\n").last { !$0.isEmpty } ?? ""
+            return bar.contains("synced ") && !bar.contains("pending") && !bar.contains("syncing")
+        }
+    }
+
+    /// Finds "Milk" through the search and gives it a new title.
+    func editMilk(_ pane: String, title: String) throws {
+        try keys(pane, "/")
+        try type(pane, "Milk")
+        try waitFor(pane, "Oat, 2 cartons")
+        try keys(pane, "Enter", "e")
+        try waitFor(pane, "Edit Reminder")
+        try keys(pane, "C-u")
+        try type(pane, title)
+        try keys(pane, "Enter")
+        try wait(pane, "the form to close", timeout: 5) { !$0.contains("Edit Reminder") }
+    }
+
+    @discardableResult
+    private func wait(_ pane: String, _ what: String, timeout: TimeInterval, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try capture(pane)
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TwoPanesError(message: "waited \(timeout) s for \(what) in pane \(pane); it shows:\n\(last)")
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "-u", "-S", socket] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        environment.removeValue(forKey: "TMUX")
+        process.environment = environment
+        // A file, not a pipe: the tmux server forks from the first client
+        // and would hold a pipe open, so reading to its end would hang.
+        let output = folder.appendingPathComponent("tmux-out-\(UUID().uuidString.prefix(8))")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TwoPanesError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(process.terminationStatus)")
+        }
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    }
+
+    struct TwoPanesError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}

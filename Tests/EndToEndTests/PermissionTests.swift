@@ -1,0 +1,81 @@
+import Foundation
+import RemindersCore
+import Testing
+
+/// Alice shares a list with Bob read-only and with Carol read-write, then
+/// removes Carol; Dave was never invited. Through every command, none of
+/// them changes the list (and only Bob can read it); whatever a stale local
+/// copy lets a command do locally is refused by the server at the next sync
+/// and never reaches Alice.
+@Suite("Permissions, end to end", .serialized)
+struct PermissionTests {
+    @Test func readOnlyRemovedAndUninvitedUsersCannotChangeOrReadTheList() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Family")
+        let milk = try fleet.ok("laptop", user: "alice", "add", "Milk", "--list", list, "--notes", "oat")
+        try fleet.sync("laptop", user: "alice")
+        let share = try fleet.ok("laptop", user: "alice", "share", list, "--with", "bob", "--read-only")
+        _ = try fleet.ok("laptop", user: "alice", "share", list, "--with", "carol")
+        for user in ["bob", "carol"] {
+            try fleet.ok("phone", user: user, "accept", String(share.prefix(8)))
+            try fleet.sync("phone", user: user)
+            #expect(try fleet.export("phone", user: user).reminders.map(\.title) == ["Milk"], "\(user) got the list")
+        }
+        try fleet.ok("laptop", user: "alice", "unshare", list, "--with", "carol")
+        let aliceBefore = try fleet.exportText("laptop", user: "alice")
+
+        var tried = 0
+        // Bob reads, and every change is refused at once: exit 3.
+        try fleet.ok("phone", user: "bob", "show", list)
+        let bobChanges: [[String]] = [
+            ["edit", milk, "--title", "Bob's milk"], ["edit", milk, "--flag"], ["complete", milk], ["delete", milk],
+            ["add", "Beer", "--list", list], ["list", "edit", list, "--title", "Bob's"], ["list", "delete", list],
+            ["list", "cover", list, packageRoot.appendingPathComponent("Assets/covers/forest.png").path],
+            ["share", list, "--with", "dave"], ["unshare", list], ["unshare", list, "--with", "alice"],
+        ]
+        for arguments in bobChanges {
+            let result = try fleet.run("phone", user: "bob", arguments)
+            tried += 1
+            #expect(result.status == 3, "bob \(arguments): \(result)")
+            #expect(result.errorLine != nil, "bob \(arguments): \(result)")
+        }
+        try fleet.sync("phone", user: "bob")
+
+        // Carol's device still holds the list until it syncs; whatever she
+        // changes there is refused by the server and undone here.
+        let carolChanges: [[String]] = [
+            ["edit", milk, "--title", "Carol's milk"], ["add", "Wine", "--list", list], ["complete", milk],
+        ]
+        for arguments in carolChanges {
+            _ = try fleet.run("phone", user: "carol", arguments)
+            tried += 1
+        }
+        try fleet.sync("phone", user: "carol")
+        for arguments in [["show", list], ["edit", milk, "--title", "again"], ["add", "x", "--list", list], ["delete", milk],
+                          ["share", list, "--with", "dave"], ["accept", String(share.prefix(8))]] {
+            let result = try fleet.run("phone", user: "carol", arguments)
+            tried += 1
+            #expect(result.status == 2, "carol \(arguments): \(result)")
+        }
+        #expect(try fleet.export("phone", user: "carol").reminders.isEmpty)
+
+        // Dave never had it: every command says so, and accepting fails.
+        for arguments in [["show", list], ["show", "Family"], ["edit", milk, "--title", "x"], ["complete", milk], ["delete", milk],
+                          ["add", "x", "--list", list], ["share", list, "--with", "eve"], ["accept", String(share.prefix(8))],
+                          ["accept", share], ["leave", list]] {
+            let result = try fleet.run("desk", user: "dave", arguments)
+            tried += 1
+            #expect(result.status == 2, "dave \(arguments): \(result)")
+        }
+        try fleet.sync("desk", user: "dave")
+        #expect(try fleet.export("desk", user: "dave").lists.isEmpty)
+
+        // Alice's list is as she left it, on her device and on Bob's.
+        try fleet.syncUntilQuiet([("laptop", "alice"), ("phone", "bob"), ("phone", "carol"), ("desk", "dave")])
+        #expect(try fleet.exportText("laptop", user: "alice") == aliceBefore)
+        let bob = try fleet.export("phone", user: "bob")
+        #expect(bob.reminders.map(\.title) == ["Milk"] && bob.reminders.first?.notes == "oat")
+        print("permissions end to end: \(tried) commands by users who may not change the list")
+    }
+}

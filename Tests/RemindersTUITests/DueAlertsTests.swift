@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RemindersTUI
+import RemindersCore
+import RemindersViewModels
+
+/// The app with due alerts on, at the pinned Wednesday 10:00 UTC: the
+/// sample "Milk" (due today, no time) fell due at 09:00 and alerts on
+/// start; "Renew passport" and "Expense receipts" are past due.
+@Suite("Due alerts in the app")
+struct DueAlertsTests {
+    func world(width: Int = 100, height: Int = 30) throws -> TestWorld {
+        let world = try TestWorld(width: width, height: height, options: TUIOptions(dueAlerts: DueAlertSettings()))
+        world.advance(0)
+        return world
+    }
+
+    @Test func anAlertShowsAToastDueNowOnHomeAndThePastDueCount() throws {
+        let world = try world()
+        let text = world.text
+        #expect(text.contains("Due: “Milk” · ! done, open, snooze"))
+        let lines = world.screen.textLines()
+        let heading = try #require(lines.firstIndex { $0.contains("DUE NOW") })
+        #expect(lines[heading + 1].contains("Milk"))
+        #expect(lines[heading + 1].contains("Groceries"))
+        #expect(lines[heading + 1].contains("Today"))
+        #expect(lines.firstIndex { $0.contains("SMART LISTS") } ?? 0 > heading)
+        #expect(lines.last?.contains("2 past due · me@laptop") == true)
+    }
+
+    @Test func theAlertsBoxSnoozesThroughTheKeyTable() throws {
+        let world = try world()
+        world.press(.character("!"))
+        #expect(world.app.overlays.last is DueAlertsOverlay)
+        let box = world.text
+        #expect(box.contains("Due now"))
+        #expect(box.contains("x done  o open  s +10m  h +1h  t tomorrow  d dismiss"))
+        world.press(.character("s"))
+        #expect(world.text.contains("Snoozed “Milk” until 10:10"))
+        #expect(try world.reminder(titled: "Milk")?.reminder.dueDate?.description == "2026-03-04T10:10")
+        #expect(!world.text.contains("DUE NOW"))
+        world.press(.escape)
+        #expect(world.app.overlays.isEmpty)
+    }
+
+    @Test func completingFromTheAlertCanBeUndone() throws {
+        let world = try world()
+        world.press(.character("!"), .character("x"))
+        #expect(world.text.contains("Completed “Milk” · u undo"))
+        #expect(try world.reminder(titled: "Milk")?.reminder.status == .completing)
+        world.press(.escape, .character("u"))
+        #expect(try world.reminder(titled: "Milk")?.reminder.status == .incomplete)
+    }
+
+    @Test func openingTheAlertOpensTheReminder() throws {
+        let world = try world()
+        world.press(.character("!"), .character("o"))
+        #expect(world.app.overlays.isEmpty)
+        #expect(world.app.top is ReminderFormScreen)
+        #expect(world.text.contains("Milk"))
+    }
+
+    @Test func tomorrowMorningAndDismissFromTheBox() throws {
+        let world = try world()
+        world.press(.character("!"), .character("d"))
+        #expect(!world.text.contains("DUE NOW"))
+        #expect(try world.reminder(titled: "Milk")?.reminder.dueDate?.description == "2026-03-04")
+        world.press(.escape)
+        // Nothing left to act on.
+        world.press(.character("!"))
+        #expect(world.text.contains("Nothing is due now."))
+        world.press(.character("t"))
+        #expect(world.text.contains("Nothing is due now"))
+    }
+
+    @Test func alertsAreOffUnlessTheOptionsTurnThemOn() throws {
+        let world = try TestWorld()
+        world.advance(0)
+        #expect(!world.text.contains("DUE NOW"))
+        #expect(!world.text.contains("past due ·"))
+        world.press(.character("!"))
+        #expect(world.app.overlays.isEmpty)
+    }
+
+    @Test func severalAlertsShareOneToast() {
+        let alerts = ["A", "B", "C", "D"].map {
+            DueAlert(reminderID: $0, title: $0, listTitle: "L", listColor: "#4a99ef",
+                     dueDate: DueDate("2026-03-04T10:00") ?? DueDate(moment: pinnedNow), dueAt: pinnedNow, isPastDue: false)
+        }
+        #expect(AppController.alertMessage(alerts, actKey: "!") == "Due: “A”, “B” and 2 more · ! done, open, snooze")
+        #expect(AppController.alertMessage(Array(alerts.prefix(1)), actKey: nil) == "Due: “A”")
+    }
+}

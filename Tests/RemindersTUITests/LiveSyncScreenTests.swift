@@ -1,0 +1,283 @@
+import Foundation
+import GRDB
+@testable import RemindersTUI
+import RemindersCore
+import RemindersViewModels
+import SyncEngine
+import Testing
+
+/// A sync layer that does nothing on its own: the status is set by the
+/// test, and the offline switch and conflict news are recorded.
+final class FakeSync: SyncStatusProvider, SyncControls, @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: SyncStatus
+    private var observers: [@Sendable () -> Void] = []
+    private var handler: (@Sendable ([ConflictEntry]) -> Void)?
+    private(set) var offlineCalls: [Bool] = []
+
+    init(_ status: SyncStatus) {
+        self.status = status
+    }
+
+    func set(_ change: (inout SyncStatus) -> Void) {
+        let observers = lock.withLock { change(&status); return self.observers }
+        for observer in observers { observer() }
+    }
+
+    func currentStatus() -> SyncStatus { lock.withLock { status } }
+    func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
+        lock.withLock { observers.append(onChange) }
+        return StatusSubscription(cancel: {})
+    }
+
+    var isOffline: Bool { lock.withLock { status.connection == .offline } }
+    func setOffline(_ offline: Bool) {
+        lock.withLock { offlineCalls.append(offline) }
+        set { $0.connection = offline ? .offline : .online }
+    }
+    func syncNow() {}
+    func onNewConflicts(_ handler: @escaping @Sendable ([ConflictEntry]) -> Void) { lock.withLock { self.handler = handler } }
+    func dismissConflict(id: String) throws {}
+    func restoreLosingValue(conflictID: String) throws -> Bool { false }
+
+    /// Calls the app's conflict handler, as a sync round does.
+    func announce(_ entries: [ConflictEntry]) {
+        lock.withLock { handler }?(entries)
+    }
+
+    var recordedOfflineCalls: [Bool] { lock.withLock { offlineCalls } }
+}
+
+/// A device with the sync engine attached and a conflict log written by
+/// hand with fixed times, so that screens render the same every run.
+final class ConflictWorld {
+    let directory: URL
+    let session: DeviceSession
+    let live: LiveSync
+    let environment: AppEnvironment
+    let app: AppController
+    let milkID: String
+
+    init(width: Int = 80, height: Int = 24) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-conflicts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        session = try DeviceSession(databasePath: directory.appendingPathComponent("me-laptop.sqlite").path,
+                                    serverDirectory: directory.appendingPathComponent("server"), userName: "me",
+                                    deviceName: "laptop", clock: AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!))
+        let listID = try session.store.createList(title: "Groceries").id
+        milkID = try session.store.createReminder(ReminderDraft(listID: listID, title: "Buy milk", notes: "Oat, 2 cartons")).id
+        // Not started: no server; the conflict log's actions work on the database.
+        live = LiveSync(engine: session.engine, serverDirectory: directory.appendingPathComponent("server"))
+        environment = AppEnvironment(store: session.store, userName: "me", deviceName: "laptop", syncStatus: live,
+                                     completionDelay: 60)
+        // 09:58:02 and 09:58:07 on the pinned day; resolved at 09:58:30 and 09:59:10.
+        try Self.log(session, id: "c1", record: milkID, field: "title", ancestor: "Milk", local: "Buy milk", remote: "Oat milk",
+                     localTime: 1_772_618_287_000, remoteTime: 1_772_618_282_000, winner: "local", resolvedAt: 1_772_618_310_000)
+        try Self.log(session, id: "c2", record: milkID, field: "priority", ancestor: "0", local: "1", remote: "3",
+                     localTime: 1_772_618_281_000, remoteTime: 1_772_618_286_000, winner: "remote", resolvedAt: 1_772_618_350_000)
+        app = AppController(environment: environment, options: TUIOptions(), colorMode: .indexed256,
+                            size: (width, height), now: { pinnedNow }, wake: {})
+        app.start()
+        app.statusBar.queue.sync {}
+        app.refresh()
+    }
+
+    deinit {
+        app.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func log(_ session: DeviceSession, id: String, record: String, field: String, ancestor: String?, local: String?,
+                    remote: String?, localTime: Int64?, remoteTime: Int64?, winner: String, resolvedAt: Int64) throws {
+        try session.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
+                                            winner, localDevice, remoteDevice, resolvedAt)
+                VALUES (?, 'reminders', ?, ?, ?, ?, ?, ?, ?, ?, 'laptop', 'desktop', ?)
+                """, arguments: [id, record, field, ancestor, local, remote, localTime, remoteTime, winner, resolvedAt])
+        }
+    }
+
+    func press(_ keys: Key...) {
+        for key in keys {
+            app.handle(.key(key))
+            app.statusBar.queue.sync {}
+        app.refresh()
+        }
+    }
+
+    var text: String {
+        app.statusBar.queue.sync {}
+        app.refresh()
+        return app.render().text
+    }
+}
+
+@Suite struct LiveSyncScreenTests {
+    @Test func conflictsScreenAt80x24() throws {
+        let world = try ConflictWorld()
+        world.press(.character("C"))
+        expectSnapshot(world.text, #"""
+         Reminders › Conflicts                                                   ? help
+
+          CONFLICTS                                               2 new · 2 in the log
+
+          ● 09:59:10  Reminder “Buy milk” · Priority                       desktop won
+          ● 09:58:30  Reminder “Buy milk” · Title                      this device won
+          ────────────────────────────────────────────────────────────────────────────
+          Reminder “Buy milk” in “Groceries” · Priority
+
+                   Ancestor              This device           Other device ✓ kept
+          Value    none                  low                   high
+          Edited   —                     4 Mar 09:58:01        4 Mar 09:58:06
+          Device   —                     laptop                desktop
+
+          ✓ Kept desktop's value: the other device's edit is the later one.
+          r keeps this device's “low” instead (a new edit that syncs)
+
+
+
+
+
+
+
+         r keep other  d dismiss  q back  / search                   me@laptop · online
+        """#)
+    }
+
+    @Test func keepingTheOtherValueRestoresItAndDimsTheEntry() throws {
+        let world = try ConflictWorld()
+        world.press(.character("C"), .character("j"))
+        #expect(world.text.contains("Reminder “Buy milk” in “Groceries” · Title"))
+        world.press(.character("r"))
+        #expect(world.app.toast?.message == "Title of Reminder “Buy milk” is “Oat milk” again; syncing")
+        let title = try world.session.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT title FROM reminders WHERE id = ?", arguments: [world.milkID])
+        }
+        #expect(title == "Oat milk")
+        let text = world.text
+        #expect(text.contains("Dismissed."))
+        #expect(text.contains("1 new · 2 in the log"))
+        // The restored value is a pending edit, waiting for the server.
+        #expect(try world.session.engine.pendingCount() >= 1)
+    }
+
+    @Test func dismissMovesOnAndTheBadgeFollows() throws {
+        let world = try ConflictWorld()
+        world.live.refreshStatus()
+        world.live.drain()
+        world.app.statusBar.refresh()
+        #expect(world.text.components(separatedBy: "\n")[23].contains("2 conflicts"))
+        world.press(.character("C"), .character("d"))
+        #expect(world.app.toast?.message == "Dismissed")
+        #expect(world.text.contains("1 new · 2 in the log"))
+        world.press(.character("D"))
+        world.live.drain()
+        world.app.statusBar.refresh()
+        let lines = world.text.components(separatedBy: "\n")
+        #expect(lines[2].contains("2 in the log"))
+        #expect(!lines[23].contains("conflict"))
+        // Nothing left to act on: the keys leave the hints.
+        #expect(!lines[23].contains("dismiss"))
+    }
+
+    @Test func conflictsWithoutSyncSayWhy() throws {
+        let world = try TestWorld()
+        world.press(.character("C"))
+        #expect(world.text.contains("Conflicts: available once sync is on."))
+        world.press(.character("o"))
+        #expect(world.app.toast?.message == "Sync is not set up on this device")
+    }
+
+    @Test func theStatusBarShowsSyncStateBadgeAndLastSync() throws {
+        let lastSync = pinnedNow.addingTimeInterval(-18 * 60)
+        let sync = FakeSync(SyncStatus(connection: .online, pendingCount: 2, lastSync: lastSync, conflictsCount: 1))
+        let environment = try seededEnvironment(sync: sync)
+        let app = makeApp(environment: environment)
+        var lines = app.render().textLines()
+        #expect(lines[23].hasSuffix("me@laptop · synced 09:42 · 2 pending · 1 conflict"))
+        // The badge stands out.
+        let badge = app.render().text(row: 23) { $0.background == .indexed(214) }
+        #expect(badge == "1 conflict")
+
+        sync.set { $0.connection = .syncing }
+        app.statusBar.queue.sync {}
+        app.refresh()
+        #expect(app.render().textLines()[23].hasSuffix("me@laptop · syncing… · 2 pending · 1 conflict"))
+
+        sync.set { $0.connection = .offline }
+        app.statusBar.queue.sync {}
+        app.refresh()
+        lines = app.render().textLines()
+        // The time goes first when space is short.
+        #expect(lines[23].hasSuffix("me@laptop · offline · 2 pending · 1 conflict"))
+        app.handle(.resize(width: 120, height: 30))
+        lines = app.render().textLines()
+        #expect(lines[29].hasSuffix("me@laptop · offline · last sync 09:42 · 2 pending · 1 conflict"))
+    }
+
+    @Test func theOfflineKeySwitchesWithoutWaiting() throws {
+        let sync = FakeSync(SyncStatus(connection: .online, pendingCount: 0))
+        let environment = try seededEnvironment(sync: sync)
+        let app = makeApp(environment: environment)
+        app.handle(.key(.character("o")))
+        AppController.syncControlQueue.sync {}
+        #expect(sync.recordedOfflineCalls == [true])
+        #expect(app.toast?.message == "Offline: edits stay on this device · o back online")
+        app.statusBar.queue.sync {}
+        app.refresh()
+        #expect(app.render().textLines()[23].hasSuffix("me@laptop · offline"))
+        sync.set { $0.pendingCount = 3 }
+        app.statusBar.queue.sync {}
+        app.refresh()
+        app.handle(.key(.character("o")))
+        AppController.syncControlQueue.sync {}
+        #expect(sync.recordedOfflineCalls == [true, false])
+        #expect(app.toast?.message == "Online: sending 3 pending edits")
+        // The switch is listed in the help, from the key table.
+        app.handle(.key(.character("?")))
+        for character in "offline" { app.handle(.key(.character(character))) }
+        #expect(app.render().text.contains("o               Take this device offline / back online"))
+    }
+
+    @Test func aFailingServerShowsALineAndTheAppKeepsWorking() throws {
+        let sync = FakeSync(SyncStatus(connection: .online, pendingCount: 1,
+                                       errorMessage: "server /tmp/s: server.sqlite is not a server store"))
+        let environment = try seededEnvironment(sync: sync)
+        let app = makeApp(environment: environment)
+        let lines = app.render().textLines()
+        #expect(lines[22].hasPrefix(" ⚠ Cannot sync: server /tmp/s: server.sqlite is not a server store · working on"))
+        #expect(lines[23].hasSuffix("me@laptop · online · 1 pending · server error"))
+        // Screens still work, a row shorter.
+        app.handle(.key(.character("j")))
+        app.handle(.key(.enter))
+        app.statusBar.queue.sync {}
+        app.refresh()
+        #expect(app.render().text.contains("Today"))
+        // Offline by choice is not an error.
+        sync.set { $0.connection = .offline }
+        app.statusBar.queue.sync {}
+        app.refresh()
+        #expect(!app.render().text.contains("Cannot sync"))
+    }
+
+    @Test func newConflictsAreAnnouncedInAToast() throws {
+        let world = try ConflictWorld()
+        let entries = try world.live.engine.conflicts()
+        // As a sync round does, on another thread.
+        let sync = FakeSync(SyncStatus(connection: .online))
+        let environment = AppEnvironment(store: world.session.store, userName: "me", deviceName: "laptop", syncStatus: sync)
+        let app = makeApp(environment: environment)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            sync.announce(Array(entries.prefix(1)))
+            done.signal()
+        }
+        done.wait()
+        app.tick()
+        #expect(app.toast?.message == "Conflict on “Buy milk” (Priority): the other device's edit won · C review")
+        sync.announce(entries)
+        app.tick()
+        #expect(app.toast?.message == "2 conflicts resolved · C review")
+    }
+}

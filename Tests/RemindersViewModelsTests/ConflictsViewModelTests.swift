@@ -1,0 +1,175 @@
+import Foundation
+import RemindersCore
+@testable import RemindersViewModels
+import Testing
+
+/// The conflicts screen's data: real conflicts made by two devices that
+/// edited the same reminder between syncs.
+@Suite struct ConflictsViewModelTests {
+    /// A reminder "Milk" in Groceries on both devices; the laptop renames it
+    /// and flags it, the desktop renames it later and sets a due date; the
+    /// laptop syncs first, so the desktop's merge logs the title conflict.
+    struct Scenario {
+        let cloud: Cloud
+        let laptop: DeviceSession
+        let desktop: DeviceSession
+        let reminderID: String
+
+        init() throws {
+            cloud = try Cloud()
+            laptop = try cloud.device("laptop")
+            desktop = try cloud.device("desktop")
+            let listID = try laptop.store.createList(title: "Groceries").id
+            reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk", priority: .low)).id
+            try laptop.syncOnce()
+            try desktop.syncOnce()
+            try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk", priority: .high, isFlagged: true))
+            usleep(5_000)
+            try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk", dueDate: DueDate("2026-03-04T18:00"),
+                                                                            priority: .medium))
+            try laptop.syncOnce()
+            try desktop.syncOnce()
+        }
+
+        /// The desktop's conflicts screen, with live sync as its controls.
+        func viewModel() -> (ConflictsViewModel, LiveSync) {
+            let live = LiveSync(engine: desktop.engine, serverDirectory: cloud.serverDirectory)
+            let model = ConflictsViewModel(environment: cloud.environment(desktop, live: live))
+            model.refresh()
+            return (model, live)
+        }
+    }
+
+    @Test func listsEachConflictWithBothSidesAndTheWinner() throws {
+        let scenario = try Scenario()
+        let (model, _) = scenario.viewModel()
+        defer { model.stop() }
+        let state = model.state
+        #expect(state.isAvailable)
+        #expect(state.newCount == 2)
+        #expect(state.items.map(\.fieldName).sorted() == ["Priority", "Title"])
+
+        let title = try #require(state.items.first { $0.fieldName == "Title" })
+        #expect(title.subject == "Reminder “Buy milk”")
+        #expect(title.listTitle == "Groceries")
+        #expect(title.ancestor == "Milk")
+        #expect(title.thisDevice.value == "Buy milk")
+        #expect(title.thisDevice.device == "desktop")
+        #expect(title.otherDevice.value == "Oat milk")
+        #expect(title.otherDevice.device == "laptop")
+        #expect(title.winner == .thisDevice)
+        #expect(title.reason == "this device's edit is the later one")
+        #expect(title.losingSide?.value == "Oat milk")
+        #expect(title.canKeepOther)
+        let thisTime = try #require(title.thisDevice.time)
+        let otherTime = try #require(title.otherDevice.time)
+        #expect(thisTime > otherTime)
+        #expect(abs(thisTime.timeIntervalSinceNow) < 60)
+
+        let priority = try #require(state.items.first { $0.fieldName == "Priority" })
+        #expect(priority.ancestor == "low")
+        #expect(priority.thisDevice.value == "medium")
+        #expect(priority.otherDevice.value == "high")
+    }
+
+    @Test func entriesAreNewestFirst() throws {
+        let scenario = try Scenario()
+        // A second round of conflicts, later.
+        try scenario.laptop.syncOnce()
+        try scenario.laptop.store.updateReminder(id: scenario.reminderID, ReminderChanges(notes: "oat, 2 cartons"))
+        usleep(5_000)
+        try scenario.desktop.store.updateReminder(id: scenario.reminderID, ReminderChanges(notes: "the barista kind"))
+        usleep(5_000)
+        try scenario.laptop.syncOnce()
+        try scenario.desktop.syncOnce()
+        let (model, _) = scenario.viewModel()
+        defer { model.stop() }
+        let items = model.state.items
+        #expect(items.first?.fieldName == "Notes")
+        #expect(items.map(\.resolvedAt) == items.map(\.resolvedAt).sorted(by: >))
+    }
+
+    @Test func keepingTheOtherValueIsAnEditThatSyncs() async throws {
+        let scenario = try Scenario()
+        let (model, live) = scenario.viewModel()
+        defer { model.stop() }
+        let title = try #require(model.state.items.first { $0.fieldName == "Title" })
+        let result = model.keepOtherValue(id: title.id)
+        #expect(result.errorMessage == nil)
+        #expect(result.message == "Title of Reminder “Buy milk” is “Oat milk” again; syncing")
+        #expect(try scenario.desktop.reminderTitle(scenario.reminderID) == "Oat milk")
+        try await model.waitFor { state in
+            state.items.first { $0.id == title.id }?.isDismissed == true && state.newCount == 1
+        }
+        // It is a new edit: it goes to the server and wins on the laptop.
+        #expect(try scenario.desktop.engine.pendingCount() == 1)
+        _ = live
+        try scenario.desktop.syncOnce()
+        try scenario.laptop.syncOnce()
+        #expect(try scenario.laptop.reminderTitle(scenario.reminderID) == "Oat milk")
+        #expect(try scenario.laptop.reminderField(scenario.reminderID, "dueDate") == "2026-03-04T18:00".databaseValue)
+    }
+
+    @Test func dismissingMarksTheEntryAndClearsTheBadge() async throws {
+        let scenario = try Scenario()
+        let (model, live) = scenario.viewModel()
+        defer { model.stop() }
+        let statusBar = StatusBarViewModel(environment: model.environment)
+        defer { statusBar.stop() }
+        live.refreshStatus()
+        try await statusBar.waitFor { $0.sync.conflictsCount == 2 }
+        let first = try #require(model.state.items.first)
+        #expect(model.dismiss(id: first.id).message == "Dismissed")
+        try await model.waitFor { $0.newCount == 1 && $0.items.count == 2 }
+        try await statusBar.waitFor { $0.sync.conflictsCount == 1 }
+        #expect(model.dismissAll().message == "Dismissed 1 conflict")
+        try await model.waitFor { $0.newCount == 0 }
+        try await statusBar.waitFor { $0.sync.conflictsCount == 0 }
+        #expect(model.dismissAll().message == "Nothing to dismiss")
+    }
+
+    @Test func aDeletedReminderCannotGetItsValueBack() async throws {
+        let scenario = try Scenario()
+        let (model, _) = scenario.viewModel()
+        defer { model.stop() }
+        _ = try scenario.desktop.store.deleteReminder(id: scenario.reminderID)
+        try await model.waitFor { $0.items.allSatisfy { $0.title == nil } }
+        let title = try #require(model.state.items.first { $0.fieldName == "Title" })
+        #expect(title.subject.hasPrefix("Reminder \(scenario.reminderID.prefix(8)) (deleted)"))
+        #expect(!title.canKeepOther)
+        #expect(model.keepOtherValue(id: title.id).errorMessage == "Reminder \(scenario.reminderID.prefix(8)) (deleted) no longer exists")
+    }
+
+    @Test func aDeleteThatBeatAnEditSaysWhy() throws {
+        let cloud = try Cloud()
+        let laptop = try cloud.device("laptop")
+        let desktop = try cloud.device("desktop")
+        let listID = try laptop.store.createList(title: "Groceries").id
+        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk")).id
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        _ = try laptop.store.deleteReminder(id: reminderID)
+        try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        let model = ConflictsViewModel(environment: cloud.environment(desktop, live: LiveSync(engine: desktop.engine, serverDirectory: cloud.serverDirectory)))
+        defer { model.stop() }
+        model.refresh()
+        let item = try #require(model.state.items.first)
+        #expect(item.winner == .delete)
+        #expect(item.fieldName == "Whole reminder")
+        #expect(item.reason == "the other device deleted it, and a delete wins over a concurrent edit")
+        #expect(!item.canKeepOther)
+    }
+
+    @Test func withoutSyncThereIsNoLog() throws {
+        let world = try World()
+        let model = ConflictsViewModel(environment: world.environment)
+        defer { model.stop() }
+        model.refresh()
+        #expect(model.state.isLoaded)
+        #expect(!model.state.isAvailable)
+        #expect(model.state.items.isEmpty)
+        #expect(model.dismissAll().errorMessage == "Sync is not set up on this device")
+    }
+}

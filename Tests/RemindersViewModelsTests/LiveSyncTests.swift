@@ -1,0 +1,158 @@
+import Foundation
+import RemindersCore
+@testable import RemindersViewModels
+import Testing
+
+/// Two running devices on one server directory, each with its live sync:
+/// edits travel with no call on the receiving side.
+@Suite(.serialized) struct LiveSyncTests {
+    @Test func anEditOnOneDeviceReachesTheOtherWithinASecond() throws {
+        let cloud = try Cloud()
+        let laptop = try cloud.device("laptop")
+        let desktop = try cloud.device("desktop")
+        let laptopLive = cloud.live(laptop)
+        _ = cloud.live(desktop)
+        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil }
+
+        let listID = try laptop.store.createList(title: "Garden").id
+        let took = try eventually(timeout: 1, "the new list on the desktop") { try desktop.listTitles() == ["Garden"] }
+        #expect(took < 1)
+
+        // And back, with an edit of a reminder.
+        let reminderID = try desktop.store.createReminder(ReminderDraft(listID: listID, title: "Plant tomatoes")).id
+        try eventually(timeout: 1, "the reminder on the laptop") { try laptop.reminderTitle(reminderID) == "Plant tomatoes" }
+        try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Plant tomatoes and basil"))
+        try eventually(timeout: 1, "the edit on the desktop") { try desktop.reminderTitle(reminderID) == "Plant tomatoes and basil" }
+    }
+
+    @Test func propagationStaysUnderASecondOverTenEdits() throws {
+        let cloud = try Cloud()
+        let laptop = try cloud.device("laptop")
+        let desktop = try cloud.device("desktop")
+        let laptopLive = cloud.live(laptop)
+        let desktopLive = cloud.live(desktop)
+        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
+        let listID = try laptop.store.createList(title: "Errands").id
+        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "edit 0")).id
+        try eventually(timeout: 1, "the reminder on the desktop") { try desktop.reminderTitle(reminderID) == "edit 0" }
+        var times: [TimeInterval] = []
+        for edit in 1...10 {
+            try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "edit \(edit)"))
+            times.append(try eventually(timeout: 1, "edit \(edit) on the desktop") { try desktop.reminderTitle(reminderID) == "edit \(edit)" })
+        }
+        let sorted = times.sorted()
+        print("live sync propagation over 10 edits: p50 \(Int(sorted[4] * 1000)) ms, max \(Int(sorted[9] * 1000)) ms")
+        #expect(sorted[9] < 1)
+    }
+
+    @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {
+        let cloud = try Cloud()
+        let laptop = try cloud.device("laptop")
+        let desktop = try cloud.device("desktop")
+        let laptopLive = cloud.live(laptop)
+        _ = cloud.live(desktop)
+        try eventually("first round") { laptopLive.currentStatus().lastSync != nil }
+
+        laptopLive.setOffline(true)
+        #expect(laptopLive.isOffline)
+        #expect(laptopLive.currentStatus().connection == .offline)
+        try laptop.store.createList(title: "Garden")
+        try laptop.store.createList(title: "Books")
+        try eventually("two pending") { laptopLive.currentStatus().pendingCount == 2 }
+        laptopLive.drain()
+        // Nothing was sent: the server knows of no change from the laptop.
+        #expect(try laptop.engine.pendingCount() == 2)
+        desktop.engine.disconnect()
+        try desktop.syncOnce()
+        #expect(try desktop.listTitles() == [])
+        #expect(laptopLive.currentStatus().connection == .offline)
+
+        laptopLive.setOffline(false)
+        try eventually(timeout: 1, "the lists on the desktop") { try desktop.listTitles() == ["Books", "Garden"] }
+        try eventually("nothing pending") {
+            laptopLive.currentStatus().pendingCount == 0 && laptopLive.currentStatus().connection == .online
+        }
+    }
+
+    @Test func offlineDeviceDoesNotFetchEither() throws {
+        let cloud = try Cloud()
+        let laptop = try cloud.device("laptop")
+        let desktop = try cloud.device("desktop")
+        let laptopLive = cloud.live(laptop)
+        let desktopLive = cloud.live(desktop)
+        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
+        desktopLive.setOffline(true)
+        try laptop.store.createList(title: "Garden")
+        try eventually("sent") { laptopLive.currentStatus().pendingCount == 0 && laptopLive.currentStatus().lastSync != nil }
+        // Give the desktop's watcher a poll period to (wrongly) fetch.
+        usleep(300_000)
+        desktopLive.drain()
+        #expect(try desktop.listTitles() == [])
+        desktopLive.setOffline(false)
+        try eventually(timeout: 1, "fetched once online") { try desktop.listTitles() == ["Garden"] }
+    }
+
+    @Test func aDamagedServerShowsAnErrorAndLocalEditsStillWork() throws {
+        let cloud = try Cloud()
+        try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 8192).write(to: cloud.serverDirectory.appendingPathComponent("server.sqlite"))
+        let laptop = try cloud.device("laptop")
+        let live = cloud.live(laptop)
+        let environment = cloud.environment(laptop, live: live)
+        let statusBar = StatusBarViewModel(environment: environment)
+        defer { statusBar.stop() }
+        try eventually("an error") { live.currentStatus().errorMessage != nil }
+        let message = try #require(live.currentStatus().errorMessage)
+        #expect(message.contains("server"), "\(message)")
+
+        try laptop.store.createList(title: "Garden")
+        #expect(try laptop.listTitles() == ["Garden"])
+        try eventually("one pending") { live.currentStatus().pendingCount == 1 }
+        try eventually("the status bar sees it") {
+            statusBar.state.sync.errorMessage != nil && statusBar.state.sync.pendingCount == 1
+        }
+        #expect(statusBar.state.syncSummary.contains("error"))
+
+        // Repaired: the next poll or change finds it and sends what waited.
+        try FileManager.default.removeItem(at: cloud.serverDirectory)
+        try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
+        try eventually(timeout: 3, "recovered") {
+            live.currentStatus().errorMessage == nil && live.currentStatus().pendingCount == 0
+        }
+    }
+
+    @Test func newConflictsAreAnnounced() throws {
+        let cloud = try Cloud()
+        let laptop = try cloud.device("laptop")
+        let desktop = try cloud.device("desktop")
+        let listID = try laptop.store.createList(title: "Groceries").id
+        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk")).id
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk"))
+        try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
+        try laptop.syncOnce()
+
+        let announced = Announcements()
+        let live = cloud.live(desktop)
+        live.onNewConflicts { entries in announced.add(entries.map(\.field)) }
+        live.syncNow()
+        try eventually("announced") { announced.fields == ["title"] }
+        #expect(live.currentStatus().conflictsCount == 1)
+        // Dismissing updates the badge.
+        let id = try #require(try desktop.engine.conflicts().first?.id)
+        try live.dismissConflict(id: id)
+        try eventually("badge cleared") { live.currentStatus().conflictsCount == 0 }
+        // Announced once only.
+        live.syncNow()
+        live.drain()
+        #expect(announced.fields == ["title"])
+    }
+}
+
+final class Announcements: @unchecked Sendable {
+    private let lock = NSLock()
+    private var all: [String] = []
+    func add(_ fields: [String]) { lock.withLock { all += fields } }
+    var fields: [String] { lock.withLock { all } }
+}
