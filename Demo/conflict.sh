@@ -159,6 +159,7 @@ if [[ "$NARRATE" == 1 ]]; then
 fi
 
 new_world
+DEMO_MIN_HEIGHT=36  # the narrator pane takes 10 rows
 if [[ "$CHECK" == 1 ]]; then
   open_two_devices
   run_steps

@@ -142,6 +142,11 @@ open_two_devices() {
   if [[ "$CHECK" == 0 ]] && [[ -t 1 ]]; then
     width=$(tput cols 2>/dev/null || echo 200)
     height=$(tput lines 2>/dev/null || echo 30)
+    if ((width < ${DEMO_MIN_WIDTH:-161} || height < ${DEMO_MIN_HEIGHT:-26})); then
+      say "Note: this terminal is ${width}x${height}; two apps side by side want at least" \
+          "${DEMO_MIN_WIDTH:-161}x${DEMO_MIN_HEIGHT:-26} (each app needs 80x24). Enlarge it or make the font smaller."
+      sleep 2
+    fi
   fi
   LAPTOP=$(t -u new-session -d -s "$DEMO_SESSION" -x "$width" -y "$height" -P -F '#{pane_id}' "$(device_command laptop)")
   DEMO_PANES=("$LAPTOP")

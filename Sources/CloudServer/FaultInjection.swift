@@ -18,25 +18,21 @@ import Darwin
 ///   count: the server's request transactions (`DirectoryServer`), the sync
 ///   engine's transactions on the device database, or both.
 ///
-/// The process prints `reminders: fault injected before <scope> write N`
-/// on stderr and kills itself, so no exit handler, flush or rollback runs:
-/// what is on disk is what a power cut or `kill -9` would leave.
+/// The process prints `reminders: fault injected before write N (<scope>)
+/// commits` on stderr and kills itself, so no exit handler, flush or
+/// rollback runs: what is on disk is what `kill -9` would leave.
 public enum FaultInjection {
     /// Which writes a fault plan counts.
     public enum Scope: String, Sendable {
         case server, device, any
     }
 
-    /// Call inside a write transaction, right before it commits. Costs one
-    /// load and a nil check when no fault is planned.
-    @inline(__always)
+    /// Call inside a write transaction, right before it commits. Costs a
+    /// call and a nil check when no fault is planned.
     public static func beforeCommit(_ scope: Scope) {
         guard let plan else { return }
         plan.count(scope)
     }
-
-    /// Whether the environment plans a fault in this process.
-    public static var isArmed: Bool { plan != nil }
 
     private static let plan: Plan? = Plan(environment: ProcessInfo.processInfo.environment)
 

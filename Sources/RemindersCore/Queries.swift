@@ -147,16 +147,25 @@ public enum Queries {
     public static func smartCounts(_ db: Database, clock: AppClock) throws -> SmartCounts {
         let today = clock.today
         let now = clock.nowDue.description
+        // All, Scheduled, Flagged and Completed come from the counts the
+        // triggers keep per list; Today and past due depend on the clock, so
+        // they count a range of the index of open dated reminders. A due
+        // date is "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM": every one of today is
+        // at most today + "T99:99", and the date-only ones of today sort
+        // before now although they are not past due yet (a date-only
+        // reminder is past due from the next day, one with a time from that
+        // minute).
         let row = try Row.fetchOne(db, sql: """
             SELECT
-              count(*) FILTER (WHERE status != 'completed') AS allCount,
-              count(*) FILTER (WHERE status != 'completed' AND dueDate IS NOT NULL AND substr(dueDate, 1, 10) <= ?) AS todayCount,
-              count(*) FILTER (WHERE status != 'completed' AND dueDate IS NOT NULL) AS scheduledCount,
-              count(*) FILTER (WHERE status != 'completed' AND isFlagged) AS flaggedCount,
-              count(*) FILTER (WHERE status = 'completed') AS completedCount,
-              count(*) FILTER (WHERE status != 'completed' AND \(pastDueSQL)) AS pastDueCount
-            FROM reminders
-            """, arguments: [today, today, now])
+              ifnull(sum(openCount), 0) AS allCount,
+              ifnull(sum(openScheduledCount), 0) AS scheduledCount,
+              ifnull(sum(openFlaggedCount), 0) AS flaggedCount,
+              ifnull(sum(completedCount), 0) AS completedCount,
+              (SELECT count(*) FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate <= ?) AS todayCount,
+              (SELECT count(*) FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate < ?)
+                - (SELECT count(*) FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate = ?) AS pastDueCount
+            FROM listReminderCounts
+            """, arguments: [today + "T99:99", now, today])
         var counts = SmartCounts()
         guard let row else { return counts }
         counts.all = row["allCount"]
@@ -168,18 +177,11 @@ public enum Queries {
         return counts
     }
 
-    /// Past due: a date-only reminder is past due from the next day, one
-    /// with a time from that minute. Takes two arguments: today, now.
-    static let pastDueSQL = """
-        (dueDate IS NOT NULL AND ((length(dueDate) = 10 AND dueDate < ?) OR (length(dueDate) = 16 AND dueDate < ?)))
-        """
-
     public static func lists(_ db: Database) throws -> [ListSummary] {
         try Row.fetchAll(db, sql: """
-            SELECT remindersLists.*,
-              (SELECT count(*) FROM reminders WHERE remindersListID = remindersLists.id AND status != 'completed') AS openCount,
+            SELECT remindersLists.*, ifnull(counts.openCount, 0) AS openCount,
               EXISTS (SELECT 1 FROM remindersListCovers WHERE remindersListID = remindersLists.id) AS hasCover
-            FROM remindersLists
+            FROM remindersLists LEFT JOIN listReminderCounts AS counts ON counts.remindersListID = remindersLists.id
             ORDER BY position, title COLLATE NOCASE, id
             """).map { row in
             ListSummary(list: try RemindersList(row: row), openCount: row["openCount"], hasCover: row["hasCover"])
@@ -188,11 +190,9 @@ public enum Queries {
 
     public static func tagsInUse(_ db: Database) throws -> [TagSummary] {
         try Row.fetchAll(db, sql: """
-            SELECT tags.title,
-              (SELECT count(*) FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-               WHERE remindersTags.tagID = tags.title AND reminders.status != 'completed') AS openCount
-            FROM tags
-            WHERE EXISTS (SELECT 1 FROM remindersTags WHERE tagID = tags.title)
+            SELECT tags.title, counts.openCount
+            FROM tags JOIN tagReminderCounts AS counts ON counts.tagID = tags.title
+            WHERE counts.linkCount > 0
             ORDER BY tags.title COLLATE NOCASE
             """).map { TagSummary(title: $0["title"], openCount: $0["openCount"]) }
     }
@@ -200,10 +200,9 @@ public enum Queries {
     /// Every tag, used or not, with its count of open reminders.
     public static func allTags(_ db: Database) throws -> [TagSummary] {
         try Row.fetchAll(db, sql: """
-            SELECT tags.title,
-              (SELECT count(*) FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-               WHERE remindersTags.tagID = tags.title AND reminders.status != 'completed') AS openCount
-            FROM tags ORDER BY tags.title COLLATE NOCASE
+            SELECT tags.title, ifnull(counts.openCount, 0) AS openCount
+            FROM tags LEFT JOIN tagReminderCounts AS counts ON counts.tagID = tags.title
+            ORDER BY tags.title COLLATE NOCASE
             """).map { TagSummary(title: $0["title"], openCount: $0["openCount"]) }
     }
 
@@ -274,14 +273,22 @@ public enum Queries {
             conditions.append("reminders.status != 'completed'")
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        var sql = """
-            SELECT \(rowColumns)
-            FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
-            \(whereClause)
-            ORDER BY \(orderBy(sort, filter: filter))
-            """
-        if let limit { sql += " LIMIT \(max(0, limit))" }
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try reminderRow($0, clock: clock) }
+        let order = orderBy(sort, filter: filter)
+        let from = "FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID"
+        guard let limit else {
+            return try Row.fetchAll(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)", arguments: arguments)
+                .map { try reminderRow($0, clock: clock) }
+        }
+        // A window of a long list: sort the keys first, from an index where
+        // one covers them, and read whole rows (with their tags) only for
+        // the window. A list sorted by list order needs the lists; the
+        // others do not.
+        let keysFrom = order.contains("remindersLists.") ? from : "FROM reminders"
+        return try Row.fetchAll(db, sql: """
+            SELECT \(rowColumns) \(from)
+            WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT \(max(0, limit)))
+            ORDER BY \(order)
+            """, arguments: arguments).map { try reminderRow($0, clock: clock) }
     }
 
     static func orderBy(_ sort: SortOrder, filter: ReminderFilter) -> String {
@@ -331,16 +338,25 @@ public enum Queries {
                 """
             arguments = [pattern]
         }
+        // "+rowid" keeps SQLite from reading every hit's row to learn its
+        // status and title: the completed ones are counted from their own
+        // index, and open hits come in title order from theirs, stopping
+        // at the limit.
         let completedCount = try Int.fetchOne(db, sql: """
-            SELECT count(*) FROM reminders WHERE rowid IN (\(matchIDs)) AND status = 'completed'
+            SELECT count(*) FROM reminders WHERE +rowid IN (\(matchIDs)) AND status = 'completed'
             """, arguments: arguments) ?? 0
-        let statusFilter = showCompleted ? "" : "AND reminders.status != 'completed'"
+        let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
+        let keys = showCompleted
+            ? "SELECT rowid FROM reminders WHERE rowid IN (\(matchIDs)) ORDER BY \(order) LIMIT \(limit)"
+            : """
+              SELECT rowid FROM reminders WHERE +rowid IN (\(matchIDs)) AND status != 'completed'
+              ORDER BY title COLLATE NOCASE, id LIMIT \(limit)
+              """
         let rows = try Row.fetchAll(db, sql: """
             SELECT \(rowColumns)
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
-            WHERE reminders.rowid IN (\(matchIDs)) \(statusFilter)
-            ORDER BY reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id
-            LIMIT \(limit)
+            WHERE reminders.rowid IN (\(keys))
+            ORDER BY \(order)
             """, arguments: arguments)
         let hits = try rows.map { row -> SearchHit in
             let reminderRow = try reminderRow(row, clock: clock)

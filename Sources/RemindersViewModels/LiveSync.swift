@@ -98,6 +98,24 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         queue.async { [weak self] in self?.publish() }
     }
 
+    /// Runs `body` on the sync queue with the engine connected (sharing
+    /// calls make server requests), then `completion` with its error, if any.
+    public func withConnectedEngine(_ body: @escaping @Sendable (SyncEngine) throws -> Void,
+                                    completion: @escaping @Sendable ((any Error)?) -> Void) {
+        queue.async { [weak self] in
+            guard let self else { return }
+            var failure: (any Error)?
+            do {
+                try self.connect()
+                try body(self.engine)
+            } catch {
+                failure = error
+            }
+            self.publish()
+            completion(failure)
+        }
+    }
+
     // MARK: Scheduling
 
     private func scheduleSend() {

@@ -43,8 +43,13 @@ struct TUICommand: ParsableCommand {
         let environment = AppEnvironment(
             store: session.store, userName: session.userName, deviceName: session.deviceName,
             syncStatus: live, sharing: session.sharing)
+        // The command line (or a second copy of the app) may write this
+        // device's database while the app is open: the screens follow.
+        let otherWrites = OtherProcessWrites(writer: session.writer)
         live.start()
+        otherWrites.start()
         defer {
+            otherWrites.stop()
             environment.completions.finishNow()
             live.stop()
         }

@@ -132,6 +132,9 @@ struct CrashWorld {
     /// What was created in this round, by whom: only its creator has it
     /// before the round's syncs.
     var bornThisRound: [String: Int] = [:]
+    /// The device that deleted a list in this round: its reminders are gone
+    /// there already.
+    var doomer: Int?
     let devices = CrashRecoveryTests.devices
 
     init(seed: UInt64) throws {
@@ -165,12 +168,14 @@ struct CrashWorld {
         let (other, victim, idle) = (order[0], order[1], order[2])
         var doomedLists: Set<String> = []
         bornThisRound = [:]
+        doomer = nil
         // A list delete comes first in a round, so nobody adds to it or
         // moves into it afterwards; its reminders (whoever made them) go.
         let owned = lists.filter { $0.value.creator == other }.keys.sorted()
         if owned.count > 1, Int.random(in: 0..<12, using: &random) == 0, let doomed = owned.randomElement(using: &random) {
             try fleet.ok(devices[other], "list", "delete", doomed)
             doomedLists.insert(doomed)
+            doomer = other
             lists[doomed] = nil
             edits += 1
         }
@@ -185,7 +190,10 @@ struct CrashWorld {
     /// One random edit on a device, of something it may change.
     mutating func edit(on index: Int, avoiding doomed: Set<String>) throws {
         let device = devices[index]
-        func visible(_ id: String) -> Bool { bornThisRound[id].map { $0 == index } ?? true }
+        func visible(_ id: String) -> Bool {
+            if index == doomer, let list = items[id]?.listID, doomed.contains(list) { return false }
+            return bornThisRound[id].map { $0 == index } ?? true
+        }
         let live = items.filter { !doomed.contains($0.value.listID) }
         let mine = live.filter { $0.value.creator == index }.keys.sorted()
         let notesOf = items.filter { ($0.value.creator + 1) % 3 == index && visible($0.key) }.keys.sorted()

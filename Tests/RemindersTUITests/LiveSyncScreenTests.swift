@@ -181,6 +181,20 @@ final class ConflictWorld {
         #expect(!lines[23].contains("dismiss"))
     }
 
+    @Test func editsWithinOneSecondShowTheirMilliseconds() throws {
+        let world = try ConflictWorld()
+        try ConflictWorld.log(world.session, id: "c3", record: world.milkID, field: "notes", ancestor: "Oat, 2 cartons",
+                              local: "Oat", remote: "", localTime: 1_772_618_399_250, remoteTime: 1_772_618_399_100,
+                              winner: "local", resolvedAt: 1_772_618_399_500)
+        world.press(.character("C"))
+        let text = world.text
+        #expect(text.contains("Reminder “Buy milk” in “Groceries” · Notes"))
+        #expect(text.contains("4 Mar 09:59:59.250"))
+        #expect(text.contains("4 Mar 09:59:59.100"))
+        #expect(text.contains("Value    Oat, 2 cartons        Oat                   empty"))
+        #expect(text.contains("r keeps the other device's empty instead"))
+    }
+
     @Test func conflictsWithoutSyncSayWhy() throws {
         let world = try TestWorld()
         world.press(.character("C"))
@@ -247,7 +261,7 @@ final class ConflictWorld {
         let app = makeApp(environment: environment)
         let lines = app.render().textLines()
         #expect(lines[22].hasPrefix(" ⚠ Cannot sync: server /tmp/s: server.sqlite is not a server store · working on"))
-        #expect(lines[23].hasSuffix("me@laptop · online · 1 pending · server error"))
+        #expect(lines[23].hasSuffix("me@laptop · server error · 1 pending"))
         // Screens still work, a row shorter.
         app.handle(.key(.character("j")))
         app.handle(.key(.enter))

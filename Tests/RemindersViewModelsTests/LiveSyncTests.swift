@@ -25,7 +25,9 @@ import Testing
         try eventually(timeout: 1, "the edit on the desktop") { try desktop.reminderTitle(reminderID) == "Plant tomatoes and basil" }
     }
 
+    /// Ten edits by default; `REMINDERS_PROPAGATION_EDITS=50` measures more.
     @Test func propagationStaysUnderASecondOverTenEdits() throws {
+        let count = Int(ProcessInfo.processInfo.environment["REMINDERS_PROPAGATION_EDITS"] ?? "") ?? 10
         let cloud = try Cloud()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
@@ -36,13 +38,14 @@ import Testing
         let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "edit 0")).id
         try eventually(timeout: 1, "the reminder on the desktop") { try desktop.reminderTitle(reminderID) == "edit 0" }
         var times: [TimeInterval] = []
-        for edit in 1...10 {
+        for edit in 1...count {
             try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "edit \(edit)"))
             times.append(try eventually(timeout: 1, "edit \(edit) on the desktop") { try desktop.reminderTitle(reminderID) == "edit \(edit)" })
         }
         let sorted = times.sorted()
-        print("live sync propagation over 10 edits: p50 \(Int(sorted[4] * 1000)) ms, max \(Int(sorted[9] * 1000)) ms")
-        #expect(sorted[9] < 1)
+        func percentile(_ p: Double) -> Int { Int(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000) }
+        print("live sync propagation over \(count) edits: p50 \(percentile(0.5)) ms, p95 \(percentile(0.95)) ms, max \(percentile(1)) ms")
+        #expect(sorted.last ?? 0 < 1)
     }
 
     @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {

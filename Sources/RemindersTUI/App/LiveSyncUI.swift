@@ -80,8 +80,8 @@ extension AppController {
     // MARK: Status bar and error line
 
     /// The sync part of the status bar: "synced 10:42", "offline · last
-    /// sync 10:42", "syncing…", then pending edits, the conflicts badge and
-    /// "server error". The time of the last sync goes first when space is
+    /// sync 10:42", "syncing…" or "server error", then pending edits and the
+    /// conflicts badge. The time of the last sync goes first when space is
     /// short.
     func syncSpans(_ status: SyncStatus, maxWidth: Int) -> [Span] {
         let full = syncSpans(status, withTime: true)
@@ -94,6 +94,9 @@ extension AppController {
         var spans: [Span] = []
         let time = withTime ? status.lastSync.map { Self.clockTime($0, timeZone: environment.clock.timeZone) } : nil
         switch status.connection {
+        case _ where serverError(status) != nil:
+            // The server failed on the last attempt: that is the state.
+            spans.append(Span("server error", theme.statusError))
         case .localOnly:
             spans.append(Span("local only", theme.statusBar))
         case .online:
@@ -109,9 +112,6 @@ extension AppController {
         }
         if status.conflictsCount > 0 {
             spans += [separator, Span(status.conflictsCount == 1 ? "1 conflict" : "\(status.conflictsCount) conflicts", theme.statusBadge)]
-        }
-        if serverError(status) != nil {
-            spans += [separator, Span("server error", theme.statusError)]
         }
         return spans
     }

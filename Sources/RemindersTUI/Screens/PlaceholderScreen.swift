@@ -1,7 +1,7 @@
 import RemindersViewModels
 
-/// The places of screens that come with later work (sync conflicts,
-/// sharing): reachable with their keys, and honest about what they show.
+/// The place of a screen that comes with later work (sharing): reachable
+/// with its key, and honest about what it shows.
 final class PlaceholderScreen: ScreenController {
     let title: String
     let context: KeyContext
@@ -11,22 +11,6 @@ final class PlaceholderScreen: ScreenController {
         self.title = title
         self.context = context
         self.lines = lines
-    }
-
-    static func conflicts(status: SyncStatus) -> PlaceholderScreen {
-        let lines: [String]
-        if status.connection == .localOnly {
-            lines = ["Conflicts: available once sync is on.",
-                     "",
-                     "When two devices change the same reminder, the losing values will be",
-                     "listed here so that you can restore them."]
-        } else {
-            let count = status.conflictsCount
-            lines = [count == 1 ? "1 conflict is logged." : "\(count) conflicts are logged.",
-                     "",
-                     "This screen is not built yet; `reminders conflicts` lists them."]
-        }
-        return PlaceholderScreen(title: "Conflicts", context: .conflicts, lines: lines)
     }
 
     static func sharing(listTitle: String) -> PlaceholderScreen {
