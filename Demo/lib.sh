@@ -80,11 +80,12 @@ cleanup() {
   fi
 }
 
-# The command line of one device's app (user `me`).
+# The command line of one device's app (user `me` unless a second
+# argument names another).
 device_command() {
-  local device="$1"
-  printf 'env REMINDERS_SERVER=%q REMINDERS_USER=me REMINDERS_DEVICE=%q REMINDERS_DB=%q XDG_DATA_HOME=%q %q tui' \
-    "$WORLD/server" "$device" "$WORLD/$device.sqlite" "$WORLD/data" "$BIN"
+  local device="$1" user="${2:-me}"
+  printf 'env REMINDERS_SERVER=%q REMINDERS_USER=%q REMINDERS_DEVICE=%q REMINDERS_DB=%q XDG_DATA_HOME=%q %q tui' \
+    "$WORLD/server" "$user" "$device" "$WORLD/$device.sqlite" "$WORLD/data" "$BIN"
 }
 
 t() { tmux -L "$DEMO_SOCKET" "$@"; }

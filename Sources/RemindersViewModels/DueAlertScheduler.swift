@@ -237,7 +237,9 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
             try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
             let time = String(format: "%02d:%02d", due.time?.hour ?? 0, due.time?.minute ?? 0)
             let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
-            return ActionResult(message: "Snoozed “\(reminder.title)” until \(when)")
+            // The time is what matters: a long title is shortened so a toast keeps it.
+            let title = reminder.title.count > 40 ? String(reminder.title.prefix(39)) + "…" : reminder.title
+            return ActionResult(message: "Snoozed “\(title)” until \(when)")
         }
     }
 

@@ -98,7 +98,7 @@ final class NotifyRunner: @unchecked Sendable {
     private let report: @Sendable (String) -> Void
     private let lock = NSLock()
     private var hasReported = false
-    private var running: [ObjectIdentifier: Process] = [:]
+    private var running: [Int32: SpawnedProcess] = [:]
 
     /// - Parameter report: called once, from any thread, with the message
     ///   for the first failure.
@@ -118,44 +118,31 @@ final class NotifyRunner: @unchecked Sendable {
             fail("notify command '\(program)' was not found\(program.contains("/") ? "" : " on PATH")")
             return
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = Array(words.dropFirst()) + [title, due]
-        // The terminal belongs to the full-screen app: the command must not
-        // read from it or write over it.
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let key = ObjectIdentifier(process)
-        process.terminationHandler = { [weak self] finished in
-            guard let self else { return }
-            _ = self.lock.withLock { self.running.removeValue(forKey: key) }
-            switch finished.terminationReason {
-            case .exit where finished.terminationStatus != 0:
-                self.fail("notify command '\(self.name)' failed with exit status \(finished.terminationStatus)")
-            case .uncaughtSignal:
-                self.fail("notify command '\(self.name)' was stopped by signal \(finished.terminationStatus)")
-            default:
-                break
-            }
-        }
-        lock.withLock { running[key] = process }
+        let process: SpawnedProcess
         do {
-            try process.run()
+            process = try SpawnedProcess(executable: executable.path, arguments: Array(words.dropFirst()) + [title, due])
         } catch {
-            _ = lock.withLock { running.removeValue(forKey: key) }
-            fail("notify command '\(program)' could not be started: \(error.localizedDescription)")
+            fail("notify command '\(program)' could not be started: \(error)")
             return
+        }
+        lock.withLock { running[process.pid] = process }
+        process.onExit { [weak self] outcome in
+            guard let self else { return }
+            _ = self.lock.withLock { self.running.removeValue(forKey: process.pid) }
+            switch outcome {
+            case .exited(0):
+                break
+            case .exited(let status):
+                self.fail("notify command '\(self.name)' failed with exit status \(status)")
+            case .signalled(let signal):
+                self.fail("notify command '\(self.name)' was stopped by signal \(signal)")
+            }
         }
         let timeout = self.timeout
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
-            guard let self, self.lock.withLock({ self.running[key] }) != nil, process.isRunning else { return }
+            guard let self, process.isRunning else { return }
             self.fail("notify command '\(self.name)' did not finish within \(String(format: "%g", timeout)) seconds")
-            process.terminate()
-            // A program that ignores SIGTERM (ignored signals survive exec) is killed.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            }
+            process.stop()
         }
     }
 

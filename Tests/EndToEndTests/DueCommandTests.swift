@@ -116,6 +116,7 @@ struct DueCommandTests {
         cli.environment["REMINDERS_CLOCK"] = "running"
         cli.environment["REMINDERS_NOTIFY_COMMAND"] = "'\(script.path)' --app reminders"
         let session = try TmuxSession([cli.binary.path, "tui", "--no-mouse"], environment: cli.environment, in: cli.home)
+        defer { session.stop() }
         let before = try session.waitFor("SMART LISTS")
         #expect(!before.contains("DUE NOW"))
         #expect(!before.contains("Due: “Pay rent"))
@@ -137,7 +138,10 @@ struct DueCommandTests {
         try session.waitFor("s +10m")
         try session.send("s")
         try session.waitFor("until 10:40")
-        try session.send("Escape", literal: false)
+        // q closes the box, then quits (Escape then q would be read as Alt-q).
+        try session.send("q")
+        let home = Date().addingTimeInterval(5)
+        while try session.capture().contains("s +10m"), Date() < home { Thread.sleep(forTimeInterval: 0.1) }
         try session.send("q")
         let quitBy = Date().addingTimeInterval(10)
         while session.isRunning, Date() < quitBy { Thread.sleep(forTimeInterval: 0.1) }

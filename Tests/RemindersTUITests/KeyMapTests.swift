@@ -23,7 +23,8 @@ import Testing
         [.prompt, .textEntry],
         [.help],
         [.conflicts, .navigation, .global],
-        [.sharing, .global],
+        [.sharing, .navigation, .global],
+        [.invitations, .home, .navigation, .global],
         [.alerts],
     ]
 

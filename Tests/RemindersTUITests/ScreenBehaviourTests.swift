@@ -138,7 +138,7 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(!text.contains("a new"))
         app.handle(.key(.character("d")))
         app.refresh()
-        #expect(app.toast?.message == "This list is shared read-only: only its owner can change it")
+        #expect(app.toast?.message == "read-only: shared by alice")
         #expect(try environment.writer.read { db in try Reminder.fetchCount(db) } == 13)
     }
 

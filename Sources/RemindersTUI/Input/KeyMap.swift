@@ -24,6 +24,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case help
     case conflicts
     case sharing
+    case invitations
     case alerts
 
     /// The heading of the context's section in the help overlay.
@@ -52,6 +53,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .help: "Help"
         case .conflicts: "Conflicts"
         case .sharing: "Sharing"
+        case .invitations: "Invitations (Home)"
         case .alerts: "Due alerts"
         }
     }
@@ -86,6 +88,8 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case toggleOffline, keepOtherValue, dismissConflict, dismissAllConflicts
     // Due alerts
     case openAlerts, completeDue, snoozeTenMinutes, snoozeHour, snoozeTomorrow, dismissAlert
+    // Sharing
+    case inviteParticipant, toggleSharePermission, removeParticipant, stopSharing, acceptInvitation, declineInvitation
 }
 
 /// One row of the key table.
@@ -317,6 +321,16 @@ public struct KeyMap: Sendable {
         KeyBinding([.character("d"), .delete], [.conflicts], .dismissConflict, "Dismiss the entry (it stays in the log, dimmed)",
                    hint: "dismiss"),
         KeyBinding([.character("D")], [.conflicts], .dismissAllConflicts, "Dismiss every entry"),
+
+        // Sharing
+        KeyBinding([.character("i"), .character("a")], [.sharing], .inviteParticipant,
+                   "Invite someone (user name; Tab picks read-only or read-write)", hint: "invite"),
+        KeyBinding([.character("p")], [.sharing], .toggleSharePermission, "Switch the participant read-only / read-write",
+                   hint: "permission"),
+        KeyBinding([.character("d"), .delete], [.sharing], .removeParticipant, "Remove the participant", hint: "remove"),
+        KeyBinding([.character("X")], [.sharing], .stopSharing, "Stop sharing the list (asks first)", hint: "stop sharing"),
+        KeyBinding([.enter, .character("a")], [.invitations], .acceptInvitation, "Accept the invitation", hint: "accept"),
+        KeyBinding([.character("d"), .delete], [.invitations], .declineInvitation, "Decline the invitation", hint: "decline"),
 
         // Help
         KeyBinding([.escape, .character("?")], [.help], .dismiss, "Close the help (Esc clears the filter first)", hint: "close"),

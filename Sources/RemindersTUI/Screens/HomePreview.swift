@@ -19,6 +19,7 @@ final class HomePreview {
         case .smart(let smart): filter = smart.filter
         case .list(let id): filter = .list(id)
         case .tag(let title): filter = .tag(title)
+        case .invitation(let id): filter = .list(id)
         }
         viewModel = ListDetailViewModel(environment: environment, filter: filter, limit: 100)
         viewModel.onChange = wake

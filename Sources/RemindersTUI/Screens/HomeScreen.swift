@@ -6,11 +6,15 @@ enum HomeItem: Hashable {
     case smart(SmartList)
     case list(String)
     case tag(String)
+    /// An incoming share invitation, by share id.
+    case invitation(String)
 }
 
 /// Home: smart lists with counts, My Lists, tags in use.
 final class HomeScreen: ScreenController {
     let viewModel: HomeViewModel
+    /// Incoming share invitations, shown above the smart lists when any.
+    let invitations: InvitationsViewModel
     private(set) var selection: HomeItem = .smart(.today)
     private var scrollTop = 0
     /// Where each item was drawn, for the mouse.
@@ -20,12 +24,19 @@ final class HomeScreen: ScreenController {
 
     init(environment: AppEnvironment) {
         viewModel = HomeViewModel(environment: environment)
+        invitations = InvitationsViewModel(environment: environment)
     }
 
     var title: String { "Home" }
-    var contexts: [KeyContext] { [.home, .navigation, .global] }
+    var contexts: [KeyContext] {
+        if case .invitation = selection { return [.invitations, .home, .navigation, .global] }
+        return [.home, .navigation, .global]
+    }
 
     var hiddenActions: Set<Action> {
+        if case .invitation = selection {
+            return [.back, .open, .editList, .deleteList, .moveListUp, .moveListDown, .openSharing]
+        }
         guard case .list(let id) = selection,
               let item = viewModel.state.lists.first(where: { $0.id == id }) else {
             return [.back, .editList, .deleteList, .moveListUp, .moveListDown, .openSharing]
@@ -40,21 +51,26 @@ final class HomeScreen: ScreenController {
     func start(_ app: AppController) {
         viewModel.onChange = app.wake
         viewModel.refresh()
+        invitations.onChange = app.wake
+        invitations.refresh()
+        invitations.refreshShares()
     }
 
     func stop() {
         viewModel.stop()
+        invitations.stop()
         preview?.viewModel.stop()
         preview = nil
     }
     func refresh() {
         viewModel.refresh()
+        invitations.refresh()
         preview?.viewModel.refresh()
     }
 
     /// Every selectable item, in screen order.
-    static func items(of state: HomeState) -> [HomeItem] {
-        state.smartLists.map { .smart($0.kind) } + state.lists.map { .list($0.id) } + state.tags.map { .tag($0.title) }
+    static func items(of state: HomeState, invitations: [Invitation] = []) -> [HomeItem] {
+        invitations.map { .invitation($0.id) } + state.smartLists.map { .smart($0.kind) } + state.lists.map { .list($0.id) } + state.tags.map { .tag($0.title) }
     }
 
     func select(_ item: HomeItem) {
@@ -62,7 +78,7 @@ final class HomeScreen: ScreenController {
     }
 
     private func move(by offset: Int) {
-        let items = Self.items(of: viewModel.state)
+        let items = Self.items(of: viewModel.state, invitations: invitations.state.invitations)
         guard !items.isEmpty else { return }
         let index = items.firstIndex(of: selection) ?? 0
         selection = items[max(0, min(items.count - 1, index + offset))]
@@ -74,7 +90,17 @@ final class HomeScreen: ScreenController {
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
-        let items = Self.items(of: viewModel.state)
+        if case .invitation(let id) = selection, [.acceptInvitation, .declineInvitation, .open].contains(action) {
+            guard let invitation = invitations.state.invitations.first(where: { $0.id == id }) else { return true }
+            if action == .declineInvitation {
+                invitations.decline(invitation)
+            } else {
+                invitations.accept(invitation)
+            }
+            app.showMessage(action == .declineInvitation ? "Declining…" : "Accepting…")
+            return true
+        }
+        let items = Self.items(of: viewModel.state, invitations: invitations.state.invitations)
         switch action {
         case .down: move(by: 1)
         case .up: move(by: -1)
@@ -91,7 +117,7 @@ final class HomeScreen: ScreenController {
         case .editList:
             guard let id = selectedListID else { return notAList(app) }
             guard !(viewModel.state.lists.first { $0.id == id }?.isReadOnly ?? false) else {
-                app.showError("This list is shared read-only: only its owner can edit it")
+                app.showError(readOnlyToast(sharingLine: viewModel.state.lists.first { $0.id == id }?.sharingLine))
                 return true
             }
             do {
@@ -108,7 +134,7 @@ final class HomeScreen: ScreenController {
                 detail: "This cannot be undone.", confirmLabel: "Delete"
             ) { [weak self] app in
                 guard let self else { return }
-                let items = Self.items(of: viewModel.state)
+                let items = Self.items(of: viewModel.state, invitations: invitations.state.invitations)
                 let index = items.firstIndex(of: .list(id)) ?? 0
                 let result = viewModel.deleteList(id: id)
                 app.show(result)
@@ -125,7 +151,7 @@ final class HomeScreen: ScreenController {
         case .openSharing:
             guard let id = selectedListID else { return notAList(app) }
             guard let item = viewModel.state.lists.first(where: { $0.id == id }) else { return true }
-            app.push(PlaceholderScreen.sharing(listTitle: item.list.title))
+            app.push(SharingScreen(environment: viewModel.environment, listID: item.id))
         default:
             return false
         }
@@ -146,6 +172,8 @@ final class HomeScreen: ScreenController {
             app.push(ListDetailScreen(environment: environment, filter: .list(id)))
         case .tag(let title):
             app.push(ListDetailScreen(environment: environment, filter: .tag(title)))
+        case .invitation:
+            break
         }
     }
 
@@ -168,11 +196,13 @@ final class HomeScreen: ScreenController {
 
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
         let state = viewModel.state
-        let items = Self.items(of: state)
+        let items = Self.items(of: state, invitations: invitations.state.invitations)
         if !items.contains(selection), let first = items.first {
             selection = first
         }
-        let wide = area.width >= HomePreview.minimumWidth
+        let invitationState = invitations.state
+        var wide = area.width >= HomePreview.minimumWidth
+        if case .invitation = selection { wide = false }
         let listsWidth = wide ? HomePreview.listsWidth : area.width
         if wide {
             if preview?.item != selection {
@@ -186,7 +216,8 @@ final class HomeScreen: ScreenController {
         } else {
             preview = nil
         }
-        let layout = Self.layout(state: state, width: listsWidth, theme: app.theme, dueNow: app.dueNowSection)
+        let layout = Self.layout(state: state, width: listsWidth, theme: app.theme, dueNow: app.dueNowSection,
+                                 invitations: invitationState.invitations)
         let selectedLines = layout.lines.indices.filter { layout.lines[$0].item == selection }
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedLines.first ?? 0,
                                   selectedEnd: (selectedLines.last ?? 0) + 1, viewport: area.height, total: layout.lines.count)
@@ -211,6 +242,9 @@ final class HomeScreen: ScreenController {
         }
         if let error = state.errorMessage {
             buffer.draw("⚠ " + error, row: area.bottom - 1, column: area.column + 2, maxWidth: area.width - 4, style: app.theme.danger)
+        } else if let message = invitationState.message {
+            buffer.draw((invitationState.messageIsError ? "⚠ " : "") + message, row: area.bottom - 1, column: area.column + 2,
+                        maxWidth: area.width - 4, style: invitationState.messageIsError ? app.theme.danger : app.theme.dim)
         } else if !state.isLoaded {
             buffer.draw("Loading…", row: area.row, column: area.column + 2, style: app.theme.dim)
         }
@@ -239,11 +273,20 @@ final class HomeScreen: ScreenController {
     }
 
     /// The screen as lines: a pure function of the state and the width.
-    static func layout(state: HomeState, width: Int, theme: Theme, dueNow: DueNowSection? = nil) -> Layout {
+    static func layout(state: HomeState, width: Int, theme: Theme, dueNow: DueNowSection? = nil,
+                       invitations: [Invitation] = []) -> Layout {
         let margin = 2
         let contentWidth = max(20, min(width - 2 * margin, 72))
         var lines: [Line] = [Line(spans: [])]
         lines += dueNow?.lines(theme: theme) ?? []
+        if !invitations.isEmpty {
+            lines.append(Line(spans: [Span("INVITATIONS", theme.heading)]))
+            for invitation in invitations {
+                lines.append(Line(spans: [Span("✉ ", theme.accent), Span(invitation.line)],
+                                  right: [Span("Enter accept · d decline", theme.dim)], item: .invitation(invitation.id)))
+            }
+            lines.append(Line(spans: []))
+        }
         lines.append(Line(spans: [Span("SMART LISTS", theme.heading)]))
         for smart in state.smartLists {
             var right = [Span(String(smart.count), theme.text.with(.bold))]

@@ -109,7 +109,7 @@ final class ListDetailScreen: ScreenController {
         let editing: Set<Action> = [.newReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
                                     .moveReminderDown, .cyclePriority, .clearCompleted, .editList]
         if state.isReadOnly, editing.contains(action) {
-            app.showError("This list is shared read-only: only its owner can change it")
+            app.showError(readOnlyToast(sharingLine: state.sharingLine))
             return true
         }
         switch action {
@@ -127,7 +127,7 @@ final class ListDetailScreen: ScreenController {
         case .open, .editReminder:
             guard let row = selectedRow else { return true }
             if state.isReadOnly {
-                app.showError("This list is shared read-only: only its owner can change it")
+                app.showError(readOnlyToast(sharingLine: state.sharingLine))
                 return true
             }
             do {
@@ -204,11 +204,11 @@ final class ListDetailScreen: ScreenController {
                 app.showError("\(error)")
             }
         case .openSharing:
-            guard state.listID != nil else {
+            guard let listID = state.listID else {
                 app.showMessage("Only lists can be shared")
                 return true
             }
-            app.push(PlaceholderScreen.sharing(listTitle: state.title))
+            app.push(SharingScreen(environment: environment, listID: listID))
         default:
             return false
         }

@@ -1,7 +1,7 @@
 import RemindersViewModels
 
-/// The place of a screen that comes with later work (sharing): reachable
-/// with its key, and honest about what it shows.
+/// The place of a screen that comes with later work: reachable with its
+/// key, and honest about what it shows.
 final class PlaceholderScreen: ScreenController {
     let title: String
     let context: KeyContext
@@ -11,15 +11,6 @@ final class PlaceholderScreen: ScreenController {
         self.title = title
         self.context = context
         self.lines = lines
-    }
-
-    static func sharing(listTitle: String) -> PlaceholderScreen {
-        PlaceholderScreen(title: "Sharing", context: .sharing, lines: [
-            "Sharing “\(listTitle)”: available once sharing is on.",
-            "",
-            "You will be able to invite people here, read-only or read-write,",
-            "and see who accepted.",
-        ])
     }
 
     var contexts: [KeyContext] { [context, .global] }

@@ -1,0 +1,186 @@
+import CloudServer
+import RemindersViewModels
+
+/// The sharing of one list: its participants with permission and status,
+/// and (for the owner) invite, change permission, remove, stop sharing.
+/// Requests run in the background; their outcome shows on the last line.
+final class SharingScreen: ScreenController {
+    let viewModel: SharingViewModel
+    private(set) var selectedIndex = 0
+    private var hitRows: [Int: Int] = [:]
+
+    init(environment: AppEnvironment, listID: String) {
+        viewModel = SharingViewModel(environment: environment, listID: listID)
+    }
+
+    var title: String { "Sharing" }
+    var contexts: [KeyContext] { [.sharing, .navigation, .global] }
+
+    var hiddenActions: Set<Action> {
+        let state = viewModel.state
+        var hidden: Set<Action> = [.open]
+        if !state.isOwner { return hidden.union([.inviteParticipant, .toggleSharePermission, .removeParticipant, .stopSharing]) }
+        if state.participants.isEmpty { hidden.formUnion([.toggleSharePermission, .removeParticipant, .stopSharing]) }
+        return hidden
+    }
+
+    func start(_ app: AppController) {
+        viewModel.onChange = app.wake
+        viewModel.refresh()
+        viewModel.refreshShares()
+    }
+
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+
+    var selected: ShareParticipant? {
+        let people = viewModel.state.participants
+        guard !people.isEmpty else { return nil }
+        selectedIndex = max(0, min(selectedIndex, people.count - 1))
+        return people[selectedIndex]
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        let state = viewModel.state
+        let owning: Set<Action> = [.inviteParticipant, .toggleSharePermission, .removeParticipant, .stopSharing]
+        if owning.contains(action), !state.isOwner {
+            app.showError("Only the owner, \(state.ownerName), can change the sharing of this list")
+            return true
+        }
+        switch action {
+        case .down: selectedIndex += 1
+        case .up: selectedIndex = max(0, selectedIndex - 1)
+        case .top: selectedIndex = 0
+        case .bottom: selectedIndex = max(0, state.participants.count - 1)
+        case .inviteParticipant:
+            let viewModel = self.viewModel
+            app.present(InviteOverlay { name, permission in
+                viewModel.invite(name, permission: permission)
+            })
+        case .toggleSharePermission:
+            guard let person = selected else { return true }
+            viewModel.setPermission(person.userName, person.permission == .readOnly ? .readWrite : .readOnly)
+        case .removeParticipant:
+            guard let person = selected else { return true }
+            viewModel.remove(person.userName)
+        case .stopSharing:
+            guard !state.participants.isEmpty else { return true }
+            let viewModel = self.viewModel
+            app.present(ConfirmOverlay(
+                title: "Stop sharing", question: "Stop sharing “\(state.listTitle)” with everyone?",
+                detail: "They lose their copy of the list.", confirmLabel: "Stop sharing"
+            ) { _ in viewModel.stopSharing() })
+        default:
+            return false
+        }
+        _ = selected
+        return true
+    }
+
+    func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
+        guard event.button == .left, let index = hitRows[event.row] else { return false }
+        selectedIndex = index
+        return true
+    }
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let state = viewModel.state
+        let column = area.column + 2
+        let width = max(10, area.width - 4)
+        var row = area.row + 1
+        buffer.draw("Sharing “\(state.listTitle)”", row: row, column: column, maxWidth: width, style: theme.title)
+        row += 1
+        let owner = state.isOwner ? "You own this list." : "Owned by \(state.ownerName): only they can change its sharing."
+        buffer.draw(owner, row: row, column: column, maxWidth: width, style: theme.dim)
+        row += 2
+        hitRows = [:]
+        if state.participants.isEmpty {
+            let line = state.isOwner ? "Not shared with anyone: press i to invite someone" : "No participants"
+            buffer.draw(line, row: row, column: column, maxWidth: width, style: theme.dim)
+        } else {
+            let nameWidth = max(12, min(24, state.participants.map { DisplayWidth.of($0.userName) }.max() ?? 0) + 2)
+            buffer.draw("PARTICIPANT".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "PERMISSION   STATUS",
+                        row: row, column: column, maxWidth: width, style: theme.heading)
+            row += 1
+            _ = selected
+            for (index, person) in state.participants.enumerated() where row < area.bottom - 2 {
+                let name = person.userName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                let permission = person.permission.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+                let status = person.status == .pending ? "invited" : person.status.rawValue
+                buffer.draw([Span(name), Span(permission), Span(status, person.status == .accepted ? theme.success : theme.dim)],
+                            row: row, column: column, maxWidth: width)
+                if index == selectedIndex {
+                    theme.select(&buffer, Rect(row: row, column: column - 1, width: width + 2, height: 1))
+                }
+                hitRows[row] = index
+                row += 1
+            }
+        }
+        if let error = state.errorMessage {
+            buffer.draw("⚠ " + error, row: area.bottom - 1, column: column, maxWidth: width, style: theme.danger)
+        } else if let message = state.message {
+            buffer.draw((state.messageIsError ? "⚠ " : "") + message, row: area.bottom - 1, column: column, maxWidth: width,
+                        style: state.messageIsError ? theme.danger : theme.dim)
+        }
+    }
+}
+
+/// Invite prompt: a user name, and Tab to switch read-only / read-write.
+final class InviteOverlay: Overlay {
+    var field = TextField("")
+    var permission: SharePermission = .readWrite
+    let onSubmit: (String, SharePermission) -> Void
+    var error: String?
+
+    init(onSubmit: @escaping (String, SharePermission) -> Void) {
+        self.onSubmit = onSubmit
+    }
+
+    var contexts: [KeyContext] { [.prompt, .textEntry] }
+
+    func handleText(_ key: Key, app: AppController) -> Bool {
+        if key == .tab || key == .backTab {
+            permission = permission == .readOnly ? .readWrite : .readOnly
+            return true
+        }
+        guard let character = key.typedCharacter else { return false }
+        field.insert(character)
+        error = nil
+        return true
+    }
+
+    func perform(_ action: Action, app: AppController) -> Bool {
+        switch action {
+        case .confirm:
+            let name = field.text.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                error = "Type the user name to invite"
+                return true
+            }
+            app.dismiss(self)
+            onSubmit(name, permission)
+        case .dismiss:
+            app.dismiss(self)
+        default:
+            if field.apply(action) { return true }
+            return false
+        }
+        return true
+    }
+
+    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
+        let theme = app.theme
+        let inside = drawDialog(&buffer, area: area, width: 56, height: 7, title: "Invite", theme: theme)
+        buffer.draw("User name", row: inside.row, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.label))
+        field.draw(into: &buffer, row: inside.row + 1, column: inside.column, width: inside.width, style: theme.focusedField, focused: true)
+        buffer.draw("Permission: \(permission.rawValue)  (Tab switches)", row: inside.row + 2, column: inside.column,
+                    maxWidth: inside.width, style: theme.onDialog(theme.text))
+        if let error {
+            buffer.draw(error, row: inside.row + 3, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.danger))
+        } else {
+            buffer.draw("Enter invite · Esc cancel", row: inside.row + 3, column: inside.column, maxWidth: inside.width,
+                        style: theme.onDialog(theme.dim))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+@testable import RemindersTUI
+import RemindersCore
+import RemindersViewModels
+import Testing
+
+/// The Sharing screen and Home's invitations, drawn off screen from a
+/// `sync_shares` table filled by hand (no server).
+@Suite struct SharingScreenTests {
+    private func addShares(_ world: TestWorld, _ rows: [(id: String, listID: String, owner: String, participants: String)]) throws {
+        try world.store.writer.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS sync_shares (id TEXT PRIMARY KEY, rootRecordType TEXT, rootRecordName TEXT,
+                    zoneName TEXT, ownerName TEXT, participants TEXT)
+                """)
+            for row in rows {
+                try db.execute(sql: "INSERT INTO sync_shares VALUES (?, 'remindersLists', ?, 'zone', ?, ?)",
+                               arguments: [row.id, row.listID, row.owner, row.participants])
+            }
+        }
+    }
+
+    @Test func sharingScreenShowsParticipantsWithPermissionAndStatus() throws {
+        let world = try TestWorld(width: 80, height: 24)
+        let list = try #require(try world.lists().first)
+        try addShares(world, [(id: "share-1", listID: list.id, owner: "me", participants: """
+            [{"userName":"bob","permission":"read-write","status":"accepted"},
+             {"userName":"carol","permission":"read-only","status":"pending"},
+             {"userName":"dan","permission":"read-only","status":"removed"}]
+            """)])
+        world.app.push(SharingScreen(environment: world.environment, listID: list.id))
+        let text = world.text
+        #expect(text.contains("Sharing “\(list.title)”"))
+        #expect(text.contains("You own this list."))
+        #expect(text.contains("PARTICIPANT"))
+        let bob = try #require(text.split(separator: "\n").first { $0.contains("bob") })
+        #expect(bob.contains("read-write") && bob.contains("accepted"))
+        let carol = try #require(text.split(separator: "\n").first { $0.contains("carol") })
+        #expect(carol.contains("read-only") && carol.contains("invited"))
+        #expect(!text.contains("dan"))
+        #expect(text.contains("invite"))
+
+        // Invite without a server: the prompt closes and the error shows.
+        world.press(.character("i"))
+        #expect(world.text.contains("User name"))
+        world.press(.tab)
+        #expect(world.text.contains("Permission: read-only"))
+        world.type("erin")
+        world.press(.enter)
+        #expect(world.text.contains("Sharing needs a server"))
+
+        // Stop sharing asks first.
+        world.press(.character("X"))
+        #expect(world.text.contains("Stop sharing “\(list.title)” with everyone?"))
+        world.press(.character("n"))
+    }
+
+    @Test func homeShowsInvitationsOnlyWhenThereAreAny() throws {
+        let world = try TestWorld(width: 80, height: 30)
+        #expect(!world.text.contains("INVITATIONS"))
+        try addShares(world, [(id: "share-2", listID: "someone-elses-list", owner: "alice", participants: """
+            [{"userName":"me","permission":"read-write","status":"pending"}]
+            """)])
+        let text = world.text
+        #expect(text.contains("INVITATIONS"))
+        #expect(text.contains("alice invites you to a list (read-write)"))
+    }
+
+    @Test func readOnlyListEditKeysShowTheOwner() throws {
+        let world = try TestWorld(width: 80, height: 24)
+        let list = try #require(try world.lists().first)
+        try world.store.writer.write { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_metadata (recordType TEXT, recordName TEXT, ownerName TEXT)
+                """)
+            try db.execute(sql: "INSERT INTO sync_metadata VALUES ('remindersLists', ?, 'alice')", arguments: [list.id])
+        }
+        try addShares(world, [(id: "share-3", listID: list.id, owner: "alice", participants: """
+            [{"userName":"me","permission":"read-only","status":"accepted"}]
+            """)])
+        let sharing = ListSharing(userName: "me")
+        let environment = AppEnvironment(store: world.store, userName: "me", deviceName: "laptop", sharing: sharing)
+        let app = AppController(environment: environment, options: TUIOptions(), colorMode: .indexed256,
+                                size: (80, 24), now: { pinnedNow }, wake: {})
+        app.start()
+        app.push(ListDetailScreen(environment: environment, filter: .list(list.id)))
+        app.refresh()
+        #expect(app.render().text.contains("Shared by alice · read-only"))
+        app.handle(.key(.character("a")))
+        app.refresh()
+        #expect(app.render().text.contains("read-only: shared by alice"))
+    }
+}

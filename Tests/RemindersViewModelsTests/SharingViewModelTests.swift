@@ -1,0 +1,92 @@
+import CloudServer
+import Foundation
+import RemindersCore
+@testable import RemindersViewModels
+import Testing
+
+/// Two users on one temporary server: alice shares a list with bob through
+/// the Sharing view model, bob accepts through the invitations view model.
+@Suite(.serialized) struct SharingViewModelTests {
+    private func environment(_ session: DeviceSession, _ live: LiveSync) -> AppEnvironment {
+        AppEnvironment(store: session.store, userName: session.userName, deviceName: session.deviceName,
+                       syncStatus: live, sharing: session.sharing, completionDelay: 0.2)
+    }
+
+    @Test func inviteAcceptChangePermissionRemove() async throws {
+        let cloud = try Cloud()
+        let alice = try cloud.device("mac", user: "alice")
+        let bob = try cloud.device("phone", user: "bob")
+        let listID = try alice.store.createList(title: "Groceries").id
+        let aliceLive = cloud.live(alice)
+        let bobLive = cloud.live(bob)
+        try eventually(timeout: 5, "first rounds") {
+            aliceLive.currentStatus().lastSync != nil && bobLive.currentStatus().lastSync != nil
+        }
+        let aliceEnv = environment(alice, aliceLive)
+        let bobEnv = environment(bob, bobLive)
+
+        let sharing = SharingViewModel(environment: aliceEnv, listID: listID)
+        defer { sharing.stop() }
+        #expect(try await sharing.waitFor(timeout: 5) { $0.isLoaded }.isOwner)
+        sharing.invite("bob", permission: .readOnly)
+        var state = try await sharing.waitFor(timeout: 10) { state in
+            !state.isBusy && state.participants.contains { $0.userName == "bob" }
+        }
+        #expect(state.participants == [ShareParticipant(userName: "bob", permission: .readOnly, status: .pending)])
+        #expect(state.messageIsError == false)
+
+        // Bob sees the invitation on Home, and accepts it.
+        let invitations = InvitationsViewModel(environment: bobEnv)
+        defer { invitations.stop() }
+        invitations.refreshShares()
+        let pending = try await invitations.waitFor(timeout: 10) { !$0.invitations.isEmpty }
+        #expect(pending.invitations.first?.ownerName == "alice")
+        #expect(pending.invitations.first?.permission == .readOnly)
+        invitations.accept(try #require(pending.invitations.first))
+        let accepted = try await invitations.waitFor(timeout: 10) { $0.pendingRequests == 0 && $0.invitations.isEmpty }
+        #expect(accepted.messageIsError == false)
+        try eventually(timeout: 5, "the list on bob's device") { try bob.listTitles() == ["Groceries"] }
+        #expect(bobEnv.sharingLine(listID: listID) == "Shared by alice · read-only")
+        #expect(bobEnv.isReadOnly(listID: listID))
+
+        // Bob may not change the sharing: the error lands in the state.
+        let bobSharing = SharingViewModel(environment: bobEnv, listID: listID)
+        defer { bobSharing.stop() }
+        let loaded = try await bobSharing.waitFor(timeout: 5) { $0.isLoaded }
+        #expect(loaded.isOwner == false)
+        bobSharing.invite("carol", permission: .readWrite)
+        let refused = try await bobSharing.waitFor(timeout: 10) { !$0.isBusy && $0.messageIsError }
+        #expect(refused.message?.contains("owner") == true)
+
+        // Alice sees the acceptance, then makes bob read-write.
+        sharing.refreshShares()
+        state = try await sharing.waitFor(timeout: 10) { $0.participants.first?.status == .accepted }
+        sharing.setPermission("bob", .readWrite)
+        state = try await sharing.waitFor(timeout: 10) { !$0.isBusy && $0.participants.first?.permission == .readWrite }
+        #expect(state.message == "bob is now read-write")
+
+        // Removing bob leaves no participants.
+        sharing.remove("bob")
+        state = try await sharing.waitFor(timeout: 10) { !$0.isBusy && $0.participants.isEmpty }
+        #expect(state.messageIsError == false)
+        #expect(state.isShared == false)
+    }
+
+    @Test func withoutAServerActionsReportAnError() async throws {
+        let store = RemindersStore(writer: try AppDatabase.inMemory(), clock: AppClock())
+        let listID = try store.createList(title: "Solo").id
+        let sharing = SharingViewModel(environment: AppEnvironment(store: store), listID: listID)
+        defer { sharing.stop() }
+        sharing.refresh()
+        #expect(sharing.state.listTitle == "Solo")
+        sharing.refreshShares()
+        #expect(sharing.state.message == nil)
+        sharing.invite("bob", permission: .readWrite)
+        #expect(sharing.state.messageIsError)
+        #expect(sharing.state.message?.contains("server") == true)
+    }
+
+    @Test func readOnlyToastNamesTheOwner() {
+        #expect(readOnlyToast(sharingLine: "Shared by alice · read-only") == "read-only: shared by alice")
+    }
+}
