@@ -226,14 +226,54 @@ public enum Queries {
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
-        let reminder = try Reminder(row: row)
+        try reminderRow(row, now: Now(clock))
+    }
+
+    /// Today and now as the text stored due dates compare with, formatted
+    /// once per read rather than once per row (formatting a date costs
+    /// more than reading a row).
+    struct Now {
+        let today: String
+        let minute: String
+
+        init(_ clock: AppClock) {
+            today = clock.today
+            minute = clock.nowDue.description
+        }
+
+        /// `Queries.isPastDue` on the stored text: "YYYY-MM-DD" is past due
+        /// from the next day, "YYYY-MM-DDTHH:MM" from that minute.
+        func isPastDue(_ stored: String?) -> Bool {
+            guard let stored else { return false }
+            return stored.utf8.count > 10 ? stored < minute : stored < today
+        }
+    }
+
+    /// Builds the row by hand: decoding `Reminder` through Codable cost as
+    /// much as the SQL that read it.
+    static func reminderRow(_ row: Row, now: Now) throws -> ReminderRow {
+        let id: String = row["id"]
+        let storedDue: String? = row["dueDate"]
+        let rawPriority: Int = row["priority"]
+        let rawStatus: String = row["status"]
+        guard let priority = Priority(rawValue: rawPriority), let status = ReminderStatus(rawValue: rawStatus) else {
+            throw CoreError.database("reminder \(id) has priority \(rawPriority) and status '\(rawStatus)', which this version does not know")
+        }
+        let dueDate = try storedDue.map { text -> DueDate in
+            guard let due = DueDate(text) else { throw CoreError.database("reminder \(id) has a due date '\(text)' that is not a date") }
+            return due
+        }
+        let reminder = Reminder(
+            id: id, remindersListID: row["remindersListID"], title: row["title"], notes: row["notes"], dueDate: dueDate,
+            priority: priority, isFlagged: row["isFlagged"], status: status, completedAt: row["completedAt"],
+            position: row["position"])
         let tagList: String? = row["tagList"]
         return ReminderRow(
             reminder: reminder,
             tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
             listTitle: row["listTitle"],
             listColor: row["listColor"],
-            isPastDue: reminder.status != .completed && isPastDue(reminder.dueDate, clock: clock))
+            isPastDue: status != .completed && now.isPastDue(storedDue))
     }
 
     public static func isPastDue(_ due: DueDate?, clock: AppClock) -> Bool {
@@ -275,9 +315,10 @@ public enum Queries {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let order = orderBy(sort, filter: filter)
         let from = "FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID"
+        let now = Now(clock)
         guard let limit else {
             return try Row.fetchAll(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)", arguments: arguments)
-                .map { try reminderRow($0, clock: clock) }
+                .map { try reminderRow($0, now: now) }
         }
         // A window of a long list: sort the keys first, from an index where
         // one covers them, and read whole rows (with their tags) only for
@@ -288,7 +329,7 @@ public enum Queries {
             SELECT \(rowColumns) \(from)
             WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT \(max(0, limit)))
             ORDER BY \(order)
-            """, arguments: arguments).map { try reminderRow($0, clock: clock) }
+            """, arguments: arguments).map { try reminderRow($0, now: now) }
     }
 
     static func orderBy(_ sort: SortOrder, filter: ReminderFilter) -> String {
@@ -358,8 +399,9 @@ public enum Queries {
             WHERE reminders.rowid IN (\(keys))
             ORDER BY \(order)
             """, arguments: arguments)
+        let now = Now(clock)
         let hits = try rows.map { row -> SearchHit in
-            let reminderRow = try reminderRow(row, clock: clock)
+            let reminderRow = try reminderRow(row, now: now)
             return SearchHit(row: reminderRow, snippet: snippet(for: reminderRow, matching: text))
         }
         return SearchResults(hits: hits, completedCount: completedCount)
@@ -370,12 +412,17 @@ public enum Queries {
     public static func snippet(for row: ReminderRow, matching text: String, radius: Int = 30) -> String {
         let candidates = [row.reminder.title, row.reminder.notes, row.tags.map { "#" + $0 }.joined(separator: " ")]
         for field in candidates {
-            let flat = field.replacingOccurrences(of: "\n", with: " ")
+            // Most fields hold no new line and no marker: skip the copies
+            // (which cost more than the search itself).
+            let flat = field.unicodeScalars.contains("\n") ? field.replacingOccurrences(of: "\n", with: " ") : field
             guard let first = flat.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) else { continue }
             let start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
             let end = flat.index(first.upperBound, offsetBy: radius, limitedBy: flat.endIndex) ?? flat.endIndex
             var excerpt = String(flat[start..<end])
-            excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "").replacingOccurrences(of: String(matchEnd), with: "")
+            if excerpt.unicodeScalars.contains(where: { $0 == "\u{E000}" || $0 == "\u{E001}" }) {
+                excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "")
+                    .replacingOccurrences(of: String(matchEnd), with: "")
+            }
             var result = ""
             var rest = Substring(excerpt)
             while let match = rest.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) {

@@ -355,7 +355,8 @@ import RemindersViewModels
         world.press(.character("C"))
         #expect(world.text.contains("Conflicts: available once sync is on."))
         world.press(.character("q"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("S"))
-        #expect(world.text.contains("Sharing “Personal”: available once sharing is on."))
+        #expect(world.text.contains("Sharing “Personal”"))
+        #expect(world.text.contains("Not shared with anyone: press i to invite someone"))
     }
 
     @Test func helpIsFilteredByTypingAndEscapeClearsTheFilterFirst() throws {
