@@ -226,7 +226,25 @@ public enum Queries {
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
-        try reminderRow(row, now: Now(clock))
+        try reminderRow(row, now: Now(clock), layout: try RowLayout(row))
+    }
+
+    /// Rows of `rowColumns`, decoded as they are stepped (no copy of each
+    /// row), with one `Now` and one `RowLayout`. `each` sees every raw row
+    /// too, for columns of its own.
+    static func reminderRows(_ db: Database, sql: String, arguments: StatementArguments, clock: AppClock,
+                             each: (Row) throws -> Void = { _ in }) throws -> [ReminderRow] {
+        let now = Now(clock)
+        var layout: RowLayout?
+        var result: [ReminderRow] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            let rowLayout = try layout ?? RowLayout(row)
+            layout = rowLayout
+            try each(row)
+            result.append(try reminderRow(row, now: now, layout: rowLayout))
+        }
+        return result
     }
 
     /// Today and now as the text stored due dates compare with, formatted
@@ -249,13 +267,43 @@ public enum Queries {
         }
     }
 
+    /// Where each column of `rowColumns` is, found once per read: looking
+    /// columns up by name in every row cost more than the SQL.
+    struct RowLayout {
+        let id, listID, title, notes, dueDate, priority, isFlagged, status, completedAt, position: Int
+        let listTitle, listColor, tagList: Int
+
+        init(_ row: Row) throws {
+            let names = Array(row.columnNames)
+            func find(_ name: String) throws -> Int {
+                guard let index = names.firstIndex(of: name) else {
+                    throw CoreError.database("a reminder was read without its \(name) column")
+                }
+                return index
+            }
+            id = try find("id")
+            listID = try find("remindersListID")
+            title = try find("title")
+            notes = try find("notes")
+            dueDate = try find("dueDate")
+            priority = try find("priority")
+            isFlagged = try find("isFlagged")
+            status = try find("status")
+            completedAt = try find("completedAt")
+            position = try find("position")
+            listTitle = try find("listTitle")
+            listColor = try find("listColor")
+            tagList = try find("tagList")
+        }
+    }
+
     /// Builds the row by hand: decoding `Reminder` through Codable cost as
     /// much as the SQL that read it.
-    static func reminderRow(_ row: Row, now: Now) throws -> ReminderRow {
-        let id: String = row["id"]
-        let storedDue: String? = row["dueDate"]
-        let rawPriority: Int = row["priority"]
-        let rawStatus: String = row["status"]
+    static func reminderRow(_ row: Row, now: Now, layout: RowLayout) throws -> ReminderRow {
+        let id: String = row[layout.id]
+        let storedDue: String? = row[layout.dueDate]
+        let rawPriority: Int = row[layout.priority]
+        let rawStatus: String = row[layout.status]
         guard let priority = Priority(rawValue: rawPriority), let status = ReminderStatus(rawValue: rawStatus) else {
             throw CoreError.database("reminder \(id) has priority \(rawPriority) and status '\(rawStatus)', which this version does not know")
         }
@@ -264,15 +312,15 @@ public enum Queries {
             return due
         }
         let reminder = Reminder(
-            id: id, remindersListID: row["remindersListID"], title: row["title"], notes: row["notes"], dueDate: dueDate,
-            priority: priority, isFlagged: row["isFlagged"], status: status, completedAt: row["completedAt"],
-            position: row["position"])
-        let tagList: String? = row["tagList"]
+            id: id, remindersListID: row[layout.listID], title: row[layout.title], notes: row[layout.notes], dueDate: dueDate,
+            priority: priority, isFlagged: row[layout.isFlagged], status: status, completedAt: row[layout.completedAt],
+            position: row[layout.position])
+        let tagList: String? = row[layout.tagList]
         return ReminderRow(
             reminder: reminder,
             tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
-            listTitle: row["listTitle"],
-            listColor: row["listColor"],
+            listTitle: row[layout.listTitle],
+            listColor: row[layout.listColor],
             isPastDue: status != .completed && now.isPastDue(storedDue))
     }
 
@@ -315,21 +363,20 @@ public enum Queries {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let order = orderBy(sort, filter: filter)
         let from = "FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID"
-        let now = Now(clock)
         guard let limit else {
-            return try Row.fetchAll(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)", arguments: arguments)
-                .map { try reminderRow($0, now: now) }
+            return try reminderRows(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)",
+                                    arguments: arguments, clock: clock)
         }
         // A window of a long list: sort the keys first, from an index where
         // one covers them, and read whole rows (with their tags) only for
         // the window. A list sorted by list order needs the lists; the
         // others do not.
         let keysFrom = order.contains("remindersLists.") ? from : "FROM reminders"
-        return try Row.fetchAll(db, sql: """
+        return try reminderRows(db, sql: """
             SELECT \(rowColumns) \(from)
             WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT \(max(0, limit)))
             ORDER BY \(order)
-            """, arguments: arguments).map { try reminderRow($0, now: now) }
+            """, arguments: arguments, clock: clock)
     }
 
     static func orderBy(_ sort: SortOrder, filter: ReminderFilter) -> String {
@@ -379,32 +426,38 @@ public enum Queries {
                 """
             arguments = [pattern]
         }
-        // "+rowid" keeps SQLite from reading every hit's row to learn its
-        // status and title: the completed ones are counted from their own
-        // index, and open hits come in title order from theirs, stopping
-        // at the limit.
-        let completedCount = try Int.fetchOne(db, sql: """
-            SELECT count(*) FROM reminders WHERE +rowid IN (\(matchIDs)) AND status = 'completed'
-            """, arguments: arguments) ?? 0
+        // One statement, so the text is matched once. The completed hits
+        // are counted by looking each up in the index of completed
+        // reminders, and the open ones come in title order from walking
+        // the title index ("+rowid" keeps SQLite from reading every hit's
+        // row instead), stopping at the limit.
+        let completedHits = """
+            SELECT count(*) FROM hits
+            WHERE EXISTS (SELECT 1 FROM reminders INDEXED BY reminders_completed WHERE status = 'completed' AND rowid = hits.id)
+            """
         let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
         let keys = showCompleted
-            ? "SELECT rowid FROM reminders WHERE rowid IN (\(matchIDs)) ORDER BY \(order) LIMIT \(limit)"
+            ? "SELECT rowid FROM reminders WHERE rowid IN hits ORDER BY \(order) LIMIT \(limit)"
             : """
-              SELECT rowid FROM reminders WHERE +rowid IN (\(matchIDs)) AND status != 'completed'
+              SELECT rowid FROM reminders WHERE +rowid IN hits AND status != 'completed'
               ORDER BY title COLLATE NOCASE, id LIMIT \(limit)
               """
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT \(rowColumns)
+        let hitsCTE = "WITH hits(id) AS MATERIALIZED (\(matchIDs))"
+        var completedCount: Int?
+        let rows = try reminderRows(db, sql: """
+            \(hitsCTE)
+            SELECT \(rowColumns), (\(completedHits)) AS completedCount
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
             WHERE reminders.rowid IN (\(keys))
             ORDER BY \(order)
-            """, arguments: arguments)
-        let now = Now(clock)
-        let hits = try rows.map { row -> SearchHit in
-            let reminderRow = try reminderRow(row, now: now)
-            return SearchHit(row: reminderRow, snippet: snippet(for: reminderRow, matching: text))
+            """, arguments: arguments, clock: clock) { row in
+            if completedCount == nil { completedCount = row["completedCount"] }
         }
-        return SearchResults(hits: hits, completedCount: completedCount)
+        if completedCount == nil {
+            completedCount = try Int.fetchOne(db, sql: "\(hitsCTE) \(completedHits)", arguments: arguments)
+        }
+        let hits = rows.map { row in SearchHit(row: row, snippet: snippet(for: row, matching: text)) }
+        return SearchResults(hits: hits, completedCount: completedCount ?? 0)
     }
 
     /// A short excerpt of the first field that contains the text, with every

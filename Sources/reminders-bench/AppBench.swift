@@ -41,7 +41,7 @@ struct AppBench {
         return [
             Figure(section: "TUI", name: "start to first frame (\(Self.width)×\(Self.height), new process)", reminders: world.size,
                    samples: total, goal: .median(under: 0.150)),
-            Figure(section: "TUI", name: "…of which open database + engine + first frame, in process", reminders: world.size,
+            Figure(section: "TUI", name: "…of which opening the device and the frame (from main)", reminders: world.size,
                    samples: inProcess),
         ]
     }
@@ -75,15 +75,14 @@ struct AppBench {
             Progress.say("frame \(width)×\(height) at \(Report.grouped(world.size)): renderFirstFrame \(Report.format(full.median, .seconds)), "
                          + "without drawing \(Report.format(tooSmall.median, .seconds)), drawing \(Report.format(difference.median, .seconds))")
             if width == 80 {
-                figures.append(Figure(section: "TUI", name: "renderFirstFrame in a running process (view models + drawing), 80×24",
+                figures.append(Figure(section: "TUI", name: "renderFirstFrame, warm (screens' reads + drawing), 80×24",
                                       reminders: world.size, samples: full))
             }
             figures.append(Figure(
                 section: "TUI",
-                name: width == 80 ? "render one full screen off-screen, 80×24"
-                    : "render one full screen off-screen, \(width)×\(height) (incl. the preview's first read)",
-                reminders: world.size, samples: difference, goal: width == 80 ? .median(under: 0.002) : nil,
-                note: "≈ renderFirstFrame − the same without drawing"))
+                name: width == 80 ? "draw one full screen off-screen, 80×24"
+                    : "draw one full screen off-screen, \(width)×\(height) (incl. creating Home's preview)",
+                reminders: world.size, samples: difference, goal: width == 80 ? .median(under: 0.002) : nil))
         }
         return figures
     }

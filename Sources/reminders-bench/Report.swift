@@ -28,13 +28,12 @@ struct Figure: Encodable, Sendable {
     var p95: Double?
     var samples: Int
     var goal: Goal?
-    var note: String?
     /// Set when a run was stopped at this many seconds before it finished:
     /// the figure is then at least this.
     var stoppedAfter: Double?
 
     init(section: String, name: String, reminders: Int?, unit: Unit = .seconds, samples: Samples,
-         goal: Goal? = nil, note: String? = nil, stoppedAfter: Double? = nil) {
+         goal: Goal? = nil, stoppedAfter: Double? = nil) {
         var samples = samples
         if let stoppedAfter, samples.isEmpty { samples.add(stoppedAfter) }
         self.stoppedAfter = stoppedAfter
@@ -48,7 +47,6 @@ struct Figure: Encodable, Sendable {
         p95 = samples.count >= 10 ? samples.percentile(95) : nil
         self.samples = samples.count
         self.goal = goal
-        self.note = note
     }
 
     /// Whether the goal is met; nil without a goal.
@@ -60,7 +58,7 @@ struct Figure: Encodable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case section, name, reminders, unit, median, min, max, p95, samples, goal, note, passed, stoppedAfter
+        case section, name, reminders, unit, median, min, max, p95, samples, goal, passed, stoppedAfter
     }
 
     func encode(to encoder: Encoder) throws {
@@ -75,7 +73,6 @@ struct Figure: Encodable, Sendable {
         try container.encode(p95, forKey: .p95)
         try container.encode(samples, forKey: .samples)
         try container.encode(goal, forKey: .goal)
-        try container.encode(note, forKey: .note)
         try container.encode(passed, forKey: .passed)
         try container.encode(stoppedAfter, forKey: .stoppedAfter)
     }
@@ -97,7 +94,7 @@ struct Report: Encodable, Sendable {
     func table() -> String {
         var lines = [Self.header, "|---|--:|--:|--:|--:|--:|:-:|"]
         for figure in figures {
-            let name = figure.note.map { "\(figure.section): \(figure.name) (\($0))" } ?? "\(figure.section): \(figure.name)"
+            let name = "\(figure.section): \(figure.name)"
             let size = figure.reminders.map(Self.grouped) ?? ""
             let spread = figure.stoppedAfter != nil ? "stopped, unfinished"
                 : figure.samples > 1 ? "\(Self.format(figure.min, figure.unit))–\(Self.format(figure.max, figure.unit))" : "(1 run)"
