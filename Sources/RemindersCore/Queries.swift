@@ -226,102 +226,14 @@ public enum Queries {
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
-        try reminderRow(row, now: Now(clock), layout: try RowLayout(row))
-    }
-
-    /// Rows of `rowColumns`, decoded as they are stepped (no copy of each
-    /// row), with one `Now` and one `RowLayout`. `each` sees every raw row
-    /// too, for columns of its own.
-    static func reminderRows(_ db: Database, sql: String, arguments: StatementArguments, clock: AppClock,
-                             each: (Row) throws -> Void = { _ in }) throws -> [ReminderRow] {
-        let now = Now(clock)
-        var layout: RowLayout?
-        var result: [ReminderRow] = []
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() {
-            let rowLayout = try layout ?? RowLayout(row)
-            layout = rowLayout
-            try each(row)
-            result.append(try reminderRow(row, now: now, layout: rowLayout))
-        }
-        return result
-    }
-
-    /// Today and now as the text stored due dates compare with, formatted
-    /// once per read rather than once per row (formatting a date costs
-    /// more than reading a row).
-    struct Now {
-        let today: String
-        let minute: String
-
-        init(_ clock: AppClock) {
-            today = clock.today
-            minute = clock.nowDue.description
-        }
-
-        /// `Queries.isPastDue` on the stored text: "YYYY-MM-DD" is past due
-        /// from the next day, "YYYY-MM-DDTHH:MM" from that minute.
-        func isPastDue(_ stored: String?) -> Bool {
-            guard let stored else { return false }
-            return stored.utf8.count > 10 ? stored < minute : stored < today
-        }
-    }
-
-    /// Where each column of `rowColumns` is, found once per read: looking
-    /// columns up by name in every row cost more than the SQL.
-    struct RowLayout {
-        let id, listID, title, notes, dueDate, priority, isFlagged, status, completedAt, position: Int
-        let listTitle, listColor, tagList: Int
-
-        init(_ row: Row) throws {
-            let names = Array(row.columnNames)
-            func find(_ name: String) throws -> Int {
-                guard let index = names.firstIndex(of: name) else {
-                    throw CoreError.database("a reminder was read without its \(name) column")
-                }
-                return index
-            }
-            id = try find("id")
-            listID = try find("remindersListID")
-            title = try find("title")
-            notes = try find("notes")
-            dueDate = try find("dueDate")
-            priority = try find("priority")
-            isFlagged = try find("isFlagged")
-            status = try find("status")
-            completedAt = try find("completedAt")
-            position = try find("position")
-            listTitle = try find("listTitle")
-            listColor = try find("listColor")
-            tagList = try find("tagList")
-        }
-    }
-
-    /// Builds the row by hand: decoding `Reminder` through Codable cost as
-    /// much as the SQL that read it.
-    static func reminderRow(_ row: Row, now: Now, layout: RowLayout) throws -> ReminderRow {
-        let id: String = row[layout.id]
-        let storedDue: String? = row[layout.dueDate]
-        let rawPriority: Int = row[layout.priority]
-        let rawStatus: String = row[layout.status]
-        guard let priority = Priority(rawValue: rawPriority), let status = ReminderStatus(rawValue: rawStatus) else {
-            throw CoreError.database("reminder \(id) has priority \(rawPriority) and status '\(rawStatus)', which this version does not know")
-        }
-        let dueDate = try storedDue.map { text -> DueDate in
-            guard let due = DueDate(text) else { throw CoreError.database("reminder \(id) has a due date '\(text)' that is not a date") }
-            return due
-        }
-        let reminder = Reminder(
-            id: id, remindersListID: row[layout.listID], title: row[layout.title], notes: row[layout.notes], dueDate: dueDate,
-            priority: priority, isFlagged: row[layout.isFlagged], status: status, completedAt: row[layout.completedAt],
-            position: row[layout.position])
-        let tagList: String? = row[layout.tagList]
+        let reminder = try Reminder(row: row)
+        let tagList: String? = row["tagList"]
         return ReminderRow(
             reminder: reminder,
             tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
-            listTitle: row[layout.listTitle],
-            listColor: row[layout.listColor],
-            isPastDue: status != .completed && now.isPastDue(storedDue))
+            listTitle: row["listTitle"],
+            listColor: row["listColor"],
+            isPastDue: reminder.status != .completed && isPastDue(reminder.dueDate, clock: clock))
     }
 
     public static func isPastDue(_ due: DueDate?, clock: AppClock) -> Bool {
@@ -364,19 +276,19 @@ public enum Queries {
         let order = orderBy(sort, filter: filter)
         let from = "FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID"
         guard let limit else {
-            return try reminderRows(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)",
-                                    arguments: arguments, clock: clock)
+            return try Row.fetchAll(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)", arguments: arguments)
+                .map { try reminderRow($0, clock: clock) }
         }
         // A window of a long list: sort the keys first, from an index where
         // one covers them, and read whole rows (with their tags) only for
         // the window. A list sorted by list order needs the lists; the
         // others do not.
         let keysFrom = order.contains("remindersLists.") ? from : "FROM reminders"
-        return try reminderRows(db, sql: """
+        return try Row.fetchAll(db, sql: """
             SELECT \(rowColumns) \(from)
             WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT \(max(0, limit)))
             ORDER BY \(order)
-            """, arguments: arguments, clock: clock)
+            """, arguments: arguments).map { try reminderRow($0, clock: clock) }
     }
 
     static func orderBy(_ sort: SortOrder, filter: ReminderFilter) -> String {
@@ -426,38 +338,31 @@ public enum Queries {
                 """
             arguments = [pattern]
         }
-        // One statement, so the text is matched once. The completed hits
-        // are counted by looking each up in the index of completed
-        // reminders, and the open ones come in title order from walking
-        // the title index ("+rowid" keeps SQLite from reading every hit's
-        // row instead), stopping at the limit.
-        let completedHits = """
-            SELECT count(*) FROM hits
-            WHERE EXISTS (SELECT 1 FROM reminders INDEXED BY reminders_completed WHERE status = 'completed' AND rowid = hits.id)
-            """
+        // "+rowid" keeps SQLite from reading every hit's row to learn its
+        // status and title: the completed ones are counted from their own
+        // index, and open hits come in title order from theirs, stopping
+        // at the limit.
+        let completedCount = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM reminders WHERE +rowid IN (\(matchIDs)) AND status = 'completed'
+            """, arguments: arguments) ?? 0
         let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
         let keys = showCompleted
-            ? "SELECT rowid FROM reminders WHERE rowid IN hits ORDER BY \(order) LIMIT \(limit)"
+            ? "SELECT rowid FROM reminders WHERE rowid IN (\(matchIDs)) ORDER BY \(order) LIMIT \(limit)"
             : """
-              SELECT rowid FROM reminders WHERE +rowid IN hits AND status != 'completed'
+              SELECT rowid FROM reminders WHERE +rowid IN (\(matchIDs)) AND status != 'completed'
               ORDER BY title COLLATE NOCASE, id LIMIT \(limit)
               """
-        let hitsCTE = "WITH hits(id) AS MATERIALIZED (\(matchIDs))"
-        var completedCount: Int?
-        let rows = try reminderRows(db, sql: """
-            \(hitsCTE)
-            SELECT \(rowColumns), (\(completedHits)) AS completedCount
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(rowColumns)
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
             WHERE reminders.rowid IN (\(keys))
             ORDER BY \(order)
-            """, arguments: arguments, clock: clock) { row in
-            if completedCount == nil { completedCount = row["completedCount"] }
+            """, arguments: arguments)
+        let hits = try rows.map { row -> SearchHit in
+            let reminderRow = try reminderRow(row, clock: clock)
+            return SearchHit(row: reminderRow, snippet: snippet(for: reminderRow, matching: text))
         }
-        if completedCount == nil {
-            completedCount = try Int.fetchOne(db, sql: "\(hitsCTE) \(completedHits)", arguments: arguments)
-        }
-        let hits = rows.map { row in SearchHit(row: row, snippet: snippet(for: row, matching: text)) }
-        return SearchResults(hits: hits, completedCount: completedCount ?? 0)
+        return SearchResults(hits: hits, completedCount: completedCount)
     }
 
     /// A short excerpt of the first field that contains the text, with every
@@ -465,17 +370,12 @@ public enum Queries {
     public static func snippet(for row: ReminderRow, matching text: String, radius: Int = 30) -> String {
         let candidates = [row.reminder.title, row.reminder.notes, row.tags.map { "#" + $0 }.joined(separator: " ")]
         for field in candidates {
-            // Most fields hold no new line and no marker: skip the copies
-            // (which cost more than the search itself).
-            let flat = field.unicodeScalars.contains("\n") ? field.replacingOccurrences(of: "\n", with: " ") : field
+            let flat = field.replacingOccurrences(of: "\n", with: " ")
             guard let first = flat.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) else { continue }
             let start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
             let end = flat.index(first.upperBound, offsetBy: radius, limitedBy: flat.endIndex) ?? flat.endIndex
             var excerpt = String(flat[start..<end])
-            if excerpt.unicodeScalars.contains(where: { $0 == "\u{E000}" || $0 == "\u{E001}" }) {
-                excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "")
-                    .replacingOccurrences(of: String(matchEnd), with: "")
-            }
+            excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "").replacingOccurrences(of: String(matchEnd), with: "")
             var result = ""
             var rest = Substring(excerpt)
             while let match = rest.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) {

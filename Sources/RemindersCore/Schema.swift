@@ -224,20 +224,14 @@ public enum Schema {
         CREATE INDEX reminders_list_order ON reminders(remindersListID, status, dueDate, position, id);
         DROP INDEX reminders_remindersListID;
 
-        -- A reminder's tags, sorted, from the index alone: every row a
-        -- screen shows reads them. Replaces the index on reminderID.
-        CREATE INDEX remindersTags_reminder_tag ON remindersTags(reminderID, tagID);
-        DROP INDEX remindersTags_reminderID;
-
         -- Open reminders with a due date, for Today and past due: a range
         -- of this index instead of a scan.
         CREATE INDEX reminders_open_due ON reminders(dueDate) WHERE status != 'completed' AND dueDate IS NOT NULL;
 
-        -- Search: hits sorted by title come from walking this index rather
-        -- than reading every hit's row; the completed count, from the
-        -- second. (A partial index of open reminders only would lure the
-        -- planner into reading All's rows in title order.)
-        CREATE INDEX reminders_title ON reminders(title COLLATE NOCASE, id, status);
+        -- Search: hits sorted by title come from walking this index (open
+        -- reminders) rather than reading every hit's row; the completed
+        -- count, from the second.
+        CREATE INDEX reminders_open_title ON reminders(title COLLATE NOCASE, id, status) WHERE status != 'completed';
         CREATE INDEX reminders_completed ON reminders(status) WHERE status = 'completed';
         """
 }
