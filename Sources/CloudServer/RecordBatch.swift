@@ -51,6 +51,10 @@ struct RecordBatch {
                             failures[save.id] = error
                         }
                     }
+                    // The zone's change sequence moves once for all its saves.
+                    if let latest = changed.values.max() {
+                        try context.touchZone(zone, sequence: latest)
+                    }
                     // Deletes are checked against the zone before any of them
                     // applies, so deleting a parent and its children in one
                     // request does not depend on their order.
@@ -117,7 +121,7 @@ struct RecordBatch {
     /// Assets are never deleted, so checking before the transaction is safe.
     private func missingAssets() -> [RecordID: CloudError] {
         var missing: [RecordID: CloudError] = [:]
-        for save in saves {
+        for save in saves where save.fields.values.contains(where: { if case .asset = $0 { true } else { false } }) {
             for (field, value) in save.fields.sorted(by: { $0.key < $1.key }) {
                 guard case .asset(let asset) = value, !server.assets.contains(asset) else { continue }
                 missing[save.id] = .assetUnavailable(
@@ -176,7 +180,6 @@ struct RecordBatch {
         record.modifiedByUser = context.userName
         record.modifiedByDevice = context.deviceName
         try StoredRecord(record: record, sequence: sequence, isDeleted: false).write(context.db)
-        try context.touchZone(save.id.zoneID, sequence: sequence)
         return SaveOutcome(record: record, sequence: sequence, isStructural: live == nil || live?.record.parent != save.parent)
     }
 

@@ -28,6 +28,15 @@ struct SharedVisibility {
     ///   - changed: records saved or deleted by this write, with the
     ///     sequence of that change, which visible rows take.
     func refresh(subtreesOf roots: Set<RecordID>, changed: [RecordID: Int64]) throws {
+        // A zone without shares and without rows in the view has nothing
+        // to bring up to date: nobody sees its records, nor saw them.
+        var shared: [ZoneID: Bool] = [:]
+        for zone in Set(roots.map(\.zoneID)).union(changed.keys.map(\.zoneID)) {
+            shared[zone] = try isShared(zone)
+        }
+        let roots = roots.filter { shared[$0.zoneID] == true }
+        let changed = changed.filter { shared[$0.key.zoneID] == true }
+        guard !roots.isEmpty || !changed.isEmpty else { return }
         coverage.reset()
         var affected: Set<RecordID> = []
         for root in roots {
@@ -43,6 +52,15 @@ struct SharedVisibility {
         for (id, sequence) in changed.sorted(by: { $0.key < $1.key }) where !affected.contains(id) {
             try touch.execute(arguments: [sequence, try recordType(of: id) ?? "", id.zoneID.ownerName, id.zoneID.name, id.recordName])
         }
+    }
+
+    private func isShared(_ zone: ZoneID) throws -> Bool {
+        try Bool.fetchOne(
+            context.db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM share WHERE ownerName = ?1 AND zoneName = ?2)
+                    OR EXISTS (SELECT 1 FROM sharedView WHERE ownerName = ?1 AND zoneName = ?2)
+                """),
+            arguments: [zone.ownerName, zone.name]) ?? true
     }
 
     /// A record and every record whose parent chain passes through it.

@@ -89,30 +89,25 @@ struct StoredDataCorrupted: Error {
 }
 
 /// How fields are stored: JSON with sorted keys, so the bytes of a record are
-/// stable and a person can read them with `sqlite3`.
+/// stable and a person can read them with `sqlite3`. `FieldJSON` writes and
+/// (mostly) reads it; `JSONDecoder` reads what it does not recognise.
 enum RecordCoding {
     static func encodeFields(_ fields: [String: FieldValue]) throws -> String {
-        try encode(fields)
+        FieldJSON.encode(fields: fields)
     }
 
     static func decodeFields(_ text: String, of id: RecordID) throws -> [String: FieldValue] {
-        try decode([String: FieldValue].self, from: text, what: "the fields of record \(id)")
+        if let fields = FieldJSON.quickFields(text) { return fields }
+        return try decode([String: FieldValue].self, from: text, what: "the fields of record \(id)")
     }
 
     static func encodeTimes(_ times: [String: Int64]) throws -> String {
-        try encode(times)
+        FieldJSON.encode(times: times)
     }
 
     static func decodeTimes(_ text: String, of id: RecordID) throws -> [String: Int64] {
-        try decode([String: Int64].self, from: text, what: "the field modification times of record \(id)")
-    }
-
-    private static func encode(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        if let times = FieldJSON.quickTimes(text) { return times }
+        return try decode([String: Int64].self, from: text, what: "the field modification times of record \(id)")
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from text: String, what: String) throws -> T {

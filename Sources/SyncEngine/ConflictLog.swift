@@ -56,7 +56,7 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
 extension SyncEngine {
     func logConflict(_ db: Database, table: String, key: String, field: String, ancestor: String?, local: String?,
                      remote: String?, localTime: Int64?, remoteTime: Int64?, winner: String, remoteDevice: String?) throws {
-        try db.execute(sql: """
+        try db.executeCached("""
             INSERT INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
                                         winner, localDevice, remoteDevice, resolvedAt)
             VALUES (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -74,20 +74,18 @@ extension SyncEngine {
             if refetchingAll { seen.formUnion(page.changed.map(\.id.recordName)) }
             let assets = try loadAssets(of: page.changed, database: database)
             let pageReport = try applyWrite { db -> SyncReport in
+                // The whole page at once, and only if a record is refused
+                // again record by record: a savepoint per record costs
+                // more than the record (the search index flushes at each).
                 var pageReport = SyncReport()
-                // Saves first: a row moved away from a parent deleted in the
-                // same page must move before the parent's delete cascades.
-                let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
-                for record in records {
-                    let outcome = try applyFetched(db, record: record, assets: assets)
-                    if outcome.applied { pageReport.receivedSaves += 1 }
-                    pageReport.conflicts += outcome.conflicts
+                do {
+                    try db.inSavepoint {
+                        pageReport = try applyPage(db, page, assets: assets, guarded: false)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where Self.isRefusal(error) {
+                    pageReport = try applyPage(db, page, assets: assets, guarded: true)
                 }
-                let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
-                for deletion in deletions {
-                    if try applyDeletion(db, id: deletion.id) { pageReport.receivedDeletes += 1 }
-                }
-                pageReport.receivedSaves += try applyHeld(db, assets: assets)
                 try db.execute(sql: """
                     INSERT INTO sync_zones (scope, zoneName, ownerName, token, isCreated) VALUES (?, ?, ?, ?, 1)
                     ON CONFLICT DO UPDATE SET token = excluded.token, isCreated = 1
@@ -102,6 +100,32 @@ extension SyncEngine {
             report.add(try dropMissing(from: zone, keeping: seen))
         }
         return report
+    }
+
+    /// Applies a fetched page. `guarded`: each record in a savepoint of its
+    /// own, so a record the schema refuses is set aside (see `refuse`);
+    /// unguarded, the refusal is thrown.
+    func applyPage(_ db: Database, _ page: ZoneChanges, assets: [String: Data], guarded: Bool) throws -> SyncReport {
+        var report = SyncReport()
+        // Saves first: a row moved away from a parent deleted in the
+        // same page must move before the parent's delete cascades.
+        let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
+        for record in records {
+            let outcome = try applyFetched(db, record: record, assets: assets, guarded: guarded)
+            if outcome.applied { report.receivedSaves += 1 }
+            report.conflicts += outcome.conflicts
+        }
+        let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
+        for deletion in deletions {
+            if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
+        }
+        report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
+        return report
+    }
+
+    /// A write the local schema refused because of the record's values.
+    static func isRefusal(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CONSTRAINT || error.resultCode == .SQLITE_MISMATCH
     }
 
     /// The bytes of every asset a page refers to that this device lacks.
@@ -126,15 +150,19 @@ extension SyncEngine {
     /// or a foreign key it breaks: another device's bug, or someone writing
     /// to the server directly) is not applied, so one bad record cannot
     /// block every later sync: see `refuse`.
+    ///
+    /// Unguarded, the refusal is thrown instead, for a caller that applies
+    /// many records in one savepoint and redoes them guarded if one fails.
     @discardableResult
-    func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:]) throws -> ApplyOutcome {
+    func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:], guarded: Bool = true) throws -> ApplyOutcome {
+        guard guarded else { return try applyFetchedRecord(db, record: record, assets: assets) }
         var outcome = ApplyOutcome()
         do {
             try db.inSavepoint {
                 outcome = try applyFetchedRecord(db, record: record, assets: assets)
                 return .commit
             }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT || error.resultCode == .SQLITE_MISMATCH {
+        } catch let error as DatabaseError where Self.isRefusal(error) {
             outcome = try refuse(db, record: record, reason: error.message ?? "\(error.resultCode)")
         }
         return outcome
@@ -264,7 +292,7 @@ extension SyncEngine {
     /// Applies a fetched delete. Returns whether a local row went away.
     func applyDeletion(_ db: Database, id: RecordID) throws -> Bool {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return false }
-        try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
+        try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
         let meta = try Metadata.fetch(db, type: tableName, name: key)
         if let meta, meta.isPendingSave {
             // Created here with a key the other side deleted (never synced
@@ -281,13 +309,12 @@ extension SyncEngine {
     @discardableResult
     func deleteLocally(_ db: Database, table: TableSchema, key: String) throws -> Bool {
         try Metadata.delete(db, type: table.name, name: key)
-        try db.execute(sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-                       arguments: [key])
+        try db.executeCached("DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?", arguments: [key])
         return db.changesCount > 0
     }
 
     /// Applies held records whose parent has arrived. Returns how many.
-    func applyHeld(_ db: Database, assets: [String: Data]) throws -> Int {
+    func applyHeld(_ db: Database, assets: [String: Data], guarded: Bool = true) throws -> Int {
         var applied = 0
         while true {
             let ready = try Row.fetchAll(db, sql: "SELECT recordType, recordName, parentType, parentName, record FROM sync_held_records")
@@ -297,7 +324,7 @@ extension SyncEngine {
                 try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
                                arguments: [row["recordType"] as String, row["recordName"] as String])
                 let record = try RecordCoder.decode(row["record"])
-                if try applyFetched(db, record: record, assets: assets).applied { applied += 1 }
+                if try applyFetched(db, record: record, assets: assets, guarded: guarded).applied { applied += 1 }
             }
         }
     }
@@ -355,7 +382,7 @@ extension SyncEngine {
     func purgeZone(_ zone: ZoneID, scope: DatabaseScope) throws -> SyncReport {
         var report = SyncReport()
         try applyWrite { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM sync_metadata WHERE zoneName = ? AND ownerName = ?",
+            let rows = try Row.fetchAll(db, sql: "SELECT \(Metadata.columns) FROM sync_metadata WHERE zoneName = ? AND ownerName = ?",
                                         arguments: [zone.name, zone.ownerName])
             let metas = try rows.map(Metadata.init(row:)).sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
             for meta in metas {
@@ -385,7 +412,7 @@ extension SyncEngine {
         var report = SyncReport()
         try applyWrite { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT * FROM sync_metadata WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL
+                SELECT \(Metadata.columns) FROM sync_metadata WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL
                 """, arguments: [zone.name, zone.ownerName])
             for meta in try rows.map(Metadata.init(row:)) {
                 guard let table = tablesByName[meta.recordType],
@@ -399,14 +426,18 @@ extension SyncEngine {
 
     // MARK: Rows
 
+    /// The row with every column, primary key first (what
+    /// `RecordCoder.values` reads).
     func fetchRow(_ db: Database, table: TableSchema, key: String) throws -> Row? {
-        try Row.fetchOne(db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-                         arguments: [key])
+        let columns = table.allColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        return try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"),
+            arguments: [key])
     }
 
     func rowExists(_ db: Database, table: String, key: String) throws -> Bool {
         guard let schema = tablesByName[table] else { return false }
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.name.quotedDatabaseIdentifier) WHERE \(schema.primaryKey.quotedDatabaseIdentifier) = ?)",
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(schema.name.quotedDatabaseIdentifier) WHERE \(schema.primaryKey.quotedDatabaseIdentifier) = ?)"),
                                  arguments: [key]) ?? false
     }
 
@@ -414,35 +445,71 @@ extension SyncEngine {
     /// absent). Runs inside `applyWrite`, so triggers do not capture it.
     func writeRow(_ db: Database, table: TableSchema, key: String, record: ServerRecord, columns: [String], insert: Bool,
                   assets: [String: Data] = [:]) throws {
-        let database = self.database(for: record.id.zoneID)
         func value(_ column: String) throws -> DatabaseValue {
             try RecordCoder.databaseValue(record.fields[column]) { asset in
                 if let data = assets[asset.sha256] { return data }
-                return try database.assetData(asset)
+                return try database(for: record.id.zoneID).assetData(asset)
             }
         }
-        let pk = table.primaryKey.quotedDatabaseIdentifier
-        let tableName = table.name.quotedDatabaseIdentifier
         if insert {
             let present = table.columns.filter { record.fields[$0] != nil }
             var arguments: [DatabaseValue] = [key.databaseValue]
             for column in present { arguments.append(try value(column)) }
-            let names = ([table.primaryKey] + present).map(\.quotedDatabaseIdentifier)
-            let updates = present.isEmpty
-                ? "\(pk) = excluded.\(pk)"
-                : present.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
-            try db.execute(sql: """
-                INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
-                ON CONFLICT (\(pk)) DO UPDATE SET \(updates)
-                """, arguments: StatementArguments(arguments))
+            try db.executeCached(writeStatements.upsert(table, columns: present), arguments: StatementArguments(arguments))
             return
         }
         guard !columns.isEmpty else { return }
         var arguments: [DatabaseValue] = []
         for column in columns { arguments.append(try value(column)) }
         arguments.append(key.databaseValue)
-        try db.execute(sql: """
-            UPDATE \(tableName) SET \(columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")) WHERE \(pk) = ?
-            """, arguments: StatementArguments(arguments))
+        try db.executeCached(writeStatements.update(table, columns: columns), arguments: StatementArguments(arguments))
+    }
+}
+
+/// The SQL of `writeRow`, made once per table and set of columns: building
+/// it for every record cost a third of the write.
+final class WriteStatements: @unchecked Sendable {
+    private struct Key: Hashable {
+        var table: String
+        var columns: [String]
+        var insert: Bool
+    }
+
+    private let lock = NSLock()
+    private var texts: [Key: String] = [:]
+
+    /// Inserts the row with `columns` (after the primary key, in that
+    /// order), or updates them where the row exists.
+    func upsert(_ table: TableSchema, columns: [String]) -> String {
+        text(Key(table: table.name, columns: columns, insert: true)) {
+            let pk = table.primaryKey.quotedDatabaseIdentifier
+            let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
+            let updates = columns.isEmpty
+                ? "\(pk) = excluded.\(pk)"
+                : columns.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+            return """
+                INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
+                VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
+                ON CONFLICT (\(pk)) DO UPDATE SET \(updates)
+                """
+        }
+    }
+
+    /// Updates `columns` (in that order), then the primary key to match.
+    func update(_ table: TableSchema, columns: [String]) -> String {
+        text(Key(table: table.name, columns: columns, insert: false)) {
+            """
+            UPDATE \(table.name.quotedDatabaseIdentifier)
+            SET \(columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", "))
+            WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?
+            """
+        }
+    }
+
+    private func text(_ key: Key, make: () -> String) -> String {
+        if let text = lock.withLock({ texts[key] }) { return text }
+        let text = make()
+        lock.withLock { texts[key] = text }
+        return text
     }
 }

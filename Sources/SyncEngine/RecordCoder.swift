@@ -17,24 +17,23 @@ enum RecordCoder {
         return (String(recordName[..<slash]), String(recordName[recordName.index(after: slash)...]))
     }
 
-    /// The field values of a local row; blobs as asset references (hash and
-    /// size), so that rows compare without loading their bytes twice.
+    /// The field values of a local row as `fetchRow` reads it (every
+    /// column, primary key first; read by position); blobs as asset
+    /// references (hash and size), so that rows compare without loading
+    /// their bytes twice.
     static func values(of row: Row, table: TableSchema) -> (values: [String: FieldValue], blobs: [String: Data]) {
         var values: [String: FieldValue] = [:]
         var blobs: [String: Data] = [:]
-        for column in table.columns {
-            switch row[column] as DatabaseValue? {
-            case .none: break
-            case .some(let value):
-                switch value.storage {
-                case .null: break
-                case .int64(let v): values[column] = .int64(v)
-                case .double(let v): values[column] = .double(v)
-                case .string(let v): values[column] = .string(v)
-                case .blob(let data):
-                    values[column] = .asset(Asset(sha256: Asset.digest(of: data), size: data.count))
-                    blobs[column] = data
-                }
+        for (index, column) in table.columns.enumerated() {
+            let value: DatabaseValue = row[index + 1]
+            switch value.storage {
+            case .null: break
+            case .int64(let v): values[column] = .int64(v)
+            case .double(let v): values[column] = .double(v)
+            case .string(let v): values[column] = .string(v)
+            case .blob(let data):
+                values[column] = .asset(Asset(sha256: Asset.digest(of: data), size: data.count))
+                blobs[column] = data
             }
         }
         return (values, blobs)
@@ -78,7 +77,14 @@ enum RecordCoder {
         return encoder
     }()
 
-    static func encode(_ record: ServerRecord) throws -> Data { try encoder.encode(record) }
+    /// A record as the device stores it (its last-known version, a held
+    /// record): the binary archive, which costs a fraction of JSON.
+    static func encode(_ record: ServerRecord) throws -> Data { RecordArchive.encode(record) }
 
-    static func decode(_ data: Data) throws -> ServerRecord { try JSONDecoder().decode(ServerRecord.self, from: data) }
+    /// Reads the archive, or the JSON that databases written before the
+    /// archive existed still hold.
+    static func decode(_ data: Data) throws -> ServerRecord {
+        if RecordArchive.isArchive(data) { return try RecordArchive.decode(data) }
+        return try JSONDecoder().decode(ServerRecord.self, from: data)
+    }
 }

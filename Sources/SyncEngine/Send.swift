@@ -90,16 +90,21 @@ extension SyncEngine {
 
     /// Pending changes, saves parents first then deletes children first,
     /// within the request limits.
+    ///
+    /// Read table by table, and no more rows than one request takes: the
+    /// server then holds parents before children however many changes are
+    /// pending (a device fetching them applies each at once instead of
+    /// holding it for its parent), and no row is decoded for nothing.
     func outgoingBatch(_ db: Database, limit: Int) throws -> [OutgoingChange] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT * FROM sync_metadata WHERE isPendingSave OR isPendingDelete LIMIT ?
-            """, arguments: [limit * 4])
-        var metadata = try rows.map(Metadata.init(row:)).filter { tablesByName[$0.recordType] != nil }
-        metadata.sort { a, b in
-            if a.isPendingDelete != b.isPendingDelete { return !a.isPendingDelete }
-            let orderA = order[a.recordType] ?? 0, orderB = order[b.recordType] ?? 0
-            if orderA != orderB { return a.isPendingDelete ? orderA > orderB : orderA < orderB }
-            return a.recordName < b.recordName
+        var metadata: [Metadata] = []
+        let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
+        for (table, deletes) in passes where metadata.count < limit {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Metadata.columns) FROM sync_metadata
+                WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ?
+                LIMIT ?
+                """), arguments: [table.name, deletes, limit - metadata.count])
+            metadata += try rows.map(Metadata.init(row:))
         }
         var batch: [OutgoingChange] = []
         var bytes = 0
@@ -113,12 +118,11 @@ extension SyncEngine {
                                             deleteID: RecordID(recordName: name, zoneID: lastKnown.id.zoneID)))
                 continue
             }
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-                                             arguments: [meta.recordName]) else { continue }
+            guard let row = try fetchRow(db, table: table, key: meta.recordName) else { continue }
             let zone = try meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
             let (values, blobs) = RecordCoder.values(of: row, table: table)
             var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)
-            let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
+            let hlc = try Int64.fetchOne(db.cachedStatement(sql: "SELECT hlc FROM sync_clock")) ?? 0
             for column in table.columns {
                 let value = values[column]
                 let known = meta.lastKnown
@@ -151,7 +155,7 @@ extension SyncEngine {
         let zone: ZoneID
         if let meta = try Metadata.fetch(db, type: parentTable.name, name: key), let known = meta.zoneID ?? meta.lastKnown?.id.zoneID {
             zone = known
-        } else if let parentRow = try Row.fetchOne(db, sql: "SELECT * FROM \(parentTable.name.quotedDatabaseIdentifier) WHERE \(parentTable.primaryKey.quotedDatabaseIdentifier) = ?", arguments: [key]) {
+        } else if let parentRow = try fetchRow(db, table: parentTable, key: key) {
             zone = try zoneForNewRecord(db, table: parentTable, row: parentRow, cache: &cache)
         } else {
             zone = defaultZoneID
@@ -262,8 +266,7 @@ extension SyncEngine {
             try Metadata.delete(db, type: change.table.name, name: change.key)
         } else {
             // Created again with the same key meanwhile: it is a new record now.
-            try db.execute(sql: "UPDATE sync_metadata SET lastKnownServerRecord = NULL WHERE recordType = ? AND recordName = ?",
-                           arguments: [change.table.name, change.key])
+            try db.executeCached("UPDATE sync_metadata SET lastKnownServerRecord = NULL WHERE recordType = ? AND recordName = ?", arguments: [change.table.name, change.key])
         }
     }
 

@@ -22,6 +22,8 @@ public final class SyncEngine: @unchecked Sendable {
     private let connectionLock = NSLock()
     private var connection: (private: any CloudDatabase, shared: any CloudDatabase)?
     let functions: SyncFunctions
+    /// The SQL of the writes that apply fetched records, by table and columns.
+    let writeStatements = WriteStatements()
     /// One sync at a time per engine.
     private let syncLock = NSLock()
 
@@ -30,7 +32,7 @@ public final class SyncEngine: @unchecked Sendable {
     /// Bytes per request before assets; the server refuses more than 2 MB.
     public var batchByteLimit = 1_500_000
     /// Records per fetched page.
-    public var fetchLimit = 400
+    public var fetchLimit = 2000
 
     /// Attaches the engine to a database: checks the schema of `tables`,
     /// installs the engine's tables and triggers, and marks rows that exist
@@ -187,7 +189,7 @@ public final class SyncEngine: @unchecked Sendable {
     /// so an edit made after seeing another edit always wins over it.
     func absorb(_ db: Database, times: some Sequence<Int64>) throws {
         guard let latest = times.max() else { return }
-        try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [latest])
+        try db.executeCached("UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [latest])
     }
 
     /// Current value of the hybrid logical clock.

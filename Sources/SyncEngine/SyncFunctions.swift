@@ -37,3 +37,12 @@ final class SyncFunctions: @unchecked Sendable {
 /// Milliseconds since 1970 on this machine's clock: the wall-clock part of
 /// the hybrid logical clock.
 public let systemWallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+extension Database {
+    /// Runs SQL the engine runs once per record from a statement compiled
+    /// once per connection: compiling a write to a synced table compiles its
+    /// triggers too, which costs many times more than running it.
+    func executeCached(_ sql: String, arguments: StatementArguments = []) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+}

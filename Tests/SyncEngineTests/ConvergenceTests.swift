@@ -28,10 +28,10 @@ struct EditLedger {
     mutating func record(_ device: Device) throws {
         let tables = Dictionary(uniqueKeysWithValues: device.engine.tables.map { ($0.name, $0) })
         try device.db.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM sync_metadata WHERE isPendingSave") {
+            for row in try Row.fetchAll(db, sql: "SELECT \(Metadata.columns) FROM sync_metadata WHERE isPendingSave") {
                 let meta = try Metadata(row: row)
                 guard let table = tables[meta.recordType],
-                      let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.name) WHERE \(table.primaryKey) = ?", arguments: [meta.recordName])
+                      let current = try device.engine.fetchRow(db, table: table, key: meta.recordName)
                 else { continue }
                 let values = RecordCoder.values(of: current, table: table).values
                 for (column, time) in meta.editTimes where table.columns.contains(column) {
@@ -162,7 +162,7 @@ struct EditLedger {
             for (key, entry) in ledger.entries where !entry.tied {
                 let parts = key.split(separator: "/", maxSplits: 2).map(String.init)
                 guard let table = tables[parts[0]],
-                      let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.name) WHERE \(table.primaryKey) = ?", arguments: [parts[1]])
+                      let row = try d0.engine.fetchRow(db, table: table, key: parts[1])
                 else { continue }
                 let value = RecordCoder.values(of: row, table: table).values[parts[2]]
                 #expect(value == entry.value, "seed \(seed): \(key) is \(String(describing: value)), latest edit was \(String(describing: entry.value))\n\(log.joined(separator: "\n"))")

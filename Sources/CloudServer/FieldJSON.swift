@@ -1,0 +1,361 @@
+import Foundation
+
+/// The JSON of a record's fields and field times as the server stores them,
+/// written and read by hand: through `Codable` it cost more than the rest of
+/// a save or a fetch together.
+///
+/// The shape is the one `Codable` gives these types (sorted keys, an enum
+/// case as `{"case":{"_0":value}}`, dates as seconds since 2001, bytes as
+/// Base64, non-finite doubles as "+Infinity", "-Infinity" and "NaN"), so
+/// stores written either way read the same. Whatever the quick reader does
+/// not recognise goes to `JSONDecoder`, which has the last word.
+enum FieldJSON {
+    // MARK: Writing
+
+    static func encode(fields: [String: FieldValue]) -> String {
+        var out = "{"
+        for (index, key) in fields.keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            appendString(key, to: &out)
+            out += ":"
+            appendValue(fields[key]!, to: &out)
+        }
+        return out + "}"
+    }
+
+    static func encode(times: [String: Int64]) -> String {
+        var out = "{"
+        for (index, key) in times.keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            appendString(key, to: &out)
+            out += ":\(times[key]!)"
+        }
+        return out + "}"
+    }
+
+    private static func appendValue(_ value: FieldValue, to out: inout String) {
+        func wrap(_ name: String, _ body: (inout String) -> Void) {
+            out += "{\"\(name)\":{\"_0\":"
+            body(&out)
+            out += "}}"
+        }
+        switch value {
+        case .string(let text): wrap("string") { appendString(text, to: &$0) }
+        case .int64(let number): wrap("int64") { $0 += String(number) }
+        case .double(let number): wrap("double") { appendDouble(number, to: &$0) }
+        case .date(let date): wrap("date") { appendDouble(date.timeIntervalSinceReferenceDate, to: &$0) }
+        case .bytes(let data): wrap("bytes") { appendString(data.base64EncodedString(), to: &$0) }
+        case .asset(let asset):
+            wrap("asset") {
+                $0 += "{\"sha256\":"
+                appendString(asset.sha256, to: &$0)
+                $0 += ",\"size\":\(asset.size)}"
+            }
+        case .reference(let id):
+            wrap("reference") {
+                $0 += "{\"recordName\":"
+                appendString(id.recordName, to: &$0)
+                $0 += ",\"zoneID\":{\"name\":"
+                appendString(id.zoneID.name, to: &$0)
+                $0 += ",\"ownerName\":"
+                appendString(id.zoneID.ownerName, to: &$0)
+                $0 += "}}"
+            }
+        case .stringList(let list):
+            wrap("stringList") {
+                $0 += "["
+                for (index, item) in list.enumerated() {
+                    if index > 0 { $0 += "," }
+                    appendString(item, to: &$0)
+                }
+                $0 += "]"
+            }
+        }
+    }
+
+    private static func appendDouble(_ number: Double, to out: inout String) {
+        if number.isNaN {
+            out += "\"NaN\""
+        } else if number.isInfinite {
+            out += number < 0 ? "\"-Infinity\"" : "\"+Infinity\""
+        } else {
+            out += number.description
+        }
+    }
+
+    private static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    // MARK: Reading
+
+    /// The fields, or nil when the text is not in the shape written above.
+    static func quickFields(_ text: String) -> [String: FieldValue]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String: FieldValue]? in
+            var scanner = Scanner(bytes: bytes)
+            guard case .object(let members)? = scanner.document() else { return nil }
+            var fields: [String: FieldValue] = [:]
+            fields.reserveCapacity(members.count)
+            for (key, value) in members {
+                // A key twice: JSONDecoder's choice, not ours.
+                guard let field = fieldValue(value), fields.updateValue(field, forKey: key) == nil else { return nil }
+            }
+            return fields
+        }
+    }
+
+    /// The times, or nil when the text is not a flat object of integers.
+    static func quickTimes(_ text: String) -> [String: Int64]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String: Int64]? in
+            var scanner = Scanner(bytes: bytes)
+            guard case .object(let members)? = scanner.document() else { return nil }
+            var times: [String: Int64] = [:]
+            times.reserveCapacity(members.count)
+            for (key, value) in members {
+                guard case .number(let digits) = value, let time = Int64(digits),
+                      times.updateValue(time, forKey: key) == nil else { return nil }
+            }
+            return times
+        }
+    }
+
+    private static func fieldValue(_ json: JSON) -> FieldValue? {
+        guard case .object(let outer) = json, outer.count == 1,
+              case .object(let inner) = outer[0].value, inner.count == 1, inner[0].key == "_0" else { return nil }
+        let payload = inner[0].value
+        switch (outer[0].key, payload) {
+        case ("string", .string(let text)): return .string(text)
+        case ("int64", .number(let digits)): return Int64(digits).map(FieldValue.int64)
+        case ("double", _): return double(payload).map(FieldValue.double)
+        case ("date", _): return double(payload).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case ("bytes", .string(let base64)): return Data(base64Encoded: base64).map(FieldValue.bytes)
+        case ("asset", .object(let members)):
+            guard members.count == 2, case .string(let sha256)? = member(members, "sha256"),
+                  case .number(let digits)? = member(members, "size"), let size = Int(digits) else { return nil }
+            return .asset(Asset(sha256: sha256, size: size))
+        case ("reference", .object(let members)):
+            guard members.count == 2, case .string(let name)? = member(members, "recordName"),
+                  case .object(let zone)? = member(members, "zoneID"), zone.count == 2,
+                  case .string(let zoneName)? = member(zone, "name"), case .string(let ownerName)? = member(zone, "ownerName")
+            else { return nil }
+            return .reference(RecordID(recordName: name, zoneID: ZoneID(name: zoneName, ownerName: ownerName)))
+        case ("stringList", .array(let items)):
+            var list: [String] = []
+            for case .string(let item) in items { list.append(item) }
+            return list.count == items.count ? .stringList(list) : nil
+        default:
+            return nil
+        }
+    }
+
+    private static func member(_ members: [(key: String, value: JSON)], _ key: String) -> JSON? {
+        members.first { $0.key == key }?.value
+    }
+
+    private static func double(_ json: JSON) -> Double? {
+        switch json {
+        case .number(let digits):
+            // Out of range either way (1e999, 1e-999): JSONDecoder decides.
+            guard let value = Double(digits), value.isFinite,
+                  value != 0 || !digits.prefix { $0 != "e" && $0 != "E" }.contains(where: { ("1"..."9").contains($0) }) else { return nil }
+            return value
+        case .string("NaN"): return .nan
+        case .string("+Infinity"): return .infinity
+        case .string("-Infinity"): return -.infinity
+        default: return nil
+        }
+    }
+
+    /// A parsed JSON value; numbers keep their text.
+    private indirect enum JSON {
+        case object([(key: String, value: JSON)])
+        case array([JSON])
+        case string(String)
+        case number(String)
+        case literal
+    }
+
+    /// A strict JSON reader: nil on anything it does not accept.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        var depth = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        mutating func document() -> JSON? {
+            guard let value = value() else { return nil }
+            skipSpaces()
+            return index == bytes.count ? value : nil
+        }
+
+        private mutating func skipSpaces() {
+            while index < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            skipSpaces()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        private mutating func value() -> JSON? {
+            skipSpaces()
+            guard index < bytes.count, depth < 32 else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                depth += 1
+                defer { depth -= 1 }
+                var members: [(key: String, value: JSON)] = []
+                if take(UInt8(ascii: "}")) { return .object(members) }
+                repeat {
+                    skipSpaces()
+                    guard let key = string(), take(UInt8(ascii: ":")), let member = value() else { return nil }
+                    members.append((key, member))
+                } while take(UInt8(ascii: ","))
+                return take(UInt8(ascii: "}")) ? .object(members) : nil
+            case UInt8(ascii: "["):
+                index += 1
+                depth += 1
+                defer { depth -= 1 }
+                var items: [JSON] = []
+                if take(UInt8(ascii: "]")) { return .array(items) }
+                repeat {
+                    guard let item = value() else { return nil }
+                    items.append(item)
+                } while take(UInt8(ascii: ","))
+                return take(UInt8(ascii: "]")) ? .array(items) : nil
+            case UInt8(ascii: "\""):
+                return string().map(JSON.string)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return number()
+            default:
+                // true, false, null: never in these shapes.
+                return nil
+            }
+        }
+
+        /// A number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+        private mutating func number() -> JSON? {
+            let start = index
+            func digits() -> Int {
+                let first = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+                return index - first
+            }
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let integerStart = index
+            let integerDigits = digits()
+            guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return nil }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { return nil }
+            }
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        }
+
+        /// A string at the current position (its opening quote included).
+        private mutating func string() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
+            // Escapes: rare in these stores; the slow path.
+            var scalars = String.UnicodeScalarView()
+            guard let prefix = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) else { return nil }
+            scalars.append(contentsOf: prefix.unicodeScalars)
+            var pending: [UInt8] = []
+            func flush() -> Bool {
+                guard !pending.isEmpty else { return true }
+                guard let text = String(validating: pending, as: UTF8.self) else { return false }
+                scalars.append(contentsOf: text.unicodeScalars)
+                pending.removeAll()
+                return true
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return flush() ? String(scalars) : nil
+                case UInt8(ascii: "\\"):
+                    guard flush(), index < bytes.count else { return nil }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{08}")
+                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        guard let unit = hex4() else { return nil }
+                        if (0xD800..<0xDC00).contains(unit) {
+                            guard take(UInt8(ascii: "\\")), index < bytes.count, bytes[index] == UInt8(ascii: "u") else { return nil }
+                            index += 1
+                            guard let low = hex4(), (0xDC00..<0xE000).contains(low),
+                                  let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) else { return nil }
+                            scalars.append(scalar)
+                        } else {
+                            guard let scalar = Unicode.Scalar(unit) else { return nil }
+                            scalars.append(scalar)
+                        }
+                    default:
+                        return nil
+                    }
+                case 0..<0x20:
+                    return nil
+                default:
+                    pending.append(byte)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard bytes.count - index >= 4 else { return nil }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard let digit = Character(Unicode.Scalar(bytes[index])).hexDigitValue else { return nil }
+                value = value << 4 | UInt32(digit)
+                index += 1
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import CloudServer
+
+/// The hand-written encodings against the reference: `FieldJSON` must
+/// write what `JSONDecoder` reads back to the same values and read what
+/// `JSONEncoder` wrote, and never accept text the reference reads
+/// differently; `RecordArchive` must round-trip every record and refuse
+/// damaged bytes without crashing.
+@Suite struct RecordEncodingTests {
+    static func referenceDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return decoder
+    }
+
+    static func referenceEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return encoder
+    }
+
+    /// Values that are equal, counting NaN equal to NaN.
+    static func same(_ a: [String: FieldValue], _ b: [String: FieldValue]) -> Bool {
+        guard a.keys.sorted() == b.keys.sorted() else { return false }
+        return a.allSatisfy { key, value in
+            if case .double(let x) = value, case .double(let y)? = b[key], x.isNaN, y.isNaN { return true }
+            return b[key] == value
+        }
+    }
+
+    static let hostileTexts = [
+        "", "plain", "quote \" and backslash \\ and slash /", "new\nline\r\ttab\u{08}\u{0C}", "\u{0}\u{1}\u{1F}\u{7F}",
+        "é\u{301} עברית \u{1B}[2J", "😀 \u{10FFFF} \u{FFFD}", "\u{2028}\u{2029}\u{202E}", "{\"string\":{\"_0\":1}}",
+    ]
+
+    static func randomFields(_ random: inout some RandomNumberGenerator) -> [String: FieldValue] {
+        var fields: [String: FieldValue] = [:]
+        let zone = ZoneID(name: hostileTexts.randomElement(using: &random)!, ownerName: "alice")
+        for _ in 0..<Int.random(in: 0...6, using: &random) {
+            let key = Bool.random(using: &random) ? "k\(Int.random(in: 0...9, using: &random))" : hostileTexts.randomElement(using: &random)!
+            let text = hostileTexts.randomElement(using: &random)!
+            let doubles: [Double] = [0, -0.0, 1.5, -1e-308, 1e308, .pi, .nan, .infinity, -.infinity, 5e-324, 123456789.125]
+            fields[key] = switch Int.random(in: 0..<8, using: &random) {
+            case 0: .string(text)
+            case 1: .int64([0, 1, -1, .min, .max, Int64.random(in: .min ... .max, using: &random)].randomElement(using: &random)!)
+            case 2: .double(doubles.randomElement(using: &random)!)
+            case 3: .date(Date(timeIntervalSinceReferenceDate: doubles.filter(\.isFinite).randomElement(using: &random)!))
+            case 4: .bytes(Data((0..<Int.random(in: 0...9, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+            case 5: .asset(Asset(sha256: String(repeating: "0f", count: 32), size: Int.random(in: 0...1 << 40, using: &random)))
+            case 6: .reference(RecordID(recordName: text, zoneID: zone))
+            default: .stringList(Array(hostileTexts.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))))
+            }
+        }
+        return fields
+    }
+
+    @Test func fieldJSONAgreesWithCodableBothWays() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let fields = Self.randomFields(&random)
+            let written = FieldJSON.encode(fields: fields)
+            let byReference = try Self.referenceDecoder().decode([String: FieldValue].self, from: Data(written.utf8))
+            #expect(Self.same(byReference, fields), "\(written)")
+            let quick = try #require(FieldJSON.quickFields(written), "\(written)")
+            #expect(Self.same(quick, fields), "\(written)")
+            let referenceText = String(decoding: try Self.referenceEncoder().encode(fields), as: UTF8.self)
+            let quickOfReference = try #require(FieldJSON.quickFields(referenceText), "\(referenceText)")
+            #expect(Self.same(quickOfReference, fields), "\(referenceText)")
+
+            let times = Dictionary(fields.keys.map { ($0, Int64.random(in: .min ... .max, using: &random)) }) { a, _ in a }
+            let timesText = FieldJSON.encode(times: times)
+            #expect(try Self.referenceDecoder().decode([String: Int64].self, from: Data(timesText.utf8)) == times)
+            #expect(FieldJSON.quickTimes(timesText) == times)
+        }
+    }
+
+    /// Mutated stores: whatever the quick reader accepts, the reference
+    /// reads to the same values.
+    @Test func fieldJSONNeverAcceptsWhatTheReferenceReadsOtherwise() throws {
+        var random = SystemRandomNumberGenerator()
+        let corpus = (0..<50).map { _ in Data(FieldJSON.encode(fields: Self.randomFields(&random)).utf8) }
+        var accepted = 0
+        for round in 0..<20_000 {
+            let input = RecordDecodingFuzzTests.mutate(corpus[round % corpus.count], corpus: corpus, random: &random)
+            let text = String(decoding: input, as: UTF8.self)
+            guard let quick = FieldJSON.quickFields(text) else { continue }
+            accepted += 1
+            let reference = try? Self.referenceDecoder().decode([String: FieldValue].self, from: Data(text.utf8))
+            #expect(reference.map { Self.same($0, quick) } == true, "quick reader accepted \(text)")
+        }
+        print("fuzz FieldJSON: 20000 mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
+    }
+
+    @Test func archiveRoundTripsEveryRecord() throws {
+        var random = SystemRandomNumberGenerator()
+        for record in RecordDecodingFuzzTests.corpus() {
+            #expect(try RecordArchive.decode(RecordArchive.encode(record)) == record)
+        }
+        for index in 0..<2_000 {
+            let fields = Self.randomFields(&random)
+            let zone = ZoneID(name: Self.hostileTexts.randomElement(using: &random)!, ownerName: "bob")
+            let record = ServerRecord(
+                id: RecordID(recordName: "reminders/\(index)", zoneID: zone), recordType: "reminders",
+                fields: fields, fieldModificationTimes: fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) },
+                parent: Bool.random(using: &random) ? RecordID(recordName: "remindersLists/x", zoneID: zone) : nil,
+                changeTag: Bool.random(using: &random) ? "t\(index)" : nil,
+                modificationDate: Bool.random(using: &random) ? Date(timeIntervalSinceReferenceDate: Double(index) / 3) : nil,
+                modifiedByUser: Bool.random(using: &random) ? "bob" : nil, modifiedByDevice: Bool.random(using: &random) ? "" : nil)
+            let data = RecordArchive.encode(record)
+            #expect(RecordArchive.isArchive(data))
+            let decoded = try RecordArchive.decode(data)
+            #expect(decoded.id == record.id && decoded.parent == record.parent && decoded.changeTag == record.changeTag)
+            #expect(decoded.modificationDate == record.modificationDate && decoded.modifiedByDevice == record.modifiedByDevice)
+            #expect(Self.same(decoded.fields, record.fields) && decoded.fieldModificationTimes == record.fieldModificationTimes)
+        }
+    }
+
+    @Test func damagedArchivesAreRefusedNeverACrash() throws {
+        var random = SystemRandomNumberGenerator()
+        let corpus = RecordDecodingFuzzTests.corpus().map(RecordArchive.encode)
+        var refused = 0
+        for round in 0..<30_000 {
+            var bytes = [UInt8](corpus[round % corpus.count])
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 1..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[at] ^= UInt8.random(in: 1...255, using: &random)
+                case 1: bytes = Array(bytes.prefix(at))
+                case 2: bytes.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], at: at)
+                default: bytes.remove(at: at)
+                }
+                if bytes.count < 2 { break }
+            }
+            do {
+                let record = try RecordArchive.decode(Data(bytes))
+                // What decodes encodes back to something that decodes the same.
+                let again = try RecordArchive.decode(RecordArchive.encode(record))
+                #expect(again.id == record.id && Self.same(again.fields, record.fields))
+            } catch is RecordArchive.Malformed {
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+        #expect(throws: RecordArchive.Malformed.self) { try RecordArchive.decode(Data()) }
+        #expect(throws: RecordArchive.Malformed.self) { try RecordArchive.decode(Data([0xB5, 9])) }
+        print("fuzz RecordArchive: 30000 damaged archives, \(refused) refused, the rest decoded consistently")
+    }
+}
