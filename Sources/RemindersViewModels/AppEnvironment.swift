@@ -34,6 +34,7 @@ public final class AppEnvironment: Sendable {
         syncStatus: any SyncStatusProvider = LocalOnlySyncStatus(),
         sharing: any SharingInfoProvider = NoSharing(),
         completionDelay: TimeInterval = 3,
+        completionClock: any CompletionClock = DispatchCompletionClock(),
         syncControls: (any SyncControls)? = nil
     ) {
         self.store = store
@@ -42,7 +43,7 @@ public final class AppEnvironment: Sendable {
         self.syncStatus = syncStatus
         self.sharing = sharing
         self.syncControls = syncControls ?? (syncStatus as? any SyncControls)
-        self.completions = CompletionScheduler(store: store, delay: completionDelay)
+        self.completions = CompletionScheduler(store: store, delay: completionDelay, clock: completionClock)
     }
 
     public var writer: any DatabaseWriter { store.writer }

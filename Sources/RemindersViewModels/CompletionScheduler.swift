@@ -13,15 +13,18 @@ import RemindersCore
 public final class CompletionScheduler: @unchecked Sendable {
     public let delay: TimeInterval
     private let store: RemindersStore
-    private let queue = DispatchQueue(label: "reminders.completions")
+    private let clock: any CompletionClock
     private let lock = NSLock()
     private var pending: Set<String> = []
-    private var timer: DispatchWorkItem?
+    private var cancelTimer: (@Sendable () -> Void)?
     private var errorHandler: (@Sendable (String) -> Void)?
 
-    public init(store: RemindersStore, delay: TimeInterval = 3) {
+    /// - Parameter clock: when the delay has passed; real time unless a
+    ///   test moves time by hand.
+    public init(store: RemindersStore, delay: TimeInterval = 3, clock: any CompletionClock = DispatchCompletionClock()) {
         self.store = store
         self.delay = delay
+        self.clock = clock
     }
 
     /// Ids of reminders waiting to become completed.
@@ -42,11 +45,9 @@ public final class CompletionScheduler: @unchecked Sendable {
     public func scheduled(_ id: String) {
         lock.lock()
         pending.insert(id)
-        timer?.cancel()
-        let item = DispatchWorkItem { [weak self] in self?.finishNow() }
-        timer = item
+        cancelTimer?()
+        cancelTimer = clock.schedule(after: delay) { [weak self] in self?.finishNow() }
         lock.unlock()
-        queue.asyncAfter(deadline: .now() + delay, execute: item)
     }
 
     /// A reminder's tick was taken back (or it was deleted).
@@ -54,8 +55,8 @@ public final class CompletionScheduler: @unchecked Sendable {
         lock.lock()
         pending.remove(id)
         if pending.isEmpty {
-            timer?.cancel()
-            timer = nil
+            cancelTimer?()
+            cancelTimer = nil
         }
         lock.unlock()
     }
@@ -65,8 +66,8 @@ public final class CompletionScheduler: @unchecked Sendable {
         lock.lock()
         let ids = pending
         pending = []
-        timer?.cancel()
-        timer = nil
+        cancelTimer?()
+        cancelTimer = nil
         let handler = errorHandler
         lock.unlock()
         guard !ids.isEmpty else { return }

@@ -26,17 +26,29 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     private var started = false
     private var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
     private let openServer: @Sendable (URL) throws -> DirectoryServer
+    private let pollInterval: TimeInterval
 
     /// How long after a commit the send starts, so that a burst of writes
     /// goes in one request.
     public var sendDelay: TimeInterval = 0.03
 
-    public init(engine: SyncEngine, serverDirectory: URL,
+    /// - Parameter pollInterval: how often the server's head is read when
+    ///   the directory watch brings no news (its fallback).
+    public init(engine: SyncEngine, serverDirectory: URL, pollInterval: TimeInterval = 1,
                 openServer: @escaping @Sendable (URL) throws -> DirectoryServer = { try DirectoryServer(directory: $0) }) {
         self.engine = engine
         self.serverDirectory = serverDirectory
+        self.pollInterval = pollInterval
         self.openServer = openServer
         knownConflicts = Set(((try? engine.conflicts()) ?? []).map(\.id))
+    }
+
+    /// A live sync nobody stopped still gives back its watcher's thread and
+    /// inotify instance (a user has few). Not `stop()`: the last reference
+    /// may go on the sync queue, which `stop()` waits for.
+    deinit {
+        regionObservation?.cancel()
+        watcher?.stop()
     }
 
     /// Called (on the sync queue) with conflicts resolved since the last
@@ -57,8 +69,10 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         regionObservation = observation.start(in: engine.writer, onError: { _ in }, onChange: { [weak self] _ in
             self?.scheduleSend()
         })
-        let watcher = ServerWatcher(directory: serverDirectory) { [weak self] in self?.serverTick() }
-        self.watcher = watcher
+        let watcher = ServerWatcher(directory: serverDirectory, pollInterval: pollInterval,
+                                    onUnavailable: { [weak self] reason in self?.watchUnavailable(reason) },
+                                    onTick: { [weak self] in self?.serverTick() })
+        lock.withLock { self.watcher = watcher }
         watcher.start()
         queue.async { [weak self] in self?.run(send: true, fetch: true) }
     }
@@ -66,8 +80,11 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     public func stop() {
         regionObservation?.cancel()
         regionObservation = nil
+        let watcher = lock.withLock { () -> ServerWatcher? in
+            defer { self.watcher = nil }
+            return self.watcher
+        }
         watcher?.stop()
-        watcher = nil
         queue.sync {}
     }
 
@@ -156,7 +173,13 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         if lock.withLock({ server }) != nil { return }
         do {
             let server = try openServer(serverDirectory)
-            lock.withLock { self.server = server }
+            // Opening may have created the directory (first round) or found
+            // a new one (repaired): watch it now, not at the next poll.
+            let watcher = lock.withLock { () -> ServerWatcher? in
+                self.server = server
+                return self.watcher
+            }
+            watcher?.rewatch()
             engine.connect(
                 privateDatabase: server.database(user: engine.userName, scope: .private, device: engine.deviceName),
                 sharedDatabase: server.database(user: engine.userName, scope: .shared, device: engine.deviceName))
@@ -205,6 +228,11 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         }
         announceConflicts()
         publish()
+    }
+
+    private func watchUnavailable(_ reason: String?) {
+        lock.withLock { status.watchUnavailableReason = reason }
+        notify()
     }
 
     private func setConnection(_ connection: SyncStatus.Connection) {

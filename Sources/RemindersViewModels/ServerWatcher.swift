@@ -1,4 +1,3 @@
-import CloudServer
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,87 +7,200 @@ import Glibc
 /// directory (the `HEAD` file is replaced by rename), with a poll every
 /// `pollInterval` as the fallback for file systems inotify does not cover
 /// and for a watch that overflowed.
+///
+/// The watch costs a thread and an inotify instance, of which a user gets
+/// few (`fs.inotify.max_user_instances`, often 128, shared by all of the
+/// user's processes). `stop()`, or dropping the watcher, gives both back
+/// before it returns. When the watch cannot be set up, `onUnavailable` says
+/// why, so the fallback to polling is never silent.
 final class ServerWatcher: @unchecked Sendable {
     private let directory: URL
     private let pollInterval: TimeInterval
+    private let onUnavailable: @Sendable (String?) -> Void
     private let onTick: @Sendable () -> Void
     private let lock = NSLock()
-    private var running = false
-    private var thread: Thread?
-    private var stopPipe: [Int32] = [-1, -1]
+    private var loop: WatchLoop?
 
-    init(directory: URL, pollInterval: TimeInterval = 1, onTick: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - onUnavailable: called with the reason when the watch cannot be
+    ///     set up (only the poll is left), and with nil when it works again.
+    ///   - onTick: called on the watcher's thread after every change notice
+    ///     and every poll period.
+    init(directory: URL, pollInterval: TimeInterval = 1,
+         onUnavailable: @escaping @Sendable (String?) -> Void = { _ in },
+         onTick: @escaping @Sendable () -> Void) {
         self.directory = directory
         self.pollInterval = pollInterval
+        self.onUnavailable = onUnavailable
         self.onTick = onTick
     }
 
+    deinit {
+        stop()
+    }
+
     func start() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !running else { return }
-        running = true
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 { stopPipe = fds }
-        let thread = Thread { [weak self] in self?.loop() }
+        let loop = lock.withLock { () -> WatchLoop? in
+            guard self.loop == nil else { return nil }
+            let loop = WatchLoop(directory: directory, pollInterval: pollInterval, onUnavailable: onUnavailable,
+                                 onTick: onTick)
+            self.loop = loop
+            return loop
+        }
+        guard let loop else { return }
+        if let reason = loop.setupFailure { onUnavailable(reason) }
+        // The thread holds the loop only: not this watcher, nor its owner.
+        let thread = Thread { loop.run() }
         thread.name = "reminders.server-watcher"
-        self.thread = thread
         thread.start()
     }
 
+    /// The directory was just created or replaced (the first round makes
+    /// it): sets the watch now rather than at the next poll, then ticks.
+    func rewatch() {
+        lock.withLock { loop }?.wake()
+    }
+
+    /// Ends the thread and closes the inotify instance. Idempotent.
     func stop() {
-        lock.lock()
-        running = false
-        let writeEnd = stopPipe[1]
-        lock.unlock()
-        if writeEnd >= 0 {
+        let loop = lock.withLock { () -> WatchLoop? in
+            defer { self.loop = nil }
+            return self.loop
+        }
+        loop?.stop()
+    }
+}
+
+/// What the watcher's thread runs, with everything it needs and no
+/// reference back to the `ServerWatcher`.
+private final class WatchLoop: @unchecked Sendable {
+    private let directory: URL
+    private let pollInterval: TimeInterval
+    private let onUnavailable: @Sendable (String?) -> Void
+    private let onTick: @Sendable () -> Void
+    /// -1 when the instance could not be had: the loop only polls.
+    private let inotify: Int32
+    /// Why `inotify` is -1.
+    let setupFailure: String?
+    /// `wake()` and `stop()` write to the pipe to end a wait at once.
+    private let wakeRead: Int32
+    private var wakeWrite: Int32
+    private let finished = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var stopped = false
+    private var thread: Thread?
+
+    init(directory: URL, pollInterval: TimeInterval, onUnavailable: @escaping @Sendable (String?) -> Void,
+         onTick: @escaping @Sendable () -> Void) {
+        self.directory = directory
+        self.pollInterval = pollInterval
+        self.onUnavailable = onUnavailable
+        self.onTick = onTick
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            // Not inherited by processes the app starts (notify commands);
+            // a wake-up never blocks, one pending byte is enough.
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        } else {
+            ends = [-1, -1]
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        #if canImport(Glibc)
+        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        setupFailure = inotify >= 0 ? nil
+            : "cannot watch \(directory.path): inotify_init1: \(String(cString: strerror(errno))); polling instead"
+        #else
+        inotify = -1
+        setupFailure = nil
+        #endif
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Asks the loop to end and, unless called from the loop's own thread
+    /// (an owner released during a tick), waits until it has closed its
+    /// descriptors.
+    func stop() {
+        let onLoopThread = lock.withLock { () -> Bool in
+            stopped = true
+            if wakeWrite >= 0 {
+                var byte: UInt8 = 1
+                _ = write(wakeWrite, &byte, 1)
+                close(wakeWrite)
+                wakeWrite = -1
+            }
+            return thread === Thread.current
+        }
+        if !onLoopThread { finished.wait() }
+    }
+
+    /// Ends the current wait: the loop checks the directory and ticks.
+    func wake() {
+        lock.withLock {
+            guard !stopped, wakeWrite >= 0 else { return }
             var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
+            _ = write(wakeWrite, &byte, 1)
         }
     }
 
-    private var isRunning: Bool { lock.withLock { running } }
-
-    private func loop() {
+    func run() {
+        lock.withLock { thread = Thread.current }
+        defer {
+            if inotify >= 0 { close(inotify) }
+            if wakeRead >= 0 { close(wakeRead) }
+            finished.signal()
+        }
         #if canImport(Glibc)
-        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        // `start()` reported a failed setup already.
+        var reported = setupFailure
+        func report(_ reason: String?) {
+            guard reason != reported else { return }
+            reported = reason
+            onUnavailable(reason)
+        }
         // The directory may not exist yet (the first round creates it) or
         // may be replaced; the watch follows the directory's inode, checked
         // on every wake-up.
         var watch: Int32 = -1
         var watchedInode: ino_t = 0
         func rewatchIfNeeded() {
-            guard fd >= 0 else { return }
+            guard inotify >= 0 else { return }
             var info = stat()
             guard stat(directory.path, &info) == 0 else { return }
             if watch >= 0, info.st_ino == watchedInode { return }
-            if watch >= 0 { _ = inotify_rm_watch(fd, watch) }
-            watch = inotify_add_watch(fd, directory.path, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE))
+            if watch >= 0 { _ = inotify_rm_watch(inotify, watch) }
+            watch = inotify_add_watch(inotify, directory.path, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE))
             watchedInode = info.st_ino
-        }
-        defer {
-            if fd >= 0 { close(fd) }
-            for end in stopPipe where end >= 0 { close(end) }
+            report(watch >= 0 ? nil
+                   : "cannot watch \(directory.path): inotify_add_watch: \(String(cString: strerror(errno))); polling instead")
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while isRunning {
+        while !isStopped {
             rewatchIfNeeded()
-            var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
-            if fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(pollInterval * 1000))
-            if !isRunning { return }
+            if isStopped { return }
+            if ready > 0, fds[0].revents != 0 {
+                _ = read(wakeRead, &buffer, buffer.count)
+                rewatchIfNeeded()
+            }
             if ready > 0, fds.count > 1, fds[1].revents != 0 {
                 // Drain the events; which file changed does not matter: the
                 // head is read again either way (cheap), and compared.
-                while read(fd, &buffer, buffer.count) > 0 {}
+                while read(inotify, &buffer, buffer.count) > 0 {}
                 // Coalesce a burst of renames into one tick.
                 usleep(20_000)
-                while read(fd, &buffer, buffer.count) > 0 {}
+                while read(inotify, &buffer, buffer.count) > 0 {}
             }
             onTick()
         }
         #else
-        while isRunning {
+        while !isStopped {
             Thread.sleep(forTimeInterval: pollInterval)
             onTick()
         }

@@ -21,20 +21,25 @@ public struct SyncStatus: Equatable, Sendable {
     public var conflictsCount: Int
     /// The last sync error, one line, or nil.
     public var errorMessage: String?
+    /// Why changes on the server are only noticed by the periodic poll
+    /// (the directory watch could not be set up), or nil when it works.
+    public var watchUnavailableReason: String?
 
     public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,
-                conflictsCount: Int = 0, errorMessage: String? = nil) {
+                conflictsCount: Int = 0, errorMessage: String? = nil, watchUnavailableReason: String? = nil) {
         self.connection = connection
         self.pendingCount = pendingCount
         self.lastSync = lastSync
         self.conflictsCount = conflictsCount
         self.errorMessage = errorMessage
+        self.watchUnavailableReason = watchUnavailableReason
     }
 
     public static let localOnly = SyncStatus()
 
     /// A short line for the status bar: "local only", "synced 10:42",
-    /// "offline · 3 pending", "syncing…", with "· 2 conflicts" when any.
+    /// "offline · 3 pending", "syncing…", with "· 2 conflicts" when any and
+    /// "· polling" when other devices' edits arrive by the poll only.
     public func summary(timeZone: TimeZone = .current) -> String {
         var parts: [String] = []
         switch connection {
@@ -55,6 +60,7 @@ public struct SyncStatus: Equatable, Sendable {
         if pendingCount > 0 { parts.append("\(pendingCount) pending") }
         if conflictsCount > 0 { parts.append(conflictsCount == 1 ? "1 conflict" : "\(conflictsCount) conflicts") }
         if errorMessage != nil, connection != .offline { parts.append("error") }
+        if watchUnavailableReason != nil, connection != .offline { parts.append("polling") }
         return parts.joined(separator: " · ")
     }
 }

@@ -57,26 +57,31 @@ import Testing
         #expect(world.environment.completions.pendingIDs.isEmpty)
     }
 
-    @Test(.disabled("flaky under a loaded full run: the batch sometimes finishes at once; see the issue note"))
-    func eachTickExtendsTheBatchSoRowsLeaveTogether() async throws {
-        // A delay long enough that even a loaded machine ticks B well within it.
-        let world = try World(completionDelay: 4)
+    /// On a clock the test moves: the batch is about which deadline comes
+    /// first, and a loaded machine can stall the test between two ticks for
+    /// longer than any real delay.
+    @Test func eachTickExtendsTheBatchSoRowsLeaveTogether() async throws {
+        let clock = ManualCompletionClock()
+        let world = try World(completionDelay: 4, completionClock: clock)
         let listID = try world.list("Personal")
         let a = try world.reminder("A", in: listID)
         let b = try world.reminder("B", in: listID)
         let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
         _ = try await detail.waitFor { $0.rows.count == 2 }
         detail.toggleCompletion(id: a)
-        try await Task.sleep(nanoseconds: 200_000_000)
-        let lastTick = Date()
+        clock.advance(by: 3)
         detail.toggleCompletion(id: b)
-        // Timed from the last tick, not by fixed sleeps, so a loaded machine
-        // cannot make the test pass or fail by accident.
-        let firstChange = try await detail.waitFor(timeout: 20) { $0.rows.count < 2 }
-        #expect(firstChange.rows.isEmpty, "the two rows left one after the other")
-        #expect(Date().timeIntervalSince(lastTick) >= 3.9)
+        // Past A's own deadline (4 s after its tick): B's tick moved it.
+        clock.advance(by: 3)
+        #expect(try world.status(of: a) == .completing)
+        #expect(try world.status(of: b) == .completing)
+        #expect(world.environment.completions.pendingIDs == [a, b])
+        // 4 s after the last tick, both go, in one write.
+        clock.advance(by: 1)
         #expect(try world.status(of: a) == .completed)
         #expect(try world.status(of: b) == .completed)
+        let firstChange = try await detail.waitFor { $0.rows.count < 2 }
+        #expect(firstChange.rows.isEmpty, "the two rows left one after the other")
     }
 
     @Test func undoingACompletionBringsItBack() async throws {

@@ -117,4 +117,13 @@ import Testing
         #expect(synced.summary(timeZone: World.utc) == "synced 10:42")
         #expect(SyncStatus.localOnly.summary() == "local only")
     }
+
+    @Test func aMissingDirectoryWatchSaysPolling() {
+        let status = SyncStatus(connection: .online, pendingCount: 1,
+                                watchUnavailableReason: "cannot watch /srv: inotify_init1: Too many open files; polling instead")
+        #expect(status.summary() == "online · 1 pending · polling")
+        var offline = status
+        offline.connection = .offline
+        #expect(offline.summary() == "offline · 1 pending")
+    }
 }

@@ -28,8 +28,8 @@ final class Cloud {
     }
 
     /// Live sync for a session, started, stopped with the cloud.
-    func live(_ session: DeviceSession, server: URL? = nil) -> LiveSync {
-        let live = LiveSync(engine: session.engine, serverDirectory: server ?? serverDirectory)
+    func live(_ session: DeviceSession, server: URL? = nil, pollInterval: TimeInterval = 1) -> LiveSync {
+        let live = LiveSync(engine: session.engine, serverDirectory: server ?? serverDirectory, pollInterval: pollInterval)
         lives.append(live)
         live.start()
         return live

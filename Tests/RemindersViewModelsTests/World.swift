@@ -9,14 +9,14 @@ final class World {
     let directory: URL
     let environment: AppEnvironment
 
-    init(completionDelay: TimeInterval = 0.2, sharing: any SharingInfoProvider = NoSharing(),
-         syncStatus: any SyncStatusProvider = LocalOnlySyncStatus()) throws {
+    init(completionDelay: TimeInterval = 0.2, completionClock: any CompletionClock = DispatchCompletionClock(),
+         sharing: any SharingInfoProvider = NoSharing(), syncStatus: any SyncStatusProvider = LocalOnlySyncStatus()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vm-tests-\(UUID().uuidString)")
         let pool = try AppDatabase.open(path: directory.appendingPathComponent("reminders.sqlite").path)
         let clock = AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: Self.utc)
         environment = AppEnvironment(store: RemindersStore(writer: pool, clock: clock), userName: "alice",
                                      deviceName: "laptop", syncStatus: syncStatus, sharing: sharing,
-                                     completionDelay: completionDelay)
+                                     completionDelay: completionDelay, completionClock: completionClock)
     }
 
     deinit {
@@ -62,4 +62,42 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
+/// Time for the completion batch that moves only when the test says so:
+/// what is due runs inside `advance(by:)`, on the test's thread.
+final class ManualCompletionClock: CompletionClock, @unchecked Sendable {
+    private struct Entry {
+        var id: Int
+        var due: TimeInterval
+        var action: @Sendable () -> Void
+    }
+
+    private let lock = NSLock()
+    private var now: TimeInterval = 0
+    private var entries: [Entry] = []
+    private var nextID = 0
+
+    func schedule(after delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let id = lock.withLock { () -> Int in
+            nextID += 1
+            entries.append(Entry(id: nextID, due: now + delay, action: action))
+            return nextID
+        }
+        return { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.entries.removeAll { $0.id == id } }
+        }
+    }
+
+    /// Moves time on and runs, in order, what fell due.
+    func advance(by seconds: TimeInterval) {
+        let due = lock.withLock { () -> [Entry] in
+            now += seconds
+            let due = entries.filter { $0.due <= now }.sorted { $0.due < $1.due }
+            entries.removeAll { $0.due <= now }
+            return due
+        }
+        for entry in due { entry.action() }
+    }
 }

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The completion batch's timer. Injected so that a test can move time by
+/// hand: the batch's behaviour is about the order of ticks and deadlines,
+/// which real time on a loaded machine does not keep.
+public protocol CompletionClock: Sendable {
+    /// Calls `action` once, `delay` seconds from now, on a thread of the
+    /// clock's choosing; returns what cancels it (a no-op once it ran).
+    func schedule(after delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+}
+
+/// Real time, on a serial queue of its own.
+public struct DispatchCompletionClock: CompletionClock {
+    private let queue = DispatchQueue(label: "reminders.completions")
+
+    public init() {}
+
+    public func schedule(after delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let item = DispatchWorkItem(block: action)
+        queue.asyncAfter(deadline: .now() + delay, execute: item)
+        return { item.cancel() }
+    }
+}
