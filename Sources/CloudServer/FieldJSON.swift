@@ -85,6 +85,12 @@ enum FieldJSON {
 
     private static func appendString(_ text: String, to out: inout String) {
         out += "\""
+        // Most text needs no escape: copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -107,14 +107,24 @@ extension SyncEngine {
     /// unguarded, the refusal is thrown.
     func applyPage(_ db: Database, _ page: ZoneChanges, assets: [String: Data], guarded: Bool) throws -> SyncReport {
         var report = SyncReport()
+        // The clock moves past every time of the page at once.
+        try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
+        let writes = PageWrites(batchingInserts: !guarded)
         // Saves first: a row moved away from a parent deleted in the
         // same page must move before the parent's delete cascades.
         let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
+        if !guarded { try prefetch(records, into: writes, db) }
         for record in records {
-            let outcome = try applyFetched(db, record: record, assets: assets, guarded: guarded)
-            if outcome.applied { report.receivedSaves += 1 }
+            // Parents are in the database before their children look.
+            if writes.queuedTable != nil, writes.queuedTable != record.recordType {
+                try flush(writes, db)
+            }
+            let outcome = try applyFetched(db, record: record, assets: assets, guarded: guarded, page: writes)
+            if outcome.applied { writes.markPresent(record.id.recordName) }
+            report.receivedSaves += outcome.applied ? 1 : 0
             report.conflicts += outcome.conflicts
         }
+        try flush(writes, db)
         let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
         for deletion in deletions {
             if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
@@ -153,13 +163,17 @@ extension SyncEngine {
     ///
     /// Unguarded, the refusal is thrown instead, for a caller that applies
     /// many records in one savepoint and redoes them guarded if one fails.
+    ///
+    /// `page`: set for the records of a page, whose times the clock has
+    /// absorbed already (see `PageWrites`).
     @discardableResult
-    func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:], guarded: Bool = true) throws -> ApplyOutcome {
-        guard guarded else { return try applyFetchedRecord(db, record: record, assets: assets) }
+    func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:], guarded: Bool = true,
+                      page: PageWrites? = nil) throws -> ApplyOutcome {
+        guard guarded else { return try applyFetchedRecord(db, record: record, assets: assets, page: page) }
         var outcome = ApplyOutcome()
         do {
             try db.inSavepoint {
-                outcome = try applyFetchedRecord(db, record: record, assets: assets)
+                outcome = try applyFetchedRecord(db, record: record, assets: assets, page: page)
                 return .commit
             }
         } catch let error as DatabaseError where Self.isRefusal(error) {
@@ -204,12 +218,13 @@ extension SyncEngine {
         return outcome
     }
 
-    private func applyFetchedRecord(_ db: Database, record: ServerRecord, assets: [String: Data]) throws -> ApplyOutcome {
+    private func applyFetchedRecord(_ db: Database, record: ServerRecord, assets: [String: Data], page: PageWrites?) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
         guard let (tableName, key) = RecordCoder.split(record.id.recordName), let table = tablesByName[tableName],
               tableName == record.recordType else { return outcome }
-        try absorb(db, times: record.fieldModificationTimes.values)
-        let meta = try Metadata.fetch(db, type: tableName, name: key)
+        // A page's times were absorbed before its records.
+        if page == nil { try absorb(db, times: record.fieldModificationTimes.values) }
+        let meta = try page?.prefetchedMetadata(record.id.recordName) ?? Metadata.fetch(db, type: tableName, name: key)
         if let known = meta?.lastKnown, known.changeTag == record.changeTag, !(meta?.isPendingSave ?? false) {
             return outcome
         }
@@ -226,8 +241,13 @@ extension SyncEngine {
             return outcome
         }
         for reference in table.foreignKeys {
-            guard case .string(let target)? = record.fields[reference.column],
-                  !(try rowExists(db, table: reference.parentTable, key: target)) else { continue }
+            guard case .string(let target)? = record.fields[reference.column] else { continue }
+            let parentName = RecordCoder.recordName(table: reference.parentTable, key: target)
+            if page?.isPresent(parentName) == true { continue }
+            if try rowExists(db, table: reference.parentTable, key: target) {
+                page?.markPresent(parentName)
+                continue
+            }
             let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
             if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
                 // Created elsewhere under a row deleted here: it goes too.
@@ -243,9 +263,14 @@ extension SyncEngine {
             outcome.held = true
             return outcome
         }
-        let row = try fetchRow(db, table: table, key: key)
+        let row = page?.isKnownAbsent(record.id.recordName) == true ? nil : try fetchRow(db, table: table, key: key)
         guard let row else {
-            try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets)
+            if let page, page.batchingInserts {
+                let present = table.columns.filter { record.fields[$0] != nil }
+                page.queueInsert(table, columns: present, values: try rowValues(record, columns: present, key: key, assets: assets))
+            } else {
+                try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets)
+            }
             try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
                               isPendingSave: false, isPendingDelete: false)
             outcome.applied = true
@@ -445,24 +470,73 @@ extension SyncEngine {
     /// absent). Runs inside `applyWrite`, so triggers do not capture it.
     func writeRow(_ db: Database, table: TableSchema, key: String, record: ServerRecord, columns: [String], insert: Bool,
                   assets: [String: Data] = [:]) throws {
-        func value(_ column: String) throws -> DatabaseValue {
-            try RecordCoder.databaseValue(record.fields[column]) { asset in
-                if let data = assets[asset.sha256] { return data }
-                return try database(for: record.id.zoneID).assetData(asset)
-            }
-        }
         if insert {
             let present = table.columns.filter { record.fields[$0] != nil }
-            var arguments: [DatabaseValue] = [key.databaseValue]
-            for column in present { arguments.append(try value(column)) }
-            try db.executeCached(writeStatements.upsert(table, columns: present), arguments: StatementArguments(arguments))
+            let values = try rowValues(record, columns: present, key: key, assets: assets)
+            try db.executeCached(writeStatements.upsert(table, columns: present), arguments: StatementArguments(values))
             return
         }
         guard !columns.isEmpty else { return }
-        var arguments: [DatabaseValue] = []
-        for column in columns { arguments.append(try value(column)) }
-        arguments.append(key.databaseValue)
-        try db.executeCached(writeStatements.update(table, columns: columns), arguments: StatementArguments(arguments))
+        var values = try rowValues(record, columns: columns, assets: assets)
+        values.append(key.databaseValue)
+        try db.executeCached(writeStatements.update(table, columns: columns), arguments: StatementArguments(values))
+    }
+
+    /// The SQL values of `columns` of a record (the key first, if given);
+    /// assets are read from `assets` or the server.
+    func rowValues(_ record: ServerRecord, columns: [String], key: String? = nil, assets: [String: Data]) throws -> [DatabaseValue] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(columns.count + 1)
+        if let key { values.append(key.databaseValue) }
+        for column in columns {
+            values.append(try RecordCoder.databaseValue(record.fields[column]) { asset in
+                if let data = assets[asset.sha256] { return data }
+                return try database(for: record.id.zoneID).assetData(asset)
+            })
+        }
+        return values
+    }
+
+    /// Reads the metadata and notes the rows missing here of a page's
+    /// records, a query per table rather than two per record. Valid while
+    /// the page's saves apply: a record's own metadata and row change only
+    /// as it applies, and a page holds a record once.
+    func prefetch(_ records: [ServerRecord], into writes: PageWrites, _ db: Database) throws {
+        let byTable = Dictionary(grouping: records, by: \.recordType)
+        for (tableName, records) in byTable {
+            guard let table = tablesByName[tableName] else { continue }
+            let keys = records.compactMap { RecordCoder.split($0.id.recordName)?.key }
+            let keyList = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+            var metadata: [String: Metadata] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Metadata.columns) FROM sync_metadata
+                WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?))
+                """), arguments: [tableName, keyList]) {
+                let meta = try Metadata(row: row)
+                metadata[RecordCoder.recordName(table: tableName, key: meta.recordName)] = meta
+            }
+            let pk = table.primaryKey.quotedDatabaseIdentifier
+            let existing = Set(try String.fetchAll(db.cachedStatement(sql: """
+                SELECT \(pk) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(pk) IN (SELECT value FROM json_each(?))
+                """), arguments: [keyList]))
+            for key in keys {
+                let name = RecordCoder.recordName(table: tableName, key: key)
+                writes.prefetched(name, metadata: metadata[name], exists: existing.contains(key))
+            }
+        }
+    }
+
+    /// Inserts the rows a page queued, many per statement.
+    func flush(_ writes: PageWrites, _ db: Database) throws {
+        for (table, columns, rows) in writes.takeQueued() {
+            var rest = rows[...]
+            while !rest.isEmpty {
+                let count = PageWrites.chunkSizes.first { $0 <= rest.count }!
+                let sql = writeStatements.upsert(table, columns: columns, rows: count)
+                try db.executeCached(sql, arguments: StatementArguments(rest.prefix(count).flatMap { $0 }))
+                rest = rest.dropFirst(count)
+            }
+        }
     }
 }
 
@@ -473,23 +547,25 @@ final class WriteStatements: @unchecked Sendable {
         var table: String
         var columns: [String]
         var insert: Bool
+        var rows = 1
     }
 
     private let lock = NSLock()
     private var texts: [Key: String] = [:]
 
-    /// Inserts the row with `columns` (after the primary key, in that
-    /// order), or updates them where the row exists.
-    func upsert(_ table: TableSchema, columns: [String]) -> String {
-        text(Key(table: table.name, columns: columns, insert: true)) {
+    /// Inserts `rows` rows with `columns` (after the primary key, in that
+    /// order), or updates them where a row exists.
+    func upsert(_ table: TableSchema, columns: [String], rows: Int = 1) -> String {
+        text(Key(table: table.name, columns: columns, insert: true, rows: rows)) {
             let pk = table.primaryKey.quotedDatabaseIdentifier
             let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
             let updates = columns.isEmpty
                 ? "\(pk) = excluded.\(pk)"
                 : columns.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+            let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
             return """
                 INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
-                VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
+                VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
                 ON CONFLICT (\(pk)) DO UPDATE SET \(updates)
                 """
         }
@@ -511,5 +587,63 @@ final class WriteStatements: @unchecked Sendable {
         let text = make()
         lock.withLock { texts[key] = text }
         return text
+    }
+}
+
+/// What applying one page's saves keeps from record to record: rows known
+/// to exist (sparing the lookup of a parent written just before its
+/// children), and, when the page is applied unguarded, new rows waiting to
+/// be inserted many per statement.
+///
+/// Why batch: every statement that writes through a trigger into the
+/// search index opens a statement savepoint, and SQLite's full-text index
+/// writes its pending terms to disk at each one; a row per statement made
+/// the index write a segment, and merge them, for every row. The caller
+/// flushes before a record of another table, so parents are in the
+/// database before their children, and at the end of the saves.
+final class PageWrites {
+    /// Rows per statement, largest first; a remainder takes the smaller ones.
+    static let chunkSizes = [64, 16, 4, 1]
+
+    let batchingInserts: Bool
+    private var present: Set<String> = []
+    /// Metadata of the page's records read up front (nil inside: none).
+    private var metadata: [String: Metadata?] = [:]
+    private var absent: Set<String> = []
+    private var queued: [[String]: (table: TableSchema, rows: [[DatabaseValue]])] = [:]
+    /// The table of the queued rows.
+    private(set) var queuedTable: String?
+
+    init(batchingInserts: Bool) {
+        self.batchingInserts = batchingInserts
+    }
+
+    func isPresent(_ recordName: String) -> Bool { present.contains(recordName) }
+
+    func prefetched(_ recordName: String, metadata: Metadata?, exists: Bool) {
+        self.metadata[recordName] = .some(metadata)
+        if !exists { absent.insert(recordName) }
+    }
+
+    /// The record's metadata as read up front: `.some(nil)` for none, nil
+    /// when not read up front.
+    func prefetchedMetadata(_ recordName: String) -> Metadata?? { metadata[recordName] }
+
+    func isKnownAbsent(_ recordName: String) -> Bool { absent.contains(recordName) }
+
+    func markPresent(_ recordName: String) { present.insert(recordName) }
+
+    /// `values`: the primary key, then `columns`.
+    func queueInsert(_ table: TableSchema, columns: [String], values: [DatabaseValue]) {
+        queuedTable = table.name
+        queued[columns, default: (table, [])].rows.append(values)
+    }
+
+    func takeQueued() -> [(table: TableSchema, columns: [String], rows: [[DatabaseValue]])] {
+        defer {
+            queued = [:]
+            queuedTable = nil
+        }
+        return queued.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.value.table, $0.key, $0.value.rows) }
     }
 }

@@ -107,6 +107,8 @@ extension SyncEngine {
             metadata += try rows.map(Metadata.init(row:))
         }
         var batch: [OutgoingChange] = []
+        // The clock cannot move during this read.
+        let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
         var bytes = 0
         var zoneCache: [String: ZoneID] = [:]
         for meta in metadata {
@@ -122,7 +124,6 @@ extension SyncEngine {
             let zone = try meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
             let (values, blobs) = RecordCoder.values(of: row, table: table)
             var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)
-            let hlc = try Int64.fetchOne(db.cachedStatement(sql: "SELECT hlc FROM sync_clock")) ?? 0
             for column in table.columns {
                 let value = values[column]
                 let known = meta.lastKnown
@@ -245,19 +246,28 @@ extension SyncEngine {
         return report
     }
 
+    /// The server has `saved`: it becomes the last-known record, and the
+    /// edits it carried stop being pending, unless the row changed again
+    /// while the request was in flight (its change count moved), in which
+    /// case they stay pending for the next send. One statement, as this
+    /// runs for every record sent.
     func confirmSave(_ db: Database, change: OutgoingChange, saved: ServerRecord) throws {
-        guard let current = try Metadata.fetch(db, type: change.table.name, name: change.key) else {
+        try db.executeCached("""
+            UPDATE sync_metadata SET
+              zoneName = ?, ownerName = ?, lastKnownServerRecord = ?,
+              editTimes = CASE WHEN changeCount = ? THEN '{}' ELSE editTimes END,
+              isPendingSave = CASE WHEN changeCount = ? THEN 0 ELSE isPendingSave END
+            WHERE recordType = ? AND recordName = ?
+            """, arguments: [
+                saved.id.zoneID.name, saved.id.zoneID.ownerName, try RecordCoder.encode(saved),
+                change.metadata.changeCount, change.metadata.changeCount, change.table.name, change.key,
+            ])
+        if db.changesCount == 0 {
             // Deleted (and forgotten) while the request was in flight: the
             // server now has it, so it must be deleted there too.
             try Metadata.save(db, type: change.table.name, name: change.key, lastKnown: saved, editTimes: [:],
                               isPendingSave: false, isPendingDelete: true)
-            return
         }
-        let unchanged = current.changeCount == change.metadata.changeCount
-        try Metadata.save(db, type: change.table.name, name: change.key, lastKnown: saved,
-                          editTimes: unchanged ? [:] : current.editTimes,
-                          isPendingSave: unchanged ? false : current.isPendingSave,
-                          isPendingDelete: current.isPendingDelete)
     }
 
     func confirmDelete(_ db: Database, change: OutgoingChange) throws {
