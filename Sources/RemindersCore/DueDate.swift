@@ -67,18 +67,29 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// "YYYY-MM-DD", the date part alone.
     public var dateString: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2)
     }
 
     /// The stored form: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM".
     public var description: String {
         if let hour, let minute {
-            return dateString + String(format: "T%02d:%02d", hour, minute)
+            return dateString + "T" + Self.digits(hour, 2) + ":" + Self.digits(minute, 2)
         }
         return dateString
     }
 
-    public static func < (a: DueDate, b: DueDate) -> Bool { a.description < b.description }
+    /// `value` with leading zeros to `width` (screens format thousands of
+    /// dates a frame; `String(format:)` cost more than reading them).
+    private static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    /// The order of the stored forms (a date alone before the same date
+    /// with a time), from the parts: four-digit years make it the same.
+    public static func < (a: DueDate, b: DueDate) -> Bool {
+        (a.year, a.month, a.day, a.hour ?? -1, a.minute ?? -1) < (b.year, b.month, b.day, b.hour ?? -1, b.minute ?? -1)
+    }
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {

@@ -70,10 +70,8 @@ public enum DueQueries {
             sql += " AND substr(reminders.dueDate, 1, 10) <= ?"
             arguments += [DueDate(moment: end, in: clock.timeZone, includingTime: false).dateString]
         }
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         var result: [DueReminder] = []
-        for row in rows {
-            let reminderRow = try Queries.reminderRow(row, clock: clock)
+        for reminderRow in try Queries.reminderRows(db, sql: sql, arguments: arguments, clock: clock) {
             guard let due = reminderRow.reminder.dueDate,
                   let dueAt = moment(of: due, clock: clock, defaultHour: defaultHour) else { continue }
             if let end, dueAt > end { continue }

@@ -226,20 +226,89 @@ public enum Queries {
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
-        let reminder = try Reminder(row: row)
-        let tagList: String? = row["tagList"]
+        try reminderRow(row, layout: RowLayout(row), now: clock.nowDue)
+    }
+
+    /// Rows of `rowColumns`, each decoded as it is stepped, with the
+    /// columns found and the clock read once for all of them.
+    static func reminderRows(_ db: Database, sql: String, arguments: StatementArguments = [], clock: AppClock) throws -> [ReminderRow] {
+        let now = clock.nowDue
+        var layout: RowLayout?
+        var rows: [ReminderRow] = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            let found = try layout ?? RowLayout(row)
+            layout = found
+            rows.append(try reminderRow(row, layout: found, now: now))
+        }
+        return rows
+    }
+
+    /// Where the columns of `rowColumns` are. Looked up by name once per
+    /// read: by name in every row, and through `Codable`, decoding cost
+    /// more than the SQL.
+    struct RowLayout {
+        let id, listID, title, notes, dueDate, priority, isFlagged, status, completedAt, position: Int
+        let listTitle, listColor, tagList: Int
+
+        init(_ row: Row) throws {
+            let names = Array(row.columnNames)
+            func index(_ name: String) throws -> Int {
+                guard let index = names.firstIndex(of: name) else {
+                    throw CoreError.database("a reminder was read without its \(name) column")
+                }
+                return index
+            }
+            id = try index("id")
+            listID = try index("remindersListID")
+            title = try index("title")
+            notes = try index("notes")
+            dueDate = try index("dueDate")
+            priority = try index("priority")
+            isFlagged = try index("isFlagged")
+            status = try index("status")
+            completedAt = try index("completedAt")
+            position = try index("position")
+            listTitle = try index("listTitle")
+            listColor = try index("listColor")
+            tagList = try index("tagList")
+        }
+    }
+
+    /// What `Reminder(row:)` reads, by position: a stored due date that is
+    /// not a date reads as none; a priority or status this version does
+    /// not know is an error, as it is there.
+    static func reminderRow(_ row: Row, layout: RowLayout, now: DueDate) throws -> ReminderRow {
+        let id: String = row[layout.id]
+        let rawPriority: Int = row[layout.priority]
+        let rawStatus: String = row[layout.status]
+        guard let priority = Priority(rawValue: rawPriority), let status = ReminderStatus(rawValue: rawStatus) else {
+            throw CoreError.database("reminder \(id) has priority \(rawPriority) and status '\(rawStatus)', which this version does not know")
+        }
+        let storedDue: String? = row[layout.dueDate]
+        let reminder = Reminder(
+            id: id, remindersListID: row[layout.listID], title: row[layout.title], notes: row[layout.notes],
+            dueDate: storedDue.flatMap(DueDate.init), priority: priority, isFlagged: row[layout.isFlagged], status: status,
+            completedAt: row[layout.completedAt], position: row[layout.position])
+        let tagList: String? = row[layout.tagList]
         return ReminderRow(
             reminder: reminder,
             tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
-            listTitle: row["listTitle"],
-            listColor: row["listColor"],
-            isPastDue: reminder.status != .completed && isPastDue(reminder.dueDate, clock: clock))
+            listTitle: row[layout.listTitle],
+            listColor: row[layout.listColor],
+            isPastDue: status != .completed && isPastDue(reminder.dueDate, now: now))
     }
 
     public static func isPastDue(_ due: DueDate?, clock: AppClock) -> Bool {
+        isPastDue(due, now: clock.nowDue)
+    }
+
+    /// A date alone is past due from the next day; a date with a time,
+    /// from that minute.
+    static func isPastDue(_ due: DueDate?, now: DueDate) -> Bool {
         guard let due else { return false }
-        if due.hasTime { return due.description < clock.nowDue.description }
-        return due.dateString < clock.today
+        if due.hasTime { return due < now }
+        return (due.year, due.month, due.day) < (now.year, now.month, now.day)
     }
 
     /// Reminders for a filter, sorted. With `showCompleted` false, completed
@@ -269,43 +338,50 @@ public enum Queries {
             conditions.append("reminders.id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)")
             arguments += [tag]
         }
-        if !showCompleted, filter != .completed {
+        let onlyOpen = !showCompleted && filter != .completed
+        if onlyOpen {
             conditions.append("reminders.status != 'completed'")
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let order = orderBy(sort, filter: filter)
+        let order = orderBy(sort, filter: filter, completedLast: !onlyOpen)
         let from = "FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID"
         guard let limit else {
-            return try Row.fetchAll(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)", arguments: arguments)
-                .map { try reminderRow($0, clock: clock) }
+            return try reminderRows(db, sql: "SELECT \(rowColumns) \(from) \(whereClause) ORDER BY \(order)", arguments: arguments,
+                                    clock: clock)
         }
         // A window of a long list: sort the keys first, from an index where
         // one covers them, and read whole rows (with their tags) only for
         // the window. A list sorted by list order needs the lists; the
         // others do not.
         let keysFrom = order.contains("remindersLists.") ? from : "FROM reminders"
-        return try Row.fetchAll(db, sql: """
+        return try reminderRows(db, sql: """
             SELECT \(rowColumns) \(from)
             WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT \(max(0, limit)))
             ORDER BY \(order)
-            """, arguments: arguments).map { try reminderRow($0, clock: clock) }
+            """, arguments: arguments, clock: clock)
     }
 
-    static func orderBy(_ sort: SortOrder, filter: ReminderFilter) -> String {
-        let completedLast = "reminders.status = 'completed'"
+    /// `completedLast`: the rows may include completed ones, which go
+    /// after the others. Without it (only open rows), the order is the one
+    /// the indexes of open reminders keep, so a window of a long list is
+    /// read from an index instead of sorted.
+    static func orderBy(_ sort: SortOrder, filter: ReminderFilter, completedLast: Bool = true) -> String {
+        let keys: String
         switch sort {
         case .manual:
             if case .list = filter {
-                return "\(completedLast), reminders.position, reminders.id"
+                keys = "reminders.position, reminders.id"
+            } else {
+                keys = "remindersLists.position, remindersLists.id, reminders.position, reminders.id"
             }
-            return "\(completedLast), remindersLists.position, remindersLists.id, reminders.position, reminders.id"
         case .due:
-            return "\(completedLast), reminders.dueDate IS NULL, reminders.dueDate, reminders.position, reminders.id"
+            keys = "reminders.dueDate IS NULL, reminders.dueDate, reminders.position, reminders.id"
         case .priority:
-            return "\(completedLast), reminders.priority DESC, reminders.dueDate IS NULL, reminders.dueDate, reminders.position, reminders.id"
+            keys = "reminders.priority DESC, reminders.dueDate IS NULL, reminders.dueDate, reminders.position, reminders.id"
         case .title:
-            return "\(completedLast), reminders.title COLLATE NOCASE, reminders.id"
+            keys = "reminders.title COLLATE NOCASE, reminders.id"
         }
+        return completedLast ? "reminders.status = 'completed', " + keys : keys
     }
 
     public static func reminder(_ db: Database, id: String, clock: AppClock) throws -> ReminderRow? {
@@ -338,31 +414,74 @@ public enum Queries {
                 """
             arguments = [pattern]
         }
-        // "+rowid" keeps SQLite from reading every hit's row to learn its
-        // status and title: the completed ones are counted from their own
-        // index, and open hits come in title order from theirs, stopping
-        // at the limit.
-        let completedCount = try Int.fetchOne(db, sql: """
-            SELECT count(*) FROM reminders WHERE +rowid IN (\(matchIDs)) AND status = 'completed'
-            """, arguments: arguments) ?? 0
+        // The text is matched once. The hits' sort keys are read in one
+        // pass (which counts the completed ones too) and sorted here: every
+        // query that matched again, or walked a title index for the first
+        // hits, cost more. No early return without hits: an observation of
+        // this read tracks the tables its statements read, and a renamed
+        // tag must bring a hit back (the search index is not observable).
+        let hitIDs = try Int64.fetchAll(db, sql: matchIDs, arguments: arguments)
+        var completedCount = 0
+        var candidates: [(rowid: Int64, completed: Bool, title: [UInt8], id: String)] = []
+        let keys = try Row.fetchCursor(db, sql: """
+            SELECT rowid, status = 'completed', title, id FROM reminders WHERE rowid IN (SELECT value FROM json_each(?))
+            """, arguments: [jsonArray(hitIDs)])
+        while let row = try keys.next() {
+            let completed: Bool = row[1]
+            if completed { completedCount += 1 }
+            if completed && !showCompleted { continue }
+            let title: String = row[2]
+            candidates.append((row[0], completed, noCaseKey(title), row[3]))
+        }
+        // The order of `reminders.status = 'completed', title COLLATE NOCASE, id`.
+        candidates.sort { a, b in
+            if a.completed != b.completed { return !a.completed }
+            if a.title != b.title { return a.title.lexicographicallyPrecedes(b.title) }
+            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
         let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
-        let keys = showCompleted
-            ? "SELECT rowid FROM reminders WHERE rowid IN (\(matchIDs)) ORDER BY \(order) LIMIT \(limit)"
-            : """
-              SELECT rowid FROM reminders WHERE +rowid IN (\(matchIDs)) AND status != 'completed'
-              ORDER BY title COLLATE NOCASE, id LIMIT \(limit)
-              """
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try reminderRows(db, sql: """
             SELECT \(rowColumns)
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
-            WHERE reminders.rowid IN (\(keys))
+            WHERE reminders.rowid IN (SELECT value FROM json_each(?))
             ORDER BY \(order)
-            """, arguments: arguments)
-        let hits = try rows.map { row -> SearchHit in
-            let reminderRow = try reminderRow(row, clock: clock)
-            return SearchHit(row: reminderRow, snippet: snippet(for: reminderRow, matching: text))
-        }
+            """, arguments: [jsonArray(candidates.prefix(max(0, limit)).map(\.rowid))], clock: clock)
+        let hits = rows.map { row in SearchHit(row: row, snippet: snippet(for: row, matching: text)) }
         return SearchResults(hits: hits, completedCount: completedCount)
+    }
+
+    static func jsonArray(_ ids: some Sequence<Int64>) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// What SQLite's NOCASE compares: the bytes, ASCII letters folded.
+    static func noCaseKey(_ text: String) -> [UInt8] {
+        text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    }
+
+    /// Where `needle` first occurs in `haystack`, ignoring case and
+    /// diacritics. ASCII on both sides (most searches) is compared byte by
+    /// byte; Foundation's search, which knows every script, cost more than
+    /// the query that found the rows.
+    static func find<S: StringProtocol>(_ needle: String, in haystack: S) -> Range<S.Index>? {
+        let pattern = Array(needle.utf8)
+        guard !pattern.isEmpty, pattern.allSatisfy({ $0 < 0x80 }), haystack.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive])
+        }
+        func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        let folded = pattern.map(fold)
+        let bytes = haystack.utf8
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            var at = start, matched = 0
+            while matched < folded.count, at != bytes.endIndex, fold(bytes[at]) == folded[matched] {
+                matched += 1
+                at = bytes.index(after: at)
+            }
+            if matched == folded.count { return start..<at }
+            start = bytes.index(after: start)
+        }
+        return nil
     }
 
     /// A short excerpt of the first field that contains the text, with every
@@ -370,15 +489,18 @@ public enum Queries {
     public static func snippet(for row: ReminderRow, matching text: String, radius: Int = 30) -> String {
         let candidates = [row.reminder.title, row.reminder.notes, row.tags.map { "#" + $0 }.joined(separator: " ")]
         for field in candidates {
-            let flat = field.replacingOccurrences(of: "\n", with: " ")
-            guard let first = flat.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) else { continue }
+            // Most fields hold no new line and no marker: no copies then.
+            let flat = field.utf8.contains(UInt8(ascii: "\n")) ? field.replacingOccurrences(of: "\n", with: " ") : field
+            guard let first = find(text, in: flat) else { continue }
             let start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
             let end = flat.index(first.upperBound, offsetBy: radius, limitedBy: flat.endIndex) ?? flat.endIndex
             var excerpt = String(flat[start..<end])
-            excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "").replacingOccurrences(of: String(matchEnd), with: "")
+            if excerpt.contains(matchStart) || excerpt.contains(matchEnd) {
+                excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "").replacingOccurrences(of: String(matchEnd), with: "")
+            }
             var result = ""
             var rest = Substring(excerpt)
-            while let match = rest.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) {
+            while let match = find(text, in: rest) {
                 result += rest[..<match.lowerBound]
                 result.append(matchStart)
                 result += rest[match]

@@ -105,6 +105,23 @@ public enum Schema {
         migrator.registerMigration("v2: counts kept by triggers, indexes for screens") { db in
             try db.execute(sql: countsSQL)
         }
+        migrator.registerMigration("v3: indexes for a list's open reminders and a reminder's tags") { db in
+            // The first rows of a list of 30,000 sorted by due date, or in
+            // the user's order, come from walking these (`Queries.orderBy`
+            // without completed rows) instead of sorting the list.
+            try db.execute(sql: """
+                CREATE INDEX reminders_open_list_due
+                  ON reminders(remindersListID, dueDate IS NULL, dueDate, position, id) WHERE status != 'completed';
+                CREATE INDEX reminders_open_list_position
+                  ON reminders(remindersListID, position, id) WHERE status != 'completed';
+
+                -- A reminder's tags in the order rows show them, from the
+                -- index alone (tagID sorts NOCASE, as declared); foreign-key
+                -- lookups use its prefix.
+                CREATE INDEX remindersTags_reminder_tag ON remindersTags(reminderID, tagID);
+                DROP INDEX remindersTags_reminderID;
+                """)
+        }
         return migrator
     }
 

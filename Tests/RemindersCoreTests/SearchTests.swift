@@ -53,6 +53,36 @@ struct SearchTests {
         #expect(shown.hits.map(\.row.reminder.title) == ["Renew passport", "Old passport photos"])
     }
 
+    /// The hits are sorted in Swift, not by SQLite: the order must be
+    /// SQLite's (completed last, title NOCASE: ASCII folded, other bytes
+    /// as they are, then id), whatever the titles, and so must the count.
+    @Test func hitsComeInSQLitesOrderWhateverTheTitles() throws {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        let titles = ["zeta task", "Zeta task", "ÉCLAIR task", "éclair task", "eclair task", "Éclair task", "_task", "task",
+                      "Task", "TASK 2", "task 10", "😀 task", "a task", "B task", "b task", "İstanbul task", "ß task"]
+        var generator = SystemRandomNumberGenerator()
+        for (index, title) in (titles + titles).shuffled(using: &generator).enumerated() {
+            let reminder = try store.add(title, to: list)
+            if index % 3 == 0 { try store.complete(id: reminder.id) }
+        }
+        for showCompleted in [false, true] {
+            for limit in [500, 7] {
+                let results = try store.writer.read { db in
+                    try Queries.search(db, text: "task", showCompleted: showCompleted, clock: store.clock, limit: limit)
+                }
+                let expected = try store.writer.read { db in
+                    try String.fetchAll(db, sql: """
+                        SELECT id FROM reminders WHERE title LIKE '%task%' \(showCompleted ? "" : "AND status != 'completed'")
+                        ORDER BY status = 'completed', title COLLATE NOCASE, id LIMIT ?
+                        """, arguments: [limit])
+                }
+                #expect(results.hits.map(\.row.reminder.id) == expected, "showCompleted \(showCompleted), limit \(limit)")
+                #expect(results.completedCount == 12)
+            }
+        }
+    }
+
     @Test func snippetsMarkEveryMatchInTheFirstFieldThatHasOne() throws {
         let store = try fixture()
         let (start, end) = (Queries.matchStart, Queries.matchEnd)
