@@ -603,7 +603,7 @@ final class WriteStatements: @unchecked Sendable {
 /// database before their children, and at the end of the saves.
 final class PageWrites {
     /// Rows per statement, largest first; a remainder takes the smaller ones.
-    static let chunkSizes = [64, 16, 4, 1]
+    static let chunkSizes = [256, 64, 16, 4, 1]
 
     let batchingInserts: Bool
     private var present: Set<String> = []

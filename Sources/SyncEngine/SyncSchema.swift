@@ -29,7 +29,8 @@ enum SyncSchema {
               -- The zone the record lives in on the server, once known.
               zoneName TEXT,
               ownerName TEXT,
-              -- JSON of the last server record the server confirmed or sent;
+              -- The last server record the server confirmed or sent (a
+              -- RecordArchive; JSON in databases written before it);
               -- never a record under construction or a merged one.
               lastKnownServerRecord BLOB,
               -- JSON {column: time} of local edits not yet confirmed.

@@ -84,6 +84,8 @@ struct DataSet: Sendable {
 
     /// A word of many titles, so a search for it returns a page of hits.
     static let searchTerm = "invoice"
+    /// A phrase few reminders hold (about one in a thousand).
+    static let rareSearchTerm = "dentist #1"
 
     static let listTitles = [
         "Personal", "Work", "Groceries", "Home", "Errands", "Family", "Health", "Finance", "Travel", "Reading",
