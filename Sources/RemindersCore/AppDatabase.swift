@@ -39,15 +39,6 @@ public enum AppDatabase {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.label = "reminders"
-        configuration.prepareDatabase { db in
-            // The writer only: a sync that applies thousands of rows spilled
-            // SQLite's default 2 MB of pages to the file and read them back
-            // (at 100,000 reminders most of its time). Grows only as used;
-            // readers keep the default, for the memory of an idle app.
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA cache_size = -16000")
-            }
-        }
         return configuration
     }
 

@@ -11,6 +11,24 @@ struct ApplyOutcome {
 
 extension SyncEngine {
     func fetchLocked() throws -> SyncReport {
+        try withWideCache { try fetchAll() }
+    }
+
+    /// Runs `body` with the writer's page cache at 16 MB, then gives it
+    /// back: applying thousands of fetched rows spilled SQLite's default
+    /// 2 MB of pages to the file and read them back (at 100,000 reminders,
+    /// most of the download). Only while fetching, so an idle app stays small.
+    func withWideCache<T>(_ body: () throws -> T) throws -> T {
+        let previous = try writer.writeWithoutTransaction { db -> Int in
+            let size = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -16000")
+            return size
+        }
+        defer { try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = \(previous)") } }
+        return try body()
+    }
+
+    private func fetchAll() throws -> SyncReport {
         var report = SyncReport()
         for scope in DatabaseScope.allCases {
             let database = scope == .private ? privateDatabase : sharedDatabase
