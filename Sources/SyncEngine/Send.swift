@@ -19,7 +19,9 @@ extension SyncEngine {
         var limit = batchLimit
         var failedRounds = 0
         var rounds = 0
-        while failedRounds < 3, rounds < 50 {
+        // Offline means no sends, also for a round that began before the
+        // device went offline (a live fetch that found edits to send).
+        while failedRounds < 3, rounds < 50, !isOffline {
             rounds += 1
             let batch = try writer.read { db in try self.outgoingBatch(db, limit: limit) }
             if batch.isEmpty { break }
