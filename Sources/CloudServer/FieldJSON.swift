@@ -8,8 +8,9 @@ import Foundation
 /// case as `{"case":{"_0":value}}`, dates as seconds since 2001, bytes as
 /// Base64, non-finite doubles as "+Infinity", "-Infinity" and "NaN"), so
 /// stores written either way read the same. Whatever the quick reader does
-/// not recognise goes to `JSONDecoder`, which has the last word.
-enum FieldJSON {
+/// not recognise goes to `JSONDecoder`, which has the last word. Devices
+/// keep their pending edit times in the same form.
+public enum FieldJSON {
     // MARK: Writing
 
     static func encode(fields: [String: FieldValue]) -> String {
@@ -23,7 +24,7 @@ enum FieldJSON {
         return out + "}"
     }
 
-    static func encode(times: [String: Int64]) -> String {
+    public static func encode(times: [String: Int64]) -> String {
         var out = "{"
         for (index, key) in times.keys.sorted().enumerated() {
             if index > 0 { out += "," }
@@ -126,7 +127,7 @@ enum FieldJSON {
     }
 
     /// The times, or nil when the text is not a flat object of integers.
-    static func quickTimes(_ text: String) -> [String: Int64]? {
+    public static func quickTimes(_ text: String) -> [String: Int64]? {
         var text = text
         return text.withUTF8 { bytes -> [String: Int64]? in
             var scanner = Scanner(bytes: bytes)

@@ -42,70 +42,17 @@ struct Metadata: Sendable {
     }
 
     /// Edit times as the JSON object the triggers patch (`json_patch`),
-    /// keys sorted. Written by hand: `JSONEncoder` cost more than the
-    /// statement that stores it.
+    /// keys sorted, in the form the server stores field times.
     static func encodeTimes(_ times: [String: Int64]) -> String {
-        var text = "{"
-        for (index, key) in times.keys.sorted().enumerated() {
-            if index > 0 { text += "," }
-            text += "\""
-            for scalar in key.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            text += "\":\(times[key]!)"
-        }
-        return text + "}"
+        FieldJSON.encode(times: times)
     }
 
-    /// Reads what `encodeTimes` or SQLite's JSON functions wrote: a flat
-    /// object of integers. Keys with escapes, or anything unexpected, go
-    /// through `JSONDecoder`; what it cannot read either counts as no times.
+    /// Reads what `encodeTimes` or SQLite's JSON functions wrote; what the
+    /// quick reader does not take goes through `JSONDecoder`, and what that
+    /// cannot read either counts as no times.
     static func decodeTimes(_ text: String) -> [String: Int64] {
-        if let times = quickDecodeTimes(text) { return times }
+        if let times = FieldJSON.quickTimes(text) { return times }
         return (try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))) ?? [:]
-    }
-
-    private static func quickDecodeTimes(_ text: String) -> [String: Int64]? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func skipSpaces() {
-            while index < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[index]) { index += 1 }
-        }
-        func expect(_ byte: UInt8) -> Bool {
-            skipSpaces()
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-        guard expect(UInt8(ascii: "{")) else { return nil }
-        var times: [String: Int64] = [:]
-        if expect(UInt8(ascii: "}")) { return index == bytes.count ? times : nil }
-        while true {
-            guard expect(UInt8(ascii: "\"")) else { return nil }
-            let start = index
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-                  let key = String(validating: bytes[start..<index], as: UTF8.self) else { return nil }
-            index += 1
-            guard expect(UInt8(ascii: ":")) else { return nil }
-            skipSpaces()
-            let numberStart = index
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            guard let number = Int64(String(decoding: bytes[numberStart..<index], as: UTF8.self)) else { return nil }
-            times[key] = number
-            if expect(UInt8(ascii: ",")) { continue }
-            guard expect(UInt8(ascii: "}")) else { return nil }
-            skipSpaces()
-            return index == bytes.count ? times : nil
-        }
     }
 
     /// Stores what the server confirmed or sent, with the local state of
