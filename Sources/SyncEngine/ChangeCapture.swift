@@ -1,3 +1,5 @@
+import CloudServer
+import Foundation
 import GRDB
 
 /// Triggers that record every user edit of a synced table in
@@ -10,7 +12,7 @@ import GRDB
 enum ChangeCapture {
     static func install(_ db: Database, tables: [TableSchema]) throws {
         for table in tables {
-            for suffix in ["insert", "update", "rekey", "delete"] {
+            for suffix in suffixes {
                 try db.execute(sql: "DROP TRIGGER IF EXISTS \(triggerName(table, suffix))")
             }
             try db.execute(sql: insertTrigger(table))
@@ -18,6 +20,38 @@ enum ChangeCapture {
             try db.execute(sql: rekeyTrigger(table))
             try db.execute(sql: deleteTrigger(table))
         }
+    }
+
+    /// Whether the triggers for `tables` are installed as this version
+    /// writes them, and every row written before they were has been marked
+    /// (`backfill`): then attaching again has nothing to do. The SQL of the
+    /// triggers is the signature, so a new column, a new synced table or a
+    /// change here installs and backfills again; a trigger gone missing too.
+    static func isCurrent(_ db: Database, tables: [TableSchema]) throws -> Bool {
+        let installed = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'captureSignature'")
+        guard installed == signature(tables) else { return false }
+        let names = tables.flatMap { table in suffixes.map { triggerName(table, $0) } }
+        let present = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))
+            """, arguments: [String(decoding: try JSONEncoder().encode(names.map(unquoted)), as: UTF8.self)]) ?? 0
+        return present == names.count
+    }
+
+    static func markCurrent(_ db: Database, tables: [TableSchema]) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('captureSignature', ?)",
+                       arguments: [signature(tables)])
+    }
+
+    static func signature(_ tables: [TableSchema]) -> String {
+        let sql = tables.map { [insertTrigger($0), updateTrigger($0), rekeyTrigger($0), deleteTrigger($0)].joined(separator: "\n") }
+        return Asset.digest(of: Data(sql.joined(separator: "\n").utf8))
+    }
+
+    static let suffixes = ["insert", "update", "rekey", "delete"]
+
+    /// A trigger's name as `sqlite_master` stores it.
+    private static func unquoted(_ name: String) -> String {
+        String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
     static func triggerName(_ table: TableSchema, _ suffix: String) -> String {
