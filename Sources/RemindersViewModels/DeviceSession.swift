@@ -58,22 +58,48 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// A first run: fetches what the server holds for this user, and seeds
     /// sample data only when neither this device nor the server has any
-    /// (a second device joining must never add a second copy). With the
+    /// (a second device joining must never add a second copy). Two devices
+    /// starting at once on an empty server both find it empty, so the one
+    /// that seeds is the one whose claim the server takes first (see
+    /// `claimSampleData`); the other gets the sample data by sync. With the
     /// server out of reach, a device with no data of its own is seeded.
     /// Returns whether sample data was created.
     @discardableResult
     public func seedIfNew() throws -> Bool {
         let isEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
         guard isEmpty, try !engine.hasSyncState() else { return false }
+        let claimed: Bool
         do {
-            try connect()
+            let server = try connect()
             try engine.sync()
+            let stillEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
+            guard stillEmpty else { return false }
+            claimed = try claimSampleData(server)
         } catch {
             engine.disconnect()
             return try SampleData.seed(store)
         }
-        let stillEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
-        guard stillEmpty else { return false }
-        return try SampleData.seed(store)
+        return claimed ? try SampleData.seed(store) : false
+    }
+
+    /// The record a device creates on the server before seeding sample
+    /// data: a save that only creates, so of two devices the server takes
+    /// one and refuses the other. The engine leaves records of types it
+    /// does not sync alone.
+    static let sampleDataClaim = "sampleData/claim"
+
+    /// Whether this device may seed: its claim was the server's first.
+    func claimSampleData(_ server: DirectoryServer) throws -> Bool {
+        let database = server.database(user: userName, scope: .private, device: deviceName)
+        let zone = engine.defaultZoneID
+        if case .failure(let error)? = try database.modifyZones(saving: [zone], deleting: [])[zone] { throw error }
+        let claim = ServerRecord(id: RecordID(recordName: Self.sampleDataClaim, zoneID: zone), recordType: "sampleData",
+                                 fields: ["device": .string(deviceName)])
+        switch try database.modifyRecords(saving: [claim], deleting: []).saveResults[claim.id] {
+        case .success?: return true
+        case .failure(.serverRecordChanged)?: return false
+        case .failure(let error)?: throw error
+        case nil: throw CloudError.serverUnavailable("the server did not answer the sample data claim")
+        }
     }
 }
