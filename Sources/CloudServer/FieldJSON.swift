@@ -15,21 +15,21 @@ public enum FieldJSON {
 
     static func encode(fields: [String: FieldValue]) -> String {
         var out = "{"
-        for (index, key) in fields.keys.sorted().enumerated() {
+        for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out += "," }
-            appendString(key, to: &out)
+            appendString(field.key, to: &out)
             out += ":"
-            appendValue(fields[key]!, to: &out)
+            appendValue(field.value, to: &out)
         }
         return out + "}"
     }
 
     public static func encode(times: [String: Int64]) -> String {
         var out = "{"
-        for (index, key) in times.keys.sorted().enumerated() {
+        for (index, time) in times.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out += "," }
-            appendString(key, to: &out)
-            out += ":\(times[key]!)"
+            appendString(time.key, to: &out)
+            out += ":\(time.value)"
         }
         return out + "}"
     }

@@ -31,14 +31,14 @@ public enum RecordArchive {
         writer.recordID(record.id)
         writer.string(record.recordType)
         writer.unsigned(UInt64(record.fields.count))
-        for key in record.fields.keys.sorted() {
+        for (key, value) in record.fields.sorted(by: { $0.key < $1.key }) {
             writer.string(key)
-            writer.field(record.fields[key]!)
+            writer.field(value)
         }
         writer.unsigned(UInt64(record.fieldModificationTimes.count))
-        for key in record.fieldModificationTimes.keys.sorted() {
+        for (key, time) in record.fieldModificationTimes.sorted(by: { $0.key < $1.key }) {
             writer.string(key)
-            writer.signed(record.fieldModificationTimes[key]!)
+            writer.signed(time)
         }
         writer.optional(record.parent) { $0.recordID($1) }
         writer.optional(record.changeTag) { $0.string($1) }
