@@ -195,7 +195,6 @@ public enum FieldJSON {
         case array([JSON])
         case string(String)
         case number(String)
-        case literal
     }
 
     /// A strict JSON reader: nil on anything it does not accept.

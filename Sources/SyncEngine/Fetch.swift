@@ -283,12 +283,7 @@ extension SyncEngine {
         }
         let row = page?.isKnownAbsent(record.id.recordName) == true ? nil : try fetchRow(db, table: table, key: key)
         guard let row else {
-            if let page, page.batchingInserts {
-                let present = table.columns.filter { record.fields[$0] != nil }
-                page.queueInsert(table, columns: present, values: try rowValues(record, columns: present, key: key, assets: assets))
-            } else {
-                try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets)
-            }
+            try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets, page: page)
             try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
                               isPendingSave: false, isPendingDelete: false)
             outcome.applied = true
@@ -472,32 +467,33 @@ extension SyncEngine {
     /// The row with every column, primary key first (what
     /// `RecordCoder.values` reads).
     func fetchRow(_ db: Database, table: TableSchema, key: String) throws -> Row? {
-        let columns = table.allColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        return try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"),
-            arguments: [key])
+        try Row.fetchOne(db.cachedStatement(sql: statements.row(table)), arguments: [key])
     }
 
     func rowExists(_ db: Database, table: String, key: String) throws -> Bool {
         guard let schema = tablesByName[table] else { return false }
-        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(schema.name.quotedDatabaseIdentifier) WHERE \(schema.primaryKey.quotedDatabaseIdentifier) = ?)"),
-                                 arguments: [key]) ?? false
+        return try Bool.fetchOne(db.cachedStatement(sql: statements.exists(schema)), arguments: [key]) ?? false
     }
 
     /// Writes `columns` of a record into the row (inserting it if asked and
-    /// absent). Runs inside `applyWrite`, so triggers do not capture it.
+    /// absent). Runs inside `applyWrite`, so triggers do not capture it. An
+    /// insert for a page that batches them waits in the page's queue.
     func writeRow(_ db: Database, table: TableSchema, key: String, record: ServerRecord, columns: [String], insert: Bool,
-                  assets: [String: Data] = [:]) throws {
+                  assets: [String: Data] = [:], page: PageWrites? = nil) throws {
         if insert {
             let present = table.columns.filter { record.fields[$0] != nil }
             let values = try rowValues(record, columns: present, key: key, assets: assets)
-            try db.executeCached(writeStatements.upsert(table, columns: present), arguments: StatementArguments(values))
+            if let page, page.batchingInserts {
+                page.queueInsert(table, columns: present, values: values)
+            } else {
+                try db.executeCached(statements.upsert(table, columns: present), arguments: StatementArguments(values))
+            }
             return
         }
         guard !columns.isEmpty else { return }
         var values = try rowValues(record, columns: columns, assets: assets)
         values.append(key.databaseValue)
-        try db.executeCached(writeStatements.update(table, columns: columns), arguments: StatementArguments(values))
+        try db.executeCached(statements.update(table, columns: columns), arguments: StatementArguments(values))
     }
 
     /// The SQL values of `columns` of a record (the key first, if given);
@@ -550,7 +546,7 @@ extension SyncEngine {
             var rest = rows[...]
             while !rest.isEmpty {
                 let count = PageWrites.chunkSizes.first { $0 <= rest.count } ?? 1
-                let sql = writeStatements.upsert(table, columns: columns, rows: count)
+                let sql = statements.upsert(table, columns: columns, rows: count)
                 try db.executeCached(sql, arguments: StatementArguments(rest.prefix(count).flatMap { $0 }))
                 rest = rest.dropFirst(count)
             }

@@ -22,8 +22,8 @@ public final class SyncEngine: @unchecked Sendable {
     private let connectionLock = NSLock()
     private var connection: (private: any CloudDatabase, shared: any CloudDatabase)?
     let functions: SyncFunctions
-    /// The SQL of the writes that apply fetched records, by table and columns.
-    let writeStatements = WriteStatements()
+    /// The SQL run for every record, by table and columns.
+    let statements = TableStatements()
     /// One sync at a time per engine.
     private let syncLock = NSLock()
 

@@ -1,14 +1,18 @@
 import Foundation
 import GRDB
 
-/// The SQL of `writeRow`, made once per table and set of columns: building
-/// it for every record cost a third of the write.
-final class WriteStatements: @unchecked Sendable {
+/// The SQL the engine runs for every record (reading a row, writing it),
+/// made once per table and set of columns: building it for every record
+/// cost a third of the write.
+final class TableStatements: @unchecked Sendable {
+    private enum Kind: Hashable {
+        case upsert(rows: Int), update, row, exists
+    }
+
     private struct Key: Hashable {
         var table: String
         var columns: [String]
-        var insert: Bool
-        var rows = 1
+        var kind: Kind
     }
 
     private let lock = NSLock()
@@ -17,7 +21,7 @@ final class WriteStatements: @unchecked Sendable {
     /// Inserts `rows` rows with `columns` (after the primary key, in that
     /// order), or updates them where a row exists.
     func upsert(_ table: TableSchema, columns: [String], rows: Int = 1) -> String {
-        text(Key(table: table.name, columns: columns, insert: true, rows: rows)) {
+        text(Key(table: table.name, columns: columns, kind: .upsert(rows: rows))) {
             let pk = table.primaryKey.quotedDatabaseIdentifier
             let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
             let updates = columns.isEmpty
@@ -34,11 +38,28 @@ final class WriteStatements: @unchecked Sendable {
 
     /// Updates `columns` (in that order), then the primary key to match.
     func update(_ table: TableSchema, columns: [String]) -> String {
-        text(Key(table: table.name, columns: columns, insert: false)) {
+        text(Key(table: table.name, columns: columns, kind: .update)) {
             """
             UPDATE \(table.name.quotedDatabaseIdentifier)
             SET \(columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", "))
             WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?
+            """
+        }
+    }
+
+    /// Selects the row with every column, primary key first.
+    func row(_ table: TableSchema) -> String {
+        text(Key(table: table.name, columns: [], kind: .row)) {
+            let columns = table.allColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            return "SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
+        }
+    }
+
+    /// Whether the row exists.
+    func exists(_ table: TableSchema) -> String {
+        text(Key(table: table.name, columns: [], kind: .exists)) {
+            """
+            SELECT EXISTS (SELECT 1 FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?)
             """
         }
     }
