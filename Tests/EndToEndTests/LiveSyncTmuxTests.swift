@@ -97,24 +97,11 @@ struct LiveSyncTmuxTests {
     @Test func demoScriptsPassTheirChecks() throws {
         let binary = try CommandRunner.locateBinary()
         for script in ["two-devices.sh", "conflict.sh"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", TwoPanes.closeAndExec, "demo", "bash",
-                                 packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"]
             var environment = ProcessInfo.processInfo.environment
             environment["REMINDERS_BIN"] = binary.path
-            process.environment = environment
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString.prefix(8)).log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: log) }
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "Demo/\(script) --check:\n\(output)")
+            let (status, output) = try Spawn.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],
+                                                 environment: environment, includingErrors: true)
+            #expect(status == 0, "Demo/\(script) --check:\n\(output)")
         }
     }
 }
@@ -240,35 +227,15 @@ final class TwoPanes {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        // The first client forks the tmux server: see `closeAndExec`.
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", Self.closeAndExec, "tmux", "tmux", "-u", "-S", socket] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
-        process.environment = environment
-        // A file, not a pipe: the tmux server forks from the first client
-        // and would hold a pipe open, so reading to its end would hang.
-        let output = folder.appendingPathComponent("tmux-out-\(UUID().uuidString.prefix(8))")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TwoPanesError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(process.terminationStatus)")
+        let (status, output) = try Spawn.run(["tmux", "-u", "-S", socket] + arguments, environment: environment)
+        guard status == 0 else {
+            throw TwoPanesError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
         }
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        return output
     }
-
-    /// `bash -c closeAndExec name command args…`: runs the command with
-    /// every descriptor above 2 closed. A tmux server forked from it would
-    /// otherwise inherit the one Foundation watches for the child's exit,
-    /// and waiting for the child would never end.
-    static let closeAndExec = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; if ((fd > 2)); then eval "exec $fd>&-"; fi; done 2>/dev/null; exec "$@""#
 
     struct TwoPanesError: Error, CustomStringConvertible {
         var message: String

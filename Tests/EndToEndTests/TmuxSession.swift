@@ -63,34 +63,15 @@ final class TmuxSession {
         ((try? tmux(["list-panes", "-t", name, "-F", "#{pane_dead}"])) ?? "1").trimmingCharacters(in: .whitespacesAndNewlines) == "0"
     }
 
-    /// Runs the tmux client and returns what it printed. With posix_spawn
-    /// and waitpid rather than Foundation's Process, which on Linux waits
-    /// for the descriptors the child inherited to close: the tmux server
-    /// that `new-session` starts keeps them open for its whole life.
+    /// Runs the tmux client and returns what it printed.
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let output = socket.deletingLastPathComponent().appendingPathComponent("tmux-out-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: output) }
         // -u: the panes are UTF-8 whatever the locale of the test runner.
-        let words = ["/usr/bin/env", "tmux", "-u", "-S", socket.path] + arguments
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
-        guard result == 0 else { throw TmuxError(message: "cannot start tmux: \(String(cString: strerror(result)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let (status, output) = try Spawn.run(["tmux", "-u", "-S", socket.path] + arguments, environment: environment)
         guard status == 0 else {
             throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
         }
-        return String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+        return output
     }
 
     struct TmuxError: Error, CustomStringConvertible {
