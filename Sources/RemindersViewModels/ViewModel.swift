@@ -37,6 +37,10 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
     private var changeHandler: (@Sendable () -> Void)?
     private var cancellable: AnyDatabaseCancellable?
     private var generation = 0
+    /// Counts `refresh()` calls. An observed value whose fetch began before
+    /// the latest refresh may be older than what that refresh read, so it is
+    /// read again instead of shown (see `observe`).
+    private var refreshEpoch = 0
     private var reload: (() -> Void)?
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -80,6 +84,7 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
     public func refresh() {
         lock.lock()
         let reload = self.reload
+        refreshEpoch += 1
         lock.unlock()
         guard let reload else { return }
         onQueue(reload)
@@ -167,15 +172,27 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
         lock.unlock()
         previous?.cancel()
 
-        let observation = ValueObservation.tracking(fetch)
+        // Each observed value carries the refresh epoch its fetch began in.
+        // A value from before the latest refresh may predate it (the
+        // observation's first fetch runs concurrently with the caller), and
+        // showing it would take the screen back in time until the next
+        // write; such a value is replaced by a fresh read.
+        let observation = ValueObservation.tracking { [weak self] db in
+            (self?.currentRefreshEpoch ?? 0, try fetch(db))
+        }
         let started = observation.start(
             in: writer,
             scheduling: .async(onQueue: queue),
             onError: { [weak self] error in
                 self?.deliver(myGeneration) { $0.errorMessage = Self.describe(error) }
             },
-            onChange: { [weak self] value in
-                self?.deliver(myGeneration) { apply(&$0, value); $0.errorMessage = nil }
+            onChange: { [weak self] epoch, value in
+                guard let self else { return }
+                if epoch < self.currentRefreshEpoch {
+                    self.refreshAfterStaleValue(myGeneration)
+                } else {
+                    self.deliver(myGeneration) { apply(&$0, value); $0.errorMessage = nil }
+                }
             })
         lock.lock()
         if generation == myGeneration {
@@ -185,6 +202,21 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
             lock.unlock()
             started.cancel()
         }
+    }
+
+    private var currentRefreshEpoch: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return refreshEpoch
+    }
+
+    /// Reads again, on the queue, in place of an observed value that a
+    /// refresh may have overtaken. Does not count as a refresh itself.
+    private func refreshAfterStaleValue(_ generation: Int) {
+        lock.lock()
+        let reload = self.generation == generation ? self.reload : nil
+        lock.unlock()
+        reload?()
     }
 
     private func deliver(_ generation: Int, _ body: (inout State) -> Void) {
