@@ -38,6 +38,15 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.minute = minute
     }
 
+    /// A due date as a reminder's row stores it. Text that is not a due date
+    /// (another device wrote it, or an old bug) reads as none: one bad value
+    /// must not make every list that holds the reminder unreadable. Every
+    /// reader of stored reminders goes through here.
+    public init?(stored text: String?) {
+        guard let text, let value = DueDate(text) else { return nil }
+        self = value
+    }
+
     /// Parses "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (also with a space for T).
     public init?(_ text: String) {
         let chars = Array(text.utf8)

@@ -97,16 +97,15 @@ public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableReco
 }
 
 extension Reminder {
-    /// Decodes a row, reading a stored due date that is not a date (another
-    /// device wrote it, or an old bug) as no due date: one bad value must
-    /// not make every list that holds the reminder unreadable.
+    /// Decodes a row; the due date is read by `DueDate(stored:)`, so a bad
+    /// one reads as none.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         remindersListID = try container.decode(String.self, forKey: .remindersListID)
         title = try container.decode(String.self, forKey: .title)
         notes = try container.decode(String.self, forKey: .notes)
-        dueDate = (try? container.decodeIfPresent(DueDate.self, forKey: .dueDate)) ?? nil
+        dueDate = DueDate(stored: (try? container.decodeIfPresent(String.self, forKey: .dueDate)) ?? nil)
         priority = try container.decode(Priority.self, forKey: .priority)
         isFlagged = try container.decode(Bool.self, forKey: .isFlagged)
         status = try container.decode(ReminderStatus.self, forKey: .status)

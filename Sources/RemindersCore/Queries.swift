@@ -285,10 +285,9 @@ public enum Queries {
         guard let priority = Priority(rawValue: rawPriority), let status = ReminderStatus(rawValue: rawStatus) else {
             throw CoreError.database("reminder \(id) has priority \(rawPriority) and status '\(rawStatus)', which this version does not know")
         }
-        let storedDue: String? = row[layout.dueDate]
         let reminder = Reminder(
             id: id, remindersListID: row[layout.listID], title: row[layout.title], notes: row[layout.notes],
-            dueDate: storedDue.flatMap(DueDate.init), priority: priority, isFlagged: row[layout.isFlagged], status: status,
+            dueDate: DueDate(stored: row[layout.dueDate]), priority: priority, isFlagged: row[layout.isFlagged], status: status,
             completedAt: row[layout.completedAt], position: row[layout.position])
         let tagList: String? = row[layout.tagList]
         return ReminderRow(

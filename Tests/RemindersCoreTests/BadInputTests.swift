@@ -19,7 +19,8 @@ struct BadInputTests {
                 try Reminder(id: id, remindersListID: home.id, title: "Same title").insert(db)
             }
         }
-        try store.setCover(listID: home.id, png: try #require(SampleCovers.png(named: "ocean")))
+        let ocean: Data = try #require(SampleCovers.png(named: "ocean"))
+        try store.setCover(listID: home.id, png: ocean)
         return (store, home, reminder)
     }
 
