@@ -235,7 +235,10 @@ public enum Queries {
         let now = clock.nowDue
         var layout: RowLayout?
         var rows: [ReminderRow] = []
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        // Cached: the screens read with a few fixed texts (values are
+        // arguments), and compiling one cost about as much as reading a
+        // short window.
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try cursor.next() {
             let found = try layout ?? RowLayout(row)
             layout = found
@@ -355,9 +358,9 @@ public enum Queries {
         let keysFrom = order.contains("remindersLists.") ? from : "FROM reminders"
         return try reminderRows(db, sql: """
             SELECT \(rowColumns) \(from)
-            WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT \(max(0, limit)))
+            WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT ?)
             ORDER BY \(order)
-            """, arguments: arguments, clock: clock)
+            """, arguments: arguments + [max(0, limit)], clock: clock)
     }
 
     /// `completedLast`: the rows may include completed ones, which go
@@ -398,33 +401,34 @@ public enum Queries {
     ) throws -> SearchResults {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return SearchResults() }
-        let matchIDs: String
-        var arguments: StatementArguments
+        let match: String
+        let arguments: StatementArguments
         if text.count >= 3 {
-            let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            matchIDs = "SELECT rowid FROM reminderSearch WHERE reminderSearch MATCH ?"
-            arguments = [phrase]
+            match = "reminderSearch MATCH ?"
+            arguments = ["\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
         } else {
-            let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-            matchIDs = """
-                SELECT rowid FROM reminderSearch
-                WHERE title LIKE ?1 ESCAPE '\\' OR notes LIKE ?1 ESCAPE '\\' OR tags LIKE ?1 ESCAPE '\\'
+            match = """
+                (reminderSearch.title LIKE ?1 ESCAPE '\\' OR reminderSearch.notes LIKE ?1 ESCAPE '\\'
+                 OR reminderSearch.tags LIKE ?1 ESCAPE '\\')
                 """
-            arguments = [pattern]
+            arguments = ["%" + text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"]
         }
         // The text is matched once. The hits' sort keys are read in one
         // pass (which counts the completed ones too) and sorted here: every
         // query that matched again, or walked a title index for the first
-        // hits, cost more. No early return without hits: an observation of
-        // this read tracks the tables its statements read, and a renamed
-        // tag must bring a hit back (the search index is not observable).
-        let hitIDs = try Int64.fetchAll(db, sql: matchIDs, arguments: arguments)
+        // hits, cost more. The search index comes first (CROSS JOIN keeps
+        // that order), so the reminders are looked up in rowid order. No
+        // early return without hits: an observation of this read tracks the
+        // tables its statements read, and a renamed tag must bring a hit
+        // back (the search index is not observable).
         var completedCount = 0
         var candidates: [(rowid: Int64, completed: Bool, title: [UInt8], id: String)] = []
-        let keys = try Row.fetchCursor(db, sql: """
-            SELECT rowid, status = 'completed', title, id FROM reminders WHERE rowid IN (SELECT value FROM json_each(?))
-            """, arguments: [jsonArray(hitIDs)])
+        let keys = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT reminders.rowid, reminders.status = 'completed', reminders.title, reminders.id
+            FROM reminderSearch CROSS JOIN reminders ON reminders.rowid = reminderSearch.rowid
+            WHERE \(match)
+            """), arguments: arguments)
         while let row = try keys.next() {
             let completed: Bool = row[1]
             if completed { completedCount += 1 }
@@ -435,7 +439,8 @@ public enum Queries {
         // The order of `reminders.status = 'completed', title COLLATE NOCASE, id`.
         candidates.sort { a, b in
             if a.completed != b.completed { return !a.completed }
-            if a.title != b.title { return a.title.lexicographicallyPrecedes(b.title) }
+            let byTitle = compareBytes(a.title, b.title)
+            if byTitle != 0 { return byTitle < 0 }
             return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
         let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
@@ -451,6 +456,19 @@ public enum Queries {
 
     static func jsonArray(_ ids: some Sequence<Int64>) -> String {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// Below, at or above zero as `a` sorts before, with or after `b`, byte
+    /// by byte and a prefix first: SQLite's order of text, in one pass.
+    static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        let common = min(a.count, b.count)
+        let order = a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b -> Int32 in
+                guard common > 0, let a = a.baseAddress, let b = b.baseAddress else { return 0 }
+                return memcmp(a, b, common)
+            }
+        }
+        return order != 0 ? Int(order) : a.count - b.count
     }
 
     /// What SQLite's NOCASE compares: the bytes, ASCII letters folded.
@@ -494,7 +512,9 @@ public enum Queries {
             let start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
             let end = flat.index(first.upperBound, offsetBy: radius, limitedBy: flat.endIndex) ?? flat.endIndex
             var excerpt = String(flat[start..<end])
-            if excerpt.contains(matchStart) || excerpt.contains(matchEnd) {
+            // Both markers begin with the byte 0xEE: most excerpts are
+            // cleared by one byte scan instead of two Character searches.
+            if excerpt.utf8.contains(0xEE), excerpt.contains(matchStart) || excerpt.contains(matchEnd) {
                 excerpt = excerpt.replacingOccurrences(of: String(matchStart), with: "").replacingOccurrences(of: String(matchEnd), with: "")
             }
             var result = ""
