@@ -6,7 +6,9 @@ import Glibc
 /// Notices when the server's head moves: an inotify watch on the server
 /// directory (the `HEAD` file is replaced by rename), with a poll every
 /// `pollInterval` as the fallback for file systems inotify does not cover
-/// and for a watch that overflowed.
+/// and for a watch that overflowed. The watch follows the directory: while
+/// it is missing, its parent is watched for it to appear, and a directory
+/// deleted and made again is watched again.
 ///
 /// The watch costs a thread and an inotify instance, of which a user gets
 /// few (`fs.inotify.max_user_instances`, often 128, shared by all of the
@@ -162,21 +164,61 @@ private final class WatchLoop: @unchecked Sendable {
             reported = reason
             onUnavailable(reason)
         }
-        // The directory may not exist yet (the first round creates it) or
-        // may be replaced; the watch follows the directory's inode, checked
-        // on every wake-up.
+        // The directory may not exist yet (the first round, or another
+        // device, creates it), or may be deleted and made again, even with
+        // the same inode number. The kernel says when a watch ends
+        // (IN_IGNORED); while the directory is missing, its parent is
+        // watched for it to appear.
         var watch: Int32 = -1
         var watchedInode: ino_t = 0
+        var parentWatch: Int32 = -1
+        let parentPath = directory.deletingLastPathComponent().path
         func rewatchIfNeeded() {
             guard inotify >= 0 else { return }
             var info = stat()
-            guard stat(directory.path, &info) == 0 else { return }
+            guard stat(directory.path, &info) == 0 else {
+                if watch >= 0 { _ = inotify_rm_watch(inotify, watch); watch = -1 }
+                if parentWatch < 0 {
+                    parentWatch = inotify_add_watch(inotify, parentPath, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+                }
+                // Made between the two calls: its event came before the
+                // parent's watch, so it is watched now.
+                guard parentWatch >= 0, stat(directory.path, &info) == 0 else { return }
+                rewatchIfNeeded()
+                return
+            }
+            if parentWatch >= 0 { _ = inotify_rm_watch(inotify, parentWatch); parentWatch = -1 }
             if watch >= 0, info.st_ino == watchedInode { return }
             if watch >= 0 { _ = inotify_rm_watch(inotify, watch) }
-            watch = inotify_add_watch(inotify, directory.path, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE))
+            watch = inotify_add_watch(inotify, directory.path,
+                                      UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF))
             watchedInode = info.st_ino
             report(watch >= 0 ? nil
                    : "cannot watch \(directory.path): inotify_add_watch: \(String(cString: strerror(errno))); polling instead")
+        }
+        /// Reads every pending event. Which file changed does not matter:
+        /// the head is read again either way (cheap), and compared. What
+        /// matters is whether the directory's own watch ended.
+        func drainEvents(into buffer: inout [UInt8]) {
+            while true {
+                let count = read(inotify, &buffer, buffer.count)
+                guard count > 0 else { return }
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let (wd, mask, length) = buffer.withUnsafeBytes { bytes in
+                        (bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                         bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                         bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    }
+                    if wd == watch, mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                        // Moved away, its watch would follow it: dropped.
+                        if mask & UInt32(IN_IGNORED) == 0 { _ = inotify_rm_watch(inotify, watch) }
+                        watch = -1
+                    }
+                    if wd == parentWatch, mask & UInt32(IN_IGNORED) != 0 { parentWatch = -1 }
+                    offset += MemoryLayout<inotify_event>.size + Int(length)
+                }
+            }
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !isStopped {
@@ -190,12 +232,13 @@ private final class WatchLoop: @unchecked Sendable {
                 rewatchIfNeeded()
             }
             if ready > 0, fds.count > 1, fds[1].revents != 0 {
-                // Drain the events; which file changed does not matter: the
-                // head is read again either way (cheap), and compared.
-                while read(inotify, &buffer, buffer.count) > 0 {}
+                drainEvents(into: &buffer)
                 // Coalesce a burst of renames into one tick.
                 usleep(20_000)
-                while read(inotify, &buffer, buffer.count) > 0 {}
+                drainEvents(into: &buffer)
+                // A directory that just appeared, or came back, is watched
+                // before the tick reads it, so no change falls between.
+                rewatchIfNeeded()
             }
             onTick()
         }
