@@ -11,24 +11,12 @@ struct ApplyOutcome {
 
 extension SyncEngine {
     func fetchLocked() throws -> SyncReport {
-        try withWideCache { try fetchAll() }
+        let cache = FetchPageCache()
+        defer { cache.restore(on: writer) }
+        return try fetchAll(cache: cache)
     }
 
-    /// Runs `body` with the writer's page cache at 16 MB, then gives it
-    /// back: applying thousands of fetched rows spilled SQLite's default
-    /// 2 MB of pages to the file and read them back (at 100,000 reminders,
-    /// most of the download). Only while fetching, so an idle app stays small.
-    func withWideCache<T>(_ body: () throws -> T) throws -> T {
-        let previous = try writer.writeWithoutTransaction { db -> Int in
-            let size = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-            try db.execute(sql: "PRAGMA cache_size = -16000")
-            return size
-        }
-        defer { try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = \(previous)") } }
-        return try body()
-    }
-
-    private func fetchAll() throws -> SyncReport {
+    private func fetchAll(cache: FetchPageCache) throws -> SyncReport {
         var report = SyncReport()
         for scope in DatabaseScope.allCases {
             let database = scope == .private ? privateDatabase : sharedDatabase
@@ -50,7 +38,7 @@ extension SyncEngine {
                     report.add(try purgeZone(zone, scope: scope))
                 }
                 for zone in changes.changedZoneIDs {
-                    report.add(try fetchZone(zone, scope: scope, database: database))
+                    report.add(try fetchZone(zone, scope: scope, database: database, cache: cache))
                 }
                 try syncWrite { db in
                     try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
@@ -68,7 +56,7 @@ extension SyncEngine {
 
     /// Fetches a zone's changes page by page; each page is applied in one
     /// transaction together with its token.
-    func fetchZone(_ zone: ZoneID, scope: DatabaseScope, database: any CloudDatabase) throws -> SyncReport {
+    func fetchZone(_ zone: ZoneID, scope: DatabaseScope, database: any CloudDatabase, cache: FetchPageCache) throws -> SyncReport {
         var report = SyncReport()
         var token = try writer.read { db in
             try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
@@ -92,6 +80,7 @@ extension SyncEngine {
             if refetchingAll { seen.formUnion(page.changed.map(\.id.recordName)) }
             let assets = try loadAssets(of: page.changed, database: database)
             let pageReport = try applyWrite { db -> SyncReport in
+                try cache.widen(db, forPageOf: page.changed.count + page.deleted.count)
                 // The whole page at once, and only if a record is refused
                 // again record by record: a savepoint per record costs
                 // more than the record (the search index flushes at each).
