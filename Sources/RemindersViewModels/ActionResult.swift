@@ -41,6 +41,8 @@ public enum UndoAction: Equatable, Sendable {
     case uncomplete(id: String)
     /// Sets a reminder's flag back.
     case setFlag(id: String, Bool)
+    /// Sets a reminder's due date back (the undo of a snooze).
+    case restoreDueDate(id: String, DueDate?)
 
     /// Applies the undo through the store. View models call this through
     /// their own `undo(_:)`, which also cancels pending timers.
@@ -54,6 +56,8 @@ public enum UndoAction: Equatable, Sendable {
             try store.uncomplete(id: id)
         case .setFlag(let id, let flagged):
             try store.setFlag(id: id, flagged)
+        case .restoreDueDate(let id, let due):
+            try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
         }
     }
 
@@ -64,6 +68,7 @@ public enum UndoAction: Equatable, Sendable {
         case .restoreReminders(let items): items.count == 1 ? "Restored 1 reminder" : "Restored \(items.count) reminders"
         case .uncomplete: "Marked incomplete"
         case .setFlag(_, let flagged): flagged ? "Flagged" : "Unflagged"
+        case .restoreDueDate(_, let due): due.map { "Due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "No due date again"
         }
     }
 }

@@ -227,7 +227,8 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
     }
 
     /// Moves the due date and time (a normal edit, synced like any other);
-    /// the reminder leaves Due now and alerts again at the new time.
+    /// the reminder leaves Due now and alerts again at the new time. The
+    /// undo sets the old due date back, which brings it back to Due now.
     public func snooze(id: String, _ option: SnoozeOption) -> ActionResult {
         let due = snoozedDueDate(option)
         return perform {
@@ -239,7 +240,8 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
             let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
             // The time is what matters: a long title is shortened so a toast keeps it.
             let title = reminder.title.count > 40 ? String(reminder.title.prefix(39)) + "…" : reminder.title
-            return ActionResult(message: "Snoozed “\(title)” until \(when)")
+            return ActionResult(message: "Snoozed “\(title)” until \(when)",
+                                undo: .restoreDueDate(id: id, reminder.dueDate))
         }
     }
 
@@ -252,7 +254,7 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
         }
     }
 
-    /// Takes back a completion made from an alert.
+    /// Takes back a completion or a snooze made from an alert.
     public func undo(_ action: UndoAction) -> ActionResult {
         ReminderActions.undo(environment, action)
     }

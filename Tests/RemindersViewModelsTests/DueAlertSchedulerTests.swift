@@ -195,6 +195,31 @@ struct DueAlertSchedulerTests {
         #expect(alerts.state.dueNow.map(\.id) == [id])
     }
 
+    @Test func undoingASnoozeSetsTheDueTimeBackAndTheAlertReturns() async throws {
+        let world = try AlertWorld(now: "2026-03-01T10:00:00Z")
+        let id = try world.reminder("Pay rent", due: "2026-03-01T10:30")
+        let alerts = world.scheduler()
+        world.move(to: "2026-03-01T10:30:00Z", alerts)
+        #expect(alerts.alertTitles() == ["Pay rent"])
+
+        world.clock.set("2026-03-01T10:31:10Z")
+        let result = alerts.snooze(id: id, .oneHour)
+        let undo = try #require(result.undo)
+        #expect(undo == .restoreDueDate(id: id, DueDate("2026-03-01T10:30")))
+        try await alerts.waitFor { $0.dueNow.isEmpty }
+
+        let undone = alerts.undo(undo)
+        #expect(undone.message == "Due 2026-03-01 10:30 again")
+        #expect(try world.dueDate(of: id) == "2026-03-01T10:30")
+        // Due and already alerted: back on Due now, with no second alert.
+        let state = try await alerts.waitFor { !$0.dueNow.isEmpty }
+        #expect(state.dueNow.map(\.id) == [id])
+        #expect(alerts.alertTitles().isEmpty)
+
+        // Without a due date before, the undo takes it away again.
+        #expect(UndoAction.restoreDueDate(id: id, nil).doneMessage == "No due date again")
+    }
+
     @Test func snoozeMovesTheDueTimeThroughTheStore() throws {
         let world = try AlertWorld(now: "2026-03-01T10:00:40Z")
         let id = try world.reminder("Pay rent", due: "2026-03-01")

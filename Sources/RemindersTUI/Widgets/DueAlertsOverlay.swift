@@ -54,7 +54,7 @@ final class DueAlertsOverlay: Overlay {
         case .snoozeTenMinutes, .snoozeHour, .snoozeTomorrow:
             guard let selected else { return nothing(app) }
             let option: SnoozeOption = action == .snoozeTenMinutes ? .tenMinutes : action == .snoozeHour ? .oneHour : .tomorrowMorning
-            app.show(scheduler.snooze(id: selected.id, option))
+            app.show(scheduler.snooze(id: selected.id, option), undo: scheduler.undo)
             selectNeighbour(of: index, in: alerts)
         case .dismissAlert:
             guard let selected else { return nothing(app) }
