@@ -96,10 +96,47 @@ public final class RemindersStore: Sendable {
         }
     }
 
-    public func deleteList(id: String) throws {
+    /// Deletes a list with its reminders and cover, and returns all of it,
+    /// so that `restore(_:)` can undo the delete.
+    @discardableResult
+    public func deleteList(id: String) throws -> DeletedList {
         try write { db in
             try self.writeGuard(db, [id])
-            guard try RemindersList.deleteOne(db, key: id) else { throw CoreError.notFound("list \(id) not found") }
+            guard let list = try RemindersList.fetchOne(db, key: id) else { throw CoreError.notFound("list \(id) not found") }
+            let cover = try RemindersListCover.fetchOne(db, key: id)?.image
+            let reminders = try Reminder.filter(Column("remindersListID") == id)
+                .order(Column("position"), Column("id")).fetchAll(db)
+            var tags: [String: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT reminderID, tagID FROM remindersTags
+                WHERE reminderID IN (SELECT id FROM reminders WHERE remindersListID = ?)
+                ORDER BY tagID COLLATE NOCASE
+                """, arguments: [id]) {
+                tags[row[0], default: []].append(row[1])
+            }
+            try RemindersList.deleteOne(db, key: id)
+            return DeletedList(list: list, coverPNG: cover,
+                               reminders: reminders.map { DeletedReminder(reminder: $0, tags: tags[$0.id] ?? []) })
+        }
+    }
+
+    /// Puts a deleted list back, with its cover, reminders and tags, under
+    /// the same ids (the undo of a delete): other devices see the rows come
+    /// back. Refused if a list with that id exists.
+    public func restore(_ deleted: DeletedList) throws {
+        try write { db in
+            try self.writeGuard(db, [deleted.list.id])
+            guard try !RemindersList.exists(db, key: deleted.list.id) else {
+                throw CoreError.invalidInput("list '\(deleted.list.title)' exists already")
+            }
+            try deleted.list.insert(db)
+            if let png = deleted.coverPNG {
+                try RemindersListCover(remindersListID: deleted.list.id, image: png).insert(db)
+            }
+            for item in deleted.reminders {
+                try item.reminder.insert(db)
+                try Self.setTags(db, reminderID: item.reminder.id, tags: item.tags)
+            }
         }
     }
 

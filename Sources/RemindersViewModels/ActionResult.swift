@@ -35,6 +35,8 @@ public struct ActionResult: Equatable, Sendable {
 public enum UndoAction: Equatable, Sendable {
     /// Puts back a deleted reminder, with its tags and position.
     case restoreReminder(DeletedReminder)
+    /// Puts back a deleted list with its cover, reminders and tags.
+    case restoreList(DeletedList)
     /// Puts back several deleted reminders (clearing completed matches).
     case restoreReminders([DeletedReminder])
     /// Takes back a completion (completing or completed -> incomplete).
@@ -49,6 +51,8 @@ public enum UndoAction: Equatable, Sendable {
     public func apply(to store: RemindersStore) throws {
         switch self {
         case .restoreReminder(let deleted):
+            try store.restore(deleted)
+        case .restoreList(let deleted):
             try store.restore(deleted)
         case .restoreReminders(let deleted):
             for item in deleted { try store.restore(item) }
@@ -65,6 +69,7 @@ public enum UndoAction: Equatable, Sendable {
     public var doneMessage: String {
         switch self {
         case .restoreReminder: "Restored"
+        case .restoreList(let deleted): "Restored “\(deleted.list.title)”"
         case .restoreReminders(let items): items.count == 1 ? "Restored 1 reminder" : "Restored \(items.count) reminders"
         case .uncomplete: "Marked incomplete"
         case .setFlag(_, let flagged): flagged ? "Flagged" : "Unflagged"

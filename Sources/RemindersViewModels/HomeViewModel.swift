@@ -104,11 +104,15 @@ public struct ListDeletionSummary: Equatable, Sendable {
     public var title: String
     /// Every reminder of the list, completed ones included.
     public var reminderCount: Int
+    /// A list not shared can be put back after the delete. A shared one
+    /// cannot: its share ends with it, for every participant.
+    public var canUndo: Bool
 
-    public init(listID: String, title: String, reminderCount: Int) {
+    public init(listID: String, title: String, reminderCount: Int, canUndo: Bool = true) {
         self.listID = listID
         self.title = title
         self.reminderCount = reminderCount
+        self.canUndo = canUndo
     }
 
     /// "Delete “Work” and its 12 reminders?"
@@ -118,6 +122,11 @@ public struct ListDeletionSummary: Equatable, Sendable {
         case 1: "Delete “\(title)” and its reminder?"
         default: "Delete “\(title)” and its \(reminderCount) reminders?"
         }
+    }
+
+    /// The line under the question.
+    public var consequence: String {
+        canUndo ? "u undoes it afterwards." : "It is shared: this cannot be undone."
     }
 }
 
@@ -166,21 +175,25 @@ public final class HomeViewModel: ViewModel<HomeState>, @unchecked Sendable {
 
     /// What deleting the list would delete; nil when the list is gone.
     public func deletionSummary(listID: String) -> ListDeletionSummary? {
-        try? environment.writer.read { db -> ListDeletionSummary? in
+        let sharing = environment.sharing
+        return try? environment.writer.read { db -> ListDeletionSummary? in
             guard let list = try Queries.list(db, id: listID) else { return nil }
             let count = try Reminder.filter(Column("remindersListID") == listID).fetchCount(db)
-            return ListDeletionSummary(listID: listID, title: list.title, reminderCount: count)
+            return ListDeletionSummary(listID: listID, title: list.title, reminderCount: count,
+                                       canUndo: try sharing.sharingLine(db, listID: listID) == nil)
         }
     }
 
     /// Deletes a list with all its reminders (ask first with
-    /// `deletionSummary`). Cannot be undone.
+    /// `deletionSummary`). The result's undo puts it all back, unless the
+    /// list was shared.
     @discardableResult
     public func deleteList(id: String) -> ActionResult {
         perform {
-            let title = deletionSummary(listID: id)?.title
-            try store.deleteList(id: id)
-            return ActionResult(message: title.map { "Deleted “\($0)”" } ?? "Deleted")
+            let summary = deletionSummary(listID: id)
+            let deleted = try store.deleteList(id: id)
+            return ActionResult(message: "Deleted “\(deleted.list.title)”",
+                                undo: summary?.canUndo == true ? .restoreList(deleted) : nil)
         }
     }
 

@@ -74,6 +74,30 @@ struct StatusTests {
         #expect(try store.search("oat").hits.map(\.id) == [reminder.id])
         #expect(try store.reminder(reminder.id) == reminder)
     }
+
+    @Test func aListsDeleteCanBeUndoneWithItsCoverRemindersAndTags() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home", color: "#5cc15a")
+        let work = try store.createList(title: "Work")
+        try store.setCover(listID: home.id, png: SampleCovers.png(named: "forest"))
+        let milk = try store.add("Milk", to: home, notes: "Oat", tags: ["dairy", "Errands"])
+        _ = try store.add("Bread", to: home)
+        try store.complete(id: try store.add("Eggs", to: home, tags: ["dairy"]).id)
+        _ = try store.add("Report", to: work, tags: ["dairy"])
+        let before = try store.read { try ExportDump.read($0, owner: { _ in "me" }) }
+
+        let deleted = try store.deleteList(id: home.id)
+        #expect(deleted.reminders.map(\.reminder.title) == ["Milk", "Bread", "Eggs"])
+        #expect(deleted.reminders[0].tags == ["dairy", "Errands"])
+        #expect(try store.read { try ExportDump.read($0, owner: { _ in "me" }) } != before)
+
+        try store.restore(deleted)
+        #expect(try store.read { try ExportDump.read($0, owner: { _ in "me" }) } == before)
+        #expect(try store.search("oat").hits.map(\.id) == [milk.id])
+        // Only once: the list is back, a second restore is refused whole.
+        #expect(throws: CoreError.invalidInput("list 'Home' exists already")) { try store.restore(deleted) }
+        #expect(try store.read { try ExportDump.read($0, owner: { _ in "me" }) } == before)
+    }
 }
 
 @Suite("Tags")

@@ -500,7 +500,7 @@ import Testing
 
           MY LISTS        ╭─ Delete list ────────────────────────────╮
           ● Personal      │ Delete “Personal” and its 4 reminders?   │           4
-          ● Work          │ This cannot be undone.                   │           4
+          ● Work          │ u undoes it afterwards.                  │           4
           ● Groceries     │                                          │           4
                           │                    y Delete    n Cancel  │
           TAGS            ╰──────────────────────────────────────────╯

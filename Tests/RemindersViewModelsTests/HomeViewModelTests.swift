@@ -78,11 +78,39 @@ import Testing
         let summary = try #require(home.deletionSummary(listID: work))
         #expect(summary.reminderCount == 2)
         #expect(summary.question == "Delete “Work” and its 2 reminders?")
-        #expect(home.deleteList(id: work).message == "Deleted “Work”")
+        #expect(summary.consequence == "u undoes it afterwards.")
+        let result = home.deleteList(id: work)
+        #expect(result.message == "Deleted “Work”")
         let state = try await home.waitFor { $0.lists.count == 1 }
         #expect(state.lists[0].list.title == "Home")
         #expect(home.deletionSummary(listID: work) == nil)
         #expect(home.deleteList(id: work).errorMessage == "list \(work) not found")
+
+        // The undo puts the list back where it was, with both reminders.
+        let undo = try #require(result.undo)
+        try undo.apply(to: world.store)
+        #expect(undo.doneMessage == "Restored “Work”")
+        let back = try await home.waitFor { $0.lists.count == 2 }
+        #expect(back.lists.map(\.list.title) == ["Work", "Home"])
+        #expect(home.deletionSummary(listID: work)?.reminderCount == 2)
+        #expect(try world.status(of: done) == .completed)
+    }
+
+    @Test func aSharedListsDeleteCannotBeUndone() throws {
+        struct Shared: SharingInfoProvider {
+            func sharingLine(_ db: Database, listID: String) throws -> String? { "Shared with bob" }
+            func isReadOnly(_ db: Database, listID: String) throws -> Bool { false }
+        }
+        let world = try World(sharing: Shared())
+        let home = HomeViewModel(environment: world.environment)
+        let family = try world.list("Family")
+        try world.reminder("Picnic", in: family)
+        let summary = try #require(home.deletionSummary(listID: family))
+        #expect(!summary.canUndo)
+        #expect(summary.consequence == "It is shared: this cannot be undone.")
+        let result = home.deleteList(id: family)
+        #expect(result.message == "Deleted “Family”")
+        #expect(result.undo == nil)
     }
 
     @Test func movingListsReordersMyLists() async throws {

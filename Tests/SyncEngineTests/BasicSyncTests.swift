@@ -54,6 +54,34 @@ import Testing
         #expect(try b.pending() == 0)
     }
 
+    /// The undo of a list's delete, after the delete reached the other
+    /// device and before: either way both end with the whole list back.
+    @Test(arguments: [true, false])
+    func aListDeletedThenRestoredComesBackEverywhere(deleteSyncedFirst: Bool) throws {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server)
+        let b = try Device("B", server: server)
+        let list = try a.store.createList(title: "Groceries")
+        try a.store.setCover(listID: list.id, png: SampleCovers.png(named: "ocean"))
+        for title in ["Milk", "Bread", "Eggs"] {
+            try a.store.createReminder(ReminderDraft(listID: list.id, title: title, tags: ["food"]))
+        }
+        try a.sync(); try b.sync()
+        let before = try b.export()
+
+        let deleted = try a.store.deleteList(id: list.id)
+        if deleteSyncedFirst {
+            try a.sync(); try b.sync()
+            #expect(try b.list(list.id) == nil)
+        }
+        try a.store.restore(deleted)
+        try a.sync(); try b.sync()
+        #expect(try a.export() == before)
+        #expect(try b.export() == before)
+        #expect(try a.pending() == 0)
+        #expect(try b.pending() == 0)
+    }
+
     @Test func deleteThenInsertSameKeyEndsWithNewRow() throws {
         let server = try makeServer(directory)
         let a = try Device("A", server: server)

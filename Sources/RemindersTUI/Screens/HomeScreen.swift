@@ -131,13 +131,13 @@ final class HomeScreen: ScreenController {
             let viewModel = self.viewModel
             app.present(ConfirmOverlay(
                 title: "Delete list", question: summary.question,
-                detail: "This cannot be undone.", confirmLabel: "Delete"
+                detail: summary.consequence, confirmLabel: "Delete"
             ) { [weak self] app in
                 guard let self else { return }
                 let items = Self.items(of: viewModel.state, invitations: invitations.state.invitations)
                 let index = items.firstIndex(of: .list(id)) ?? 0
                 let result = viewModel.deleteList(id: id)
-                app.show(result)
+                app.show(result, undo: app.storeUndo())
                 if result.succeeded, index + 1 < items.count {
                     self.selection = items[index + 1]
                 } else if result.succeeded, index > 0 {
