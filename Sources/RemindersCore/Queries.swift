@@ -354,8 +354,19 @@ public enum Queries {
         // A window of a long list: sort the keys first, from an index where
         // one covers them, and read whole rows (with their tags) only for
         // the window. A list sorted by list order needs the lists; the
-        // others do not.
-        let keysFrom = order.contains("remindersLists.") ? from : "FROM reminders"
+        // others do not. All of the open reminders in that order is read
+        // list by list (CROSS JOIN keeps the lists outside), each list's
+        // from its index of open reminders in order: at 100,000 reminders
+        // 6 ms, where sorting them all took 16. Filtered lists are left to
+        // the planner: the filter's own index finds fewer rows.
+        let keysFrom: String
+        if !order.contains("remindersLists.") {
+            keysFrom = "FROM reminders"
+        } else if filter == .all, onlyOpen {
+            keysFrom = "FROM remindersLists CROSS JOIN reminders ON reminders.remindersListID = remindersLists.id"
+        } else {
+            keysFrom = from
+        }
         return try reminderRows(db, sql: """
             SELECT \(rowColumns) \(from)
             WHERE reminders.rowid IN (SELECT reminders.rowid \(keysFrom) \(whereClause) ORDER BY \(order) LIMIT ?)

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import Testing
+@testable import RemindersCore
+
+/// A window of a long list is read another way than the whole list (keys
+/// first, from an index, and for All in the user's order list by list), so
+/// every window must be the first rows of the whole list, whatever the ties.
+@Suite("Windows of lists")
+struct WindowOrderTests {
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func everyWindowIsTheStartOfTheWholeList(seed: UInt64) throws {
+        print("windows of lists: seed \(seed)")
+        var random = Xorshift(seed: seed)
+        let store = try makeStore()
+        var listIDs: [String] = []
+        for index in 0..<4 {
+            listIDs.append(try store.createList(title: ["Home", "home", "Work", "Errands"][index]).id)
+        }
+        let titles = ["apple", "Apple", "banana", "Éclair", "zucchini", "apple pie"]
+        let dues = [nil, "2026-02-27", "2026-03-01", "2026-03-01T09:00", "2026-03-01T11:30", "2026-03-05"]
+        let statuses: [ReminderStatus] = [.incomplete, .incomplete, .completing, .completed]
+        for _ in 0..<60 {
+            let reminder = try store.createReminder(ReminderDraft(
+                listID: listIDs[random.below(listIDs.count)], title: titles[random.below(titles.count)],
+                dueDate: dues[random.below(dues.count)].flatMap(DueDate.init),
+                priority: Priority(rawValue: random.below(4)) ?? .none, isFlagged: random.below(3) == 0,
+                tags: random.below(2) == 0 ? ["x"] : []))
+            // Ties of positions and statuses the store alone would not make.
+            try store.writer.write { db in
+                try db.execute(sql: "UPDATE reminders SET position = ?, status = ? WHERE id = ?",
+                               arguments: [random.below(5), statuses[random.below(statuses.count)].rawValue, reminder.id])
+            }
+        }
+        try store.writer.write { db in
+            for id in listIDs {
+                try db.execute(sql: "UPDATE remindersLists SET position = ? WHERE id = ?", arguments: [random.below(2), id])
+            }
+        }
+
+        let filters: [ReminderFilter] = [.all, .today, .scheduled, .flagged, .completed, .tag("x"), .list(listIDs[0])]
+        for filter in filters {
+            for sort in SortOrder.allCases {
+                for showCompleted in [false, true] {
+                    let whole = try store.read { db in
+                        try Queries.reminders(db, filter: filter, sort: sort, showCompleted: showCompleted, clock: store.clock)
+                    }.map(\.id)
+                    for size in [1, 3, 10, whole.count + 1] {
+                        let window = try store.read { db in
+                            try Queries.reminders(db, filter: filter, sort: sort, showCompleted: showCompleted,
+                                                  clock: store.clock, limit: size)
+                        }.map(\.id)
+                        #expect(window == Array(whole.prefix(size)),
+                                "seed \(seed): \(filter), \(sort), completed shown: \(showCompleted), window \(size)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Enough randomness for test data, replayable from its seed.
+private struct Xorshift {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    mutating func below(_ bound: Int) -> Int {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return Int(state % UInt64(bound))
+    }
+}
