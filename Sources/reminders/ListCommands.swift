@@ -107,7 +107,7 @@ struct ListCommand: ParsableCommand {
             let id = try context.list(list)
             try context.store.updateList(id: id, title: title, color: color)
             let updated = try context.read { try Queries.list($0, id: id) }
-            print("Updated list \(quoted(updated?.title ?? list)) (\(id.prefix(8))).")
+            print(confirmation("Updated list", updated?.title ?? list, id: id))
         }
     }
 
@@ -182,4 +182,10 @@ func usage(_ check: () throws -> Void) throws {
 /// A title in curly quotes, cleaned for the terminal and kept short.
 func quoted(_ title: String) -> String {
     "“" + TerminalText.truncate(TerminalText.clean(title), to: ReminderTable.maxTitleColumns) + "”"
+}
+
+/// The line a change prints: what was done, to which title, and the first
+/// eight characters of the id, enough to name the same item again.
+func confirmation(_ done: String, _ title: String, id: String) -> String {
+    "\(done) \(quoted(title)) (\(id.prefix(8)))."
 }

@@ -113,18 +113,18 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        let id = try context.reminder(reminder)
-        var changes = ReminderChanges(title: title, notes: notes)
-        if let due { changes.dueDate = .some(try Validation.dueDate(due)) }
-        if noDue { changes.dueDate = .some(nil) }
-        changes.priority = try priority.map(Validation.priority)
-        if flag { changes.isFlagged = true }
-        if unflag { changes.isFlagged = false }
-        if let list { changes.listID = try context.list(list) }
-        if tags != nil { changes.tags = splitTags() }
-        try context.store.updateReminder(id: id, changes)
-        let row = try context.reminderRow(id: id)
-        print("Updated \(quoted(row.reminder.title)) (\(id.prefix(8))).")
+        let line = try context.changeReminder(reminder, done: "Updated") { id in
+            var changes = ReminderChanges(title: title, notes: notes)
+            if let due { changes.dueDate = .some(try Validation.dueDate(due)) }
+            if noDue { changes.dueDate = .some(nil) }
+            changes.priority = try priority.map(Validation.priority)
+            if flag { changes.isFlagged = true }
+            if unflag { changes.isFlagged = false }
+            if let list { changes.listID = try context.list(list) }
+            if tags != nil { changes.tags = splitTags() }
+            try context.store.updateReminder(id: id, changes)
+        }
+        print(line)
     }
 }
 
@@ -140,10 +140,7 @@ struct CompleteCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        let id = try context.reminder(reminder)
-        try context.store.complete(id: id)
-        let row = try context.reminderRow(id: id)
-        print("Completed \(quoted(row.reminder.title)) (\(id.prefix(8))).")
+        print(try context.changeReminder(reminder, done: "Completed") { try context.store.complete(id: $0) })
     }
 }
 
@@ -159,10 +156,7 @@ struct UncompleteCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        let id = try context.reminder(reminder)
-        try context.store.uncomplete(id: id)
-        let row = try context.reminderRow(id: id)
-        print("Reopened \(quoted(row.reminder.title)) (\(id.prefix(8))).")
+        print(try context.changeReminder(reminder, done: "Reopened") { try context.store.uncomplete(id: $0) })
     }
 }
 
@@ -180,7 +174,7 @@ struct DeleteCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let id = try context.reminder(reminder)
         let deleted = try context.store.deleteReminder(id: id)
-        print("Deleted \(quoted(deleted.reminder.title)) (\(id.prefix(8))).")
+        print(confirmation("Deleted", deleted.reminder.title, id: id))
     }
 }
 
