@@ -8,8 +8,7 @@ import RemindersViewModels
 /// dismiss the entry.
 final class ConflictsScreen: ScreenController {
     let viewModel: ConflictsViewModel
-    private(set) var selectedID: String?
-    private var selectedIndex = 0
+    private var selection = ListSelection(key: \ConflictItem.id)
     private var scrollTop = 0
     private var hitRows: [Int: Int] = [:]
 
@@ -39,34 +38,17 @@ final class ConflictsScreen: ScreenController {
     func refresh() { viewModel.refresh() }
 
     /// The selected entry, kept by id while the log grows above it.
-    var selected: ConflictItem? {
-        let items = viewModel.state.items
-        if let selectedID, let index = items.firstIndex(where: { $0.id == selectedID }) {
-            selectedIndex = index
-            return items[index]
-        }
-        guard !items.isEmpty else { return nil }
-        selectedIndex = max(0, min(selectedIndex, items.count - 1))
-        selectedID = items[selectedIndex].id
-        return items[selectedIndex]
-    }
+    var selected: ConflictItem? { selection.item(in: viewModel.state.items) }
 
     private func select(index: Int) {
-        let items = viewModel.state.items
-        guard !items.isEmpty else { return }
-        selectedIndex = max(0, min(items.count - 1, index))
-        selectedID = items[selectedIndex].id
+        selection.select(index: index, in: viewModel.state.items)
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
         _ = selected
         switch action {
-        case .down: select(index: selectedIndex + 1)
-        case .up: select(index: selectedIndex - 1)
-        case .pageDown: select(index: selectedIndex + 5)
-        case .pageUp: select(index: selectedIndex - 5)
-        case .top: select(index: 0)
-        case .bottom: select(index: viewModel.state.items.count - 1)
+        case .down, .up, .pageDown, .pageUp, .top, .bottom:
+            selection.navigate(action, page: 5, in: viewModel.state.items)
         case .keepOtherValue:
             guard let item = selected else { return true }
             app.show(viewModel.keepOtherValue(id: item.id))
@@ -77,7 +59,7 @@ final class ConflictsScreen: ScreenController {
             // On to the next entry still to look at.
             if result.errorMessage == nil {
                 let items = viewModel.state.items
-                if let next = items[selectedIndex...].dropFirst().firstIndex(where: { !$0.isDismissed }) {
+                if let next = items[selection.index...].dropFirst().firstIndex(where: { !$0.isDismissed }) {
                     select(index: next)
                 }
             }
@@ -93,8 +75,8 @@ final class ConflictsScreen: ScreenController {
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
         switch event.button {
-        case .wheelUp: select(index: selectedIndex - 1)
-        case .wheelDown: select(index: selectedIndex + 1)
+        case .wheelUp: select(index: selection.index - 1)
+        case .wheelDown: select(index: selection.index + 1)
         case .left:
             guard let index = hitRows[event.row] else { return false }
             select(index: index)
@@ -136,6 +118,7 @@ final class ConflictsScreen: ScreenController {
         // The list takes what the detail leaves, at least three rows.
         let detailHeight = 13
         let listHeight = min(count, max(3, area.bottom - listTop - detailHeight - 1))
+        let selectedIndex = selection.index
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedIndex, selectedEnd: selectedIndex + 1,
                                   viewport: listHeight, total: count)
         let visible = state.items[scrollTop..<min(count, scrollTop + listHeight)]

@@ -5,8 +5,7 @@ import RemindersViewModels
 /// A list, a smart list or a tag's reminders: cover and title, then the rows.
 final class ListDetailScreen: ScreenController {
     let viewModel: ListDetailViewModel
-    private(set) var selectedID: String?
-    private var selectedIndex = 0
+    private var selection = ListSelection(key: \ReminderRow.id)
     private var scrollTop = 0
     private var hitRows: [Int: Int] = [:]
     private var wantsBottom = false
@@ -65,40 +64,27 @@ final class ListDetailScreen: ScreenController {
 
     /// The selected row, following the reminder by id when rows change and
     /// staying at its place when the reminder left the list.
-    var selectedRow: ReminderRow? {
-        let rows = viewModel.state.rows
-        if let selectedID, let index = rows.firstIndex(where: { $0.id == selectedID }) {
-            selectedIndex = index
-            return rows[index]
-        }
-        guard !rows.isEmpty else { return nil }
-        selectedIndex = max(0, min(selectedIndex, rows.count - 1))
-        selectedID = rows[selectedIndex].id
-        return rows[selectedIndex]
-    }
+    var selectedRow: ReminderRow? { selection.item(in: viewModel.state.rows) }
 
     func select(index: Int) {
-        let rows = viewModel.state.rows
-        guard !rows.isEmpty else { return }
-        selectedIndex = max(0, min(rows.count - 1, index))
-        selectedID = rows[selectedIndex].id
+        selection.select(index: index, in: viewModel.state.rows)
         growWindowIfNeeded()
     }
 
     func select(id: String) {
-        selectedID = id
+        selection.key = id
         _ = selectedRow
     }
 
     private func move(by offset: Int) {
-        _ = selectedRow
-        select(index: selectedIndex + offset)
+        selection.move(by: offset, in: viewModel.state.rows)
+        growWindowIfNeeded()
     }
 
     /// Asks for more rows when the selection nears the end of those read.
     private func growWindowIfNeeded() {
         let state = viewModel.state
-        guard let limit = state.limit, state.rows.count >= limit, selectedIndex > limit - 100 else { return }
+        guard let limit = state.limit, state.rows.count >= limit, selection.index > limit - 100 else { return }
         viewModel.setLimit(limit * 2)
     }
 
@@ -113,11 +99,9 @@ final class ListDetailScreen: ScreenController {
             return true
         }
         switch action {
-        case .down: move(by: 1)
-        case .up: move(by: -1)
-        case .pageDown: move(by: max(1, visibleRows(app) - 1))
-        case .pageUp: move(by: -max(1, visibleRows(app) - 1))
-        case .top: select(index: 0)
+        case .down, .up, .pageDown, .pageUp, .top:
+            selection.navigate(action, page: max(1, visibleRows(app) - 1), in: viewModel.state.rows)
+            growWindowIfNeeded()
         case .bottom:
             if state.limit != nil, state.rows.count < state.totalCount {
                 wantsBottom = true
@@ -232,11 +216,9 @@ final class ListDetailScreen: ScreenController {
         case .wheelDown: move(by: 3)
         case .left:
             guard let index = hitRows[event.row] else { return false }
-            if index == selectedIndex || event.isDoubleClick {
-                select(index: index)
-                return perform(.open, app: app)
-            }
+            let opens = selection.clickOpens(index: index, isDoubleClick: event.isDoubleClick)
             select(index: index)
+            if opens { return perform(.open, app: app) }
         }
         return true
     }
@@ -363,12 +345,7 @@ final class ListDetailScreen: ScreenController {
             for (offset, rowLine) in lines.enumerated() {
                 let screenRow = area.row + starts[index] + offset - scrollTop
                 guard screenRow >= area.row, screenRow < area.bottom else { continue }
-                let rightWidth = rowLine.right.reduce(0) { $0 + DisplayWidth.of($1.text) }
-                buffer.draw(rowLine.left, row: screenRow, column: area.column + 1,
-                            maxWidth: area.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
-                if rightWidth > 0 {
-                    buffer.draw(rowLine.right, row: screenRow, column: area.right - 1 - rightWidth)
-                }
+                rowLine.draw(into: &buffer, row: screenRow, in: area)
                 hitRows[screenRow] = index
                 if index == selectedIndex {
                     theme.select(&buffer, Rect(row: screenRow, column: area.column, width: area.width, height: 1))
@@ -403,6 +380,17 @@ final class ListDetailScreen: ScreenController {
     struct RowLine {
         var left: [Span]
         var right: [Span]
+
+        /// Draws the line across `area`: the right part ends one column in
+        /// from the edge, and the left part stops two columns short of it.
+        func draw(into buffer: inout CellBuffer, row: Int, in area: Rect) {
+            let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
+            buffer.draw(left, row: row, column: area.column + 1,
+                        maxWidth: area.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
+            if rightWidth > 0 {
+                buffer.draw(right, row: row, column: area.right - 1 - rightWidth)
+            }
+        }
     }
 
     static let spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]

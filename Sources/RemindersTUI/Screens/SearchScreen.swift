@@ -8,8 +8,7 @@ final class SearchScreen: ScreenController {
     let viewModel: SearchViewModel
     private(set) var query = TextField()
     private(set) var focusOnResults = false
-    private(set) var selectedID: String?
-    private var selectedIndex = 0
+    private var selection = ListSelection(key: \SearchHit.id)
     private var scrollTop = 0
     private var hitRows: [Int: Int] = [:]
 
@@ -41,24 +40,7 @@ final class SearchScreen: ScreenController {
     func stop() { viewModel.stop() }
     func refresh() { viewModel.refresh() }
 
-    var selectedHit: SearchHit? {
-        let hits = viewModel.state.hits
-        if let selectedID, let index = hits.firstIndex(where: { $0.id == selectedID }) {
-            selectedIndex = index
-            return hits[index]
-        }
-        guard !hits.isEmpty else { return nil }
-        selectedIndex = max(0, min(selectedIndex, hits.count - 1))
-        selectedID = hits[selectedIndex].id
-        return hits[selectedIndex]
-    }
-
-    private func select(index: Int) {
-        let hits = viewModel.state.hits
-        guard !hits.isEmpty else { return }
-        selectedIndex = max(0, min(hits.count - 1, index))
-        selectedID = hits[selectedIndex].id
-    }
+    var selectedHit: SearchHit? { selection.item(in: viewModel.state.hits) }
 
     // MARK: Input
 
@@ -71,8 +53,7 @@ final class SearchScreen: ScreenController {
 
     private func queryChanged() {
         viewModel.setQuery(query.text)
-        selectedIndex = 0
-        selectedID = nil
+        selection.reset()
         scrollTop = 0
     }
 
@@ -90,13 +71,10 @@ final class SearchScreen: ScreenController {
         case .clearQuery:
             query = TextField()
             queryChanged()
-        case .down: move(by: 1)
-        case .up:
-            if selectedIndex == 0 { focusOnResults = false } else { move(by: -1) }
-        case .pageDown: move(by: max(1, app.size.height / 2 - 3))
-        case .pageUp: move(by: -max(1, app.size.height / 2 - 3))
-        case .top: select(index: 0)
-        case .bottom: select(index: viewModel.state.hits.count - 1)
+        case .up where selection.index == 0:
+            focusOnResults = false
+        case .down, .up, .pageDown, .pageUp, .top, .bottom:
+            selection.navigate(action, page: max(1, app.size.height / 2 - 3), in: viewModel.state.hits)
         case .open, .editReminder:
             guard let hit = selectedHit else { return true }
             guard !environment.isReadOnly(listID: hit.row.reminder.remindersListID) else {
@@ -153,11 +131,6 @@ final class SearchScreen: ScreenController {
         return true
     }
 
-    private func move(by offset: Int) {
-        _ = selectedHit
-        select(index: selectedIndex + offset)
-    }
-
     private func undoPerformer(_ app: AppController) -> (UndoAction) -> ActionResult {
         let fallback = app.storeUndo()
         return { [weak viewModel] action in
@@ -167,8 +140,8 @@ final class SearchScreen: ScreenController {
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
         switch event.button {
-        case .wheelUp: move(by: -3)
-        case .wheelDown: move(by: 3)
+        case .wheelUp: selection.move(by: -3, in: viewModel.state.hits)
+        case .wheelDown: selection.move(by: 3, in: viewModel.state.hits)
         case .left:
             if event.row == 2 {
                 focusOnResults = false
@@ -176,11 +149,9 @@ final class SearchScreen: ScreenController {
             }
             guard let index = hitRows[event.row] else { return false }
             focusOnResults = true
-            if index == selectedIndex || event.isDoubleClick {
-                select(index: index)
-                return perform(.open, app: app)
-            }
-            select(index: index)
+            let opens = selection.clickOpens(index: index, isDoubleClick: event.isDoubleClick)
+            selection.select(index: index, in: viewModel.state.hits)
+            if opens { return perform(.open, app: app) }
         }
         return true
     }
@@ -254,10 +225,7 @@ final class SearchScreen: ScreenController {
             for (offset, line) in lines.enumerated() {
                 let screenRow = list.row + starts[index] + offset - scrollTop
                 guard screenRow >= list.row, screenRow < list.bottom else { continue }
-                let rightWidth = line.right.reduce(0) { $0 + DisplayWidth.of($1.text) }
-                buffer.draw(line.left, row: screenRow, column: list.column + 1,
-                            maxWidth: list.width - 2 - (rightWidth > 0 ? rightWidth + 2 : 0))
-                if rightWidth > 0 { buffer.draw(line.right, row: screenRow, column: list.right - 1 - rightWidth) }
+                line.draw(into: &buffer, row: screenRow, in: list)
                 hitRows[screenRow] = index
                 if index == selectedIndex, focusOnResults {
                     theme.select(&buffer, Rect(row: screenRow, column: list.column, width: list.width, height: 1))

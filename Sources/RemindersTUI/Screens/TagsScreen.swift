@@ -5,8 +5,7 @@ import RemindersViewModels
 /// Enter opens the tag's reminders.
 final class TagsScreen: ScreenController {
     let viewModel: TagsViewModel
-    private(set) var selectedTitle: String?
-    private var selectedIndex = 0
+    private var selection = ListSelection(key: \TagSummary.title)
     private var scrollTop = 0
     private var hitRows: [Int: Int] = [:]
 
@@ -29,34 +28,17 @@ final class TagsScreen: ScreenController {
     func stop() { viewModel.stop() }
     func refresh() { viewModel.refresh() }
 
-    var selected: TagSummary? {
-        let tags = viewModel.state.tags
-        if let selectedTitle, let index = tags.firstIndex(where: { $0.title == selectedTitle }) {
-            selectedIndex = index
-            return tags[index]
-        }
-        guard !tags.isEmpty else { return nil }
-        selectedIndex = max(0, min(selectedIndex, tags.count - 1))
-        selectedTitle = tags[selectedIndex].title
-        return tags[selectedIndex]
-    }
+    var selected: TagSummary? { selection.item(in: viewModel.state.tags) }
 
     private func select(index: Int) {
-        let tags = viewModel.state.tags
-        guard !tags.isEmpty else { return }
-        selectedIndex = max(0, min(tags.count - 1, index))
-        selectedTitle = tags[selectedIndex].title
+        selection.select(index: index, in: viewModel.state.tags)
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
         _ = selected
         switch action {
-        case .down: select(index: selectedIndex + 1)
-        case .up: select(index: selectedIndex - 1)
-        case .pageDown: select(index: selectedIndex + max(1, app.size.height - 6))
-        case .pageUp: select(index: selectedIndex - max(1, app.size.height - 6))
-        case .top: select(index: 0)
-        case .bottom: select(index: viewModel.state.tags.count - 1)
+        case .down, .up, .pageDown, .pageUp, .top, .bottom:
+            selection.navigate(action, page: max(1, app.size.height - 6), in: viewModel.state.tags)
         case .open:
             guard let tag = selected else { return true }
             app.push(ListDetailScreen(environment: viewModel.environment, filter: .tag(tag.title)))
@@ -65,7 +47,7 @@ final class TagsScreen: ScreenController {
             app.present(PromptOverlay(title: "New tag", label: "Name (without #)") { [weak self] text, app in
                 let result = viewModel.create(text)
                 if let error = result.errorMessage { return error }
-                if let created = result.createdID { self?.selectedTitle = created }
+                if let created = result.createdID { self?.selection.key = created }
                 app.show(result)
                 return nil
             })
@@ -76,7 +58,7 @@ final class TagsScreen: ScreenController {
                                       text: tag.title) { [weak self] text, app in
                 let result = viewModel.rename(tag.title, to: text)
                 if let error = result.errorMessage { return error }
-                if let renamed = result.createdID { self?.selectedTitle = renamed }
+                if let renamed = result.createdID { self?.selection.key = renamed }
                 app.show(result)
                 return nil
             })
@@ -96,15 +78,13 @@ final class TagsScreen: ScreenController {
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
         switch event.button {
-        case .wheelUp: select(index: selectedIndex - 3)
-        case .wheelDown: select(index: selectedIndex + 3)
+        case .wheelUp: select(index: selection.index - 3)
+        case .wheelDown: select(index: selection.index + 3)
         case .left:
             guard let index = hitRows[event.row] else { return false }
-            if index == selectedIndex || event.isDoubleClick {
-                select(index: index)
-                return perform(.open, app: app)
-            }
+            let opens = selection.clickOpens(index: index, isDoubleClick: event.isDoubleClick)
             select(index: index)
+            if opens { return perform(.open, app: app) }
         }
         return true
     }
