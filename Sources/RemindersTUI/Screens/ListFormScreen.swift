@@ -199,12 +199,7 @@ final class ListFormScreen: ScreenController {
             app.pop()
             return
         }
-        app.present(ConfirmOverlay(title: "Discard changes", question: "Discard the changes to this list?",
-                                   confirmLabel: "Discard") { [weak self] app in
-            guard let self else { return }
-            app.pop(to: self)
-            app.pop()
-        })
+        app.present(ConfirmOverlay.discardChanges(to: "this list", leaving: self))
     }
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {

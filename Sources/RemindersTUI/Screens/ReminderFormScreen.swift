@@ -177,12 +177,7 @@ final class ReminderFormScreen: ScreenController {
             app.pop()
             return
         }
-        app.present(ConfirmOverlay(title: "Discard changes", question: "Discard the changes to this reminder?",
-                                   confirmLabel: "Discard") { [weak self] app in
-            guard let self else { return }
-            app.pop(to: self)
-            app.pop()
-        })
+        app.present(ConfirmOverlay.discardChanges(to: "this reminder", leaving: self))
     }
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {

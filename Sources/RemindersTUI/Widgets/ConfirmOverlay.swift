@@ -60,3 +60,16 @@ final class ConfirmOverlay: Overlay {
         buffer.draw(no, row: row, column: start + yesWidth + 2, style: confirmFocused ? theme.button : theme.focusedButton)
     }
 }
+
+extension ConfirmOverlay {
+    /// Asks before a form with changes is left. Confirming leaves `form`
+    /// and anything opened on top of it, so the changes are dropped.
+    static func discardChanges(to what: String, leaving form: ScreenController) -> ConfirmOverlay {
+        ConfirmOverlay(title: "Discard changes", question: "Discard the changes to \(what)?",
+                       confirmLabel: "Discard") { [weak form] app in
+            guard let form else { return }
+            app.pop(to: form)
+            app.pop()
+        }
+    }
+}
