@@ -173,14 +173,19 @@ struct DueAlertSchedulerTests {
         #expect(alerts.alertTitles() == ["Milk"])
     }
 
-    @Test func aSnoozedReminderAlertsAgainAtItsNewTime() async throws {
+    /// "Pay rent", due 10:30, has alerted; the clock stands at 10:31:10.
+    private func alertedAtTenThirty() throws -> (AlertWorld, DueAlertScheduler, String) {
         let world = try AlertWorld(now: "2026-03-01T10:00:00Z")
         let id = try world.reminder("Pay rent", due: "2026-03-01T10:30")
         let alerts = world.scheduler()
         world.move(to: "2026-03-01T10:30:00Z", alerts)
         #expect(alerts.alertTitles() == ["Pay rent"])
-
         world.clock.set("2026-03-01T10:31:10Z")
+        return (world, alerts, id)
+    }
+
+    @Test func aSnoozedReminderAlertsAgainAtItsNewTime() async throws {
+        let (world, alerts, id) = try alertedAtTenThirty()
         let result = alerts.snooze(id: id, .tenMinutes)
         #expect(result.succeeded)
         #expect(result.message == "Snoozed “Pay rent” until 10:41")
@@ -196,13 +201,7 @@ struct DueAlertSchedulerTests {
     }
 
     @Test func undoingASnoozeSetsTheDueTimeBackAndTheAlertReturns() async throws {
-        let world = try AlertWorld(now: "2026-03-01T10:00:00Z")
-        let id = try world.reminder("Pay rent", due: "2026-03-01T10:30")
-        let alerts = world.scheduler()
-        world.move(to: "2026-03-01T10:30:00Z", alerts)
-        #expect(alerts.alertTitles() == ["Pay rent"])
-
-        world.clock.set("2026-03-01T10:31:10Z")
+        let (world, alerts, id) = try alertedAtTenThirty()
         let result = alerts.snooze(id: id, .oneHour)
         let undo = try #require(result.undo)
         #expect(undo == .restoreDueDate(id: id, DueDate("2026-03-01T10:30")))

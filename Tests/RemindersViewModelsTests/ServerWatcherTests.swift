@@ -9,13 +9,9 @@ import Testing
         let parent = try Self.makeParent()
         defer { try? FileManager.default.removeItem(at: parent) }
         let directory = parent.appendingPathComponent("server")
-        let ticks = Counter()
-        let watcher = ServerWatcher(directory: directory, pollInterval: 600) { ticks.increment() }
+        let (watcher, ticks) = try Self.startedWatcher(on: directory)
         defer { watcher.stop() }
-        watcher.start()
         // The loop has looked for the directory, found none, and waits.
-        watcher.rewatch()
-        try eventually("the first wake-up") { ticks.value == 1 }
 
         // Another device's first round makes it; nobody tells this watcher.
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -32,12 +28,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: parent) }
         let directory = parent.appendingPathComponent("server")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let ticks = Counter()
-        let watcher = ServerWatcher(directory: directory, pollInterval: 600) { ticks.increment() }
+        let (watcher, ticks) = try Self.startedWatcher(on: directory)
         defer { watcher.stop() }
-        watcher.start()
-        watcher.rewatch()
-        try eventually("the first wake-up") { ticks.value == 1 }
         try Self.expectATick(ticks, after: { try Self.writeHead(in: directory) })
 
         for _ in 0..<3 {
@@ -48,6 +40,16 @@ import Testing
             usleep(200_000)
             try Self.expectATick(ticks, after: { try Self.writeHead(in: directory) })
         }
+    }
+
+    /// A watcher with a 600 s poll, started, past its first wake-up.
+    static func startedWatcher(on directory: URL) throws -> (ServerWatcher, Counter) {
+        let ticks = Counter()
+        let watcher = ServerWatcher(directory: directory, pollInterval: 600) { ticks.increment() }
+        watcher.start()
+        watcher.rewatch()
+        try eventually("the first wake-up") { ticks.value == 1 }
+        return (watcher, ticks)
     }
 
     static func makeParent() throws -> URL {
