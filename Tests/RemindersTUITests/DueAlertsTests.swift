@@ -42,6 +42,12 @@ struct DueAlertsTests {
         #expect(!world.text.contains("DUE NOW"))
         world.press(.escape)
         #expect(world.app.overlays.isEmpty)
+
+        // u sets the old time back, and Milk is due now again.
+        #expect(world.text.contains("· u undo"))
+        world.press(.character("u"))
+        #expect(try world.reminder(titled: "Milk")?.reminder.dueDate?.description == "2026-03-04")
+        #expect(world.text.contains("DUE NOW"))
     }
 
     @Test func completingFromTheAlertCanBeUndone() throws {

@@ -108,6 +108,21 @@ import RemindersViewModels
         #expect(world.text.contains("Reminders › Work"))
     }
 
+    @Test func deletingAListCanBeUndone() throws {
+        let world = try TestWorld()
+        let before = try world.store.writer.read { db in try ExportDump.read(db, owner: { _ in "me" }) }
+        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("d"))
+        #expect(world.text.contains("u undoes it afterwards."))
+        world.press(.character("y"))
+        #expect(world.text.contains("Deleted “Personal” · u undo"))
+        #expect(try world.lists().map(\.title) == ["Work", "Groceries"])
+        world.press(.character("u"))
+        #expect(world.app.toast?.message == "Restored “Personal”")
+        #expect(try world.lists().map(\.title) == ["Personal", "Work", "Groceries"])
+        #expect(try world.store.writer.read { db in try ExportDump.read(db, owner: { _ in "me" }) } == before)
+        #expect(world.text.contains("● Personal"))
+    }
+
     @Test func listsMoveWithShiftJAndK() throws {
         let world = try TestWorld()
         world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("J"))
