@@ -178,7 +178,8 @@ public struct Invitation: Equatable, Sendable, Identifiable {
     public var id: String
     public var ownerName: String
     public var listID: String
-    /// The list's title when this device has it already, else nil.
+    /// The list's title: this device's copy, else what the server showed
+    /// at the last refresh; nil when neither is known.
     public var listTitle: String?
     public var permission: SharePermission
 
@@ -228,7 +229,10 @@ public final class InvitationsViewModel: ViewModel<InvitationsState>, @unchecked
             try SyncEngine.localShares(db).compactMap { share -> Invitation? in
                 guard share.ownerName != me, share.rootTable == "remindersLists",
                       let mine = share.participant(me), mine.status == .pending else { return nil }
+                // The list's rows arrive once accepted; until then, the
+                // title the server showed at the last refresh.
                 let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [share.rootKey])
+                    ?? share.rootPreview["title"]
                 return Invitation(id: share.id, ownerName: share.ownerName, listID: share.rootKey, listTitle: title,
                                   permission: mine.permission)
             }

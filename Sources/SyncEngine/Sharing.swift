@@ -10,6 +10,10 @@ public struct LocalShare: Codable, Hashable, Sendable, Identifiable {
     public var rootKey: String
     public var ownerName: String
     public var participants: [ShareParticipant]
+    /// The root record's text fields as the server showed them at the last
+    /// refresh, for shares someone else owns: an invitation can be named
+    /// (a list's title) before it is accepted and its rows arrive.
+    public var rootPreview: [String: String] = [:]
 
     /// The participant entry of `user`, if any.
     public func participant(_ user: String) -> ShareParticipant? {
@@ -102,17 +106,38 @@ extension SyncEngine {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
+        let previews = rootPreviews(of: incoming)
         try syncWrite { db in
             try db.execute(sql: "DELETE FROM sync_shares")
             for share in owned + incoming {
                 guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { continue }
                 let participants = String(decoding: try RecordCoder.encoder.encode(share.participants), as: UTF8.self)
+                let preview = try previews[share.rootRecordID].map { String(decoding: try RecordCoder.encoder.encode($0), as: UTF8.self) }
                 try db.execute(sql: """
-                    INSERT OR REPLACE INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants])
+                    INSERT OR REPLACE INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants, rootPreview)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants, preview])
             }
         }
+    }
+
+    /// The text fields of the root records of shares someone else owns,
+    /// read in one request. The server shows a root to whoever is invited
+    /// to it; one it refuses (a removed participant), or a server that
+    /// cannot be reached now, leaves that share without a preview rather
+    /// than failing the refresh.
+    private func rootPreviews(of shares: [Share]) -> [RecordID: [String: String]] {
+        let ids = shares.map(\.rootRecordID)
+        guard !ids.isEmpty, let results = try? sharedDatabase.fetchRecords(ids) else { return [:] }
+        var previews: [RecordID: [String: String]] = [:]
+        for (id, result) in results {
+            guard case .success(let record) = result else { continue }
+            previews[id] = record.fields.compactMapValues { value in
+                if case .string(let text) = value { return text }
+                return nil
+            }
+        }
+        return previews
     }
 
     /// The shares as of the last refresh.
@@ -125,8 +150,10 @@ extension SyncEngine {
         return try Row.fetchAll(db, sql: "SELECT * FROM sync_shares ORDER BY id").map { row in
             let json: String = row["participants"]
             let participants = (try? JSONDecoder().decode([ShareParticipant].self, from: Data(json.utf8))) ?? []
+            let previewJSON: String? = row["rootPreview"]
+            let preview = previewJSON.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
             return LocalShare(id: row["id"], rootTable: row["rootRecordType"], rootKey: row["rootRecordName"],
-                              ownerName: row["ownerName"], participants: participants)
+                              ownerName: row["ownerName"], participants: participants, rootPreview: preview)
         }
     }
 

@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 1
+    static let version = 2
 
     static func install(_ db: Database) throws {
         try db.execute(sql: """
@@ -20,6 +20,17 @@ enum SyncSchema {
             throw SyncError.database("the sync data in this database was written by a newer version of reminders; upgrade reminders")
         }
         guard installed < version else { return }
+        if installed < 1 { try installVersion1(db) }
+        if installed < 2 {
+            // The string fields of a share's root record as the server shows
+            // it to an invitee (JSON {field: text}), so an invitation can be
+            // named before its rows arrive.
+            try db.execute(sql: "ALTER TABLE sync_shares ADD COLUMN rootPreview TEXT")
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
+    }
+
+    private static func installVersion1(_ db: Database) throws {
         try db.execute(sql: """
             -- One row per synced row (and per deleted row not yet confirmed
             -- deleted on the server).
@@ -102,6 +113,5 @@ enum SyncSchema {
             ) STRICT;
             CREATE INDEX sync_shares_root ON sync_shares(rootRecordType, rootRecordName);
             """)
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
     }
 }

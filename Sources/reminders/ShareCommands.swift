@@ -93,7 +93,7 @@ struct SharesCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        let server = try context.connect()
+        try context.connect()
         try SyncFailure.mapping { try context.engine.refreshShares() }
         let shares = try context.engine.localShares().filter { $0.rootTable == "remindersLists" }
         let me = context.location.user
@@ -101,15 +101,9 @@ struct SharesCommand: ParsableCommand {
             Dictionary(try Row.fetchAll(db, sql: "SELECT id, title FROM remindersLists").map { ($0["id"] as String, $0["title"] as String) },
                        uniquingKeysWith: { a, _ in a })
         }
-        let shared = server.database(user: me, scope: DatabaseScope.shared, device: context.location.device)
         func title(_ share: LocalShare) -> String {
-            if let title = titles[share.rootKey] { return title }
-            // Not accepted yet: the server shows invitees the list's title.
-            let zone = ZoneID(name: "reminders", ownerName: share.ownerName)
-            let id = RecordID(recordName: "remindersLists/\(share.rootKey)", zoneID: zone)
-            let found: Result<ServerRecord, CloudError>? = (try? shared.fetchRecords([id]))?[id]
-            guard case .success(let record)? = found, case .string(let title)? = record.fields["title"] else { return "" }
-            return title
+            // Not accepted yet: the title the server showed the invitee.
+            titles[share.rootKey] ?? share.rootPreview["title"] ?? ""
         }
         let outgoing = shares.filter { $0.ownerName == me }.map { share in
             Outgoing(id: share.id, listID: share.rootKey, listTitle: title(share),

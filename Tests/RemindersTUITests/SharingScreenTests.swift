@@ -8,15 +8,16 @@ import Testing
 /// The Sharing screen and Home's invitations, drawn off screen from a
 /// `sync_shares` table filled by hand (no server).
 @Suite struct SharingScreenTests {
-    private func addShares(_ world: TestWorld, _ rows: [(id: String, listID: String, owner: String, participants: String)]) throws {
+    private func addShares(_ world: TestWorld, _ rows: [(id: String, listID: String, owner: String, participants: String)],
+                           preview: String? = nil) throws {
         try world.store.writer.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS sync_shares (id TEXT PRIMARY KEY, rootRecordType TEXT, rootRecordName TEXT,
-                    zoneName TEXT, ownerName TEXT, participants TEXT)
+                    zoneName TEXT, ownerName TEXT, participants TEXT, rootPreview TEXT)
                 """)
             for row in rows {
-                try db.execute(sql: "INSERT INTO sync_shares VALUES (?, 'remindersLists', ?, 'zone', ?, ?)",
-                               arguments: [row.id, row.listID, row.owner, row.participants])
+                try db.execute(sql: "INSERT INTO sync_shares VALUES (?, 'remindersLists', ?, 'zone', ?, ?, ?)",
+                               arguments: [row.id, row.listID, row.owner, row.participants, preview])
             }
         }
     }
@@ -65,6 +66,14 @@ import Testing
         let text = world.text
         #expect(text.contains("INVITATIONS"))
         #expect(text.contains("alice invites you to a list (read-write)"))
+    }
+
+    @Test func anInvitationIsNamedByTheTitleTheServerShowed() throws {
+        let world = try TestWorld(width: 80, height: 30)
+        try addShares(world, [(id: "share-4", listID: "someone-elses-list", owner: "alice", participants: """
+            [{"userName":"me","permission":"read-only","status":"pending"}]
+            """)], preview: ##"{"title":"Garden","color":"#5cc15a"}"##)
+        #expect(world.text.contains("alice invites you to “Garden” (read-only)"))
     }
 
     @Test func readOnlyListEditKeysShowTheOwner() throws {

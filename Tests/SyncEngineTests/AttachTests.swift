@@ -38,6 +38,27 @@ import Testing
         } == triggers)
     }
 
+    /// A database whose engine tables were written by the first version
+    /// gains the share preview column, and keeps its shares.
+    @Test func engineTablesOfTheFirstVersionAreUpgraded() throws {
+        let db = try AppDatabase.inMemory()
+        _ = try attach(db)
+        try db.write { db in
+            try db.execute(sql: """
+                ALTER TABLE sync_shares DROP COLUMN rootPreview;
+                UPDATE sync_state SET value = 1 WHERE key = 'schemaVersion';
+                INSERT INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants)
+                VALUES ('s1', 'remindersLists', 'l1', 'reminders', 'alice', '[]');
+                """)
+        }
+        _ = try attach(db)
+        #expect(try db.read { db in try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'schemaVersion'") } == 2)
+        let shares = try db.read { db in try SyncEngine.localShares(db) }
+        #expect(shares.map(\.id) == ["s1"])
+        #expect(shares.first?.rootPreview == [:])
+        #expect(try db.read { db in try db.columns(in: "sync_shares").map(\.name) }.contains("rootPreview"))
+    }
+
     @Test func aMissingTriggerOrANewSyncedTableInstallsAndBackfillsAgain() throws {
         let db = try AppDatabase.inMemory()
         let lists = [SyncedTable("remindersLists")]

@@ -42,6 +42,16 @@ import Testing
         #expect(try p.bob.export().lists.isEmpty)
         try p.bob.engine.refreshShares()
         #expect(try p.bob.engine.localShares().first?.participant("bob")?.status == .pending)
+        // Before accepting, Bob's device knows what he is invited to.
+        #expect(try p.bob.engine.localShares().first?.rootPreview["title"] == "Groceries")
+        try p.alice.store.updateList(id: p.list.id, title: "Food")
+        try p.alice.sync()
+        try p.bob.engine.refreshShares()
+        #expect(try p.bob.engine.localShares().first?.rootPreview["title"] == "Food")
+        // Alice's own copy of the share needs no preview.
+        #expect(try p.alice.engine.localShares().first?.rootPreview == [:])
+        try p.alice.store.updateList(id: p.list.id, title: "Groceries")
+        try p.alice.sync()
         try p.bob.engine.acceptShare(id: share.id)
         let lists = try p.bob.export().lists
         #expect(lists.map(\.title) == ["Groceries"])
