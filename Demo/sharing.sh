@@ -101,7 +101,7 @@ list_ordinal() {
 open_list() {
   local pane="$1" title="$2"
   local ordinal opened
-  ordinal=$(list_ordinal "$pane" "$title")
+  ordinal=$(list_ordinal "$pane" "$title" || true)
   [[ -n "$ordinal" ]] || fail "pane $pane does not show the list $title"
   local home
   home="$(pane_text "$pane")"
@@ -114,7 +114,7 @@ open_list() {
     keys "$pane" q
     wait_for "$pane" "MY LISTS" 5 || fail "pane $pane did not go back to Home"
     local other
-    other=$(printf '%s\n' "$home" | grep -E '^ +● ' | grep -nF -- "● $opened" | head -n 1 | cut -d: -f1)
+    other=$(printf '%s\n' "$home" | grep -E '^ +● ' | grep -nF -- "● $opened" | head -n 1 | cut -d: -f1 || true)
     [[ -n "$other" ]] || other=0
     local step=j count=$((ordinal - other))
     ((count < 0)) && { step=k; count=$((-count)); }

@@ -11,6 +11,8 @@
 #endif
 
 #include <locale.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,16 @@
 // unsafe. Everything the TUI needs from them goes through these shims.
 
 // MARK: Globals
+
+// The terminal's size as the kernel has it now (ioctl is variadic, which
+// Swift cannot call). 0 on success.
+static inline int reminders_terminal_size(int *rows, int *columns) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
 
 static inline WINDOW *reminders_stdscr(void) { return stdscr; }
 static inline int reminders_colors(void) { return COLORS; }

@@ -94,9 +94,12 @@ struct LiveSyncTmuxTests {
         try panes.waitSynced(again)
     }
 
+    /// Demo/sharing.sh splits the window while the first app is still
+    /// starting: before the app read its size after every wake-up, that
+    /// resize waited for the next key (4 runs of 4 failed).
     @Test func demoScriptsPassTheirChecks() throws {
         let binary = try CommandRunner.locateBinary()
-        for script in ["two-devices.sh", "conflict.sh"] {
+        for script in ["two-devices.sh", "conflict.sh", "sharing.sh"] {
             var environment = ProcessInfo.processInfo.environment
             environment["REMINDERS_BIN"] = binary.path
             let (status, output) = try Spawn.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],

@@ -54,6 +54,9 @@ public final class TerminalApp {
                                 size: terminal.size, wake: pipe.wake)
         app.start()
         defer { app.stop() }
+        // Resized while starting (a split right after the start): no signal
+        // is owed for it any more.
+        if let resize = terminal.resizeIfChanged() { app.handle(resize) }
         terminal.present(app.render())
 
         while !app.shouldQuit, !TerminationSignals.received {
@@ -67,6 +70,7 @@ public final class TerminalApp {
             _ = poll(&descriptors, 2, timeout)
             if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { break }
             pipe.drain()
+            if let resize = terminal.resizeIfChanged() { app.handle(resize) }
             for event in terminal.readEvents() {
                 app.handle(event)
                 if app.shouldQuit { break }
@@ -126,7 +130,7 @@ final class WakePipe: @unchecked Sendable {
 
 /// SIGTERM and SIGHUP end the loop cleanly (the terminal is restored and
 /// reminders still "completing" are completed) instead of killing the
-/// process mid-frame.
+/// process mid-frame; SIGWINCH wakes the loop to read the new size.
 enum TerminationSignals {
     nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
     nonisolated(unsafe) static var flag: sig_atomic_t = 0
@@ -138,11 +142,23 @@ enum TerminationSignals {
         flag = 0
         signal(SIGTERM, handler)
         signal(SIGHUP, handler)
+        // A resize only wakes the loop, which then reads the size itself
+        // (`CursesTerminal.resizeIfChanged`): the thread that catches it
+        // may not be the one asleep in poll().
+        resizePrevious = signal(SIGWINCH, resizeHandler)
     }
 
     static func restore() {
         signal(SIGTERM, SIG_DFL)
         signal(SIGHUP, SIG_DFL)
+        signal(SIGWINCH, resizePrevious ?? SIG_DFL)
+    }
+
+    nonisolated(unsafe) static var resizePrevious: __sighandler_t?
+
+    static let resizeHandler: @convention(c) (Int32) -> Void = { _ in
+        var byte: UInt8 = 1
+        _ = write(TerminationSignals.wakeDescriptor, &byte, 1)
     }
 
     static let handler: @convention(c) (Int32) -> Void = { _ in

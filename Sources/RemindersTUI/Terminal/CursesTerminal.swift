@@ -110,6 +110,20 @@ final class CursesTerminal {
         clearok(reminders_stdscr(), true)
     }
 
+    /// The resize, if the terminal's size changed since ncurses last looked:
+    /// tells ncurses, and returns the event for the app. The main loop asks
+    /// after every wake-up, because the signal of a resize may reach any
+    /// thread (ncurses learns of it only on the thread that catches it, and
+    /// only at the next key).
+    func resizeIfChanged() -> InputEvent? {
+        var rows: Int32 = 0, columns: Int32 = 0
+        guard isOpen, reminders_terminal_size(&rows, &columns) == 0,
+              Int(columns) != size.width || Int(rows) != size.height else { return nil }
+        _ = resizeterm(rows, columns)
+        updateSize()
+        return .resize(width: size.width, height: size.height)
+    }
+
     /// Re-reads the terminal size after a resize.
     func updateSize() {
         var rows: Int32 = 0, columns: Int32 = 0
