@@ -79,6 +79,8 @@ public final class TerminalApp {
             if app.wantsSuspend {
                 app.wantsSuspend = false
                 terminal.suspend { _ = kill(getpid(), SIGSTOP) }
+                // The terminal may have changed size while stopped.
+                if let resize = terminal.resizeIfChanged() { app.handle(resize) }
             }
             if app.wantsFullRepaint {
                 app.wantsFullRepaint = false
