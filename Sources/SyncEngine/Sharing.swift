@@ -11,8 +11,8 @@ public struct LocalShare: Codable, Hashable, Sendable, Identifiable {
     public var ownerName: String
     public var participants: [ShareParticipant]
     /// The root record's text fields as the server showed them at the last
-    /// refresh, for shares someone else owns: an invitation can be named
-    /// (a list's title) before it is accepted and its rows arrive.
+    /// refresh, for invitations not answered yet: one can be named (a
+    /// list's title) before it is accepted and its rows arrive.
     public var rootPreview: [String: String] = [:]
 
     /// The participant entry of `user`, if any.
@@ -106,7 +106,11 @@ extension SyncEngine {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
-        let previews = rootPreviews(of: incoming)
+        // Only invitations not answered yet: an accepted share's root is a
+        // local row, and a refresh runs with every sync.
+        let previews = rootPreviews(of: incoming.filter { share in
+            share.participants.contains { $0.userName == userName && $0.status == .pending }
+        })
         try syncWrite { db in
             try db.execute(sql: "DELETE FROM sync_shares")
             for share in owned + incoming {

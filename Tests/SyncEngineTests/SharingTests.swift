@@ -53,6 +53,8 @@ import Testing
         try p.alice.store.updateList(id: p.list.id, title: "Groceries")
         try p.alice.sync()
         try p.bob.engine.acceptShare(id: share.id)
+        // Accepted, the list is a local row: no preview is read any more.
+        #expect(try p.bob.engine.localShares().first?.rootPreview == [:])
         let lists = try p.bob.export().lists
         #expect(lists.map(\.title) == ["Groceries"])
         #expect(lists.first?.owner == "alice")
