@@ -142,6 +142,26 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(try environment.writer.read { db in try Reminder.fetchCount(db) } == 13)
     }
 
+    /// A list this user shares: its delete ends the share, so it is asked
+    /// about as final, and no undo is offered.
+    @Test func deletingASharedListSaysItCannotBeUndone() throws {
+        struct SharedWithBob: SharingInfoProvider {
+            func sharingLine(_ db: Database, listID: String) throws -> String? { "Shared with bob" }
+            func isReadOnly(_ db: Database, listID: String) throws -> Bool { false }
+        }
+        let environment = try seededEnvironment(sharing: SharedWithBob())
+        let app = makeApp(environment: environment)
+        for _ in 0..<5 { app.handle(.key(.character("j"))) }
+        app.handle(.key(.character("d")))
+        app.refresh()
+        #expect(app.render().text.contains("It is shared: this cannot be undone."))
+        app.handle(.key(.character("y")))
+        app.refresh()
+        #expect(app.toast?.message == "Deleted “Personal”")
+        #expect(app.toast?.canUndo == false)
+        #expect(!app.render().text.contains("u undo"))
+    }
+
     @Test func theStatusBarShowsWhoWhereAndTheSyncState() throws {
         let environment = try seededEnvironment(sync: FixedSyncStatus(status: SyncStatus(
             connection: .offline, pendingCount: 3, conflictsCount: 2)))
