@@ -236,8 +236,8 @@ public enum Queries {
         var layout: RowLayout?
         var rows: [ReminderRow] = []
         // Cached: the screens read with a few fixed texts (values are
-        // arguments), and compiling one cost about as much as reading a
-        // short window.
+        // arguments, never spliced in), and compiling them for every read
+        // was a few percent of each.
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try cursor.next() {
             let found = try layout ?? RowLayout(row)
