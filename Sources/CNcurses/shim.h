@@ -10,7 +10,9 @@
 #define NCURSES_WIDECHAR 1
 #endif
 
+#include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -26,6 +28,66 @@
 // Swift cannot import ncurses' function-like macros, and its globals
 // (stdscr, COLORS, LINES, COLS) are mutable C globals that Swift 6 treats as
 // unsafe. Everything the TUI needs from them goes through these shims.
+
+// MARK: Signals
+
+// The full-screen app's signal handling, in C so that the handler does only
+// what is safe in a handler (Swift's runtime gives no such promise): it
+// notes SIGTERM and SIGHUP, writes a byte to the main loop's wake pipe, and
+// leaves errno as it found it. SIGWINCH only wakes the loop, which then
+// reads the size itself: the thread that catches a signal may not be the
+// one asleep in poll(), so ncurses' own handler could miss a resize.
+//
+// The state lives in function-local statics (a header's file-scope statics
+// are not always emitted for Swift), and only TerminalApp.swift calls these,
+// so there is one copy of it.
+static inline volatile sig_atomic_t *reminders_termination_flag(void) {
+    static volatile sig_atomic_t flag = 0;
+    return &flag;
+}
+
+static inline volatile int *reminders_signal_wake_descriptor(void) {
+    static volatile int descriptor = -1;
+    return &descriptor;
+}
+
+static inline struct sigaction *reminders_previous_resize_action(void) {
+    static struct sigaction action;
+    return &action;
+}
+
+static inline void reminders_signal_handler(int signal_number) {
+    int saved = errno;
+    if (signal_number == SIGTERM || signal_number == SIGHUP) *reminders_termination_flag() = 1;
+    int descriptor = *reminders_signal_wake_descriptor();
+    if (descriptor >= 0) {
+        char byte = 1;
+        (void)write(descriptor, &byte, 1);
+    }
+    errno = saved;
+}
+
+static inline void reminders_install_signal_handlers(int wake_descriptor) {
+    *reminders_signal_wake_descriptor() = wake_descriptor;
+    *reminders_termination_flag() = 0;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = reminders_signal_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGWINCH, &action, reminders_previous_resize_action());
+}
+
+static inline void reminders_restore_signal_handlers(void) {
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    sigaction(SIGWINCH, reminders_previous_resize_action(), NULL);
+    *reminders_signal_wake_descriptor() = -1;
+}
+
+static inline int reminders_termination_was_requested(void) { return *reminders_termination_flag() != 0; }
 
 // MARK: Globals
 

@@ -65,6 +65,34 @@ public enum UndoAction: Equatable, Sendable {
         }
     }
 
+    /// Applies the undo and keeps the completion batch in step: an undone
+    /// completion leaves it, and a reminder put back while it was still
+    /// completing joins it again, so it completes as it would have (else it
+    /// would stay "completing" until the app ends). Never throws: a failure
+    /// is the result's error.
+    public func perform(in environment: AppEnvironment) -> ActionResult {
+        do {
+            if case .uncomplete(let id) = self { environment.completions.cancelled(id) }
+            try apply(to: environment.store)
+            for id in restoredCompletingIDs { environment.completions.scheduled(id) }
+            return ActionResult(message: doneMessage)
+        } catch {
+            return .failed(ReminderActions.describe(error))
+        }
+    }
+
+    /// The reminders this undo puts back that were completing when deleted.
+    var restoredCompletingIDs: [String] {
+        let restored: [DeletedReminder]
+        switch self {
+        case .restoreReminder(let deleted): restored = [deleted]
+        case .restoreReminders(let deleted): restored = deleted
+        case .restoreList(let deleted): restored = deleted.reminders
+        case .uncomplete, .setFlag, .restoreDueDate: restored = []
+        }
+        return restored.filter { $0.reminder.status == .completing }.map(\.reminder.id)
+    }
+
     /// The toast's line after undoing.
     public var doneMessage: String {
         switch self {

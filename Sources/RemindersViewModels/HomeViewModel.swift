@@ -192,6 +192,10 @@ public final class HomeViewModel: ViewModel<HomeState>, @unchecked Sendable {
         perform {
             let summary = deletionSummary(listID: id)
             let deleted = try store.deleteList(id: id)
+            // Gone with the list: their completion has nothing left to do.
+            for item in deleted.reminders where item.reminder.status == .completing {
+                environment.completions.cancelled(item.reminder.id)
+            }
             return ActionResult(message: "Deleted “\(deleted.list.title)”",
                                 undo: summary?.canUndo == true ? .restoreList(deleted) : nil)
         }

@@ -56,12 +56,6 @@ enum ReminderActions {
     }
 
     static func undo(_ environment: AppEnvironment, _ action: UndoAction) -> ActionResult {
-        do {
-            if case .uncomplete(let id) = action { environment.completions.cancelled(id) }
-            try action.apply(to: environment.store)
-            return ActionResult(message: action.doneMessage)
-        } catch {
-            return .failed(describe(error))
-        }
+        action.perform(in: environment)
     }
 }

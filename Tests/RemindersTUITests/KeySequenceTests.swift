@@ -84,6 +84,27 @@ import RemindersViewModels
         #expect(world.app.toast?.message == "Restored")
     }
 
+    /// `u` takes back only what the toast on screen offers: after another
+    /// toast, or once it has gone, the old change may have been edited since.
+    @Test func undoEndsWithItsToast() throws {
+        let world = try TestWorld()
+        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.press(.character("d"))
+        #expect(world.text.contains("· u undo"))
+        world.press(.character("s"), .enter)
+        #expect(world.app.toast?.message.hasPrefix("Sorted by") == true)
+        world.press(.character("u"))
+        #expect(world.app.toast?.message == "Nothing to undo")
+        #expect(try world.reminder(titled: "Prepare sprint demo") == nil)
+
+        world.press(.character("j"), .character("f"))
+        #expect(world.text.contains("· u undo"))
+        world.advance(60)
+        #expect(world.app.toast == nil)
+        world.press(.character("u"))
+        #expect(world.app.toast?.message == "Nothing to undo")
+    }
+
     @Test func undoStillWorksAfterLeavingTheScreen() throws {
         let world = try TestWorld()
         world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)

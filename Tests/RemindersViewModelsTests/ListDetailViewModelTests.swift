@@ -108,6 +108,35 @@ import Testing
         #expect(state.rows[0].reminder.status == .incomplete)
     }
 
+    /// Deleted while completing and put back: it completes as it would
+    /// have, instead of staying "completing" until the app ends.
+    @Test func aCompletingReminderPutBackStillCompletes() throws {
+        let clock = ManualCompletionClock()
+        let world = try World(completionDelay: 3, completionClock: clock)
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Call mom", in: listID)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        detail.toggleCompletion(id: id)
+        let undoDelete = try #require(detail.delete(id: id).undo)
+        clock.advance(by: 5)
+        #expect(detail.undo(undoDelete).succeeded)
+        #expect(try world.status(of: id) == .completing)
+        clock.advance(by: 3)
+        #expect(try world.status(of: id) == .completed)
+
+        // The same for a whole list.
+        let other = try world.reminder("Water plants", in: listID)
+        detail.toggleCompletion(id: other)
+        let home = HomeViewModel(environment: world.environment)
+        let undoList = try #require(home.deleteList(id: listID).undo)
+        #expect(world.environment.completions.pendingIDs.isEmpty)
+        #expect(undoList.perform(in: world.environment).succeeded)
+        #expect(try world.status(of: other) == .completing)
+        clock.advance(by: 3)
+        #expect(try world.status(of: other) == .completed)
+        #expect(try world.status(of: id) == .completed)
+    }
+
     @Test func stoppingFinishesPendingCompletions() throws {
         let world = try World(completionDelay: 60)
         let listID = try world.list("Personal")

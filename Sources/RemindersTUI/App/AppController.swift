@@ -111,32 +111,38 @@ final class AppController {
     // MARK: Toasts and undo
 
     /// Shows what an action did. With `undo`, `u` takes it back through the
-    /// given performer (the view model that did it).
+    /// given performer (the view model that did it) for as long as this
+    /// toast is on screen: once it is gone or another took its place, `u`
+    /// would take back something that may have been edited since.
     func show(_ result: ActionResult, undo perform: ((UndoAction) -> ActionResult)? = nil) {
         if let error = result.errorMessage {
             showError(error)
             return
         }
-        if let undo = result.undo, let perform {
-            undoAction = (undo, perform)
-        }
         guard let message = result.message else { return }
-        toast = Toast(message: message, isError: false, canUndo: result.undo != nil && perform != nil,
+        guard let undo = result.undo, let perform else {
+            showMessage(message)
+            return
+        }
+        toast = Toast(message: message, isError: false, canUndo: true,
                       expires: now().addingTimeInterval(options.toastDuration))
+        undoAction = (undo, perform)
     }
 
     func showMessage(_ message: String, duration: TimeInterval? = nil) {
         toast = Toast(message: message, isError: false, canUndo: false,
                       expires: now().addingTimeInterval(duration ?? options.toastDuration))
+        undoAction = nil
     }
 
     func showError(_ message: String) {
         toast = Toast(message: message, isError: true, canUndo: false,
                       expires: now().addingTimeInterval(max(options.toastDuration, 6)))
+        undoAction = nil
     }
 
     func undo() {
-        guard let pending = undoAction else {
+        guard let pending = undoAction, toast?.canUndo == true else {
             showMessage("Nothing to undo")
             return
         }
@@ -149,15 +155,7 @@ final class AppController {
     /// presses `u`: goes through the store directly.
     func storeUndo() -> (UndoAction) -> ActionResult {
         let environment = self.environment
-        return { action in
-            do {
-                if case .uncomplete(let id) = action { environment.completions.cancelled(id) }
-                try action.apply(to: environment.store)
-                return ActionResult(message: action.doneMessage)
-            } catch {
-                return .failed((error as? CoreError)?.description ?? "\(error)")
-            }
-        }
+        return { action in action.perform(in: environment) }
     }
 
     // MARK: Time
@@ -174,6 +172,7 @@ final class AppController {
         if announceConflicts() { changed = true }
         if let toast, toast.expires <= now() {
             self.toast = nil
+            undoAction = nil
             changed = true
         }
         return changed || isAnimating

@@ -132,40 +132,16 @@ final class WakePipe: @unchecked Sendable {
 
 /// SIGTERM and SIGHUP end the loop cleanly (the terminal is restored and
 /// reminders still "completing" are completed) instead of killing the
-/// process mid-frame; SIGWINCH wakes the loop to read the new size.
+/// process mid-frame; SIGWINCH wakes the loop to read the new size. The
+/// handler is C (`CNcurses`), where it can be kept to what a handler may do.
 enum TerminationSignals {
-    nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
-    nonisolated(unsafe) static var flag: sig_atomic_t = 0
-
-    static var received: Bool { flag != 0 }
+    static var received: Bool { reminders_termination_was_requested() != 0 }
 
     static func install(wakeDescriptor: Int32) {
-        Self.wakeDescriptor = wakeDescriptor
-        flag = 0
-        signal(SIGTERM, handler)
-        signal(SIGHUP, handler)
-        // A resize only wakes the loop, which then reads the size itself
-        // (`CursesTerminal.resizeIfChanged`): the thread that catches it
-        // may not be the one asleep in poll().
-        resizePrevious = signal(SIGWINCH, resizeHandler)
+        reminders_install_signal_handlers(wakeDescriptor)
     }
 
     static func restore() {
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGHUP, SIG_DFL)
-        signal(SIGWINCH, resizePrevious ?? SIG_DFL)
-    }
-
-    nonisolated(unsafe) static var resizePrevious: __sighandler_t?
-
-    static let resizeHandler: @convention(c) (Int32) -> Void = { _ in
-        var byte: UInt8 = 1
-        _ = write(TerminationSignals.wakeDescriptor, &byte, 1)
-    }
-
-    static let handler: @convention(c) (Int32) -> Void = { _ in
-        TerminationSignals.flag = 1
-        var byte: UInt8 = 1
-        _ = write(TerminationSignals.wakeDescriptor, &byte, 1)
+        reminders_restore_signal_handlers()
     }
 }

@@ -112,9 +112,9 @@ final class CursesTerminal {
 
     /// The resize, if the terminal's size changed since ncurses last looked:
     /// tells ncurses, and returns the event for the app. The main loop asks
-    /// after every wake-up, because the signal of a resize may reach any
-    /// thread (ncurses learns of it only on the thread that catches it, and
-    /// only at the next key).
+    /// after every wake-up (SIGWINCH only wakes it; see
+    /// `TerminationSignals`). ncurses then also queues a KEY_RESIZE, read
+    /// as a second resize to the same size, which changes nothing.
     func resizeIfChanged() -> InputEvent? {
         var rows: Int32 = 0, columns: Int32 = 0
         guard isOpen, reminders_terminal_size(&rows, &columns) == 0,
