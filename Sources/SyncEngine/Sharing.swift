@@ -10,9 +10,10 @@ public struct LocalShare: Codable, Hashable, Sendable, Identifiable {
     public var rootKey: String
     public var ownerName: String
     public var participants: [ShareParticipant]
-    /// The root record's text fields as the server showed them at the last
-    /// refresh, for invitations not answered yet: one can be named (a
-    /// list's title) before it is accepted and its rows arrive.
+    /// The root record's text fields as the server showed them, for shares
+    /// someone else owns whose root this device does not hold yet: an
+    /// invitation can be named (a list's title) before it is accepted and
+    /// its rows arrive.
     public var rootPreview: [String: String] = [:]
 
     /// The participant entry of `user`, if any.
@@ -106,17 +107,28 @@ extension SyncEngine {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
-        // Only invitations not answered yet: an accepted share's root is a
-        // local row, and a refresh runs with every sync.
-        let previews = rootPreviews(of: incoming.filter { share in
-            share.participants.contains { $0.userName == userName && $0.status == .pending }
-        })
+        // Only roots this device does not hold yet (an invitation not
+        // answered, or accepted on another device and not fetched here): a
+        // refresh runs with every sync.
+        let missing = try writer.read { db in
+            try incoming.filter { share in
+                guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { return false }
+                return try !rowExists(db, table: table, key: key)
+            }
+        }
+        let fetched = rootPreviews(of: missing)
         try syncWrite { db in
+            // A server that could not show the roots now leaves the
+            // previews of the last refresh in place.
+            let previous = fetched == nil
+                ? Dictionary(try Self.localShares(db).map { ($0.id, $0.rootPreview) }, uniquingKeysWith: { first, _ in first })
+                : [:]
             try db.execute(sql: "DELETE FROM sync_shares")
             for share in owned + incoming {
                 guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { continue }
                 let participants = String(decoding: try RecordCoder.encoder.encode(share.participants), as: UTF8.self)
-                let preview = try previews[share.rootRecordID].map { String(decoding: try RecordCoder.encoder.encode($0), as: UTF8.self) }
+                let found = fetched.map { $0[share.rootRecordID] } ?? previous[share.id].flatMap { $0.isEmpty ? nil : $0 }
+                let preview = try found.map { String(decoding: try RecordCoder.encoder.encode($0), as: UTF8.self) }
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants, rootPreview)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -126,13 +138,13 @@ extension SyncEngine {
     }
 
     /// The text fields of the root records of shares someone else owns,
-    /// read in one request. The server shows a root to whoever is invited
-    /// to it; one it refuses (a removed participant), or a server that
-    /// cannot be reached now, leaves that share without a preview rather
-    /// than failing the refresh.
-    private func rootPreviews(of shares: [Share]) -> [RecordID: [String: String]] {
+    /// read in one request; nil when the request failed (the refresh goes
+    /// on without it). The server shows a root to whoever is invited to
+    /// it; one it refuses (a removed participant) has no preview.
+    private func rootPreviews(of shares: [Share]) -> [RecordID: [String: String]]? {
         let ids = shares.map(\.rootRecordID)
-        guard !ids.isEmpty, let results = try? sharedDatabase.fetchRecords(ids) else { return [:] }
+        guard !ids.isEmpty else { return [:] }
+        guard let results = try? sharedDatabase.fetchRecords(ids) else { return nil }
         var previews: [RecordID: [String: String]] = [:]
         for (id, result) in results {
             guard case .success(let record) = result else { continue }

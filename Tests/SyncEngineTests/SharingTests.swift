@@ -65,6 +65,21 @@ import Testing
         #expect(try p.bob.pending() == 0)
     }
 
+    /// Accepted on Bob's desktop, the list is not yet on his phone: the
+    /// phone names it from the server until its rows arrive.
+    @Test func aShareAcceptedElsewhereIsNamedUntilItsRowsArrive() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        let phone = try Device("phone", user: "bob", server: p.server, clock: TestClock(1_800_000_000_300))
+        try phone.engine.refreshShares()
+        #expect(try phone.engine.localShares().first?.participant("bob")?.status == .accepted)
+        #expect(try phone.engine.localShares().first?.rootPreview["title"] == "Groceries")
+        try phone.sync()
+        #expect(try phone.list(p.list.id)?.title == "Groceries")
+        #expect(try phone.engine.localShares().first?.rootPreview == [:])
+    }
+
     @Test func editsGoBothWaysAndReachAlicesOtherDevice() throws {
         let p = try people()
         let share = try share(p, .readWrite)
