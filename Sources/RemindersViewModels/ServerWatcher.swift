@@ -210,6 +210,12 @@ private final class WatchLoop: @unchecked Sendable {
                          bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
                          bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0, watch >= 0 {
+                        // Events were lost, perhaps the one that ended the
+                        // watch: set it again.
+                        _ = inotify_rm_watch(inotify, watch)
+                        watch = -1
+                    }
                     if wd == watch, mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                         // Moved away, its watch would follow it: dropped.
                         if mask & UInt32(IN_IGNORED) == 0 { _ = inotify_rm_watch(inotify, watch) }
