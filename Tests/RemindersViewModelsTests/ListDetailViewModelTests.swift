@@ -24,15 +24,22 @@ import Testing
         try await detail.waitFor { !$0.exists }
     }
 
+    /// "Call mom" in Personal, shown by a list detail, with completions on a
+    /// clock the test moves.
+    static func callMom(completionDelay: TimeInterval) throws
+        -> (World, ManualCompletionClock, String, String, ListDetailViewModel) {
+        let clock = ManualCompletionClock()
+        let world = try World(completionDelay: completionDelay, completionClock: clock)
+        let listID = try world.list("Personal")
+        let id = try world.reminder("Call mom", in: listID)
+        return (world, clock, listID, id, ListDetailViewModel(environment: world.environment, filter: .list(listID)))
+    }
+
     /// On a clock the test moves, so "still completing" is checked however
     /// long a loaded machine stalls the test; the real timer is exercised by
     /// the tests that only wait for the outcome.
     @Test func completingBecomesCompletedAfterTheDelay() async throws {
-        let clock = ManualCompletionClock()
-        let world = try World(completionDelay: 0.5, completionClock: clock)
-        let listID = try world.list("Personal")
-        let id = try world.reminder("Call mom", in: listID)
-        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        let (world, clock, _, id, detail) = try Self.callMom(completionDelay: 0.5)
 
         let result = detail.toggleCompletion(id: id)
         #expect(result.message == "Completed “Call mom”")
@@ -55,11 +62,7 @@ import Testing
     }
 
     @Test func togglingBackBeforeTheDelayKeepsItIncomplete() async throws {
-        let clock = ManualCompletionClock()
-        let world = try World(completionDelay: 0.2, completionClock: clock)
-        let listID = try world.list("Personal")
-        let id = try world.reminder("Call mom", in: listID)
-        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        let (world, clock, _, id, detail) = try Self.callMom(completionDelay: 0.2)
         detail.toggleCompletion(id: id)
         #expect(try world.status(of: id) == .completing)
         #expect(detail.toggleCompletion(id: id).undo == nil)
@@ -111,11 +114,7 @@ import Testing
     /// Deleted while completing and put back: it completes as it would
     /// have, instead of staying "completing" until the app ends.
     @Test func aCompletingReminderPutBackStillCompletes() throws {
-        let clock = ManualCompletionClock()
-        let world = try World(completionDelay: 3, completionClock: clock)
-        let listID = try world.list("Personal")
-        let id = try world.reminder("Call mom", in: listID)
-        let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
+        let (world, clock, listID, id, detail) = try Self.callMom(completionDelay: 3)
         detail.toggleCompletion(id: id)
         let undoDelete = try #require(detail.delete(id: id).undo)
         clock.advance(by: 5)
