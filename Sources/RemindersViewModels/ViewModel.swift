@@ -189,7 +189,12 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
             onChange: { [weak self] epoch, value in
                 guard let self else { return }
                 if epoch < self.currentRefreshEpoch {
-                    self.refreshAfterStaleValue(myGeneration)
+                    // A value the screen already shows needs no new read:
+                    // older or newer, it changes nothing (the usual case,
+                    // a screen refreshed as it opens).
+                    if self.wouldChange(myGeneration, { apply(&$0, value); $0.errorMessage = nil }) {
+                        self.refreshAfterStaleValue(myGeneration)
+                    }
                 } else {
                     self.deliver(myGeneration) { apply(&$0, value); $0.errorMessage = nil }
                 }
@@ -210,13 +215,33 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
         return refreshEpoch
     }
 
+    /// Whether `body` would change the state of the current observation.
+    private func wouldChange(_ generation: Int, _ body: (inout State) -> Void) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard self.generation == generation else { return false }
+        var state = current
+        body(&state)
+        return state != current
+    }
+
     /// Reads again, on the queue, in place of an observed value that a
     /// refresh may have overtaken. Does not count as a refresh itself.
     private func refreshAfterStaleValue(_ generation: Int) {
         lock.lock()
         let reload = self.generation == generation ? self.reload : nil
+        if reload != nil { staleReads += 1 }
         lock.unlock()
         reload?()
+    }
+
+    private var staleReads = 0
+
+    /// How many observed values were replaced by a new read (tests).
+    var staleValuesReadAgain: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return staleReads
     }
 
     private func deliver(_ generation: Int, _ body: (inout State) -> Void) {

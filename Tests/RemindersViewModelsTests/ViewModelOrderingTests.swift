@@ -68,6 +68,24 @@ private final class HeldTitleViewModel: ViewModel<TitleState>, @unchecked Sendab
         model.queue.sync {}
         #expect(model.state.title == "After")
         #expect(model.titlesSeen == ["After"])
+        #expect(model.staleValuesReadAgain == 1)
+        model.stop()
+    }
+
+    /// The usual case, a screen refreshed as it opens with no write in
+    /// between: the held first value equals what the refresh read, and is
+    /// not read a third time.
+    @Test func aValueEqualToTheRefreshedStateIsNotReadAgain() async throws {
+        let world = try World()
+        let listID = try world.list("Same")
+        let model = HeldTitleViewModel(environment: world.environment, listID: listID)
+        #expect(model.firstFetchRead.wait(timeout: .now() + 10) == .success)
+        model.refresh()
+        model.releaseFirstFetch.signal()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        model.queue.sync {}
+        #expect(model.state.title == "Same")
+        #expect(model.staleValuesReadAgain == 0)
         model.stop()
     }
 }
