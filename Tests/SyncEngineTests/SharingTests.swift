@@ -80,6 +80,21 @@ import Testing
         #expect(try phone.engine.localShares().first?.rootPreview == [:])
     }
 
+    /// A server too busy to show the roots now: the invitation keeps the
+    /// name it had, rather than going back to "a list".
+    @Test func aPreviewOutlivesARefreshThatCouldNotReadIt() throws {
+        let p = try people()
+        _ = try share(p, .readOnly)
+        try p.bob.engine.refreshShares()
+        #expect(try p.bob.engine.localShares().first?.rootPreview["title"] == "Groceries")
+        p.bob.engine.connect(
+            privateDatabase: p.server.database(user: "bob", scope: .private, device: "desktop"),
+            sharedDatabase: RecordsUnavailableDatabase(base: p.server.database(user: "bob", scope: .shared, device: "desktop")))
+        try p.bob.engine.refreshShares()
+        #expect(try p.bob.engine.localShares().first?.participant("bob")?.status == .pending)
+        #expect(try p.bob.engine.localShares().first?.rootPreview["title"] == "Groceries")
+    }
+
     @Test func editsGoBothWaysAndReachAlicesOtherDevice() throws {
         let p = try people()
         let share = try share(p, .readWrite)
