@@ -112,33 +112,31 @@ public enum FieldJSON {
 
     /// The fields, or nil when the text is not in the shape written above.
     static func quickFields(_ text: String) -> [String: FieldValue]? {
-        var text = text
-        return text.withUTF8 { bytes -> [String: FieldValue]? in
-            var scanner = Scanner(bytes: bytes)
-            guard case .object(let members)? = scanner.document() else { return nil }
-            var fields: [String: FieldValue] = [:]
-            fields.reserveCapacity(members.count)
-            for (key, value) in members {
-                // A key twice: JSONDecoder's choice, not ours.
-                guard let field = fieldValue(value), fields.updateValue(field, forKey: key) == nil else { return nil }
-            }
-            return fields
-        }
+        quickObject(text, value: fieldValue)
     }
 
     /// The times, or nil when the text is not a flat object of integers.
     public static func quickTimes(_ text: String) -> [String: Int64]? {
+        quickObject(text) { json in
+            guard case .number(let digits) = json else { return nil }
+            return Int64(digits)
+        }
+    }
+
+    /// A JSON object whose every member `value` reads, or nil: when the
+    /// text is not an object, a member is refused, or a key comes twice
+    /// (which JSONDecoder decides, not this reader).
+    private static func quickObject<Value>(_ text: String, value: (JSON) -> Value?) -> [String: Value]? {
         var text = text
-        return text.withUTF8 { bytes -> [String: Int64]? in
+        return text.withUTF8 { bytes -> [String: Value]? in
             var scanner = Scanner(bytes: bytes)
             guard case .object(let members)? = scanner.document() else { return nil }
-            var times: [String: Int64] = [:]
-            times.reserveCapacity(members.count)
-            for (key, value) in members {
-                guard case .number(let digits) = value, let time = Int64(digits),
-                      times.updateValue(time, forKey: key) == nil else { return nil }
+            var result: [String: Value] = [:]
+            result.reserveCapacity(members.count)
+            for (key, json) in members {
+                guard let read = value(json), result.updateValue(read, forKey: key) == nil else { return nil }
             }
-            return times
+            return result
         }
     }
 

@@ -58,20 +58,8 @@ public enum RecordArchive {
             }
             let id = try reader.recordID()
             let recordType = try reader.string()
-            var fields: [String: FieldValue] = [:]
-            let fieldCount = try reader.count()
-            fields.reserveCapacity(fieldCount)
-            for _ in 0..<fieldCount {
-                let key = try reader.string()
-                fields[key] = try reader.field()
-            }
-            var times: [String: Int64] = [:]
-            let timeCount = try reader.count()
-            times.reserveCapacity(timeCount)
-            for _ in 0..<timeCount {
-                let key = try reader.string()
-                times[key] = try reader.signed()
-            }
+            let fields = try reader.dictionary { try $0.field() }
+            let times = try reader.dictionary { try $0.signed() }
             let record = ServerRecord(
                 id: id, recordType: recordType, fields: fields, fieldModificationTimes: times,
                 parent: try reader.optional { try $0.recordID() },
@@ -197,6 +185,19 @@ public enum RecordArchive {
 
         /// A count or length: never more than the bytes left, since every
         /// item takes at least one.
+        /// A count, then that many keys, each followed by what `value`
+        /// reads.
+        mutating func dictionary<Value>(_ value: (inout Reader) throws -> Value) throws -> [String: Value] {
+            var result: [String: Value] = [:]
+            let count = try count()
+            result.reserveCapacity(count)
+            for _ in 0..<count {
+                let key = try string()
+                result[key] = try value(&self)
+            }
+            return result
+        }
+
         mutating func count() throws -> Int {
             let value = try unsigned()
             guard value <= UInt64(bytes.count - offset) else { throw Malformed(description: "an archived record cut short") }
