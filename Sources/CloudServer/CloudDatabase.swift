@@ -16,11 +16,14 @@ public struct ModifyRecordsResult: Sendable {
     public var saveResults: [RecordID: Result<ServerRecord, CloudError>]
     /// For each requested delete: success or why it failed.
     public var deleteResults: [RecordID: Result<Void, CloudError>]
+    /// The store's mark once the request committed (see `HistoryMark`).
+    public var head: HistoryMark?
 
     public init(saveResults: [RecordID: Result<ServerRecord, CloudError>] = [:],
-                deleteResults: [RecordID: Result<Void, CloudError>] = [:]) {
+                deleteResults: [RecordID: Result<Void, CloudError>] = [:], head: HistoryMark? = nil) {
         self.saveResults = saveResults
         self.deleteResults = deleteResults
+        self.head = head
     }
 }
 
@@ -30,12 +33,16 @@ public struct DatabaseChanges: Sendable {
     public var deletedZoneIDs: [ZoneID]
     public var token: ChangeToken
     public var moreComing: Bool
+    /// The store's mark in the snapshot read (see `HistoryMark`).
+    public var head: HistoryMark?
 
-    public init(changedZoneIDs: [ZoneID], deletedZoneIDs: [ZoneID], token: ChangeToken, moreComing: Bool) {
+    public init(changedZoneIDs: [ZoneID], deletedZoneIDs: [ZoneID], token: ChangeToken, moreComing: Bool,
+                head: HistoryMark? = nil) {
         self.changedZoneIDs = changedZoneIDs
         self.deletedZoneIDs = deletedZoneIDs
         self.token = token
         self.moreComing = moreComing
+        self.head = head
     }
 }
 
@@ -58,12 +65,16 @@ public struct ZoneChanges: Sendable {
     public var deleted: [RecordDeletion]
     public var token: ChangeToken
     public var moreComing: Bool
+    /// The store's mark in the snapshot read (see `HistoryMark`).
+    public var head: HistoryMark?
 
-    public init(changed: [ServerRecord], deleted: [RecordDeletion], token: ChangeToken, moreComing: Bool) {
+    public init(changed: [ServerRecord], deleted: [RecordDeletion], token: ChangeToken, moreComing: Bool,
+                head: HistoryMark? = nil) {
         self.changed = changed
         self.deleted = deleted
         self.token = token
         self.moreComing = moreComing
+        self.head = head
     }
 }
 
@@ -122,6 +133,11 @@ public protocol CloudDatabase: Sendable {
     /// server's current change tag. Atomic per zone. Throws
     /// `limitExceeded` for more than 400 records or 2 MB in one request.
     func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult
+
+    /// Which store answers, with the commit at `sequence` (the head a
+    /// device last saw), so a device can tell a server that was reset,
+    /// replaced or restored from an older copy from the one it synced with.
+    func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity
 
     /// Zones changed or deleted since `token` (nil: all zones).
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges

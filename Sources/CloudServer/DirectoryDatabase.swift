@@ -106,15 +106,23 @@ public struct DirectoryDatabase: CloudDatabase {
         try RecordBatch(database: self, saves: saving, deletes: deleting).run()
     }
 
+    public func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
+        try server.read { db in try ServerIdentity.read(db, checking: sequence) }
+    }
+
     public func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {
         try server.read { db in
-            try ChangeFeed(database: self, db: db).databaseChanges(since: token)
+            var changes = try ChangeFeed(database: self, db: db).databaseChanges(since: token)
+            changes.head = try HistoryMark.head(db)
+            return changes
         }
     }
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
         try server.read { db in
-            try ChangeFeed(database: self, db: db).zoneChanges(zoneID, since: token, limit: limit)
+            var changes = try ChangeFeed(database: self, db: db).zoneChanges(zoneID, since: token, limit: limit)
+            changes.head = try HistoryMark.head(db)
+            return changes
         }
     }
 

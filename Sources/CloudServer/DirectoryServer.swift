@@ -39,6 +39,10 @@ public final class DirectoryServer: Sendable {
 
     let pool: DatabasePool
     let assets: AssetStore
+    /// `server.sqlite` as opened: a store deleted or replaced while open is
+    /// refused instead of read and written through the old file's handles.
+    private let storeFile: String
+    private let storeFileIdentity: FileIdentity?
     private let headFile: HeadFile
     private let clock: @Sendable () -> Date
 
@@ -83,6 +87,8 @@ public final class DirectoryServer: Sendable {
             throw StoreFailure.map(error, directory: directory)
         }
         assets = try AssetStore(directory: directory.appendingPathComponent("assets"))
+        storeFile = file
+        storeFileIdentity = FileIdentity(path: file)
         if headFile.read() == nil {
             publishHead()
         }
@@ -151,8 +157,20 @@ public final class DirectoryServer: Sendable {
 
     // MARK: Requests
 
+    /// Refuses requests once `server.sqlite` is no longer the file this
+    /// server opened: its directory was deleted (and perhaps made again),
+    /// or the file was replaced by another store or an older copy. The
+    /// handles still open would go on reading and writing a file nobody
+    /// else sees; opening the directory again finds what is there now.
+    func checkStoreFile() throws {
+        guard let opened = storeFileIdentity, FileIdentity(path: storeFile) != opened else { return }
+        throw CloudError.serverUnavailable(
+            "the server directory \(directory.path) was deleted or replaced while in use; it is opened again at the next sync")
+    }
+
     /// Runs a read in a snapshot of the store.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkStoreFile()
         do {
             return try pool.read(body)
         } catch {
@@ -164,6 +182,7 @@ public final class DirectoryServer: Sendable {
     /// the new head if it changed anything. A thrown error rolls back
     /// everything the request did.
     func write<T>(user: String, device: String, _ body: (WriteContext) throws -> T) throws -> T {
+        try checkStoreFile()
         let outcome: (value: T, changed: Bool)
         do {
             outcome = try pool.writeWithoutTransaction { db in
@@ -215,5 +234,19 @@ public final class DirectoryServer: Sendable {
             throw CloudError.serverUnavailable(
                 "the server directory \(directory.path) is not writable (\(String(cString: strerror(errno)))); fix its permissions or point --server elsewhere")
         }
+    }
+}
+
+/// The device and inode of a file, to tell whether a path still names the
+/// file that was opened.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }

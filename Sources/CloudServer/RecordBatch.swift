@@ -91,6 +91,7 @@ struct RecordBatch {
                     }
                 }
             }
+            result.head = try context.headMark()
             return result
         }
     }

@@ -6,8 +6,10 @@ import GRDB
 /// The format version lives in `PRAGMA user_version` so that an older program
 /// refuses a store written by a newer one instead of misreading it.
 enum Schema {
-    /// Bumped whenever the layout changes in a way older code cannot read.
-    static let formatVersion = 1
+    /// Bumped whenever the layout changes in a way older code cannot read
+    /// or would write wrongly. 2: `commitLog` (older code would write
+    /// without it, and devices would take the store for another one).
+    static let formatVersion = 2
 
     /// Names of the rows of the `meta` table.
     enum Meta {
@@ -53,13 +55,35 @@ enum Schema {
             throw newerVersion(path, version)
         }
         if version == formatVersion { return }
+        if version == 1 {
+            try createCommitLog(db)
+            try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+            return
+        }
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         if !tables.isEmpty {
             throw CloudError.serverUnavailable(
                 "\(path)/server.sqlite is not a reminders server (it holds tables \(tables.sorted().joined(separator: ", "))); point --server at a new directory")
         }
         try create(db)
+        try createCommitLog(db)
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+    }
+
+    /// One row per write request that changed anything: its last change
+    /// sequence and a random id. A device remembers the pair of the last
+    /// head it saw; a store restored from an older copy and written to
+    /// since hands out the same sequences again, but under other ids, so
+    /// the device can tell it is not the history it synced with (see
+    /// `ServerIdentity`). Rows are kept when tombstones are compacted:
+    /// about 40 bytes per request.
+    private static func createCommitLog(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE commitLog (
+                sequence INTEGER PRIMARY KEY NOT NULL,
+                id TEXT NOT NULL
+            );
+            """)
     }
 
     private static func create(_ db: Database) throws {

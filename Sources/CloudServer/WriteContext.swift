@@ -15,6 +15,9 @@ final class WriteContext {
     let userName: String
     let deviceName: String
     private let serverID: String
+    /// The id this request's commit gets in `commitLog`, if it changes
+    /// anything.
+    private let commitID = Schema.randomHex(bytes: 8)
     private let initialSequence: Int64
     private(set) var lastSequence: Int64
 
@@ -59,7 +62,14 @@ final class WriteContext {
     func finish() throws -> Bool {
         guard lastSequence != initialSequence else { return false }
         try Schema.setMeta(db, Schema.Meta.sequence, lastSequence)
+        try db.execute(sql: "INSERT INTO commitLog (sequence, id) VALUES (?, ?)", arguments: [lastSequence, commitID])
         return true
+    }
+
+    /// The store's mark once this request commits, for its answer.
+    func headMark() throws -> HistoryMark {
+        guard lastSequence != initialSequence else { return try HistoryMark.read(db, sequence: lastSequence) }
+        return HistoryMark(storeID: serverID, sequence: lastSequence, commit: commitID)
     }
 }
 

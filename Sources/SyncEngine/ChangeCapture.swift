@@ -72,11 +72,15 @@ enum ChangeCapture {
             """
     }
 
-    /// Marks `key` as deleted: forgotten if the server never had it.
+    /// Marks `key` as deleted: forgotten only if it was never sent. A row
+    /// sent without an answer stored (the process died between the
+    /// server's commit and the device's) may be on the server: its zone was
+    /// noted before the request (`noteSending`), and its delete is sent.
     static func captureDelete(_ table: TableSchema, key: String) -> String {
         """
         DELETE FROM sync_metadata
-        WHERE recordType = \(table.name.databaseLiteral) AND recordName = \(key) AND lastKnownServerRecord IS NULL;
+        WHERE recordType = \(table.name.databaseLiteral) AND recordName = \(key)
+          AND lastKnownServerRecord IS NULL AND zoneName IS NULL;
         UPDATE sync_metadata SET isPendingDelete = 1, isPendingSave = 0, editTimes = '{}', changeCount = changeCount + 1
         WHERE recordType = \(table.name.databaseLiteral) AND recordName = \(key);
         """

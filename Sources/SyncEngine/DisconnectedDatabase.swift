@@ -12,6 +12,7 @@ struct DisconnectedDatabase: CloudDatabase {
 
     func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] { throw unavailable }
     func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult { throw unavailable }
+    func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity { throw unavailable }
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges { throw unavailable }
     func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges { throw unavailable }
     func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] { throw unavailable }

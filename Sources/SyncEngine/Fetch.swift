@@ -13,7 +13,16 @@ extension SyncEngine {
     func fetchLocked() throws -> SyncReport {
         let cache = FetchPageCache()
         defer { cache.restore(on: writer) }
-        return try fetchAll(cache: cache)
+        var report = SyncReport()
+        report.rejoined = try checkServer()
+        do {
+            report.add(try fetchAll(cache: cache))
+        } catch let changed as ServerChanged {
+            // The server changed under the fetch: start again from scratch.
+            report.rejoined = report.rejoined ?? changed.reason
+            report.add(try fetchAll(cache: cache))
+        }
+        return report
     }
 
     private func fetchAll(cache: FetchPageCache) throws -> SyncReport {
@@ -29,11 +38,13 @@ extension SyncEngine {
                 do {
                     changes = try database.fetchDatabaseChanges(since: token)
                 } catch CloudError.changeTokenExpired {
+                    try confirmSameServer()
                     token = nil
                     continue
                 } catch let error as CloudError {
                     throw SyncError.server(error)
                 }
+                if !changes.deletedZoneIDs.isEmpty { try confirmSameServer() }
                 for zone in changes.deletedZoneIDs {
                     report.add(try purgeZone(zone, scope: scope))
                 }
@@ -41,6 +52,7 @@ extension SyncEngine {
                     report.add(try fetchZone(zone, scope: scope, database: database, cache: cache))
                 }
                 try syncWrite { db in
+                    try advanceMark(db, to: changes.head)
                     try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
                                    arguments: [key, changes.token.sequence])
                 }
@@ -69,10 +81,12 @@ extension SyncEngine {
             do {
                 page = try database.fetchZoneChanges(zoneID: zone, since: token, limit: fetchLimit)
             } catch CloudError.changeTokenExpired {
+                try confirmSameServer()
                 token = nil
                 refetchingAll = true
                 continue
             } catch CloudError.zoneNotFound {
+                try confirmSameServer()
                 return try purgeZone(zone, scope: scope)
             } catch let error as CloudError {
                 throw SyncError.server(error)
@@ -93,6 +107,7 @@ extension SyncEngine {
                 } catch let error as DatabaseError where Self.isRefusal(error) {
                     pageReport = try applyPage(db, page, assets: assets, guarded: true)
                 }
+                try advanceMark(db, to: page.head)
                 try db.execute(sql: """
                     INSERT INTO sync_zones (scope, zoneName, ownerName, token, isCreated) VALUES (?, ?, ?, ?, 1)
                     ON CONFLICT DO UPDATE SET token = excluded.token, isCreated = 1
@@ -104,6 +119,8 @@ extension SyncEngine {
             if !page.moreComing { break }
         }
         if refetchingAll {
+            // Missing after a full fetch means deleted, from this server only.
+            try confirmSameServer()
             report.add(try dropMissing(from: zone, keeping: seen))
         }
         return report
@@ -289,7 +306,10 @@ extension SyncEngine {
             outcome.applied = true
             return outcome
         }
-        let ancestor = meta.lastKnown.map(RowVersion.init(record:))
+        // With no last-known record (a send whose answer was lost, or a
+        // re-join), a version this device wrote itself is still an
+        // ancestor of the row: every local edit came after it.
+        let ancestor = (meta.lastKnown ?? (isOwnVersion(record) ? record : nil)).map(RowVersion.init(record:))
         let conflict = MergeConflict(
             columns: table.columns, ancestor: ancestor,
             client: RowVersion(clientValues: local, editTimes: meta.editTimes, ancestor: ancestor, columns: table.columns),
@@ -316,6 +336,11 @@ extension SyncEngine {
         return outcome
     }
 
+    /// Whether this device saved this version of the record.
+    func isOwnVersion(_ record: ServerRecord) -> Bool {
+        record.modifiedByDevice == deviceName && record.modifiedByUser == userName
+    }
+
     /// Applies a fetched delete. Returns whether a local row went away.
     func applyDeletion(_ db: Database, id: RecordID) throws -> Bool {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return false }
@@ -324,7 +349,7 @@ extension SyncEngine {
         if let meta, meta.isPendingSave {
             // Created here with a key the other side deleted (never synced
             // from here): keep it; the next send creates it again.
-            if meta.lastKnown == nil { return false }
+            if meta.lastKnown == nil, meta.zoneID == nil { return false }
             try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil)
         }
         return try deleteLocally(db, table: table, key: key)
@@ -386,6 +411,9 @@ extension SyncEngine {
                 found = try database.fetchRecords(Array(parents.keys))
             } catch let error as CloudError {
                 throw SyncError.server(error)
+            }
+            if found.values.contains(where: { if case .failure(.unknownItem) = $0 { true } else { false } }) {
+                try confirmSameServer()
             }
             try applyWrite { db in
                 for (parentID, rows) in parents {

@@ -16,6 +16,27 @@ struct OutgoingChange {
 extension SyncEngine {
     func sendLocked() throws -> SyncReport {
         var report = SyncReport()
+        guard !isOffline, try pendingCount() > 0 else { return report }
+        report.rejoined = try checkServer()
+        if try hasUnconfirmedSends() {
+            // Rows the server may hold without this device knowing (a send
+            // whose answer was lost, a re-join): what the server has of them,
+            // their own creation or a delete from elsewhere, is fetched and
+            // merged first, so a save does not undo that delete.
+            report.add(try fetchLocked())
+        }
+        do {
+            report.add(try sendBatches())
+        } catch let changed as ServerChanged {
+            // The server changed under a batch: everything is pending again.
+            report.rejoined = report.rejoined ?? changed.reason
+            report.add(try sendBatches())
+        }
+        return report
+    }
+
+    private func sendBatches() throws -> SyncReport {
+        var report = SyncReport()
         var limit = batchLimit
         var failedRounds = 0
         var rounds = 0
@@ -42,7 +63,9 @@ extension SyncEngine {
                     }
                     let deletes = changes.compactMap(\.deleteID)
                     let overwritten = try editsLostToDeletes(changes, database: database)
+                    try noteSending(changes)
                     let result = try database.modifyRecords(saving: saves, deleting: deletes)
+                    if result.saysGone { try confirmSameServer() }
                     var outcome = try handle(result, for: changes, database: database)
                     outcome.conflicts += try logEditsLostToDeletes(overwritten, result: result)
                     report.add(outcome)
@@ -117,13 +140,13 @@ extension SyncEngine {
             guard batch.count < limit, let table = tablesByName[meta.recordType] else { break }
             let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
             if meta.isPendingDelete {
-                guard let lastKnown = meta.lastKnown else { continue }
+                guard let zone = meta.zoneID ?? meta.lastKnown?.id.zoneID else { continue }
                 batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
-                                            deleteID: RecordID(recordName: name, zoneID: lastKnown.id.zoneID)))
+                                            deleteID: RecordID(recordName: name, zoneID: zone)))
                 continue
             }
             guard let row = try fetchRow(db, table: table, key: meta.recordName) else { continue }
-            let zone = try meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
+            let zone = try meta.zoneID ?? meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
             let (values, blobs) = RecordCoder.values(of: row, table: table)
             var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)
             for column in table.columns {
@@ -199,11 +222,43 @@ extension SyncEngine {
         }
     }
 
+    /// Whether a pending save may already be on the server unconfirmed:
+    /// sent (its zone noted) with no answer stored.
+    func hasUnconfirmedSends() throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM sync_metadata
+                               WHERE (isPendingSave OR isPendingDelete) AND isPendingSave
+                                 AND lastKnownServerRecord IS NULL AND zoneName IS NOT NULL)
+                """) ?? false
+        }
+    }
+
+    /// Notes, before the request, the zone of each record about to be
+    /// created: from then on the server may have it, whatever happens to
+    /// this process before the answer is stored, so a delete of the row
+    /// must be sent (`ChangeCapture.captureDelete` forgets only deletes of
+    /// rows never sent).
+    func noteSending(_ changes: [OutgoingChange]) throws {
+        let new = changes.filter { $0.metadata.zoneID == nil && $0.record != nil }
+        guard !new.isEmpty else { return }
+        try syncWrite { db in
+            for change in new {
+                guard let zone = change.record?.id.zoneID else { continue }
+                try db.executeCached("""
+                    UPDATE sync_metadata SET zoneName = ?, ownerName = ?
+                    WHERE recordType = ? AND recordName = ? AND zoneName IS NULL
+                    """, arguments: [zone.name, zone.ownerName, change.table.name, change.key])
+            }
+        }
+    }
+
     /// Applies the server's answer to a batch in one transaction.
     func handle(_ result: ModifyRecordsResult, for changes: [OutgoingChange], database: any CloudDatabase) throws -> SyncReport {
         var report = SyncReport()
         var reverts: [RecordID] = []
         try applyWrite { db in
+            try advanceMark(db, to: result.head)
             for change in changes {
                 if let record = change.record {
                     switch result.saveResults[record.id] {
@@ -310,5 +365,18 @@ extension SyncEngine {
             }
         }
         return report
+    }
+}
+
+extension ModifyRecordsResult {
+    /// Whether a save came back as "gone" (its record or zone missing),
+    /// which the engine believes only from the server it synced with.
+    var saysGone: Bool {
+        saveResults.values.contains { result in
+            switch result {
+            case .failure(.unknownItem), .failure(.zoneNotFound): true
+            default: false
+            }
+        }
     }
 }

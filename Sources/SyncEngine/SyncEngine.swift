@@ -70,6 +70,7 @@ public final class SyncEngine: @unchecked Sendable {
                 if try !ChangeCapture.isCurrent(db, tables: schemas) {
                     try ChangeCapture.install(db, tables: schemas)
                     try Self.backfill(db, tables: schemas)
+                    try Self.reconcile(db, tables: schemas, statements: statements)
                     try ChangeCapture.markCurrent(db, tables: schemas)
                 }
                 return .commit
@@ -214,11 +215,15 @@ public struct SyncReport: Equatable, Sendable, Codable {
     public var merged = 0
     public var conflicts = 0
     public var dropped = 0
+    /// Set when the server turned out not to be the one this device last
+    /// synced with, and the device re-joined it (see `RejoinReason`).
+    public var rejoined: RejoinReason?
 
     public init() {}
 
     public var isEmpty: Bool {
         sentSaves == 0 && sentDeletes == 0 && receivedSaves == 0 && receivedDeletes == 0 && merged == 0 && dropped == 0
+            && rejoined == nil
     }
 
     mutating func add(_ other: SyncReport) {
@@ -229,5 +234,6 @@ public struct SyncReport: Equatable, Sendable, Codable {
         merged += other.merged
         conflicts += other.conflicts
         dropped += other.dropped
+        rejoined = rejoined ?? other.rejoined
     }
 }

@@ -22,6 +22,10 @@ struct RecordsUnavailableDatabase: CloudDatabase {
         try base.modifyRecords(saving: saving, deleting: deleting)
     }
 
+    func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
+        try base.serverIdentity(checking: sequence)
+    }
+
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {
         try base.fetchDatabaseChanges(since: token)
     }

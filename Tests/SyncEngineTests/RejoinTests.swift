@@ -1,0 +1,306 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+@testable import SyncEngine
+
+extension Device {
+    /// Points the device at another server (or the same directory opened
+    /// again), as a device restarted with another `--server` would be.
+    func connect(to server: DirectoryServer) {
+        engine.connect(privateDatabase: server.database(user: user, scope: .private, device: name),
+                       sharedDatabase: server.database(user: user, scope: .shared, device: name))
+    }
+}
+
+/// A server directory that a test can delete, copy and put back.
+struct ServerDirectory {
+    let url: URL
+
+    init(_ directory: TemporaryDirectory, name: String = "server") {
+        url = directory.url.appendingPathComponent(name)
+    }
+
+    func open() throws -> DirectoryServer { try DirectoryServer(directory: url) }
+
+    func delete() throws { try FileManager.default.removeItem(at: url) }
+
+    /// A copy of the directory as it is now, as a backup would take it.
+    func backUp(to backup: URL) throws {
+        try FileManager.default.copyItem(at: url, to: backup)
+    }
+
+    /// Puts a backup back in place of the directory.
+    func restore(from backup: URL) throws {
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: backup, to: url)
+    }
+}
+
+@Suite struct RejoinTests {
+    let directory = TemporaryDirectory()
+
+    /// Lists with reminders on A, synced to B.
+    private func twoSyncedDevices(_ server: DirectoryServer) throws -> (Device, Device, list: RemindersList, milk: Reminder) {
+        let a = try Device("A", server: server)
+        let b = try Device("B", server: server)
+        let list = try a.store.createList(title: "Groceries")
+        let milk = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Milk", tags: ["food"]))
+        _ = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Bread"))
+        try a.store.setCover(listID: list.id, png: SampleCovers.png(named: "ocean"))
+        try a.sync()
+        try b.sync()
+        #expect(try b.export() == a.export())
+        return (a, b, list, milk)
+    }
+
+    private func serverRecordNames(_ server: DirectoryServer, user: String = "me") throws -> Set<String> {
+        let database = server.database(user: user, scope: .private, device: "check")
+        var names: Set<String> = []
+        for zone in try database.fetchDatabaseChanges(since: nil).changedZoneIDs {
+            var token: ChangeToken?
+            while true {
+                let page = try database.fetchZoneChanges(zoneID: zone, since: token, limit: 500)
+                names.formUnion(page.changed.map(\.id.recordName))
+                token = page.token
+                if !page.moreComing { break }
+            }
+        }
+        return names
+    }
+
+    @Test func aServerDeletedAndMadeAgainGetsEverythingBackFromTheDevices() throws {
+        let path = ServerDirectory(directory)
+        let (a, b, list, milk) = try twoSyncedDevices(try path.open())
+        let before = try a.export()
+        try path.delete()
+        let remade = try path.open()
+        a.connect(to: remade)
+        b.connect(to: remade)
+        let added = try a.store.createReminder(ReminderDraft(listID: list.id, title: "after wipe"))
+        let report = try a.sync()
+        #expect(report.rejoined == .otherServer)
+        #expect(report.receivedDeletes == 0)
+        #expect(try a.reminder(milk.id)?.title == "Milk")
+        #expect(try a.export().lists == before.lists)
+        #expect(try b.sync().rejoined == .otherServer)
+        #expect(try b.reminder(added.id)?.title == "after wipe")
+        #expect(try b.export() == a.export())
+        #expect(try a.sync().rejoined == nil)
+        #expect(try a.export() == b.export())
+        #expect(try serverRecordNames(remade).contains("reminders/\(milk.id)"))
+        #expect(try a.pending() == 0 && b.pending() == 0)
+    }
+
+    @Test func anEditSentToAServerMadeAgainIsNotTakenForADelete() throws {
+        let path = ServerDirectory(directory)
+        let (a, _, _, milk) = try twoSyncedDevices(try path.open())
+        try path.delete()
+        a.connect(to: try path.open())
+        try a.store.updateReminder(id: milk.id, ReminderChanges(title: "Oat milk"))
+        // Sending alone meets records the new server never had.
+        let report = try a.engine.sendChanges()
+        #expect(report.rejoined == .otherServer)
+        #expect(report.dropped == 0)
+        #expect(try a.reminder(milk.id)?.title == "Oat milk")
+        try a.sync()
+        #expect(try a.pending() == 0)
+        #expect(try a.engine.conflicts().isEmpty)
+    }
+
+    @Test func aDeviceSwitchedToAnEmptyServerAndBackLosesNothing() throws {
+        let first = ServerDirectory(directory, name: "first")
+        let second = ServerDirectory(directory, name: "second")
+        let (a, b, list, milk) = try twoSyncedDevices(try first.open())
+        let other = try second.open()
+        a.connect(to: other)
+        #expect(try a.sync().rejoined == .otherServer)
+        #expect(try serverRecordNames(other).contains("reminders/\(milk.id)"))
+        try a.store.updateReminder(id: milk.id, ReminderChanges(notes: "2 litres"))
+        let eggs = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Eggs"))
+        try a.sync()
+        a.connect(to: try first.open())
+        #expect(try a.sync().rejoined == .otherServer)
+        #expect(try b.sync().rejoined == nil)
+        #expect(try b.reminder(milk.id)?.notes == "2 litres")
+        #expect(try b.reminder(eggs.id)?.title == "Eggs")
+        #expect(try b.export() == a.export())
+    }
+
+    @Test func aServerPutBackFromAnOlderCopyEndsWithTheUnion() throws {
+        let path = ServerDirectory(directory)
+        let backup = directory.url.appendingPathComponent("backup")
+        let (a, b, list, milk) = try twoSyncedDevices(try path.open())
+        let bread = try #require(try a.export().reminders.first { $0.title == "Bread" })
+        try path.backUp(to: backup)
+        // Edits after the backup, on both devices, each on its own field.
+        try a.store.updateReminder(id: milk.id, ReminderChanges(title: "Oat milk"))
+        let eggs = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Eggs"))
+        try a.sync()
+        try b.sync()
+        try b.store.updateReminder(id: bread.id, ReminderChanges(notes: "sourdough"))
+        try b.sync()
+        try a.sync()
+        let expected = try a.export()
+        try path.restore(from: backup)
+        let restored = try path.open()
+        a.connect(to: restored)
+        b.connect(to: restored)
+        #expect(try a.sync().rejoined == .olderCopy)
+        #expect(try b.sync().rejoined == .olderCopy)
+        try a.sync()
+        #expect(try a.export() == expected)
+        #expect(try b.export() == expected)
+        #expect(try a.reminder(eggs.id)?.title == "Eggs")
+        let fresh = try Device("C", server: restored)
+        try fresh.sync()
+        #expect(try fresh.export() == expected)
+    }
+
+    @Test func anOlderCopyWrittenToSinceIsStillToldApart() throws {
+        let path = ServerDirectory(directory)
+        let backup = directory.url.appendingPathComponent("backup")
+        let (a, _, list, _) = try twoSyncedDevices(try path.open())
+        try path.backUp(to: backup)
+        let eggs = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Eggs"))
+        try a.sync()
+        try path.restore(from: backup)
+        let restored = try path.open()
+        // Another device writes to the restored copy until its sequence is
+        // past everything A saw: only the commit ids tell the histories apart.
+        let c = try Device("C", server: restored)
+        try c.sync()
+        let other = try c.store.createList(title: "Errands")
+        for index in 0..<30 {
+            _ = try c.store.createReminder(ReminderDraft(listID: other.id, title: "Errand \(index)"))
+            try c.sync()
+        }
+        a.connect(to: restored)
+        #expect(try a.sync().rejoined == .olderCopy)
+        try c.sync()
+        #expect(try c.reminder(eggs.id)?.title == "Eggs")
+        #expect(try c.export() == a.export())
+    }
+
+    @Test func theNoticeIsGivenOnce() throws {
+        let path = ServerDirectory(directory)
+        let (a, _, _, _) = try twoSyncedDevices(try path.open())
+        #expect(try a.engine.takeRejoinNotice() == nil)
+        try path.delete()
+        a.connect(to: try path.open())
+        try a.sync()
+        #expect(try a.engine.takeRejoinNotice() == .otherServer)
+        #expect(try a.engine.takeRejoinNotice() == nil)
+        try a.sync()
+        #expect(try a.engine.takeRejoinNotice() == nil)
+    }
+
+    @Test func aServerDeletedWhileOpenRefusesRequestsInsteadOfWritingToTheDeletedFile() throws {
+        let path = ServerDirectory(directory)
+        let (a, _, list, _) = try twoSyncedDevices(try path.open())
+        try path.delete()
+        _ = try a.store.createReminder(ReminderDraft(listID: list.id, title: "while gone"))
+        #expect(throws: SyncError.self) { try a.sync() }
+        #expect(try a.pending() == 1)
+        #expect(!FileManager.default.fileExists(atPath: path.url.path))
+    }
+
+    @Test func aDeletedZoneIsStillADeleteFromTheSameServer() throws {
+        let path = ServerDirectory(directory)
+        let server = try path.open()
+        let (a, b, _, _) = try twoSyncedDevices(server)
+        let database = server.database(user: "me", scope: .private, device: "admin")
+        _ = try database.modifyZones(saving: [], deleting: [a.engine.defaultZoneID])
+        try b.sync()
+        #expect(try b.export().lists.isEmpty)
+        #expect(try b.sync().rejoined == nil)
+    }
+
+    // MARK: The crash window
+
+    /// Sends A's pending changes and stops before A stores the answer, as a
+    /// process killed between the server's commit and its own would.
+    private func sendAndDie(_ device: Device) throws {
+        let engine = device.engine
+        let batch = try device.db.read { db in try engine.outgoingBatch(db, limit: 400) }
+        try engine.ensureZones(for: batch, in: engine.privateDatabase)
+        try engine.noteSending(batch)
+        _ = try engine.privateDatabase.modifyRecords(saving: batch.compactMap(\.record), deleting: batch.compactMap(\.deleteID))
+    }
+
+    @Test func aDeleteAfterTheServerTookTheCreationButTheDeviceDidNotReachesTheServer() throws {
+        let server = try ServerDirectory(directory).open()
+        let (a, b, list, _) = try twoSyncedDevices(server)
+        let doomed = try a.store.createReminder(ReminderDraft(listID: list.id, title: "doomed"))
+        try sendAndDie(a)
+        _ = try a.store.deleteReminder(id: doomed.id)
+        #expect(try a.pending() == 1)
+        try a.sync()
+        try b.sync()
+        #expect(try b.reminder(doomed.id) == nil)
+        #expect(try a.reminder(doomed.id) == nil)
+        #expect(try !serverRecordNames(server).contains("reminders/\(doomed.id)"))
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func anEditAfterTheServerTookTheCreationButTheDeviceDidNotIsKept() throws {
+        let server = try ServerDirectory(directory).open()
+        let (a, b, list, _) = try twoSyncedDevices(server)
+        let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "draft"))
+        try sendAndDie(a)
+        try a.store.updateReminder(id: r.id, ReminderChanges(title: "final"))
+        try a.sync()
+        try b.sync()
+        #expect(try b.reminder(r.id)?.title == "final")
+        #expect(try a.export() == b.export())
+        #expect(try a.engine.conflicts().isEmpty)
+    }
+
+    @Test func aDeleteFromElsewhereBeatsACreationThatReachedTheServerUnconfirmed() throws {
+        let server = try ServerDirectory(directory).open()
+        let (a, b, list, _) = try twoSyncedDevices(server)
+        let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "short-lived"))
+        try sendAndDie(a)
+        try b.sync()
+        _ = try b.store.deleteReminder(id: r.id)
+        try b.sync()
+        try a.sync()
+        #expect(try a.reminder(r.id) == nil)
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func aRowCreatedAndDeletedBeforeAnySendNeverReachesTheServer() throws {
+        let server = try ServerDirectory(directory).open()
+        let (a, _, list, _) = try twoSyncedDevices(server)
+        let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "never sent"))
+        _ = try a.store.deleteReminder(id: r.id)
+        #expect(try a.pending() == 0)
+    }
+
+    // MARK: Writes made with the triggers gone
+
+    @Test func rowsRebuiltWithoutTheTriggersAreSentAsEditsAndDeletes() throws {
+        let server = try ServerDirectory(directory).open()
+        let (a, b, list, milk) = try twoSyncedDevices(server)
+        let other = try a.store.createList(title: "Old")
+        try a.sync(); try b.sync()
+        // A migration rebuilding the table: the triggers go with it.
+        try a.db.writeWithoutTransaction { db in
+            for suffix in ChangeCapture.suffixes {
+                try db.execute(sql: "DROP TRIGGER \(ChangeCapture.triggerName(a.engine.tablesByName["remindersLists"]!, suffix))")
+            }
+            try db.execute(sql: "UPDATE remindersLists SET title = 'Food' WHERE id = ?", arguments: [list.id])
+            try db.execute(sql: "DELETE FROM remindersLists WHERE id = ?", arguments: [other.id])
+        }
+        let reattached = try SyncEngine(writer: a.db, privateDatabase: server.database(user: "me", scope: .private, device: "A"),
+                                        sharedDatabase: server.database(user: "me", scope: .shared, device: "A"),
+                                        tables: RemindersTables.all)
+        #expect(try reattached.pendingCount() == 2)
+        try reattached.sync()
+        try b.sync()
+        #expect(try b.list(list.id)?.title == "Food")
+        #expect(try b.list(other.id) == nil)
+        #expect(try b.reminder(milk.id) != nil)
+    }
+}
