@@ -47,7 +47,10 @@ public final class DirectoryServer: Sendable {
     private let clock: @Sendable () -> Date
 
     /// Opens the server in `directory`, creating the directory and an empty
-    /// store if they do not exist.
+    /// store if they do not exist (unless `createIfMissing` is false: a
+    /// running app that had the directory and lost it waits for it to come
+    /// back instead of making an empty one, which would also stand in the
+    /// way of a backup being put back there).
     ///
     /// - parameter clock: the server clock, which stamps modification dates.
     ///   Tests and `REMINDERS_NOW` pin it; dates still increase on every save
@@ -55,12 +58,12 @@ public final class DirectoryServer: Sendable {
     /// - throws: `serverUnavailable` for a directory that cannot be created
     ///   or written, or a damaged store; `incompatibleVersion` for a store
     ///   written by a newer program.
-    public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(directory: URL, createIfMissing: Bool = true, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         let directory = directory.standardizedFileURL
         self.directory = directory
         self.clock = clock
         headFile = HeadFile(directory: directory)
-        try Self.prepareDirectory(directory)
+        try Self.prepareDirectory(directory, createIfMissing: createIfMissing)
         let file = directory.appendingPathComponent("server.sqlite").path
 
         var configuration = Configuration()
@@ -215,13 +218,16 @@ public final class DirectoryServer: Sendable {
         }
     }
 
-    private static func prepareDirectory(_ directory: URL) throws {
+    private static func prepareDirectory(_ directory: URL, createIfMissing: Bool) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw CloudError.serverUnavailable(
                     "\(directory.path) is a file, not a server directory; point --server at a directory")
             }
+        } else if !createIfMissing {
+            throw CloudError.serverUnavailable(
+                "the server directory \(directory.path) is gone; edits wait here until it is back (or 'reminders sync' starts a new server there)")
         } else {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -25,7 +25,10 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     private var knownConflicts: Set<String> = []
     private var started = false
     private var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
-    private let openServer: @Sendable (URL) throws -> DirectoryServer
+    private let openServer: @Sendable (URL, _ createIfMissing: Bool) throws -> DirectoryServer
+    /// Set once the server was opened: a directory that goes away later is
+    /// waited for, not made again empty (see `DirectoryServer.init`).
+    private var hasOpened = false
     private let pollInterval: TimeInterval
 
     /// How long after a commit the send starts, so that a burst of writes
@@ -35,7 +38,9 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     /// - Parameter pollInterval: how often the server's head is read when
     ///   the directory watch brings no news (its fallback).
     public init(engine: SyncEngine, serverDirectory: URL, pollInterval: TimeInterval = 1,
-                openServer: @escaping @Sendable (URL) throws -> DirectoryServer = { try DirectoryServer(directory: $0) }) {
+                openServer: @escaping @Sendable (URL, _ createIfMissing: Bool) throws -> DirectoryServer = {
+                    try DirectoryServer(directory: $0, createIfMissing: $1)
+                }) {
         self.engine = engine
         self.serverDirectory = serverDirectory
         self.pollInterval = pollInterval
@@ -172,11 +177,12 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     private func connect() throws {
         if lock.withLock({ server }) != nil { return }
         do {
-            let server = try openServer(serverDirectory)
+            let server = try openServer(serverDirectory, !lock.withLock { hasOpened })
             // Opening may have created the directory (first round) or found
             // a new one (repaired): watch it now, not at the next poll.
             let watcher = lock.withLock { () -> ServerWatcher? in
                 self.server = server
+                hasOpened = true
                 return self.watcher
             }
             watcher?.rewatch()
@@ -196,6 +202,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         }
         setConnection(.syncing)
         var errorMessage: String?
+        let pendingAtStart = (try? engine.pendingCount()) ?? 1
         do {
             try connect()
             let head = lock.withLock { server }?.head() ?? -1
@@ -209,6 +216,16 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
                 if try engine.pendingCount() > 0 { try engine.sendChanges() }
             }
             if fetch { lock.withLock { lastHead = head } }
+            let rejoin = try engine.takeRejoinNotice().map {
+                ServerRejoin($0, server: serverDirectory.path, at: Date())
+            }
+            lock.withLock {
+                if let rejoin {
+                    status.rejoin = rejoin
+                } else if pendingAtStart == 0 {
+                    status.rejoin = nil
+                }
+            }
         } catch let error as SyncError {
             errorMessage = error.description
         } catch let error as CloudError {

@@ -24,15 +24,21 @@ public struct SyncStatus: Equatable, Sendable {
     /// Why changes on the server are only noticed by the periodic poll
     /// (the directory watch could not be set up), or nil when it works.
     public var watchUnavailableReason: String?
+    /// Set when the device re-joined a server that was reset, replaced or
+    /// put back from an older copy, until a later round finds nothing left
+    /// to send.
+    public var rejoin: ServerRejoin?
 
     public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,
-                conflictsCount: Int = 0, errorMessage: String? = nil, watchUnavailableReason: String? = nil) {
+                conflictsCount: Int = 0, errorMessage: String? = nil, watchUnavailableReason: String? = nil,
+                rejoin: ServerRejoin? = nil) {
         self.connection = connection
         self.pendingCount = pendingCount
         self.lastSync = lastSync
         self.conflictsCount = conflictsCount
         self.errorMessage = errorMessage
         self.watchUnavailableReason = watchUnavailableReason
+        self.rejoin = rejoin
     }
 
     public static let localOnly = SyncStatus()
@@ -57,6 +63,7 @@ public struct SyncStatus: Equatable, Sendable {
                 parts.append("online")
             }
         }
+        if rejoin != nil { parts.append("re-joined server") }
         if pendingCount > 0 { parts.append("\(pendingCount) pending") }
         if conflictsCount > 0 { parts.append(conflictsCount == 1 ? "1 conflict" : "\(conflictsCount) conflicts") }
         if errorMessage != nil, connection != .offline { parts.append("error") }

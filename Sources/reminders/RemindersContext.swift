@@ -51,6 +51,19 @@ struct RemindersContext {
         }
     }
 
+    /// Runs a sync or share call with the server: its errors become
+    /// command-line ones, and a re-join of the server it brought about is
+    /// told once, on standard error (standard output stays the command's).
+    func withServer<T>(_ body: (SyncEngine) throws -> T) throws -> T {
+        defer {
+            if let rejoin = try? session.takeRejoin() {
+                let text = rejoin.message
+                FileHandle.standardError.write(Data((TerminalText.clean(text.prefix(1).uppercased() + text.dropFirst()) + ".\n").utf8))
+            }
+        }
+        return try SyncFailure.mapping { try body(engine) }
+    }
+
     /// A read transaction whose SQLite errors become `CoreError.database`.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {

@@ -25,9 +25,9 @@ struct ShareCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let listID = try context.list(list)
         try context.connect()
-        let share = try SyncFailure.mapping {
-            try context.engine.share(table: "remindersLists", key: listID,
-                                     with: [(user, readOnly ? SharePermission.readOnly : .readWrite)])
+        let share = try context.withServer { engine in
+            try engine.share(table: "remindersLists", key: listID,
+                             with: [(user, readOnly ? SharePermission.readOnly : .readWrite)])
         }
         print(share.id)
     }
@@ -48,9 +48,9 @@ struct UnshareCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let listID = try context.list(list)
         try context.connect()
-        try SyncFailure.mapping {
-            try context.engine.unshare(table: "remindersLists", key: listID, user: user)
-            try context.engine.sync()
+        try context.withServer { engine in
+            try engine.unshare(table: "remindersLists", key: listID, user: user)
+            try engine.sync()
         }
         print(user.map { "Removed \($0)." } ?? "Stopped sharing.")
     }
@@ -94,7 +94,7 @@ struct SharesCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         try context.connect()
-        try SyncFailure.mapping { try context.engine.refreshShares() }
+        try context.withServer { try $0.refreshShares() }
         let shares = try context.engine.localShares().filter { $0.rootTable == "remindersLists" }
         let me = context.location.user
         let titles = try context.read { db in
@@ -144,7 +144,7 @@ struct AcceptCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         try context.connect()
-        try SyncFailure.mapping { try context.engine.refreshShares() }
+        try context.withServer { try $0.refreshShares() }
         let me = context.location.user
         let candidates = try context.engine.localShares().filter {
             $0.ownerName != me && $0.participant(me) != nil && $0.id.hasPrefix(share.lowercased())
@@ -154,7 +154,7 @@ struct AcceptCommand: ParsableCommand {
         }
         guard let match = candidates.first else { throw CoreError.notFound("no invitation matches '\(share)'") }
         guard candidates.count == 1 else { throw CoreError.ambiguous("share id prefix '\(share)' is ambiguous; type more of it") }
-        try SyncFailure.mapping { try context.engine.acceptShare(id: match.id) }
+        try context.withServer { try $0.acceptShare(id: match.id) }
         let title = try context.read { db in
             try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [match.rootKey])
         }
@@ -174,12 +174,12 @@ struct LeaveCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let listID = try context.list(list)
         try context.connect()
-        try SyncFailure.mapping { try context.engine.refreshShares() }
+        try context.withServer { try $0.refreshShares() }
         let me = context.location.user
         guard let share = try context.engine.localShares().first(where: { $0.rootKey == listID && $0.ownerName != me }) else {
             throw CoreError.invalidInput("list '\(list)' is not shared with you by someone else")
         }
-        try SyncFailure.mapping { try context.engine.leaveShare(id: share.id) }
+        try context.withServer { try $0.leaveShare(id: share.id) }
         print("Left the list shared by \(share.ownerName).")
     }
 }

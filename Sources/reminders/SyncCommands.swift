@@ -37,7 +37,7 @@ struct SyncCommand: ParsableCommand {
             throw CoreError.database("this device is offline; run 'reminders sync --online' to go back online")
         }
         try context.connect()
-        let report = try SyncFailure.mapping { try context.engine.sync() }
+        let report = try context.withServer { try $0.sync() }
         if json {
             try JSONOutput.print(report)
         } else {

@@ -63,7 +63,7 @@ import Testing
         for _ in 1...200 {
             // No server round: each one only sets up its watches and goes.
             let live = LiveSync(engine: scratch.engine, serverDirectory: cloud.serverDirectory,
-                                openServer: { _ in throw ServerUnreachable() })
+                                openServer: { _, _ in throw ServerUnreachable() })
             live.start()
             live.drain()
             if live.currentStatus().watchUnavailableReason != nil { unwatched += 1 }

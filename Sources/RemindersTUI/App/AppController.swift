@@ -30,6 +30,8 @@ final class AppController {
     private let mailbox = Mailbox()
     /// Conflict news from the sync queue, shown on the next tick (LiveSyncUI.swift).
     let syncNotices = Mailbox()
+    /// The re-join of the server last announced (LiveSyncUI.swift).
+    var announcedRejoin: Date?
     /// Set by ^L: the terminal repaints everything.
     var wantsFullRepaint = false
     /// Set by ^Z: the terminal suspends the process.
@@ -170,6 +172,7 @@ final class AppController {
         }
         if announceDueAlerts() { changed = true }
         if announceConflicts() { changed = true }
+        if announceRejoin() { changed = true }
         if let toast, toast.expires <= now() {
             self.toast = nil
             undoAction = nil

@@ -77,6 +77,21 @@ extension AppController {
         return text
     }
 
+    // MARK: A server reset, replaced or put back
+
+    /// How long the re-join toast stays: it explains a burst of sending.
+    static let rejoinToastDuration: TimeInterval = 12
+
+    /// Tells the user once that the server was not the one this device
+    /// synced with. Returns true when something changed.
+    func announceRejoin() -> Bool {
+        guard let rejoin = statusBar.state.sync.rejoin, rejoin.at != announcedRejoin else { return false }
+        announcedRejoin = rejoin.at
+        let message = TextSanitizer.firstLine(rejoin.message)
+        showMessage(message.prefix(1).uppercased() + message.dropFirst(), duration: Self.rejoinToastDuration)
+        return true
+    }
+
     // MARK: Status bar and error line
 
     /// The sync part of the status bar: "synced 10:42", "offline · last
@@ -106,6 +121,9 @@ extension AppController {
         case .offline:
             spans.append(Span("offline", theme.statusOffline))
             if let time { spans += [separator, Span("last sync " + time, theme.statusBar)] }
+        }
+        if status.rejoin != nil {
+            spans += [separator, Span("re-joined server", theme.statusBadge)]
         }
         if status.pendingCount > 0 {
             spans += [separator, Span("\(status.pendingCount) pending", theme.statusBar)]
