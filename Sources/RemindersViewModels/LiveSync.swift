@@ -31,6 +31,10 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     private var hasOpened = false
     private let pollInterval: TimeInterval
 
+    /// How long the status bar keeps saying that the server was re-joined,
+    /// once everything was sent again.
+    static let rejoinShownFor: TimeInterval = 60
+
     /// How long after a commit the send starts, so that a burst of writes
     /// goes in one request.
     public var sendDelay: TimeInterval = 0.03
@@ -222,7 +226,8 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             lock.withLock {
                 if let rejoin {
                     status.rejoin = rejoin
-                } else if pendingAtStart == 0 {
+                } else if pendingAtStart == 0, let shown = status.rejoin,
+                          Date().timeIntervalSince(shown.at) > Self.rejoinShownFor {
                     status.rejoin = nil
                 }
             }

@@ -25,8 +25,8 @@ public struct SyncStatus: Equatable, Sendable {
     /// (the directory watch could not be set up), or nil when it works.
     public var watchUnavailableReason: String?
     /// Set when the device re-joined a server that was reset, replaced or
-    /// put back from an older copy, until a later round finds nothing left
-    /// to send.
+    /// put back from an older copy, until a round a minute later finds
+    /// nothing left to send.
     public var rejoin: ServerRejoin?
 
     public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,

@@ -97,6 +97,28 @@ struct LiveSyncTmuxTests {
     /// Demo/sharing.sh splits the window while the first app is still
     /// starting: before the app read its size after every wake-up, that
     /// resize waited for the next key (4 runs of 4 failed).
+    @Test func aServerDirectoryDeletedWhileTheAppRunsIsNoticedAndRejoined() throws {
+        let panes = try TwoPanes()
+        let laptop = try panes.open("laptop")
+        try panes.waitSynced(laptop)
+        try panes.cli("desktop", ["sync"])
+        try FileManager.default.removeItem(at: panes.folder.appendingPathComponent("server"))
+        // The app does not go on writing to the deleted store, nor make an
+        // empty one: it says the directory is gone.
+        try panes.waitFor(laptop, "server error")
+        try panes.waitFor(laptop, "is gone; edits wait here")
+        // Another device makes the server again and re-joins it; the app
+        // notices, re-joins too, and says so once.
+        let result = try panes.cli("desktop", ["sync"])
+        #expect(result.output.contains("is not the one this device synced with"), "\(result.output)")
+        try panes.waitFor(laptop, "is not the one this device synced with (it was reset or replaced)")
+        try panes.waitFor(laptop, "re-joined server")
+        try panes.waitSynced(laptop)
+        #expect(try !panes.capture(laptop).contains("server error"))
+        let lists = try panes.cli("desktop", ["lists"]).output
+        #expect(lists.contains("Groceries") && lists.contains("Personal"), "\(lists)")
+    }
+
     @Test func demoScriptsPassTheirChecks() throws {
         let binary = try CommandRunner.locateBinary()
         for script in ["two-devices.sh", "conflict.sh", "sharing.sh"] {
@@ -151,6 +173,19 @@ final class TwoPanes {
         let id = pane.trimmingCharacters(in: .whitespacesAndNewlines)
         try waitFor(id, "MY LISTS", timeout: 20)
         return id
+    }
+
+    /// Runs the command line as another device of the same user on the
+    /// same server; returns its status and its output (stderr included).
+    @discardableResult
+    func cli(_ device: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in ["REMINDERS_SERVER": "\(folder.path)/server", "REMINDERS_USER": "me", "REMINDERS_DEVICE": device,
+                             "REMINDERS_DB": "\(folder.path)/\(device).sqlite", "XDG_DATA_HOME": "\(folder.path)/data",
+                             "REMINDERS_NOW": "2026-03-01T10:00:00Z", "TZ": "UTC"] {
+            environment[key] = value
+        }
+        return try Spawn.run([binary.path] + arguments, environment: environment, includingErrors: true)
     }
 
     func capture(_ pane: String) throws -> String {
