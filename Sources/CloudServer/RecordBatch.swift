@@ -60,9 +60,14 @@ struct RecordBatch {
                     // request does not depend on their order.
                     coverage.reset()
                     var doomed: [StoredRecord] = []
+                    var absent: [RecordID] = []
                     for id in zoneDeletes {
                         do {
-                            doomed.append(try checkDelete(id, context, coverage))
+                            if let stored = try checkDelete(id, context, coverage) {
+                                doomed.append(stored)
+                            } else {
+                                absent.append(id)
+                            }
                         } catch let error as CloudError {
                             failures[id] = error
                         }
@@ -72,6 +77,10 @@ struct RecordBatch {
                         changed[stored.record.id] = try context.tombstone(stored)
                         try context.deleteShares(rootedAt: stored.record.id)
                         moved.insert(stored.record.id)
+                    }
+                    for id in absent {
+                        let unknown = StoredRecord(record: ServerRecord(id: id, recordType: ""), sequence: 0, isDeleted: true)
+                        changed[id] = try context.tombstone(unknown)
                     }
                     try SharedVisibility(context: context).refresh(subtreesOf: moved, changed: changed)
                     return .commit
@@ -202,9 +211,20 @@ struct RecordBatch {
 
     // MARK: Deletes
 
-    /// The live record to delete, if this user may delete it.
-    private func checkDelete(_ id: RecordID, _ context: WriteContext, _ coverage: ShareCoverage) throws -> StoredRecord {
-        guard let stored = try StoredRecord.fetch(context.db, id), !stored.isDeleted else {
+    /// The live record to delete, if this user may delete it; nil for a
+    /// record the private database never had, whose delete is recorded.
+    ///
+    /// A departure from CloudKit, which answers `unknownItem` there: a
+    /// server made again, or put back from an older copy, lacks records
+    /// devices still hold, and a delete of one must reach the devices that
+    /// send it back when they re-join (they fetch before they send).
+    /// Deleting a record deleted already stays `unknownItem`, and so does
+    /// any missing record in the shared database, where a user names only
+    /// records shared with them.
+    private func checkDelete(_ id: RecordID, _ context: WriteContext, _ coverage: ShareCoverage) throws -> StoredRecord? {
+        let stored = try StoredRecord.fetch(context.db, id)
+        guard let stored, !stored.isDeleted else {
+            if stored == nil, database.scope == .private { return nil }
             throw CloudError.unknownItem(id)
         }
         guard database.scope == .shared else { return stored }

@@ -67,15 +67,18 @@ extension SyncEngine {
         if let reason = try checkServer() { throw ServerChanged(reason: reason) }
     }
 
-    /// Forgets everything this device knew of the server, keeping every row
-    /// and the edit time of each field: every row becomes a pending save
+    /// Forgets everything this device knew of the server but that deletes
+    /// must reach it, keeping every row and the edit time of each field: every row becomes a pending save
     /// with no ancestor, so a record the server has is merged with it field
     /// by field (the later edit wins) and one it lacks is created. Pending
     /// deletes stay pending (a delete of a record the server lacks
     /// succeeds). Runs in the write that stores the new server's mark.
     func rejoin(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM sync_state WHERE key LIKE 'databaseToken.%'")
-        try db.execute(sql: "UPDATE sync_zones SET token = NULL, isCreated = 0")
+        // Fetches start again from sequence 0, not from nil: a fetch from
+        // nil leaves out deletes (a new device holds nothing to delete), and
+        // this device holds records the server may have deleted.
+        try db.execute(sql: "UPDATE sync_state SET value = 0 WHERE key LIKE 'databaseToken.%'")
+        try db.execute(sql: "UPDATE sync_zones SET token = 0, isCreated = 0")
         for table in tables {
             // Versions of records kept without a row (one the schema
             // refused): nothing here to send.

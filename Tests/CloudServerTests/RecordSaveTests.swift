@@ -113,11 +113,14 @@ struct RecordSaveTests {
         #expect(changes.deleted.isEmpty)
     }
 
-    @Test func deletingAMissingRecordIsUnknownItem() throws {
+    @Test func deletingARecordTheServerNeverHadIsRecordedAndDeletingItAgainIsUnknownItem() throws {
         let world = try ServerWorld()
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let id = RecordID(recordName: "nope", zoneID: zone)
+        let start = try alice.fetchAllChanges(in: zone, since: nil).token
+        #expect(try alice.deleteError(id) == nil)
+        #expect(try alice.fetchAllChanges(in: zone, since: start).deleted.map(\.id) == [id])
         #expect(try alice.deleteError(id) == .unknownItem(id))
         let saved = try alice.save(record("r1", in: zone))
         try alice.delete([saved.id])
