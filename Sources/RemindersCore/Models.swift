@@ -147,11 +147,18 @@ public struct ReminderTag: Codable, Hashable, Sendable, FetchableRecord, Persist
     /// made of the first half of a SHA-256), and for a tag whose key is
     /// its lower-cased title the same id links had before tags had keys.
     public static func linkID(reminderID: String, tagKey: String) -> String {
-        let digest = Array(SHA256.hash(data: Data("\(reminderID)\u{1F}\(tagKey)".utf8)).prefix(16))
-        let hex = digest.map { String(format: "%02x", $0) }.joined()
-        let chars = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+        let digest = SHA256.hash(data: Data("\(reminderID)\u{1F}\(tagKey)".utf8))
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in digest.prefix(16).enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// A new lower-case UUID string, the form every primary key takes.

@@ -197,8 +197,15 @@ public enum Schema {
               SELECT remindersTags.tagID, count(*), count(reminders.id)
               FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
               GROUP BY remindersTags.tagID;
-            UPDATE reminderSearch SET tags = \(searchTags(ofReminderWithRowID: "reminderSearch.rowid"))
-              WHERE tags != '' OR rowid IN (SELECT reminders.rowid FROM reminders JOIN remindersTags ON remindersTags.reminderID = reminders.id);
+            -- The search text of tags becomes their titles; rewriting an
+            -- entry of the index is the slow part, so only the entries
+            -- whose text changes are.
+            CREATE TEMP TABLE v5_search AS
+              SELECT reminders.rowid AS reminderRowID, \(searchTags(ofReminder: "reminders.id")) AS tags FROM reminders;
+            DELETE FROM v5_search WHERE tags IS (SELECT tags FROM reminderSearch WHERE rowid = reminderRowID);
+            UPDATE reminderSearch SET tags = (SELECT tags FROM v5_search WHERE reminderRowID = reminderSearch.rowid)
+              WHERE rowid IN (SELECT reminderRowID FROM v5_search);
+            DROP TABLE v5_search;
 
             \(tagTriggersSQL)
             """)
