@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 
 /// The canonical dump of everything a device shows (`reminders export
-/// --json`): lists, reminders and tags, each sorted by id (tags by title),
-/// so two devices that agree produce identical bytes.
+/// --json`): lists, reminders and tags, each sorted by id (tags by title,
+/// case-insensitively: by key), so two devices that agree produce
+/// identical bytes.
 public struct ExportDump: Codable, Equatable, Sendable {
     public struct List: Codable, Equatable, Sendable {
         public var id: String
@@ -37,7 +38,8 @@ public struct ExportDump: Codable, Equatable, Sendable {
         public var position: Int
         public var tags: [String]
 
-        /// The export shape of a reminder; tags are sorted case-insensitively.
+        /// The export shape of a reminder; tags (their titles as shown) are
+        /// sorted by key, so case-insensitively.
         public init(reminder: Reminder, tags: [String]) {
             id = reminder.id
             listID = reminder.remindersListID
@@ -48,7 +50,7 @@ public struct ExportDump: Codable, Equatable, Sendable {
             isFlagged = reminder.isFlagged
             status = reminder.status.rawValue
             position = reminder.position
-            self.tags = tags.sorted { $0.lowercased() < $1.lowercased() }
+            self.tags = tags.map { (TagKey.of($0), $0) }.sorted { $0 < $1 }.map(\.1)
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -88,13 +90,15 @@ public struct ExportDump: Codable, Equatable, Sendable {
                  coverImageSHA256: coverHashes[$0.id], owner: owner($0.id))
         }
         var tagsByReminder: [String: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT reminderID, tagID FROM remindersTags") {
-            tagsByReminder[row["reminderID"], default: []].append(row["tagID"])
+        for row in try Row.fetchAll(db, sql: """
+            SELECT remindersTags.reminderID, tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+            """) {
+            tagsByReminder[row["reminderID"], default: []].append(row["title"])
         }
         let reminders = try Reminder.order(Column("id")).fetchAll(db).map {
             Item(reminder: $0, tags: tagsByReminder[$0.id] ?? [])
         }
-        let tags = try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY title COLLATE NOCASE").map(TagEntry.init)
+        let tags = try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY id").map(TagEntry.init)
         return ExportDump(lists: lists, reminders: reminders, tags: tags)
     }
 

@@ -114,15 +114,21 @@ extension Reminder {
     }
 }
 
+/// A tag: its key (`TagKey.of(title)`, the row's identity) and the
+/// spelling shown, which merges like any other field.
 public struct Tag: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "tags"
+    public var id: String
     public var title: String
 
+    /// A tag spelled `title`, under that title's key.
     public init(title: String) {
+        self.id = TagKey.of(title)
         self.title = title
     }
 }
 
+/// A reminder carries a tag. `tagID` is the tag's key.
 public struct ReminderTag: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "remindersTags"
     public var id: String
@@ -130,20 +136,29 @@ public struct ReminderTag: Codable, Hashable, Sendable, FetchableRecord, Persist
     public var tagID: String
 
     public init(id: String? = nil, reminderID: String, tagID: String) {
-        self.id = id ?? ReminderTag.linkID(reminderID: reminderID, tag: tagID)
+        self.id = id ?? ReminderTag.linkID(reminderID: reminderID, tagKey: tagID)
         self.reminderID = reminderID
         self.tagID = tagID
     }
 
     /// The id of the link between a reminder and a tag, derived from both,
     /// so that two devices tagging the same reminder with the same tag at
-    /// once create one link, not two.
-    public static func linkID(reminderID: String, tag: String) -> String {
-        let digest = Array(SHA256.hash(data: Data("\(reminderID)\u{1F}\(tag.lowercased())".utf8)).prefix(16))
-        let hex = digest.map { String(format: "%02x", $0) }.joined()
-        let chars = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+    /// once create one link, not two. Shaped like the other ids (a UUID
+    /// made of the first half of a SHA-256), and for a tag whose key is
+    /// its lower-cased title the same id links had before tags had keys.
+    public static func linkID(reminderID: String, tagKey: String) -> String {
+        let digest = SHA256.hash(data: Data("\(reminderID)\u{1F}\(tagKey)".utf8))
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in digest.prefix(16).enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// A new lower-case UUID string, the form every primary key takes.

@@ -9,6 +9,7 @@ public enum ReminderFilter: Hashable, Sendable {
     case all
     case flagged
     case completed
+    /// A tag's reminders; the tag spelled any way that has its key.
     case tag(String)
 }
 
@@ -51,12 +52,16 @@ public struct ListSummary: Hashable, Sendable {
     }
 }
 
-public struct TagSummary: Hashable, Sendable {
+public struct TagSummary: Hashable, Sendable, Identifiable {
+    /// The tag's key, `TagKey.of(title)`.
+    public var id: String
+    /// The spelling shown.
     public var title: String
     /// Open reminders carrying the tag.
     public var openCount: Int
 
-    public init(title: String, openCount: Int) {
+    public init(id: String? = nil, title: String, openCount: Int) {
+        self.id = id ?? TagKey.of(title)
         self.title = title
         self.openCount = openCount
     }
@@ -190,20 +195,20 @@ public enum Queries {
 
     public static func tagsInUse(_ db: Database) throws -> [TagSummary] {
         try Row.fetchAll(db, sql: """
-            SELECT tags.title, counts.openCount
-            FROM tags JOIN tagReminderCounts AS counts ON counts.tagID = tags.title
+            SELECT tags.id, tags.title, counts.openCount
+            FROM tags JOIN tagReminderCounts AS counts ON counts.tagID = tags.id
             WHERE counts.linkCount > 0
-            ORDER BY tags.title COLLATE NOCASE
-            """).map { TagSummary(title: $0["title"], openCount: $0["openCount"]) }
+            ORDER BY tags.id
+            """).map { TagSummary(id: $0["id"], title: $0["title"], openCount: $0["openCount"]) }
     }
 
     /// Every tag, used or not, with its count of open reminders.
     public static func allTags(_ db: Database) throws -> [TagSummary] {
         try Row.fetchAll(db, sql: """
-            SELECT tags.title, ifnull(counts.openCount, 0) AS openCount
-            FROM tags LEFT JOIN tagReminderCounts AS counts ON counts.tagID = tags.title
-            ORDER BY tags.title COLLATE NOCASE
-            """).map { TagSummary(title: $0["title"], openCount: $0["openCount"]) }
+            SELECT tags.id, tags.title, ifnull(counts.openCount, 0) AS openCount
+            FROM tags LEFT JOIN tagReminderCounts AS counts ON counts.tagID = tags.id
+            ORDER BY tags.id
+            """).map { TagSummary(id: $0["id"], title: $0["title"], openCount: $0["openCount"]) }
     }
 
     public static func list(_ db: Database, id: String) throws -> RemindersList? {
@@ -214,15 +219,25 @@ public enum Queries {
         try Data.fetchOne(db, sql: "SELECT image FROM remindersListCovers WHERE remindersListID = ?", arguments: [listID])
     }
 
+    /// A reminder's tags as they are spelled, in key order.
     public static func tags(_ db: Database, reminderID: String) throws -> [String] {
         try String.fetchAll(db, sql: """
-            SELECT tagID FROM remindersTags WHERE reminderID = ? ORDER BY tagID COLLATE NOCASE
+            SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+            WHERE remindersTags.reminderID = ? ORDER BY remindersTags.tagID
             """, arguments: [reminderID])
     }
 
+    /// The spelling of the tag `title` names (any case, any accent
+    /// encoding), or nil when there is no such tag.
+    public static func tagTitle(_ db: Database, _ title: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [TagKey.of(title)])
+    }
+
+    /// A reminder's tags come in key order from the index of its links.
     static let rowColumns = """
         reminders.*, remindersLists.title AS listTitle, remindersLists.color AS listColor,
-        (SELECT group_concat(tagID, char(31)) FROM (SELECT tagID FROM remindersTags WHERE reminderID = reminders.id ORDER BY tagID COLLATE NOCASE)) AS tagList
+        (SELECT group_concat(title, char(31)) FROM (SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+         WHERE remindersTags.reminderID = reminders.id ORDER BY remindersTags.tagID)) AS tagList
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
@@ -338,7 +353,7 @@ public enum Queries {
             conditions.append("reminders.status = 'completed'")
         case .tag(let tag):
             conditions.append("reminders.id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)")
-            arguments += [tag]
+            arguments += [TagKey.of(tag)]
         }
         let onlyOpen = !showCompleted && filter != .completed
         if onlyOpen {

@@ -108,9 +108,9 @@ public final class RemindersStore: Sendable {
                 .order(Column("position"), Column("id")).fetchAll(db)
             var tags: [String: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT reminderID, tagID FROM remindersTags
-                WHERE reminderID IN (SELECT id FROM reminders WHERE remindersListID = ?)
-                ORDER BY tagID COLLATE NOCASE
+                SELECT remindersTags.reminderID, tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+                WHERE remindersTags.reminderID IN (SELECT id FROM reminders WHERE remindersListID = ?)
+                ORDER BY remindersTags.tagID
                 """, arguments: [id]) {
                 tags[row[0], default: []].append(row[1])
             }
@@ -358,71 +358,80 @@ public final class RemindersStore: Sendable {
 
     // MARK: Tags
 
+    /// Creates a tag. A tag with the same key (any case, any accent
+    /// encoding) exists already: it stays as it is spelled.
     public func createTag(_ title: String) throws {
         let title = try Validation.tag(title)
         try write { db in
-            try db.execute(sql: "INSERT INTO tags (title) VALUES (?) ON CONFLICT DO NOTHING", arguments: [title])
+            try Self.ensureTag(db, title)
         }
     }
 
-    /// Renames a tag everywhere. Renaming onto an existing tag merges the two.
+    /// Renames a tag everywhere; `old` may be spelled any way that has its
+    /// key. A new spelling of the same key ("work" to "Work") changes the
+    /// title only. Another key is another record: the new tag is created
+    /// (or, if it exists, kept as it is spelled: the two merge), each link
+    /// is made again under the new key, and the old tag is deleted, so
+    /// that every step is an ordinary insert or delete another device can
+    /// apply.
     public func renameTag(_ old: String, to new: String) throws {
         let new = try Validation.tag(new)
         try write { db in
-            guard let current = try String.fetchOne(db, sql: "SELECT title FROM tags WHERE title = ?", arguments: [old]) else {
+            guard let current = try Tag.fetchOne(db, key: TagKey.of(old)) else {
                 throw CoreError.notFound("tag '\(old)' not found")
             }
-            if current == new { return }
-            if current.caseInsensitiveCompare(new) == .orderedSame {
-                // Same key up to case: only the spelling changes. SQLite sees no
-                // key change under NOCASE, so ON UPDATE CASCADE does not fire:
-                // the links (and through their trigger the search text) are
-                // respelled here.
-                try db.execute(sql: "UPDATE tags SET title = ? WHERE title = ?", arguments: [new, current])
-                try db.execute(sql: "UPDATE remindersTags SET tagID = ?1 WHERE tagID = ?1 AND tagID != ?1 COLLATE BINARY",
-                               arguments: [new])
+            let target = TagKey.of(new)
+            if target == current.id {
+                try db.execute(sql: "UPDATE tags SET title = ? WHERE id = ? AND title != ?",
+                               arguments: [new, current.id, new])
                 return
             }
-            // A new primary key: create the new tag, move the links, drop the old
-            // one, so that each step is an ordinary insert, update or delete.
-            // Merging into an existing tag keeps that tag's spelling.
-            let target = try Self.canonicalTag(db, new)
-            try db.execute(sql: """
-                DELETE FROM remindersTags WHERE tagID = ?1
-                AND reminderID IN (SELECT reminderID FROM remindersTags WHERE tagID = ?2)
-                """, arguments: [current, target])
-            try db.execute(sql: "UPDATE remindersTags SET tagID = ? WHERE tagID = ?", arguments: [target, current])
-            try db.execute(sql: "DELETE FROM tags WHERE title = ?", arguments: [current])
+            try Self.ensureTag(db, new)
+            for reminderID in try String.fetchAll(db, sql: "SELECT reminderID FROM remindersTags WHERE tagID = ?",
+                                                  arguments: [current.id]) {
+                try ReminderTag(reminderID: reminderID, tagID: target).insert(db, onConflict: .ignore)
+            }
+            try db.execute(sql: "DELETE FROM remindersTags WHERE tagID = ?", arguments: [current.id])
+            try Tag.deleteOne(db, key: current.id)
         }
     }
 
+    /// Deletes a tag, spelled any way that has its key, and its links.
     public func deleteTag(_ title: String) throws {
         try write { db in
-            guard try Tag.deleteOne(db, key: title) else { throw CoreError.notFound("tag '\(title)' not found") }
+            guard try Tag.deleteOne(db, key: TagKey.of(title)) else { throw CoreError.notFound("tag '\(title)' not found") }
         }
     }
 
-    /// Makes a reminder's tags exactly `tags`, creating tags as needed and
-    /// touching only the links that change.
+    /// Makes a reminder's tags exactly `tags` (by key: "Work" and "work"
+    /// are one), creating tags as needed and touching only the links that
+    /// change.
     static func setTags(_ db: Database, reminderID: String, tags: [String]) throws {
-        var wanted: [String] = []
-        for tag in tags where !wanted.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
-            wanted.append(tag)
+        var wanted: [String: String] = [:]
+        var order: [String] = []
+        for tag in tags {
+            let key = TagKey.of(tag)
+            if wanted[key] == nil {
+                wanted[key] = tag
+                order.append(key)
+            }
         }
-        let current = try Queries.tags(db, reminderID: reminderID)
-        for tag in current where !wanted.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
-            try db.execute(sql: "DELETE FROM remindersTags WHERE reminderID = ? AND tagID = ?", arguments: [reminderID, tag])
+        let current = Set(try String.fetchAll(db, sql: "SELECT tagID FROM remindersTags WHERE reminderID = ?",
+                                               arguments: [reminderID]))
+        for key in current where wanted[key] == nil {
+            try db.execute(sql: "DELETE FROM remindersTags WHERE reminderID = ? AND tagID = ?", arguments: [reminderID, key])
         }
-        for tag in wanted where !current.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
-            try ReminderTag(reminderID: reminderID, tagID: try canonicalTag(db, tag)).insert(db)
+        for key in order where !current.contains(key) {
+            try ensureTag(db, wanted[key] ?? key)
+            try ReminderTag(reminderID: reminderID, tagID: key).insert(db)
         }
     }
 
-    /// Creates the tag if needed and returns its stored spelling, so that a
-    /// link to "work" made after "Work" exists reads "Work" everywhere.
-    static func canonicalTag(_ db: Database, _ title: String) throws -> String {
-        try db.execute(sql: "INSERT INTO tags (title) VALUES (?) ON CONFLICT DO NOTHING", arguments: [title])
-        return try String.fetchOne(db, sql: "SELECT title FROM tags WHERE title = ?", arguments: [title]) ?? title
+    /// Creates the tag unless one with its key exists, which keeps its
+    /// spelling: a link to "work" made after "Work" exists reads "Work".
+    static func ensureTag(_ db: Database, _ title: String) throws {
+        try db.execute(sql: "INSERT INTO tags (id, title) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+                       arguments: [TagKey.of(title), title])
     }
 
     // MARK: Helpers

@@ -5,9 +5,9 @@ import GRDB
 /// Rules every synced table follows (the sync engine checks them):
 /// a single TEXT primary key that fills itself in when NULL is inserted, no
 /// UNIQUE constraints besides the primary key, and foreign keys only to other
-/// synced tables with ON DELETE CASCADE. Tags are keyed by their title
-/// (case-insensitive) so that two devices creating "Work" at once end with
-/// one tag.
+/// synced tables with ON DELETE CASCADE. Tags are keyed by `TagKey.of`
+/// their title, so that two devices creating "Work" and "work" at once end
+/// with one tag.
 public enum Schema {
     /// A version-4 UUID in lower case, computed by SQLite, so that rows
     /// inserted with a NULL id get one.
@@ -128,8 +128,190 @@ public enum Schema {
             // instead of sorting every reminder.
             try db.execute(sql: "CREATE INDEX remindersLists_order ON remindersLists(position, id)")
         }
+        migrator.registerMigration("v5: tags keyed by a canonical key, their spelling a field") { db in
+            try migrateToTagKeys(db)
+        }
         return migrator
     }
+
+    /// Version 5 keys tags by `TagKey.of(title)` and keeps the spelling in
+    /// `title`, an ordinary field; links point at the key and have the id
+    /// `ReminderTag.linkID` derives from their reminder and key. Rows whose
+    /// keys collide ("Café" and "CAFÉ") become one tag with the spelling
+    /// most links carry, and their links one link per reminder.
+    ///
+    /// The tables are rebuilt, not updated in place: a synced database has
+    /// the sync engine's triggers on them, which call functions only the
+    /// engine registers, so a write to the old tables would fail here. The
+    /// rows are copied aside, the old tables dropped (their triggers go
+    /// with them, unfired), and the new ones created and filled; the engine
+    /// finds its triggers gone when it attaches and compares the rows with
+    /// what the server last sent. Migrations run with foreign keys off, so
+    /// dropping the tags cascades to nothing.
+    static func migrateToTagKeys(_ db: Database) throws {
+        let keyFunction = DatabaseFunction("v5_tag_key", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map(TagKey.of)
+        }
+        let linkFunction = DatabaseFunction("v5_link_id", argumentCount: 2, pure: true) { values in
+            guard let reminderID = String.fromDatabaseValue(values[0]), let key = String.fromDatabaseValue(values[1]) else {
+                return nil
+            }
+            return ReminderTag.linkID(reminderID: reminderID, tagKey: key)
+        }
+        db.add(function: keyFunction)
+        db.add(function: linkFunction)
+        defer {
+            db.remove(function: keyFunction)
+            db.remove(function: linkFunction)
+        }
+        try db.execute(sql: """
+            CREATE TEMP TABLE v5_tags AS
+              SELECT v5_tag_key(title) AS key, title,
+                     (SELECT count(*) FROM remindersTags WHERE remindersTags.tagID = tags.title) AS uses
+              FROM tags;
+            CREATE TEMP TABLE v5_links AS
+              SELECT DISTINCT reminderID, v5_tag_key(tagID) AS key FROM remindersTags
+              WHERE reminderID IN (SELECT id FROM reminders);
+
+            -- The links first: were foreign keys on, dropping the tags would
+            -- delete their links one by one, through the links' triggers.
+            DROP TABLE remindersTags;
+            DROP TABLE tags;
+            DROP TABLE tagReminderCounts;
+            DROP TRIGGER reminders_search_insert;
+
+            \(tagsSQL)
+
+            INSERT INTO tags (id, title)
+              SELECT key, title FROM (
+                SELECT key, title, row_number() OVER (PARTITION BY key ORDER BY uses DESC, title COLLATE BINARY) AS rank
+                FROM v5_tags)
+              WHERE rank = 1;
+            INSERT INTO remindersTags (id, reminderID, tagID)
+              SELECT v5_link_id(reminderID, key), reminderID, key FROM v5_links
+              WHERE key IN (SELECT id FROM tags);
+            DROP TABLE v5_tags;
+            DROP TABLE v5_links;
+
+            INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
+              SELECT remindersTags.tagID, count(*), count(reminders.id)
+              FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
+              GROUP BY remindersTags.tagID;
+            -- The search text of tags becomes their titles; rewriting an
+            -- entry of the index is the slow part, so only the entries
+            -- whose text changes are.
+            CREATE TEMP TABLE v5_search AS
+              SELECT reminders.rowid AS reminderRowID, \(searchTags(ofReminder: "reminders.id")) AS tags FROM reminders;
+            DELETE FROM v5_search WHERE tags IS (SELECT tags FROM reminderSearch WHERE rowid = reminderRowID);
+            UPDATE reminderSearch SET tags = (SELECT tags FROM v5_search WHERE reminderRowID = reminderSearch.rowid)
+              WHERE rowid IN (SELECT reminderRowID FROM v5_search);
+            DROP TABLE v5_search;
+
+            \(tagTriggersSQL)
+            """)
+    }
+
+    /// The search text of a reminder's tags: their titles, as shown.
+    static func searchTags(ofReminder reminderID: String) -> String {
+        """
+        (SELECT ifnull(group_concat(tags.title, ' '), '') FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+         WHERE remindersTags.reminderID = \(reminderID))
+        """
+    }
+
+    static func searchTags(ofReminderWithRowID rowid: String) -> String {
+        searchTags(ofReminder: "(SELECT id FROM reminders WHERE rowid = \(rowid))")
+    }
+
+    /// The tag tables of version 5, with their indexes and the table of
+    /// counts that depends on them.
+    static let tagsSQL = """
+        CREATE TABLE tags (
+          -- TagKey.of(title): "Work" and "work" are one tag.
+          id TEXT PRIMARY KEY NOT NULL,
+          -- The spelling shown.
+          title TEXT NOT NULL
+        ) STRICT;
+
+        -- A link's id is ReminderTag.linkID(reminderID, tagID). Keys never
+        -- change (a rename to another key is a new tag), so nothing cascades
+        -- on update.
+        CREATE TABLE remindersTags (
+          id TEXT PRIMARY KEY NOT NULL ON CONFLICT REPLACE DEFAULT \(uuidExpression),
+          reminderID TEXT NOT NULL REFERENCES reminders(id) ON DELETE CASCADE,
+          tagID TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE
+        ) STRICT;
+        -- A reminder's tags in key order, the order rows show them in, from
+        -- the index; foreign-key lookups use its prefix.
+        CREATE INDEX remindersTags_reminder_tag ON remindersTags(reminderID, tagID);
+        CREATE INDEX remindersTags_tagID ON remindersTags(tagID);
+
+        CREATE TABLE tagReminderCounts (
+          tagID TEXT PRIMARY KEY NOT NULL,
+          linkCount INTEGER NOT NULL DEFAULT 0,
+          openCount INTEGER NOT NULL DEFAULT 0
+        ) STRICT, WITHOUT ROWID;
+        """
+
+    /// Triggers that keep the search text and the tag counts of version 5.
+    /// The search holds the tags' titles, so a tag respelled (here or by
+    /// another device) is found under its new spelling. The counts'
+    /// triggers on `reminders` (from version 2) read the links by key and
+    /// stay as they are.
+    static let tagTriggersSQL = """
+        CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
+          INSERT INTO reminderSearch(rowid, title, notes, tags)
+          VALUES (new.rowid, new.title, new.notes, \(searchTags(ofReminder: "new.id")));
+        END;
+        CREATE TRIGGER remindersTags_search_insert AFTER INSERT ON remindersTags BEGIN
+          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "new.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+        END;
+        CREATE TRIGGER remindersTags_search_update AFTER UPDATE ON remindersTags BEGIN
+          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "old.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "new.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+        END;
+        CREATE TRIGGER remindersTags_search_delete AFTER DELETE ON remindersTags BEGIN
+          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "old.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+        END;
+        -- A link may arrive before its tag (foreign keys are checked at the
+        -- commit), and a tag's title may change: both re-read the text of
+        -- the reminders that carry the tag.
+        CREATE TRIGGER tags_search_insert AFTER INSERT ON tags BEGIN
+          UPDATE reminderSearch SET tags = \(searchTags(ofReminderWithRowID: "reminderSearch.rowid"))
+          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
+                          WHERE remindersTags.tagID = new.id);
+        END;
+        CREATE TRIGGER tags_search_update AFTER UPDATE ON tags BEGIN
+          UPDATE reminderSearch SET tags = \(searchTags(ofReminderWithRowID: "reminderSearch.rowid"))
+          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
+                          WHERE remindersTags.tagID IN (old.id, new.id));
+        END;
+
+        CREATE TRIGGER counts_remindersTags_insert AFTER INSERT ON remindersTags BEGIN
+          INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
+          VALUES (new.tagID, 1, EXISTS (SELECT 1 FROM reminders WHERE id = new.reminderID AND status != 'completed'))
+          ON CONFLICT (tagID) DO UPDATE SET linkCount = linkCount + 1, openCount = openCount + excluded.openCount;
+        END;
+        CREATE TRIGGER counts_remindersTags_update AFTER UPDATE OF tagID, reminderID ON remindersTags BEGIN
+          UPDATE tagReminderCounts SET linkCount = linkCount - 1,
+            openCount = openCount - EXISTS (SELECT 1 FROM reminders WHERE id = old.reminderID AND status != 'completed')
+          WHERE tagID = old.tagID;
+          INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
+          VALUES (new.tagID, 1, EXISTS (SELECT 1 FROM reminders WHERE id = new.reminderID AND status != 'completed'))
+          ON CONFLICT (tagID) DO UPDATE SET linkCount = linkCount + 1, openCount = openCount + excluded.openCount;
+          DELETE FROM tagReminderCounts WHERE tagID = old.tagID AND linkCount <= 0;
+        END;
+        CREATE TRIGGER counts_remindersTags_delete AFTER DELETE ON remindersTags BEGIN
+          UPDATE tagReminderCounts SET linkCount = linkCount - 1,
+            openCount = openCount - EXISTS (SELECT 1 FROM reminders WHERE id = old.reminderID AND status != 'completed')
+          WHERE tagID = old.tagID;
+          DELETE FROM tagReminderCounts WHERE tagID = old.tagID AND linkCount <= 0;
+        END;
+        """
 
     /// The home screen shows how many open reminders each list, each tag
     /// and each smart list holds. Counted on every read, that is a scan of

@@ -238,13 +238,14 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
                 """, arguments: [key])
             return (title, nil)
         case "tags":
-            return (try String.fetchOne(db, sql: "SELECT title FROM tags WHERE title = ?", arguments: [key]), nil)
+            return (try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [key]), nil)
         case "remindersTags":
             let row = try Row.fetchOne(db, sql: """
-                SELECT t.tagID, r.title FROM remindersTags t JOIN reminders r ON r.id = t.reminderID WHERE t.id = ?
+                SELECT ifnull(tags.title, t.tagID) AS tag, r.title FROM remindersTags t
+                JOIN reminders r ON r.id = t.reminderID LEFT JOIN tags ON tags.id = t.tagID WHERE t.id = ?
                 """, arguments: [key])
             guard let row else { return (nil, nil) }
-            return ("#\(row["tagID"] as String) on \(row["title"] as String)", nil)
+            return ("#\(row["tag"] as String) on \(row["title"] as String)", nil)
         default:
             return (nil, nil)
         }
@@ -301,6 +302,10 @@ public enum ConflictText {
             return title.map { "“\($0)”" } ?? "a deleted list"
         case "completedAt":
             return raw?.replacingOccurrences(of: "T", with: " ")
+        case "tagID" where table == "remindersTags":
+            // A link names its tag by key; the tag's title reads better.
+            guard let raw else { return nil }
+            return try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [raw]) ?? raw
         default:
             return raw
         }

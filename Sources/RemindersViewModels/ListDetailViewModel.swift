@@ -105,6 +105,8 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
 
     private struct Snapshot: Sendable {
         var list: RemindersList?
+        /// A tag's title as it is spelled now.
+        var tagTitle: String?
         var cover: Data?
         var rows: [ReminderRow]
         var totalCount: Int
@@ -129,6 +131,9 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
                 snapshot.sharingLine = try sharing.sharingLine(db, listID: id)
                 snapshot.isReadOnly = try sharing.isReadOnly(db, listID: id)
             }
+            if case .tag(let tag) = filter {
+                snapshot.tagTitle = try Queries.tagTitle(db, tag)
+            }
             snapshot.rows = try Queries.reminders(db, filter: filter, sort: sort, showCompleted: showCompleted,
                                                   clock: clock, limit: limit)
             let counts = try Self.counts(db, filter: filter, clock: clock)
@@ -145,6 +150,9 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
                 state.coverPNG = snapshot.cover
                 state.sharingLine = snapshot.sharingLine
                 state.isReadOnly = snapshot.isReadOnly
+            }
+            if let title = snapshot.tagTitle {
+                state.title = "#" + title
             }
             state.rows = snapshot.rows
             state.totalCount = snapshot.totalCount
@@ -174,7 +182,7 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
             condition = "status = 'completed'"
         case .tag(let tag):
             condition = "id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)"
-            arguments = [tag]
+            arguments = [TagKey.of(tag)]
         }
         let row = try Row.fetchOne(db, sql: """
             SELECT count(*) AS total, count(*) FILTER (WHERE status = 'completed') AS completed

@@ -110,7 +110,7 @@ public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @uncheck
     private func startObserving() {
         observe({ db in
             (try RemindersList.order(Column("position"), Column("title").collating(.nocase), Column("id")).fetchAll(db),
-             try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY title COLLATE NOCASE"))
+             try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY id"))
         }, apply: { state, value in
             state.lists = value.0
             state.tagChoices = value.1
@@ -183,13 +183,15 @@ public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @uncheck
 
     /// Adds a tag, existing or new (typed text, a leading "#" dropped).
     /// Returns the error message for a bad tag, nil when added (or already
-    /// there, in any case).
+    /// there, spelled any way with the same `TagKey`). An existing tag is
+    /// added as it is spelled.
     @discardableResult
     public func addTag(_ text: String) -> String? {
         do {
             let tag = try Validation.tag(text)
-            let canonical = state.tagChoices.first { $0.caseInsensitiveCompare(tag) == .orderedSame } ?? tag
-            if !fields.tags.contains(where: { $0.caseInsensitiveCompare(canonical) == .orderedSame }) {
+            let key = TagKey.of(tag)
+            let canonical = state.tagChoices.first { TagKey.of($0) == key } ?? tag
+            if !fields.tags.contains(where: { TagKey.of($0) == key }) {
                 fields.tags.append(canonical)
             }
             return nil
@@ -201,12 +203,19 @@ public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @uncheck
     }
 
     public func removeTag(_ tag: String) {
-        fields.tags.removeAll { $0.caseInsensitiveCompare(tag) == .orderedSame }
+        let key = TagKey.of(tag)
+        fields.tags.removeAll { TagKey.of($0) == key }
+    }
+
+    /// Whether the form's tags hold `tag`, spelled any way with its key.
+    public func hasTag(_ tag: String) -> Bool {
+        let key = TagKey.of(tag)
+        return fields.tags.contains { TagKey.of($0) == key }
     }
 
     /// Picks or unpicks an existing tag.
     public func toggleTag(_ tag: String) {
-        if fields.tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
+        if hasTag(tag) {
             removeTag(tag)
         } else {
             addTag(tag)

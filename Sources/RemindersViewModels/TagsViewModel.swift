@@ -26,7 +26,9 @@ public final class TagsViewModel: ViewModel<TagsState>, @unchecked Sendable {
         })
     }
 
-    /// Creates a tag (a leading "#" dropped); `createdID` is its title.
+    /// Creates a tag (a leading "#" dropped); `createdID` is its title
+    /// (`TagKey.of` it is the tag's id). A tag with the same key stays as
+    /// it is.
     @discardableResult
     public func create(_ title: String) -> ActionResult {
         perform {
@@ -36,7 +38,8 @@ public final class TagsViewModel: ViewModel<TagsState>, @unchecked Sendable {
         }
     }
 
-    /// Renames a tag on every reminder (search follows). Renaming onto an
+    /// Renames a tag on every reminder (search follows). A new spelling of
+    /// the same key changes only the spelling; renaming onto another
     /// existing tag merges the two.
     @discardableResult
     public func rename(_ old: String, to new: String) -> ActionResult {

@@ -66,7 +66,8 @@ struct DataSet: Sendable {
     struct Link: Sendable {
         var id: String
         var reminderID: String
-        var tag: String
+        /// The tag's key.
+        var tagID: String
     }
 
     var lists: [List] = []
@@ -188,7 +189,8 @@ struct DataSet: Sendable {
                 if !chosen.contains(tag) { chosen.append(tag) }
             }
             for tag in chosen {
-                data.links.append(Link(id: ReminderTag.linkID(reminderID: item.id, tag: tag), reminderID: item.id, tag: tag))
+                let key = TagKey.of(tag)
+                data.links.append(Link(id: ReminderTag.linkID(reminderID: item.id, tagKey: key), reminderID: item.id, tagID: key))
             }
         }
         return data
@@ -208,13 +210,13 @@ struct DataSet: Sendable {
         for row in covers {
             try cover.execute(arguments: [row.listID, row.png])
         }
-        let tag = try db.makeStatement(sql: "INSERT INTO tags (title) VALUES (?)")
+        let tag = try db.makeStatement(sql: "INSERT INTO tags (id, title) VALUES (?, ?)")
         for title in tags {
-            try tag.execute(arguments: [title])
+            try tag.execute(arguments: [TagKey.of(title), title])
         }
         let link = try db.makeStatement(sql: "INSERT INTO remindersTags (id, reminderID, tagID) VALUES (?, ?, ?)")
         for row in links {
-            try link.execute(arguments: [row.id, row.reminderID, row.tag])
+            try link.execute(arguments: [row.id, row.reminderID, row.tagID])
         }
         let reminder = try db.makeStatement(sql: """
             INSERT INTO reminders (id, remindersListID, title, notes, dueDate, priority, isFlagged, status, completedAt, position)
@@ -236,7 +238,7 @@ struct DataSet: Sendable {
         CREATE TABLE reminders (id TEXT PRIMARY KEY NOT NULL, remindersListID TEXT NOT NULL, title TEXT NOT NULL,
           notes TEXT NOT NULL, dueDate TEXT, priority INTEGER NOT NULL, isFlagged INTEGER NOT NULL, status TEXT NOT NULL,
           completedAt TEXT, position INTEGER NOT NULL) STRICT;
-        CREATE TABLE tags (title TEXT PRIMARY KEY NOT NULL COLLATE NOCASE) STRICT;
+        CREATE TABLE tags (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL) STRICT;
         CREATE TABLE remindersTags (id TEXT PRIMARY KEY NOT NULL, reminderID TEXT NOT NULL, tagID TEXT NOT NULL) STRICT;
         """
 

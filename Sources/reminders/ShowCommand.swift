@@ -27,7 +27,7 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Completed reminders.")
     var completed = false
 
-    @Option(help: ArgumentHelp("Reminders with this tag.", valueName: "tag"))
+    @Option(help: ArgumentHelp("Reminders with this tag, in any case.", valueName: "tag"))
     var tag: String?
 
     @Option(help: ArgumentHelp("manual, due, priority or title.", valueName: "order"))
@@ -69,8 +69,10 @@ struct ShowCommand: ParsableCommand {
         } else if completed {
             (filter, heading) = (.completed, "Completed")
         } else if let tag {
+            // Any spelling finds the tag; the heading shows the one it has.
             let title = try Validation.tag(tag)
-            (filter, heading) = (.tag(title), "#" + title)
+            let shown = try context.read { try Queries.tagTitle($0, title) } ?? title
+            (filter, heading) = (.tag(title), "#" + shown)
         } else {
             (filter, heading) = (.all, "All")
         }

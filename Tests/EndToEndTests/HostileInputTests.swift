@@ -99,8 +99,8 @@ struct HostileInputTests {
             for (index, text) in hostile.enumerated() {
                 try db.execute(sql: "INSERT INTO reminders (id, remindersListID, title, notes, dueDate, position) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: ["hostile-\(index)", list, text, text + "\n" + text, ["0000-00-00", "abcdefghij", "9999-99-99T99:99", nil][index], index])
-                try db.execute(sql: "INSERT INTO tags (title) VALUES (?)", arguments: [text])
-                try db.execute(sql: "INSERT INTO remindersTags (reminderID, tagID) VALUES (?, ?)", arguments: ["hostile-\(index)", text])
+                try db.execute(sql: "INSERT INTO tags (id, title) VALUES (?, ?)", arguments: [TagKey.of(text), text])
+                try db.execute(sql: "INSERT INTO remindersTags (reminderID, tagID) VALUES (?, ?)", arguments: ["hostile-\(index)", TagKey.of(text)])
             }
             try db.execute(sql: """
                 INSERT INTO reminders (id, remindersListID, title, notes) VALUES

@@ -48,6 +48,21 @@ struct OutputTests {
         #expect(tags.allSatisfy { Set($0.keys) == ["title", "openCount"] })
     }
 
+    @Test func aTagIsOneTagWhateverItsSpelling() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Home")
+        let espresso = try cli.ok("add", "Espresso", "--list", "Home", "--tag", "Café")
+        try cli.ok("add", "Latte", "--list", "Home", "--tag", "CAFÉ", "--tag", "cafe\u{301}")
+        try cli.ok("edit", espresso, "--tags", "café,Work,WORK")
+        #expect(try cli.ok("show", "--tag", "CAFE\u{301}").hasPrefix("#Café (2 open)"))
+        let tags = try #require(try json(cli.ok("tags", "--json")) as? [[String: Any]])
+        #expect(tags.map { $0["title"] as? String } == ["Café", "Work"])
+        let export = try #require(try json(cli.ok("export", "--json")) as? [String: Any])
+        let reminders = try #require(export["reminders"] as? [[String: Any]])
+        #expect(Set(reminders.map { ($0["tags"] as? [String]) ?? [] }) == [["Café", "Work"], ["Café"]])
+    }
+
     @Test func searchPrintsResultsAndTheCompletedCount() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }

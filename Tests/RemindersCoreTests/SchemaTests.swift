@@ -88,7 +88,7 @@ struct SchemaTests {
             let listID = try #require(try String.fetchOne(db, sql: "SELECT id FROM remindersLists"))
             try db.execute(sql: "INSERT INTO reminders (id, remindersListID, title) VALUES (NULL, ?, 'Reminder')", arguments: [listID])
             let reminderID = try #require(try String.fetchOne(db, sql: "SELECT id FROM reminders"))
-            try db.execute(sql: "INSERT INTO tags (title) VALUES ('tag')")
+            try db.execute(sql: "INSERT INTO tags (id, title) VALUES ('tag', 'Tag')")
             try db.execute(sql: "INSERT INTO remindersTags (id, reminderID, tagID) VALUES (NULL, ?, 'tag')", arguments: [reminderID])
             let linkID = try #require(try String.fetchOne(db, sql: "SELECT id FROM remindersTags"))
             return [listID, reminderID, linkID]
@@ -105,9 +105,10 @@ struct SchemaTests {
         let list = try store.createList(title: "Home")
         try store.add("A", to: list, tags: ["Work"])
         try store.add("B", to: list, tags: ["work", "WORK"])
-        try store.add("C", to: list, tags: ["Überweisung", "日本"])
+        try store.add("C", to: list, tags: ["Überweisung", "日本", "ÜBERWEISUNG", "Café"])
+        try store.add("D", to: list, tags: ["CAFÉ", "cafe\u{301}"])
         let tags = try store.read { try String.fetchAll($0, sql: "SELECT title FROM tags ORDER BY title") }
-        #expect(tags == ["Work", "Überweisung", "日本"])
+        #expect(tags == ["Café", "Work", "Überweisung", "日本"])
     }
 
     @Test func checksRefuseValuesOutsideTheirDomain() throws {

@@ -119,10 +119,10 @@ import RemindersCore
                 """)
             lists += 1
             for text in hostileTexts {
-                try db.execute(sql: "INSERT INTO tags (title) VALUES (?)", arguments: [text])
-                try db.execute(sql: "INSERT INTO remindersTags (reminderID, tagID) VALUES ('reminder-0-1', ?)", arguments: [text])
+                try db.execute(sql: "INSERT INTO tags (id, title) VALUES (?, ?)", arguments: [TagKey.of(text), text])
+                try db.execute(sql: "INSERT INTO remindersTags (reminderID, tagID) VALUES ('reminder-0-1', ?)", arguments: [TagKey.of(text)])
             }
-            try db.execute(sql: "INSERT INTO tags (title) VALUES (CAST(X'1b5b316d7461679b' AS TEXT))")
+            try db.execute(sql: "INSERT INTO tags (id, title) VALUES (CAST(X'1b5b316d7461679b' AS TEXT), CAST(X'1b5b316d7461679b' AS TEXT))")
             return lists
         }
     }

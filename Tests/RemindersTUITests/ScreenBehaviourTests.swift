@@ -185,6 +185,21 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(!world.text.contains("Prepare sprint demo"))
     }
 
+    @Test func theTagPickerFindsAnExistingTagUnderAnySpelling() throws {
+        let world = try TestWorld(seeded: false)
+        let list = try world.store.createList(title: "Home")
+        try world.store.createTag("Café")
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(list.id))
+        form.refresh()
+        let picker = TagPickerOverlay(viewModel: form)
+        for character in "CAFE\u{301}" {
+            _ = picker.handleText(.character(character), app: world.app)
+        }
+        #expect(picker.rows == [.tag("Café")])
+        _ = picker.perform(.pick, app: world.app)
+        #expect(form.tags == ["Café"])
+    }
+
     @Test func everyScreenFitsAt80x24AndAt120x40() throws {
         for (width, height) in [(80, 24), (120, 40)] {
             let world = try TestWorld(width: width, height: height)

@@ -247,6 +247,19 @@ import Testing
         #expect(tagged.titles == ["Today at home", "Someday"])
     }
 
+    @Test func aTagOpenedUnderAnySpellingShowsItsOwnAndFollowsARespelling() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.reminder("Espresso", in: listID, tags: ["Café"])
+        let detail = ListDetailViewModel(environment: world.environment, filter: .tag("CAFE\u{301}"))
+        let state = try await detail.waitFor { $0.isLoaded }
+        #expect(state.title == "#Café")
+        #expect(state.titles == ["Espresso"])
+        #expect(state.totalCount == 1)
+        try world.store.renameTag("café", to: "CAFÉ")
+        try await detail.waitFor { $0.title == "#CAFÉ" }
+    }
+
     @Test func aLimitReadsAWindowAndKeepsTheTotal() async throws {
         let world = try World()
         let listID = try world.list("Big")

@@ -36,6 +36,20 @@ import Testing
         #expect(form.validate() == [.dueDate: "enter a date for the time 09:30"])
     }
 
+    @Test func aTagTypedInAnotherCaseOrAccentEncodingIsTheExistingTag() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.store.createTag("Café")
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(listID))
+        try await form.waitFor { $0.tagChoices == ["Café"] }
+        #expect(form.addTag("CAFE\u{301}") == nil)
+        #expect(form.addTag("café") == nil)
+        #expect(form.tags == ["Café"])
+        #expect(form.hasTag("CAFÉ"))
+        form.toggleTag("cafe\u{301}")
+        #expect(form.tags.isEmpty)
+    }
+
     @Test func savingANewReminderCreatesItWithNewAndExistingTags() async throws {
         let world = try World()
         let listID = try world.list("Personal")

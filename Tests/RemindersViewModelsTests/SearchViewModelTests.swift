@@ -135,6 +135,21 @@ import Testing
         #expect(try world.row(done)?.tags == [])
     }
 
+    @Test func respellingKeepsTheTagAndSearchFindsTheNewSpelling() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        try world.reminder("Espresso", in: listID, tags: ["cafe\u{301}"])
+        let tags = TagsViewModel(environment: world.environment)
+        try await tags.waitFor { $0.tags.map(\.title) == ["cafe\u{301}"] }
+        #expect(tags.create("CAFÉ").succeeded)
+        #expect(tags.rename("Café", to: "CAFÉ").succeeded)
+        let state = try await tags.waitFor { $0.tags.map(\.title) == ["CAFÉ"] }
+        #expect(state.tags.map(\.id) == ["café"])
+        #expect(state.tags.map(\.openCount) == [1])
+        let search = SearchViewModel(environment: world.environment, query: "CAFÉ")
+        try await search.waitFor { $0.titles == ["Espresso"] }
+    }
+
     @Test func unicodeTagsWork() async throws {
         let world = try World()
         let tags = TagsViewModel(environment: world.environment)

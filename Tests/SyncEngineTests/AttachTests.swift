@@ -75,7 +75,7 @@ import Testing
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'sync_remindersLists_insert'")
         } == 1)
         // A table newly synced: its rows, written while it was not, become pending.
-        try db.write { db in try db.execute(sql: "INSERT INTO tags (title) VALUES ('home')") }
+        try db.write { db in try db.execute(sql: "INSERT INTO tags (id, title) VALUES ('home', 'Home')") }
         #expect(try !pendingNames(db).contains("tags/home"))
         _ = try attach(db)
         #expect(try pendingNames(db).contains("tags/home"))

@@ -63,8 +63,8 @@ import Testing
             let tags = try Queries.allTags(db).map(\.openCount)
             let expectedTags = try Int.fetchAll(db, sql: """
                 SELECT (SELECT count(*) FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-                        WHERE remindersTags.tagID = tags.title AND reminders.status != 'completed')
-                FROM tags ORDER BY title COLLATE NOCASE
+                        WHERE remindersTags.tagID = tags.id AND reminders.status != 'completed')
+                FROM tags ORDER BY id
                 """)
             #expect(tags == expectedTags, "tags on \(device.name)", sourceLocation: sourceLocation)
             let counts = try Queries.smartCounts(db, clock: device.store.clock)

@@ -5,7 +5,7 @@ import RemindersViewModels
 /// Enter opens the tag's reminders.
 final class TagsScreen: ScreenController {
     let viewModel: TagsViewModel
-    private var selection = ListSelection(key: \TagSummary.title)
+    private var selection = ListSelection(key: \TagSummary.id)
     private var scrollTop = 0
     private var hitRows: [Int: Int] = [:]
 
@@ -47,7 +47,7 @@ final class TagsScreen: ScreenController {
             app.present(PromptOverlay(title: "New tag", label: "Name (without #)") { [weak self] text, app in
                 let result = viewModel.create(text)
                 if let error = result.errorMessage { return error }
-                if let created = result.createdID { self?.selection.key = created }
+                if let created = result.createdID { self?.selection.key = TagKey.of(created) }
                 app.show(result)
                 return nil
             })
@@ -58,7 +58,7 @@ final class TagsScreen: ScreenController {
                                       text: tag.title) { [weak self] text, app in
                 let result = viewModel.rename(tag.title, to: text)
                 if let error = result.errorMessage { return error }
-                if let renamed = result.createdID { self?.selection.key = renamed }
+                if let renamed = result.createdID { self?.selection.key = TagKey.of(renamed) }
                 app.show(result)
                 return nil
             })
@@ -107,7 +107,7 @@ final class TagsScreen: ScreenController {
                         row: listTop, column: area.column + 2, style: theme.dim)
             return
         }
-        let index = state.tags.firstIndex { $0.title == current?.title } ?? 0
+        let index = state.tags.firstIndex { $0.id == current?.id } ?? 0
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: index, selectedEnd: index + 1, viewport: height, total: count)
         for offset in 0..<height {
             let i = scrollTop + offset

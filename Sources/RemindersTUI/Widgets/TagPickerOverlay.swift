@@ -1,3 +1,4 @@
+import RemindersCore
 import RemindersViewModels
 
 /// Picks existing tags for the reminder form, or creates the one typed.
@@ -24,11 +25,13 @@ final class TagPickerOverlay: Overlay {
         let chosen = viewModel.tags
         var names = viewModel.tagSuggestions(for: typed)
         let needle = typed.hasPrefix("#") ? String(typed.dropFirst()) : typed
-        for tag in chosen.reversed() where !names.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) {
+        let shownKeys = Set(names.map(TagKey.of))
+        for tag in chosen.reversed() where !shownKeys.contains(TagKey.of(tag)) {
             if needle.isEmpty || tag.range(of: needle, options: .caseInsensitive) != nil { names.insert(tag, at: 0) }
         }
         var result = names.map { Row.tag($0) }
-        if !needle.isEmpty, !names.contains(where: { $0.caseInsensitiveCompare(needle) == .orderedSame }) {
+        let needleKey = TagKey.of(needle)
+        if !needle.isEmpty, !names.contains(where: { TagKey.of($0) == needleKey }) {
             result.append(.create(needle))
         }
         return result
@@ -83,14 +86,13 @@ final class TagPickerOverlay: Overlay {
         let visible = inside.height - 3
         index = max(0, min(index, rows.count - 1))
         let top = max(0, index - visible + 1)
-        let chosen = viewModel.tags
         for offset in 0..<max(0, visible) {
             let i = top + offset
             guard i < rows.count else { break }
             let row = inside.row + 2 + offset
             switch rows[i] {
             case .tag(let tag):
-                let on = chosen.contains { $0.caseInsensitiveCompare(tag) == .orderedSame }
+                let on = viewModel.hasTag(tag)
                 buffer.draw([Span(on ? "[x] " : "[ ] ", theme.onDialog(on ? theme.success : theme.dim)),
                              Span("#" + tag, theme.onDialog(theme.tag))], row: row, column: inside.column, maxWidth: inside.width)
             case .create(let text):
