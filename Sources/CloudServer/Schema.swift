@@ -79,7 +79,7 @@ enum Schema {
     /// about 40 bytes per request.
     private static func createCommitLog(_ db: Database) throws {
         try db.execute(sql: """
-            CREATE TABLE commitLog (
+            CREATE TABLE IF NOT EXISTS commitLog (
                 sequence INTEGER PRIMARY KEY NOT NULL,
                 id TEXT NOT NULL
             );

@@ -248,8 +248,9 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             status.errorMessage = errorMessage
             if errorMessage == nil { status.lastSync = Date() }
         }
-        announceConflicts()
+        // The status first, so a conflict's announcement finds it counted.
         publish()
+        announceConflicts()
     }
 
     private func watchUnavailable(_ reason: String?) {

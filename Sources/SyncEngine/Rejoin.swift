@@ -127,7 +127,13 @@ extension SyncEngine {
     /// cleared as it is read, so the user is told once, by whichever
     /// command or screen reads it first.
     public func takeRejoinNotice() throws -> RejoinReason? {
-        try writer.write { db in
+        // Read first: the app asks after every round, and a write
+        // transaction each time would cost for nothing.
+        let pending = try writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = ?)", arguments: [Self.rejoinNoticeKey])
+        }
+        guard pending == true else { return nil }
+        return try writer.write { db in
             guard let value = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?",
                                                   arguments: [Self.rejoinNoticeKey]) else { return nil }
             try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.rejoinNoticeKey])

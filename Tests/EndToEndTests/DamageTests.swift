@@ -119,7 +119,7 @@ struct DamageTests {
         try world.expectFailure(naming: world.fleet.server.path, saying: "upgrade reminders")
         #expect(try Data(contentsOf: world.store) == before, "the newer store was changed")
         let reopened = try DatabaseQueue(path: world.store.path)
-        try reopened.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 1") }
+        try reopened.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 2") }
         try reopened.close()
         try world.expectNothingLost()
     }
