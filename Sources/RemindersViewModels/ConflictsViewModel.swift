@@ -50,6 +50,14 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// Whether "keep the other value" applies: a field conflict on a record
     /// that still exists.
     public var canKeepOther: Bool
+    /// Whether this device was one of the two sides. An entry merged
+    /// between two other devices of the user shows both by name.
+    public var isAboutThisDevice: Bool = true
+
+    /// "this device", or the device's name when this device took no part.
+    public var thisSide: String {
+        isAboutThisDevice ? "this device" : (thisDevice.device ?? "one device")
+    }
 
     /// The side that lost, whose value "keep the other value" puts back.
     public var losingSide: ConflictSide? {
@@ -95,7 +103,8 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
     public init(environment: AppEnvironment) {
         super.init(environment: environment, initial: ConflictsState(), label: "conflicts")
         let timeZone = environment.clock.timeZone
-        observe({ db in try Self.fetch(db, timeZone: timeZone) }, apply: { state, fetched in
+        let device = environment.deviceName
+        observe({ db in try Self.fetch(db, timeZone: timeZone, device: device) }, apply: { state, fetched in
             state.items = fetched.items
             state.newCount = fetched.items.filter { !$0.isDismissed }.count
             state.isAvailable = fetched.isAvailable && environment.syncControls != nil
@@ -152,9 +161,9 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
 
     /// Reads the log with each record's title as it is now. Runs inside an
     /// observation, so title changes redraw the screen too.
-    static func fetch(_ db: Database, timeZone: TimeZone) throws -> Fetched {
-        guard try db.tableExists("sync_conflicts") else { return Fetched(items: [], isAvailable: false) }
-        return Fetched(items: try entries(db).map { try item($0, db) }, isAvailable: true)
+    static func fetch(_ db: Database, timeZone: TimeZone, device: String) throws -> Fetched {
+        guard try db.tableExists(SyncEngine.conflictTable) else { return Fetched(items: [], isAvailable: false) }
+        return Fetched(items: try entries(db).map { try item($0, db, device: device) }, isAvailable: true)
     }
 
     /// The log, newest first, read in the caller's transaction (the
@@ -167,7 +176,8 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
               'ancestor', ancestor, 'local', local, 'remote', remote,
               'localTime', localTime, 'remoteTime', remoteTime, 'winner', winner,
               'localDevice', localDevice, 'remoteDevice', remoteDevice, 'resolvedAt', resolvedAt,
-              'isDismissed', json(CASE WHEN isDismissed THEN 'true' ELSE 'false' END))
+              'isDismissed', json(CASE WHEN isDismissed THEN 'true' ELSE 'false' END),
+              'cause', cause, 'byUser', byUser, 'subject', subject)
             FROM sync_conflicts ORDER BY resolvedAt DESC, rowid DESC
             """)
         let decoder = JSONDecoder()
@@ -177,10 +187,13 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
     /// Describes entries for a toast ("“Buy milk” (title)"), reading titles
     /// in one read.
     public static func items(for entries: [ConflictEntry], environment: AppEnvironment) -> [ConflictItem] {
-        (try? environment.writer.read { db in try entries.map { try item($0, db) } }) ?? []
+        (try? environment.writer.read { db in try entries.map { try item($0, db, device: environment.deviceName) } }) ?? []
     }
 
-    static func item(_ entry: ConflictEntry, _ db: Database) throws -> ConflictItem {
+    /// An entry as `device` sees it (see `ConflictEntry.seen(from:)`).
+    static func item(_ logged: ConflictEntry, _ db: Database, device: String) throws -> ConflictItem {
+        let entry = logged.seen(from: device)
+        let isAboutThisDevice = entry.localDevice == nil || entry.localDevice == device
         let (title, listTitle) = try titles(of: entry, db)
         let isWhole = entry.field == "*"
         let winner: ConflictWinner = switch entry.winner {
@@ -202,15 +215,41 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
             thisDevice: try side(entry.local, entry.localTime, entry.localDevice),
             otherDevice: try side(entry.remote, entry.remoteTime, entry.remoteDevice),
             winner: winner,
-            reason: reason(entry),
+            reason: reason(entry, isAboutThisDevice: isAboutThisDevice),
             resolvedAt: Date(timeIntervalSince1970: Double(entry.resolvedAt) / 1000),
             isDismissed: entry.isDismissed,
-            canKeepOther: !isWhole && winner != .delete && title != nil)
+            canKeepOther: !isWhole && winner != .delete && title != nil && entry.cause == nil,
+            isAboutThisDevice: isAboutThisDevice)
     }
 
-    /// The engine's reason, made specific where the log says more.
-    static func reason(_ entry: ConflictEntry) -> String {
-        switch (entry.winner, entry.local, entry.remote) {
+    /// The engine's reason, made specific where the log says more: what
+    /// happened to an edit that was dropped, and whose edit won as seen
+    /// from this device.
+    public static func reason(_ entry: ConflictEntry, isAboutThisDevice: Bool = true) -> String {
+        let shared = entry.subject.map { "“\($0)”" } ?? "the list"
+        let owner = entry.byUser
+        switch entry.cause {
+        case .readOnly?:
+            return "refused: \(shared) is now read-only" + (owner.map { " (\($0) changed your permission)" } ?? "")
+        case .noLongerShared?:
+            return "refused: \(shared) is no longer shared with you"
+                + (owner.map { " (\($0) removed you, ended the share or moved it out)" } ?? "")
+        case nil:
+            break
+        }
+        let thisSide = isAboutThisDevice ? "this device" : (entry.localDevice ?? "one device")
+        let otherSide = isAboutThisDevice ? "the other device" : (entry.remoteDevice ?? "the other device")
+        if entry.winner == "local", let localTime = entry.localTime, let remoteTime = entry.remoteTime, localTime == remoteTime {
+            return "both edits have the same time; \(thisSide)'s wins the tie"
+        }
+        if !isAboutThisDevice, entry.winner == "local" || entry.winner == "remote" {
+            return "\(entry.winner == "local" ? thisSide : otherSide)'s edit is the later one"
+        }
+        if entry.winner == "remote", entry.remoteTime != nil, entry.remoteTime == entry.localTime {
+            return "both edits have the same time; \(otherSide) merged them and its edit wins the tie"
+        }
+        // Entries logged before causes were kept say it in their values.
+        return switch (entry.winner, entry.local, entry.remote) {
         case ("delete", "deleted", _): "this device deleted it, and a delete wins over a concurrent edit"
         case ("delete", _, "deleted"): "the other device deleted it, and a delete wins over a concurrent edit"
         case ("delete", _, "no longer shared with you"): "the list is no longer shared with you"

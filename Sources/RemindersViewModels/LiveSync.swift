@@ -217,7 +217,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             } else {
                 try engine.fetchChanges()
                 // A fetch can leave merged edits to send.
-                if try engine.pendingCount() > 0 { try engine.sendChanges() }
+                try engine.sendChanges()
             }
             if fetch { lock.withLock { lastHead = head } }
             let rejoin = try engine.takeRejoinNotice().map {

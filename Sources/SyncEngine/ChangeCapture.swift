@@ -18,7 +18,7 @@ enum ChangeCapture {
             try db.execute(sql: insertTrigger(table))
             try db.execute(sql: updateTrigger(table))
             try db.execute(sql: rekeyTrigger(table))
-            try db.execute(sql: deleteTrigger(table))
+            try db.execute(sql: deleteTrigger(table, conflictLog: conflictLog(in: tables)))
         }
     }
 
@@ -43,7 +43,8 @@ enum ChangeCapture {
     }
 
     static func signature(_ tables: [TableSchema]) -> String {
-        let sql = tables.map { [insertTrigger($0), updateTrigger($0), rekeyTrigger($0), deleteTrigger($0)].joined(separator: "\n") }
+        let log = conflictLog(in: tables)
+        let sql = tables.map { [insertTrigger($0), updateTrigger($0), rekeyTrigger($0), deleteTrigger($0, conflictLog: log)].joined(separator: "\n") }
         return Asset.digest(of: Data(sql.joined(separator: "\n").utf8))
     }
 
@@ -59,6 +60,11 @@ enum ChangeCapture {
     }
 
     static let tick = "UPDATE sync_clock SET hlc = max(sync_now(), hlc + 1);"
+
+    /// The conflict log's schema among the synced tables.
+    static func conflictLog(in tables: [TableSchema]) -> TableSchema? {
+        tables.first { $0.name == SyncEngine.conflictTable }
+    }
 
     /// Marks `key` (an expression) as created: every column stamped now.
     static func captureCreate(_ table: TableSchema, key: String) -> String {
@@ -136,8 +142,20 @@ enum ChangeCapture {
     /// removes by cascade must be deleted on the server as well (a child
     /// created elsewhere under a parent deleted here goes with the parent),
     /// and a pending local edit they lose is logged as a conflict.
-    static func deleteTrigger(_ table: TableSchema) -> String {
+    static func deleteTrigger(_ table: TableSchema, conflictLog: TableSchema?) -> String {
         let pk = "OLD.\(table.primaryKey.quotedDatabaseIdentifier)"
+        // The entry just logged is synced like the log's other entries.
+        let captureEntry = conflictLog.map { log in
+            let stamps = log.allColumns.map { "\($0.databaseLiteral), hlc" }.joined(separator: ", ")
+            return """
+              INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave, isPendingDelete, changeCount)
+              SELECT \(log.name.databaseLiteral), c.id, json_object(\(stamps)), 1, 0, 1
+              FROM sync_conflicts AS c, sync_clock
+              WHERE sync_is_applying() AND c.rowid = last_insert_rowid() AND c.recordType = \(table.name.databaseLiteral)
+                AND c.recordName = \(pk) AND c.remote = 'deleted with its parent'
+              ON CONFLICT (recordType, recordName) DO NOTHING;
+            """
+        } ?? ""
         return """
             CREATE TRIGGER \(triggerName(table, "delete")) AFTER DELETE ON \(table.name.quotedDatabaseIdentifier)
             FOR EACH ROW BEGIN
@@ -147,6 +165,7 @@ enum ChangeCapture {
                      NULL, NULL, 'delete', (SELECT value FROM sync_state WHERE key = 'deviceName'), NULL, sync_now()
               FROM sync_metadata
               WHERE sync_is_applying() AND recordType = \(table.name.databaseLiteral) AND recordName = \(pk) AND isPendingSave;
+              \(captureEntry)
               \(captureDelete(table, key: pk))
             END
             """

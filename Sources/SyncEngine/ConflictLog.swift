@@ -23,6 +23,13 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
     /// Milliseconds since 1970.
     public var resolvedAt: Int64
     public var isDismissed: Bool
+    /// Why an edit was dropped rather than merged; nil for a merge.
+    public var cause: ConflictCause?
+    /// Who caused it: the owner who changed or ended a share.
+    public var byUser: String?
+    /// What the shared record was called when the entry was logged (a
+    /// list's title), to name it after it is gone from this device.
+    public var subject: String?
 
     init(row: Row) {
         id = row["id"]
@@ -39,6 +46,24 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
         remoteDevice = row["remoteDevice"]
         resolvedAt = row["resolvedAt"]
         isDismissed = row["isDismissed"]
+        cause = (row["cause"] as String?).flatMap(ConflictCause.init(rawValue:))
+        byUser = row["byUser"]
+        subject = row["subject"]
+    }
+
+    /// The entry as `device` sees it. An entry is logged by the device
+    /// that merged (its side is "local"), and synced to the user's other
+    /// devices: on the device whose edit was the other side, the sides and
+    /// the winner swap, so "local" is always the device reading it when it
+    /// took part.
+    public func seen(from device: String) -> ConflictEntry {
+        guard localDevice != device, remoteDevice == device else { return self }
+        var entry = self
+        swap(&entry.local, &entry.remote)
+        swap(&entry.localTime, &entry.remoteTime)
+        swap(&entry.localDevice, &entry.remoteDevice)
+        entry.winner = winner == "local" ? "remote" : (winner == "remote" ? "local" : winner)
+        return entry
     }
 
     /// Why the winner won, in words.
@@ -53,15 +78,77 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// Why an edit was dropped instead of merged.
+public enum ConflictCause: String, Codable, Hashable, Sendable {
+    /// The owner made the share read-only: the server refused the edit.
+    case readOnly
+    /// The record is no longer shared with this user: the owner removed
+    /// them, ended the share, or moved the record out of it.
+    case noLongerShared
+}
+
 extension SyncEngine {
+    /// The conflict log: a table of the engine's, synced in the user's own
+    /// zone like the user's tables, so an entry logged by the device that
+    /// merged reaches every device of the user, and dismissing it on one
+    /// dismisses it everywhere.
+    public static let conflictTable = "sync_conflicts"
+
     func logConflict(_ db: Database, table: String, key: String, field: String, ancestor: String?, local: String?,
-                     remote: String?, localTime: Int64?, remoteTime: Int64?, winner: String, remoteDevice: String?) throws {
+                     remote: String?, localTime: Int64?, remoteTime: Int64?, winner: String, remoteDevice: String?,
+                     cause: ConflictCause? = nil, byUser: String? = nil, subject: String? = nil) throws {
+        if let cause {
+            // A dropped edit is logged once, however many paths meet it.
+            let logged = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM sync_conflicts
+                               WHERE recordType = ? AND recordName = ? AND cause = ? AND local IS ? AND NOT isDismissed)
+                """, arguments: [table, key, cause.rawValue, local]) ?? false
+            if logged { return }
+        }
+        let id = UUID().uuidString.lowercased()
         try db.executeCached("""
             INSERT INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
-                                        winner, localDevice, remoteDevice, resolvedAt)
-            VALUES (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [table, key, field, ancestor, local, remote, localTime, remoteTime, winner,
-                             deviceName, remoteDevice, functions.wallClock()])
+                                        winner, localDevice, remoteDevice, resolvedAt, cause, byUser, subject)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [id, table, key, field, ancestor, local, remote, localTime, remoteTime, winner,
+                             deviceName, remoteDevice, functions.wallClock(), cause?.rawValue, byUser, subject])
+        // Logged inside the engine's own writes, which the triggers do not
+        // capture: the entry is marked for sending here.
+        if let log = tablesByName[Self.conflictTable] {
+            try db.execute(sql: ChangeCapture.tick)
+            try db.execute(sql: ChangeCapture.captureCreate(log, key: "?"), arguments: [id])
+        }
+    }
+
+    /// The values of a row's pending edits, as the log keeps them for the
+    /// user to copy out ("title: Buy oat milk; notes: 2 cartons"); the
+    /// whole row when it was never on the server.
+    func editedValues(_ db: Database, table: String, key: String, meta: Metadata?) throws -> String? {
+        guard let schema = tablesByName[table] else { return nil }
+        if meta?.isPendingDelete == true { return "deleted" }
+        guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
+        let values = RecordCoder.values(of: row, table: schema).values
+        let edited = meta?.lastKnown == nil ? Set(schema.columns) : Set(meta?.editTimes.keys.map { $0 } ?? [])
+        let parts = schema.columns.filter { edited.contains($0) && schema.parent?.column != $0 }.compactMap { column in
+            RecordCoder.display(values[column]).map { "\(column): \($0)" }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The first text field of the root the row is shared through (a
+    /// list's title), read while the row is still here.
+    func shareRootSubject(_ db: Database, table: String, key: String) throws -> String? {
+        var schema = tablesByName[table]
+        var key = key
+        while let current = schema, current.sharesWithParent, let parent = current.parent,
+              let row = try fetchRow(db, table: current, key: key), let parentKey: String = row[parent.column] {
+            schema = tablesByName[parent.parentTable]
+            key = parentKey
+        }
+        guard let root = schema, let column = root.columns.first(where: { root.types[$0] == "TEXT" }),
+              let row = try fetchRow(db, table: root, key: key),
+              case .string(let text)? = RecordCoder.values(of: row, table: root).values[column] else { return nil }
+        return text
     }
 
     /// A pending local edit lost to a delete made elsewhere.
@@ -74,12 +161,24 @@ extension SyncEngine {
         try logDeleteWins(db, table: change.table.name, key: change.key, meta: change.metadata, remoteDevice: remoteDevice)
     }
 
-    /// A local edit the server refused (read-only share, access ended).
-    func logRefused(_ db: Database, table: String, key: String, meta: Metadata?, record: ServerRecord?) throws {
-        try logConflict(db, table: table, key: key, field: "*", ancestor: nil, local: "edited",
-                        remote: record == nil ? "no longer shared with you" : "refused: read-only",
+    /// A local edit the server refused: the share became read-only
+    /// (`record` is the server's version), or the record is no longer
+    /// shared with this user. The user's values are kept in the log.
+    func logRefused(_ db: Database, table: String, key: String, meta: Metadata?, record: ServerRecord?, owner: String) throws {
+        var serverValues: String?
+        if let record, let schema = tablesByName[table], let meta, !meta.editTimes.isEmpty {
+            let parts = schema.columns.filter { meta.editTimes[$0] != nil }.compactMap { column in
+                RecordCoder.display(record.fields[column]).map { "\(column): \($0)" }
+            }
+            serverValues = parts.isEmpty ? nil : parts.joined(separator: "; ")
+        }
+        try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
+                        local: try editedValues(db, table: table, key: key, meta: meta) ?? "edited",
+                        remote: record == nil ? nil : serverValues,
                         localTime: meta?.editTimes.values.max(), remoteTime: nil,
-                        winner: record == nil ? "delete" : "remote", remoteDevice: record?.modifiedByDevice)
+                        winner: record == nil ? "delete" : "remote", remoteDevice: nil,
+                        cause: record == nil ? .noLongerShared : .readOnly, byUser: owner,
+                        subject: try shareRootSubject(db, table: table, key: key))
     }
 
     /// The conflict log, newest first.

@@ -21,12 +21,12 @@ extension SyncEngine {
         try writer.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT
-                  (SELECT count(*) FROM sync_metadata WHERE isPendingSave AND NOT isPendingDelete) AS saves,
-                  (SELECT count(*) FROM sync_metadata WHERE isPendingDelete) AS deletes,
+                  (SELECT count(*) FROM sync_metadata WHERE isPendingSave AND NOT isPendingDelete AND recordType != ?) AS saves,
+                  (SELECT count(*) FROM sync_metadata WHERE isPendingDelete AND recordType != ?) AS deletes,
                   (SELECT value FROM sync_state WHERE key = 'lastSyncAt') AS lastSyncAt,
                   (SELECT count(*) FROM sync_conflicts WHERE NOT isDismissed) AS conflicts,
                   (SELECT value FROM sync_state WHERE key = 'offline') AS offline
-                """)
+                """, arguments: [Self.conflictTable, Self.conflictTable])
             return EngineStatus(
                 pendingSaves: row?["saves"] ?? 0, pendingDeletes: row?["deletes"] ?? 0, lastSyncAt: row?["lastSyncAt"],
                 conflicts: row?["conflicts"] ?? 0, isOffline: (row?["offline"] as Int?) == 1)

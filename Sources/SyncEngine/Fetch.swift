@@ -443,9 +443,14 @@ extension SyncEngine {
             for meta in metas {
                 guard let table = tablesByName[meta.recordType] else { continue }
                 if meta.isPendingSave || meta.isPendingDelete {
+                    let shared = zone.ownerName != userName
                     try logConflict(db, table: meta.recordType, key: meta.recordName, field: "*", ancestor: nil,
-                                    local: meta.isPendingDelete ? "deleted" : "edited", remote: "no longer shared with you",
-                                    localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: nil)
+                                    local: try editedValues(db, table: meta.recordType, key: meta.recordName, meta: meta)
+                                        ?? (meta.isPendingDelete ? "deleted" : "edited"),
+                                    remote: shared ? nil : "zone deleted",
+                                    localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: nil,
+                                    cause: shared ? .noLongerShared : nil, byUser: shared ? zone.ownerName : nil,
+                                    subject: try shareRootSubject(db, table: meta.recordType, key: meta.recordName))
                     report.conflicts += 1
                 }
                 if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }

@@ -16,7 +16,7 @@ struct OutgoingChange {
 extension SyncEngine {
     func sendLocked() throws -> SyncReport {
         var report = SyncReport()
-        guard !isOffline, try pendingCount() > 0 else { return report }
+        guard !isOffline, try pendingWork() > 0 else { return report }
         report.rejoined = try checkServer()
         if try hasUnconfirmedSends() {
             // Rows the server may hold without this device knowing (a send
@@ -353,12 +353,12 @@ extension SyncEngine {
                 let meta = try Metadata.fetch(db, type: table, name: key)
                 switch current[id] {
                 case .success(let record)?:
-                    try logRefused(db, table: table, key: key, meta: meta, record: record)
+                    try logRefused(db, table: table, key: key, meta: meta, record: record, owner: id.zoneID.ownerName)
                     try Metadata.save(db, type: table, name: key, lastKnown: record, editTimes: [:],
                                       isPendingSave: false, isPendingDelete: false)
                     try writeRow(db, table: schema, key: key, record: record, columns: schema.columns, insert: true)
                 default:
-                    try logRefused(db, table: table, key: key, meta: meta, record: nil)
+                    try logRefused(db, table: table, key: key, meta: meta, record: nil, owner: id.zoneID.ownerName)
                     try deleteLocally(db, table: schema, key: key)
                 }
                 report.dropped += 1

@@ -53,14 +53,21 @@ public final class SyncEngine: @unchecked Sendable {
         self.defaultZoneID = ZoneID(name: zoneName, ownerName: userName)
         let functions = SyncFunctions(wallClock: wallClock)
         self.functions = functions
-        let schemas = try writer.read { db in try SchemaInspector.inspect(db, tables: tables) }
+        // The engine's tables first: the conflict log is synced with the
+        // user's tables, so every device of the user sees every conflict.
+        let schemas = try writer.writeWithoutTransaction { db -> [TableSchema] in
+            try db.inTransaction(.immediate) {
+                try SyncSchema.install(db)
+                return .commit
+            }
+            return try SchemaInspector.inspect(db, tables: tables + [SyncedTable(Self.conflictTable)])
+        }
         self.tables = schemas
         self.tablesByName = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0) })
         self.order = Dictionary(uniqueKeysWithValues: schemas.enumerated().map { ($1.name, $0) })
         try writer.writeWithoutTransaction { db in
             functions.register(db)
             try db.inTransaction(.immediate) {
-                try SyncSchema.install(db)
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('deviceName', ?)",
                                arguments: [deviceName])
                 // Rows are only ever written with the triggers in place
@@ -146,7 +153,7 @@ public final class SyncEngine: @unchecked Sendable {
                 let fetched = try fetchLocked()
                 report.add(sent)
                 report.add(fetched)
-                let pending = try pendingCount()
+                let pending = try pendingWork()
                 if pending == 0 || (sent.isEmpty && fetched.isEmpty) { break }
             }
             try syncWrite { db in
@@ -169,7 +176,17 @@ public final class SyncEngine: @unchecked Sendable {
         try syncLock.withLock { try fetchLocked() }
     }
 
+    /// Changes of the user's rows not yet on the server (the conflict
+    /// log's entries, which also wait to be sent, are not the user's edits).
     public func pendingCount() throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_metadata WHERE (isPendingSave OR isPendingDelete) AND recordType != ?",
+                             arguments: [Self.conflictTable]) ?? 0
+        }
+    }
+
+    /// Everything waiting to be sent, conflict log entries included.
+    func pendingWork() throws -> Int {
         try writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_metadata WHERE isPendingSave OR isPendingDelete") ?? 0
         }

@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 2
+    static let version = 3
 
     static func install(_ db: Database) throws {
         try db.execute(sql: """
@@ -26,6 +26,15 @@ enum SyncSchema {
             // it to an invitee (JSON {field: text}), so an invitation can be
             // named before its rows arrive.
             try db.execute(sql: "ALTER TABLE sync_shares ADD COLUMN rootPreview TEXT")
+        }
+        if installed < 3 {
+            // Why an edit was dropped (nil for a merge): `ConflictCause`;
+            // who caused it (the owner who changed a share); and what the
+            // shared list was called, to name it once it is gone here.
+            let present = Set(try db.columns(in: "sync_conflicts").map(\.name))
+            for column in ["cause", "byUser", "subject"] where !present.contains(column) {
+                try db.execute(sql: "ALTER TABLE sync_conflicts ADD COLUMN \(column) TEXT")
+            }
         }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
     }

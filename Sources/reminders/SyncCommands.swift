@@ -2,6 +2,7 @@ import ArgumentParser
 import CloudServer
 import Foundation
 import RemindersCore
+import RemindersViewModels
 import SyncEngine
 
 /// `reminders sync`: one full round with the server: send everything
@@ -165,10 +166,22 @@ struct ConflictsCommand: ParsableCommand {
             print("No conflicts.")
             return
         }
-        for entry in entries {
+        let device = context.location.device
+        for logged in entries {
+            // As this device sees it: "here" is this device when it took part.
+            let entry = logged.seen(from: device)
+            let isHere = entry.localDevice == nil || entry.localDevice == device
             let what = entry.field == "*" ? "\(entry.recordType) \(entry.recordID.prefix(8))" : "\(entry.recordType) \(entry.recordID.prefix(8)) \(entry.field)"
-            let values = "ancestor \(quoted(entry.ancestor)), here \(quoted(entry.local)) (\(entry.localDevice ?? "?")), there \(quoted(entry.remote)) (\(entry.remoteDevice ?? "?"))"
-            print(TerminalText.clean("\(Timestamps.local(entry.resolvedAt))  \(what): \(values); \(entry.winner) won: \(entry.reason)"))
+            let reason = ConflictsViewModel.reason(entry, isAboutThisDevice: isHere)
+            let line: String
+            if entry.cause != nil {
+                line = "your edit \"\(entry.local ?? "")\" was not saved: \(reason)"
+            } else {
+                let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "?", entry.remoteDevice ?? "?")
+                let values = "ancestor \(quoted(entry.ancestor)), \(here) \(quoted(entry.local)) (\(entry.localDevice ?? "?")), \(there) \(quoted(entry.remote)) (\(entry.remoteDevice ?? "?"))"
+                line = "\(values); \(entry.winner) won: \(reason)"
+            }
+            print(TerminalText.clean("\(Timestamps.local(entry.resolvedAt))  \(what): \(line)"))
         }
     }
 

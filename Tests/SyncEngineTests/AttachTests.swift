@@ -52,7 +52,7 @@ import Testing
                 """)
         }
         _ = try attach(db)
-        #expect(try db.read { db in try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'schemaVersion'") } == 2)
+        #expect(try db.read { db in try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'schemaVersion'") } == SyncSchema.version)
         let shares = try db.read { db in try SyncEngine.localShares(db) }
         #expect(shares.map(\.id) == ["s1"])
         #expect(shares.first?.rootPreview == [:])

@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import Testing
 @testable import SyncEngine
 
@@ -136,7 +137,14 @@ import Testing
         try p.bob.sync()
         #expect(try p.bob.reminder(p.reminder.id)?.title == "Milk")
         #expect(try p.bob.pending() == 0)
-        #expect(try p.bob.engine.conflicts().contains { $0.remote == "refused: read-only" })
+        let refused = try p.bob.engine.conflicts().filter { $0.cause == .readOnly }
+        #expect(refused.count == 1)
+        #expect(refused.first?.byUser == "alice")
+        #expect(refused.first?.subject == "Groceries")
+        // Bob's text is kept, to be copied out; the words say what happened.
+        #expect(refused.first?.local == "title: Hacked")
+        #expect(refused.first.map { ConflictsViewModel.reason($0) }
+                == "refused: “Groceries” is now read-only (alice changed your permission)")
         try p.alice.sync()
         #expect(try p.alice.reminder(p.reminder.id)?.title == "Milk")
     }
@@ -177,7 +185,13 @@ import Testing
         #expect(try p.bob.export().lists.isEmpty)
         #expect(try p.bob.export().reminders.isEmpty)
         #expect(try p.bob.pending() == 0)
-        #expect(try !p.bob.engine.conflicts().isEmpty)
+        // Logged once, with Bob's text and what happened, in words.
+        let dropped = try p.bob.engine.conflicts()
+        #expect(dropped.count == 1)
+        #expect(dropped.first?.cause == .noLongerShared)
+        #expect(dropped.first?.local == "title: Pending edit")
+        #expect(dropped.first.map { ConflictsViewModel.reason($0) }
+                == "refused: “Groceries” is no longer shared with you (alice removed you, ended the share or moved it out)")
         try p.alice.sync()
         #expect(try p.alice.reminder(p.reminder.id)?.title == "Milk")
         #expect(try p.alice.engine.localShares().first?.participant("bob")?.status != .accepted)

@@ -61,11 +61,14 @@ extension AppController {
     /// or "3 conflicts resolved · C review".
     static func conflictMessage(_ items: [ConflictItem], reviewKey: String?) -> String {
         var text: String
-        if items.count == 1, let item = items.first {
+        if items.count == 1, let item = items.first, item.entry.cause != nil {
+            // "Refused: “Groceries” is now read-only (alice changed your permission)"
+            text = item.reason.prefix(1).uppercased() + item.reason.dropFirst()
+        } else if items.count == 1, let item = items.first {
             let name = item.title.map { "“" + DisplayWidth.truncate(TextSanitizer.firstLine($0), to: 30) + "”" } ?? item.kind.lowercased()
             let outcome: String
             switch item.winner {
-            case .thisDevice: outcome = "this device's edit won"
+            case .thisDevice: outcome = "\(item.thisSide)'s edit won"
             case .otherDevice: outcome = "the other device's edit won"
             case .delete: outcome = "the delete won"
             }

@@ -188,7 +188,9 @@ final class ConflictsScreen: ScreenController {
         let labelWidth = 9
         let columnWidth = max(8, (width - labelWidth) / 3)
         let columns = (0..<3).map { column + labelWidth + $0 * columnWidth }
-        let headers = ["Ancestor", "This device", "Other device"]
+        let headers = item.entry.cause != nil
+            ? ["Ancestor", "Your edit", "On the server"]
+            : ["Ancestor", item.isAboutThisDevice ? "This device" : item.thisSide, item.isAboutThisDevice ? "Other device" : (item.otherDevice.device ?? "Other device")]
         let winning = item.winner == .thisDevice ? 1 : (item.winner == .otherDevice ? 2 : -1)
         for (index, header) in headers.enumerated() {
             let text = index == winning ? header + " ✓ kept" : header
@@ -223,7 +225,8 @@ final class ConflictsScreen: ScreenController {
 
         let verdict: String
         switch item.winner {
-        case .thisDevice: verdict = "✓ Kept this device's value"
+        case _ where item.entry.cause != nil: verdict = "✗ Not saved"
+        case .thisDevice: verdict = "✓ Kept \(item.thisSide)'s value"
         case .otherDevice: verdict = "✓ Kept \(item.otherDevice.device.map { $0 + "'s" } ?? "the other device's") value"
         case .delete: verdict = "✗ Deleted"
         }
@@ -252,8 +255,9 @@ final class ConflictsScreen: ScreenController {
 
     /// "this device won", "laptop won", "deleted".
     static func outcome(_ item: ConflictItem) -> String {
-        switch item.winner {
-        case .thisDevice: "this device won"
+        if item.entry.cause != nil { return "refused" }
+        return switch item.winner {
+        case .thisDevice: "\(item.thisSide) won"
         case .otherDevice: "\(item.otherDevice.device ?? "other device") won"
         case .delete: "deleted"
         }
