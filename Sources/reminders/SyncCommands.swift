@@ -112,7 +112,18 @@ struct ConflictsCommand: ParsableCommand {
     @Flag(help: "Print as JSON.")
     var json = false
 
+    @Option(name: .customLong("dismiss"), help: ArgumentHelp("Mark a conflict as seen, on every device of yours (an id, or a unique prefix of 4+ characters).", valueName: "ID"))
+    var dismissID: String?
+
+    @Flag(help: "Mark every conflict as seen, on every device of yours.")
+    var dismissAll = false
+
     @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if dismissID != nil && dismissAll { throw ValidationError("--dismiss and --dismiss-all cannot be used together") }
+        if let id = dismissID, id.count < 4 { throw ValidationError("--dismiss needs an id or a prefix of 4 or more characters") }
+    }
 
     struct Entry: Encodable {
         var id, recordType, recordID, field: String
@@ -158,6 +169,21 @@ struct ConflictsCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         let entries = try context.engine.conflicts()
+        if dismissAll || dismissID != nil {
+            let open = entries.filter { !$0.isDismissed }
+            let chosen = dismissAll ? open : entries.filter { $0.id.hasPrefix(dismissID?.lowercased() ?? "") }
+            if !dismissAll {
+                guard chosen.count == 1 else {
+                    let id = TerminalText.clean(dismissID ?? "")
+                    throw chosen.isEmpty
+                        ? CoreError.notFound("no conflict '\(id)'; 'reminders conflicts --json' lists their ids")
+                        : CoreError.ambiguous("'\(id)' names \(chosen.count) conflicts; give more of the id")
+                }
+            }
+            for entry in chosen { try context.engine.dismissConflict(id: entry.id) }
+            print(chosen.count == 1 ? "Dismissed 1 conflict." : "Dismissed \(chosen.count) conflicts.")
+            return
+        }
         if json {
             try JSONOutput.print(entries.map(Entry.init))
             return

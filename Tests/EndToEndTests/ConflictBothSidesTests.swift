@@ -1,0 +1,42 @@
+import Foundation
+import RemindersCore
+import Testing
+
+/// A conflict merged on one device shows on the other too, from its own
+/// side, with real `reminders` processes; dismissing it on one dismisses it
+/// on both.
+@Suite("Conflicts on both sides", .serialized)
+struct ConflictBothSidesTests {
+    @Test func theDeviceWhoseEditLostSeesTheConflictAndADismissalReachesBoth() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        try fleet.ok("a", "list", "add", "Home")
+        try fleet.ok("a", "add", "Paint", "--list", "Home")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        try fleet.ok("b", "edit", "Paint", "--title", "Paint the fence")
+        Thread.sleep(forTimeInterval: 0.01)
+        try fleet.ok("a", "edit", "Paint", "--title", "Paint the shed")
+        try fleet.sync("b")
+        try fleet.sync("a")     // a merges: its edit is the later one
+        try fleet.sync("b")
+        let onA = try fleet.ok("a", "conflicts")
+        let onB = try fleet.ok("b", "conflicts")
+        #expect(onA.contains("here \"Paint the shed\" (a), there \"Paint the fence\" (b); local won"), "\(onA)")
+        #expect(onB.contains("here \"Paint the fence\" (b), there \"Paint the shed\" (a); remote won: the other device's edit is the later one"),
+                "\(onB)")
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
+        #expect(entries.count == 1)
+        #expect(try fleet.ok("b", "status").contains("Conflicts: 1"))
+        // Dismissed on b, then synced.
+        let id = try #require(entries.first?.id)
+        #expect(try fleet.run("b", ["conflicts", "--dismiss", "zzzz"]).status == 2)
+        #expect(try fleet.ok("b", "conflicts", "--dismiss", String(id.prefix(6))) == "Dismissed 1 conflict.")
+        try fleet.sync("b")
+        try fleet.sync("a")
+        #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
+    }
+
+    struct Entry: Decodable { var id: String }
+
+}
