@@ -405,10 +405,18 @@ final class AppController {
         if toast.canUndo, let undo = keyMap.binding(for: .undo, in: [.global]) {
             text += "· \(undo.keys.first?.description ?? "u") undo "
         }
-        let width = min(DisplayWidth.of(text), size.width - 2)
-        let row = size.height - (serverErrorLine == nil ? 2 : 3)
+        // A message wider than the terminal takes a second line rather
+        // than losing its end.
+        let lines = DisplayWidth.of(text) <= size.width - 2
+            ? [text] : DisplayWidth.wrap(text, width: size.width - 4, maxLines: 2).map { " " + $0 + " " }
+        let width = min(lines.map(DisplayWidth.of).max() ?? 0, size.width - 2)
+        let bottom = size.height - (serverErrorLine == nil ? 2 : 3)
         let column = size.width - width - 1
-        buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: toast.isError ? theme.toastError : theme.toast)
-        buffer.draw(text, row: row, column: column, maxWidth: width, style: toast.isError ? theme.toastError : theme.toast)
+        let style = toast.isError ? theme.toastError : theme.toast
+        for (index, line) in lines.enumerated() {
+            let row = bottom - (lines.count - 1) + index
+            buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: style)
+            buffer.draw(line, row: row, column: column, maxWidth: width, style: style)
+        }
     }
 }

@@ -201,7 +201,7 @@ final class ConflictsScreen: ScreenController {
         let sides: [ConflictSide?] = [nil, item.thisDevice, item.otherDevice]
         let values: [String] = [item.ancestor.map(Self.shown) ?? (item.entry.field == "*" ? "—" : "none"),
                                 Self.shown(item.thisDevice.value), Self.shown(item.otherDevice.value)]
-        let wrapped = values.map { Self.wrap($0, width: columnWidth - 1, maxLines: 3) }
+        let wrapped = values.map { DisplayWidth.wrap($0, width: columnWidth - 1, maxLines: 3) }
         let valueLines = wrapped.map(\.count).max() ?? 1
         buffer.draw("Value", row: row, column: column, style: theme.label)
         for (index, lines) in wrapped.enumerated() {
@@ -230,7 +230,7 @@ final class ConflictsScreen: ScreenController {
         case .otherDevice: verdict = "✓ Kept \(item.otherDevice.device.map { $0 + "'s" } ?? "the other device's") value"
         case .delete: verdict = "✗ Deleted"
         }
-        let why = Self.wrap(verdict + ": " + item.reason + ".", width: width, maxLines: 2)
+        let why = DisplayWidth.wrap(verdict + ": " + item.reason + ".", width: width, maxLines: 2)
         for (offset, line) in why.enumerated() where row < bottom {
             if offset == 0, line.hasPrefix(verdict) {
                 buffer.draw([Span(verdict, item.winner == .delete ? theme.danger : theme.success),
@@ -289,35 +289,5 @@ final class ConflictsScreen: ScreenController {
         formatter.timeZone = timeZone
         formatter.dateFormat = format
         return formatter.string(from: date)
-    }
-
-    /// Text in lines of at most `width` columns, broken at spaces where
-    /// possible; the last line ends in "…" when more did not fit.
-    static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
-        guard width > 0 else { return [""] }
-        var lines: [String] = []
-        for paragraph in TextSanitizer.lines(text) {
-            var rest = DisplayWidth.glyphs(paragraph)
-            while true {
-                var used = 0
-                var end = 0
-                while end < rest.count, used + rest[end].width <= width {
-                    used += rest[end].width
-                    end += 1
-                }
-                if end < rest.count, let space = rest[..<end].lastIndex(where: { $0.text == " " }), space > 0 {
-                    end = space + 1
-                }
-                lines.append(rest[..<end].map(\.text).joined().trimmingCharacters(in: .whitespaces))
-                rest = Array(rest[end...])
-                // A glyph wider than the column ends the paragraph.
-                if rest.isEmpty || end == 0 { break }
-            }
-        }
-        if lines.count > maxLines {
-            lines = Array(lines.prefix(maxLines))
-            lines[maxLines - 1] = DisplayWidth.truncate(lines[maxLines - 1] + " …", to: width)
-        }
-        return lines.isEmpty ? [""] : lines
     }
 }

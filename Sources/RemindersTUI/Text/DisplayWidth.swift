@@ -132,3 +132,35 @@ public enum DisplayWidth {
         0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]
 }
+
+extension DisplayWidth {
+    /// Text in lines of at most `width` columns, broken at spaces where
+    /// possible; the last line ends in "…" when more did not fit.
+    static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+        guard width > 0 else { return [""] }
+        var lines: [String] = []
+        for paragraph in TextSanitizer.lines(text) {
+            var rest = DisplayWidth.glyphs(paragraph)
+            while true {
+                var used = 0
+                var end = 0
+                while end < rest.count, used + rest[end].width <= width {
+                    used += rest[end].width
+                    end += 1
+                }
+                if end < rest.count, let space = rest[..<end].lastIndex(where: { $0.text == " " }), space > 0 {
+                    end = space + 1
+                }
+                lines.append(rest[..<end].map(\.text).joined().trimmingCharacters(in: .whitespaces))
+                rest = Array(rest[end...])
+                // A glyph wider than the column ends the paragraph.
+                if rest.isEmpty || end == 0 { break }
+            }
+        }
+        if lines.count > maxLines {
+            lines = Array(lines.prefix(maxLines))
+            lines[maxLines - 1] = DisplayWidth.truncate(lines[maxLines - 1] + " …", to: width)
+        }
+        return lines.isEmpty ? [""] : lines
+    }
+}
