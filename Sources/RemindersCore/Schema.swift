@@ -291,11 +291,18 @@ public enum Schema {
                           WHERE remindersTags.tagID IN (old.id, new.id));
         END;
 
+        \(linkCountTriggersSQL)
+        """
+
+    /// The triggers that keep `tagReminderCounts` as links come and go:
+    /// created by v2, and again by v5 when it rebuilds the link table.
+    static let linkCountTriggersSQL = """
         CREATE TRIGGER counts_remindersTags_insert AFTER INSERT ON remindersTags BEGIN
           INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
           VALUES (new.tagID, 1, EXISTS (SELECT 1 FROM reminders WHERE id = new.reminderID AND status != 'completed'))
           ON CONFLICT (tagID) DO UPDATE SET linkCount = linkCount + 1, openCount = openCount + excluded.openCount;
         END;
+
         CREATE TRIGGER counts_remindersTags_update AFTER UPDATE OF tagID, reminderID ON remindersTags BEGIN
           UPDATE tagReminderCounts SET linkCount = linkCount - 1,
             openCount = openCount - EXISTS (SELECT 1 FROM reminders WHERE id = old.reminderID AND status != 'completed')
@@ -305,6 +312,7 @@ public enum Schema {
           ON CONFLICT (tagID) DO UPDATE SET linkCount = linkCount + 1, openCount = openCount + excluded.openCount;
           DELETE FROM tagReminderCounts WHERE tagID = old.tagID AND linkCount <= 0;
         END;
+
         CREATE TRIGGER counts_remindersTags_delete AFTER DELETE ON remindersTags BEGIN
           UPDATE tagReminderCounts SET linkCount = linkCount - 1,
             openCount = openCount - EXISTS (SELECT 1 FROM reminders WHERE id = old.reminderID AND status != 'completed')
@@ -399,28 +407,7 @@ public enum Schema {
           DELETE FROM listReminderCounts WHERE remindersListID = old.id;
         END;
 
-        CREATE TRIGGER counts_remindersTags_insert AFTER INSERT ON remindersTags BEGIN
-          INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
-          VALUES (new.tagID, 1, EXISTS (SELECT 1 FROM reminders WHERE id = new.reminderID AND status != 'completed'))
-          ON CONFLICT (tagID) DO UPDATE SET linkCount = linkCount + 1, openCount = openCount + excluded.openCount;
-        END;
-
-        CREATE TRIGGER counts_remindersTags_update AFTER UPDATE OF tagID, reminderID ON remindersTags BEGIN
-          UPDATE tagReminderCounts SET linkCount = linkCount - 1,
-            openCount = openCount - EXISTS (SELECT 1 FROM reminders WHERE id = old.reminderID AND status != 'completed')
-          WHERE tagID = old.tagID;
-          INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
-          VALUES (new.tagID, 1, EXISTS (SELECT 1 FROM reminders WHERE id = new.reminderID AND status != 'completed'))
-          ON CONFLICT (tagID) DO UPDATE SET linkCount = linkCount + 1, openCount = openCount + excluded.openCount;
-          DELETE FROM tagReminderCounts WHERE tagID = old.tagID AND linkCount <= 0;
-        END;
-
-        CREATE TRIGGER counts_remindersTags_delete AFTER DELETE ON remindersTags BEGIN
-          UPDATE tagReminderCounts SET linkCount = linkCount - 1,
-            openCount = openCount - EXISTS (SELECT 1 FROM reminders WHERE id = old.reminderID AND status != 'completed')
-          WHERE tagID = old.tagID;
-          DELETE FROM tagReminderCounts WHERE tagID = old.tagID AND linkCount <= 0;
-        END;
+        \(linkCountTriggersSQL)
 
         -- A list's reminders in the orders its screen shows them, with
         -- everything the sort and the counts read: the first rows of a list

@@ -305,53 +305,6 @@ struct ServerDirectory {
     }
 }
 
-/// A server swapped right after the device checked it: the first identity
-/// answer is the old server's, everything else the new server's. The
-/// "gone" answers that follow must be checked again, not believed.
-struct SwappedAfterTheCheck: CloudDatabase {
-    let base: any CloudDatabase
-    let oldIdentity: ServerIdentity
-    let answered = Answered()
-
-    final class Answered: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done = false
-        /// True the first time only.
-        func first() -> Bool { lock.withLock { defer { done = true }; return !done } }
-    }
-
-    var userName: String { base.userName }
-    var scope: DatabaseScope { base.scope }
-    var deviceName: String { base.deviceName }
-
-    func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
-        answered.first() ? oldIdentity : try base.serverIdentity(checking: sequence)
-    }
-    func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] {
-        try base.modifyZones(saving: saving, deleting: deleting)
-    }
-    func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
-        try base.modifyRecords(saving: saving, deleting: deleting)
-    }
-    func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges { try base.fetchDatabaseChanges(since: token) }
-    func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
-        try base.fetchZoneChanges(zoneID: zoneID, since: token, limit: limit)
-    }
-    func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] { try base.fetchRecords(ids) }
-    func uploadAsset(_ data: Data) throws -> Asset { try base.uploadAsset(data) }
-    func assetData(_ asset: Asset) throws -> Data { try base.assetData(asset) }
-    func saveShare(rootRecordID: RecordID, participants: [(userName: String, permission: SharePermission)]) throws -> Share {
-        try base.saveShare(rootRecordID: rootRecordID, participants: participants)
-    }
-    func removeParticipant(shareID: String, userName: String) throws -> Share {
-        try base.removeParticipant(shareID: shareID, userName: userName)
-    }
-    func deleteShare(shareID: String) throws { try base.deleteShare(shareID: shareID) }
-    func fetchShares() throws -> [Share] { try base.fetchShares() }
-    func acceptShare(shareID: String) throws -> Share { try base.acceptShare(shareID: shareID) }
-    func leaveShare(shareID: String) throws { try base.leaveShare(shareID: shareID) }
-}
-
 @Suite struct GoneAnswersTests {
     let directory = TemporaryDirectory()
 
@@ -369,7 +322,7 @@ struct SwappedAfterTheCheck: CloudDatabase {
         let new = try path.open()
         let identity = ServerIdentity(head: mark, checked: mark)
         a.engine.connect(
-            privateDatabase: SwappedAfterTheCheck(base: new.database(user: "me", scope: .private, device: "A"), oldIdentity: identity),
+            privateDatabase: InterceptingDatabase.swappedAfterTheCheck(new.database(user: "me", scope: .private, device: "A"), old: identity),
             sharedDatabase: new.database(user: "me", scope: .shared, device: "A"))
         return (a, new, milk)
     }

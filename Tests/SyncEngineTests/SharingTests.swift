@@ -90,7 +90,7 @@ import Testing
         #expect(try p.bob.engine.localShares().first?.rootPreview["title"] == "Groceries")
         p.bob.engine.connect(
             privateDatabase: p.server.database(user: "bob", scope: .private, device: "desktop"),
-            sharedDatabase: RecordsUnavailableDatabase(base: p.server.database(user: "bob", scope: .shared, device: "desktop")))
+            sharedDatabase: InterceptingDatabase.recordsUnavailable(p.server.database(user: "bob", scope: .shared, device: "desktop")))
         try p.bob.engine.refreshShares()
         #expect(try p.bob.engine.localShares().first?.participant("bob")?.status == .pending)
         #expect(try p.bob.engine.localShares().first?.rootPreview["title"] == "Groceries")

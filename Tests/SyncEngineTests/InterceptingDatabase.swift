@@ -1,17 +1,45 @@
 import CloudServer
 import Foundation
 
-/// A server database whose record reads fail with `serverUnavailable`, as a
-/// busy server's would; everything else goes through to `base`.
-struct RecordsUnavailableDatabase: CloudDatabase {
+/// A server database that answers some requests itself, as a busy, failing
+/// or swapped server would; everything else goes through to `base`.
+struct InterceptingDatabase: CloudDatabase {
     let base: any CloudDatabase
+    var serverIdentity: (@Sendable (Int64?) throws -> ServerIdentity)?
+    var fetchRecords: (@Sendable ([RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>])?
+
+    /// Record reads fail with `serverUnavailable`, as a busy server's would.
+    static func recordsUnavailable(_ base: any CloudDatabase) -> InterceptingDatabase {
+        InterceptingDatabase(base: base, fetchRecords: { _ in throw CloudError.serverUnavailable("busy") })
+    }
+
+    /// The server was swapped right after the device checked it: the first
+    /// identity answer is `old`, every later one the new server's.
+    static func swappedAfterTheCheck(_ base: any CloudDatabase, old: ServerIdentity) -> InterceptingDatabase {
+        let first = FirstTime()
+        return InterceptingDatabase(base: base, serverIdentity: { sequence in
+            first.take() ? old : try base.serverIdentity(checking: sequence)
+        })
+    }
+
+    /// True the first time only. (A lock-guarded flag: `Mutex` needs a
+    /// newer macOS than the package's floor.)
+    final class FirstTime: @unchecked Sendable {
+        private let lock = NSLock()
+        private var used = false
+        func take() -> Bool { lock.withLock { defer { used = true }; return !used } }
+    }
 
     var userName: String { base.userName }
     var scope: DatabaseScope { base.scope }
     var deviceName: String { base.deviceName }
 
+    func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
+        try serverIdentity?(sequence) ?? base.serverIdentity(checking: sequence)
+    }
+
     func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] {
-        throw CloudError.serverUnavailable("busy")
+        try fetchRecords?(ids) ?? base.fetchRecords(ids)
     }
 
     func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] {
@@ -20,10 +48,6 @@ struct RecordsUnavailableDatabase: CloudDatabase {
 
     func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
         try base.modifyRecords(saving: saving, deleting: deleting)
-    }
-
-    func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
-        try base.serverIdentity(checking: sequence)
     }
 
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {
