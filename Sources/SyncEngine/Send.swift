@@ -242,13 +242,17 @@ extension SyncEngine {
     func noteSending(_ changes: [OutgoingChange]) throws {
         let new = changes.filter { $0.metadata.zoneID == nil && $0.record != nil }
         guard !new.isEmpty else { return }
+        // One statement per table and zone: a first upload notes thousands.
+        let groups = Dictionary(grouping: new) { change in
+            ZoneTable(table: change.table.name, zone: change.record?.id.zoneID ?? defaultZoneID)
+        }
         try syncWrite { db in
-            for change in new {
-                guard let zone = change.record?.id.zoneID else { continue }
+            for (group, changes) in groups {
+                let keys = String(decoding: try JSONEncoder().encode(changes.map(\.key)), as: UTF8.self)
                 try db.executeCached("""
                     UPDATE sync_metadata SET zoneName = ?, ownerName = ?
-                    WHERE recordType = ? AND recordName = ? AND zoneName IS NULL
-                    """, arguments: [zone.name, zone.ownerName, change.table.name, change.key])
+                    WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
+                    """, arguments: [group.zone.name, group.zone.ownerName, group.table, keys])
             }
         }
     }
@@ -366,6 +370,11 @@ extension SyncEngine {
         }
         return report
     }
+}
+
+private struct ZoneTable: Hashable {
+    var table: String
+    var zone: ZoneID
 }
 
 extension ModifyRecordsResult {
