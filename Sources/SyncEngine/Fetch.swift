@@ -22,6 +22,10 @@ extension SyncEngine {
             report.rejoined = report.rejoined ?? changed.reason
             report.add(try fetchAll(cache: cache))
         }
+        try syncWrite { db in
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.fetchBeforeSendKey])
+            try forgetOldDeletes(db)
+        }
         return report
     }
 
@@ -350,8 +354,9 @@ extension SyncEngine {
             // Created here with a key the other side deleted (never synced
             // from here): keep it; the next send creates it again.
             if meta.lastKnown == nil, meta.zoneID == nil { return false }
-            try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil)
+            if meta.hasLocalEdits { try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil) }
         }
+        try rememberDelete(db, table: tableName, key: key, zone: id.zoneID)
         return try deleteLocally(db, table: table, key: key)
     }
 
@@ -442,7 +447,7 @@ extension SyncEngine {
             let metas = try rows.map(Metadata.init(row:)).sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
             for meta in metas {
                 guard let table = tablesByName[meta.recordType] else { continue }
-                if meta.isPendingSave || meta.isPendingDelete {
+                if meta.isPendingDelete || (meta.isPendingSave && meta.hasLocalEdits) {
                     let shared = zone.ownerName != userName
                     try logConflict(db, table: meta.recordType, key: meta.recordName, field: "*", ancestor: nil,
                                     local: try editedValues(db, table: meta.recordType, key: meta.recordName, meta: meta)
@@ -477,7 +482,9 @@ extension SyncEngine {
             for meta in try rows.map(Metadata.init(row:)) {
                 guard let table = tablesByName[meta.recordType],
                       !seen.contains(RecordCoder.recordName(table: meta.recordType, key: meta.recordName)) else { continue }
-                if meta.isPendingSave { try logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil) }
+                if meta.isPendingSave, meta.hasLocalEdits {
+                    try logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil)
+                }
                 if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
             }
         }

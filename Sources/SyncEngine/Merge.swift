@@ -95,11 +95,21 @@ public struct MergeConflict: Hashable, Sendable {
         let clientValue = client.values[column]
         let serverValue = server.values[column]
         // A side changed a field if its value or its edit time moved past the
-        // ancestor's: an edit back to the old value is an edit too.
+        // ancestor's: an edit back to the old value is an edit too. A server
+        // whose edit time is behind the ancestor's holds an older version (a
+        // copy put back, met by a re-join): it changed nothing. (Within one
+        // history a field's time on the server never goes back, and a
+        // client's is never behind its ancestor.)
         let clientChanged = ancestor.map { $0.values[column] != clientValue || client.time(column) > $0.time(column) } ?? true
-        let serverChanged = ancestor.map { $0.values[column] != serverValue || server.time(column) > $0.time(column) } ?? true
+        let serverChanged = ancestor.map {
+            server.time(column) >= $0.time(column) && ($0.values[column] != serverValue || server.time(column) > $0.time(column))
+        } ?? true
         switch (clientChanged, serverChanged) {
-        case (false, false): return .unchanged
+        case (false, false):
+            // A server behind the ancestor lacks what both once agreed on:
+            // the local value stands and goes back up.
+            if let ancestor, server.time(column) < ancestor.time(column) { return .clientOnly }
+            return .unchanged
         case (true, false): return .clientOnly
         case (false, true): return .serverOnly
         case (true, true):

@@ -36,6 +36,15 @@ struct Metadata: Sendable {
         changeCount = row[8]
     }
 
+    /// Whether the row holds an edit the server has not seen: a field whose
+    /// edit time is past the last-known record's (every field of a row the
+    /// server never confirmed). A re-join makes every row pending with the
+    /// times it already had: those are not edits.
+    var hasLocalEdits: Bool {
+        guard let lastKnown else { return true }
+        return editTimes.contains { column, time in time > (lastKnown.fieldModificationTimes[column] ?? 0) }
+    }
+
     static func fetch(_ db: Database, type: String, name: String) throws -> Metadata? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM sync_metadata WHERE recordType = ? AND recordName = ?"),
                          arguments: [type, name]).map(Metadata.init(row:))

@@ -31,6 +31,10 @@ struct ServerChanged: Error {
 extension SyncEngine {
     static let serverMarkKey = "serverMark"
     static let rejoinNoticeKey = "rejoinNotice"
+    /// Set by a re-join until a fetch completes: sends wait for it, so a
+    /// delete the server holds reaches this device before its copies go
+    /// back up.
+    static let fetchBeforeSendKey = "fetchBeforeSend"
 
     /// Checks that the server continues the history this device last saw,
     /// and re-joins it if not. Returns why it re-joined, or nil.
@@ -67,12 +71,17 @@ extension SyncEngine {
         if let reason = try checkServer() { throw ServerChanged(reason: reason) }
     }
 
-    /// Forgets everything this device knew of the server but that deletes
-    /// must reach it, keeping every row and the edit time of each field: every row becomes a pending save
-    /// with no ancestor, so a record the server has is merged with it field
-    /// by field (the later edit wins) and one it lacks is created. Pending
-    /// deletes stay pending (a delete of a record the server lacks
-    /// succeeds). Runs in the write that stores the new server's mark.
+    /// Forgets what this device knew of the server's history, keeping every
+    /// row and the edit time of each field: every row becomes a pending
+    /// save of all its fields, with its last-known record kept as the
+    /// ancestor but without its change tag (a tag of another history must
+    /// never match). A record the server has is then merged with it field
+    /// by field: an older version (a copy put back) is behind the ancestor
+    /// and changes nothing, a newer edit wins as usual. One the server
+    /// lacks is created. Pending deletes stay pending, and the deletes this
+    /// device remembers (`sync_tombstones`) are sent again, so a copy put
+    /// back does not bring back what was deleted since. Runs in the write
+    /// that stores the new server's mark.
     func rejoin(_ db: Database) throws {
         // Fetches start again from sequence 0, not from nil: a fetch from
         // nil leaves out deletes (a new device holds nothing to delete), and
@@ -93,14 +102,51 @@ extension SyncEngine {
             """)
         for row in rows {
             let meta = try Metadata(row: row)
-            var times = meta.isPendingDelete ? [:] : meta.lastKnown?.fieldModificationTimes ?? [:]
+            guard var ancestor = meta.lastKnown else { continue }
+            ancestor.changeTag = nil
+            var times = meta.isPendingDelete ? [:] : ancestor.fieldModificationTimes
             if !meta.isPendingDelete { times.merge(meta.editTimes) { _, local in local } }
             try db.executeCached("""
                 UPDATE sync_metadata SET
-                  lastKnownServerRecord = NULL, editTimes = ?, isPendingSave = NOT isPendingDelete, changeCount = changeCount + 1
+                  lastKnownServerRecord = ?, editTimes = ?, isPendingSave = NOT isPendingDelete, changeCount = changeCount + 1
                 WHERE recordType = ? AND recordName = ?
-                """, arguments: [Metadata.encodeTimes(times), meta.recordType, meta.recordName])
+                """, arguments: [try RecordCoder.encode(ancestor), Metadata.encodeTimes(times), meta.recordType, meta.recordName])
         }
+        // Deletes this device made or applied, of rows it does not hold
+        // again: sent again (a delete of a record the server lacks is
+        // recorded there, for devices that still hold it).
+        try db.execute(sql: """
+            INSERT INTO sync_metadata (recordType, recordName, zoneName, ownerName, editTimes, isPendingSave, isPendingDelete, changeCount)
+            SELECT t.recordType, t.recordName, t.zoneName, t.ownerName, '{}', 0, 1, 1 FROM sync_tombstones t
+            WHERE NOT EXISTS (SELECT 1 FROM sync_metadata m WHERE m.recordType = t.recordType AND m.recordName = t.recordName)
+            """)
+        for table in tables {
+            // A row made again since its delete stays.
+            try db.execute(sql: """
+                DELETE FROM sync_metadata
+                WHERE recordType = ? AND isPendingDelete AND lastKnownServerRecord IS NULL AND recordName IN (
+                  SELECT \(table.primaryKey.quotedDatabaseIdentifier) FROM \(table.name.quotedDatabaseIdentifier))
+                """, arguments: [table.name])
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, 1)", arguments: [Self.fetchBeforeSendKey])
+    }
+
+    /// Remembers a delete of a row of the user's own zone, for a re-join
+    /// (see `rejoin`). Kept `tombstoneDays`.
+    func rememberDelete(_ db: Database, table: String, key: String, zone: ZoneID?) throws {
+        guard let zone, zone.ownerName == userName else { return }
+        try db.executeCached("""
+            INSERT OR REPLACE INTO sync_tombstones (recordType, recordName, zoneName, ownerName, deletedAt) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [table, key, zone.name, zone.ownerName, functions.wallClock()])
+    }
+
+    /// How long a device remembers its deletes for a re-join: a copy put
+    /// back from longer ago brings back what was deleted before then.
+    static let tombstoneDays: Int64 = 90
+
+    func forgetOldDeletes(_ db: Database) throws {
+        try db.executeCached("DELETE FROM sync_tombstones WHERE deletedAt < ?",
+                             arguments: [functions.wallClock() - Self.tombstoneDays * 86_400_000])
     }
 
     /// Moves the kept mark to one a server answer carried, if it is of the

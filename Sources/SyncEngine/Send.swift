@@ -91,9 +91,14 @@ extension SyncEngine {
         guard !deletes.isEmpty else { return [] }
         let current = try database.fetchRecords(deletes.compactMap(\.deleteID))
         return deletes.compactMap { change in
-            guard let id = change.deleteID, case .success(let record)? = current[id],
-                  record.changeTag != change.metadata.lastKnown?.changeTag else { return nil }
-            return (change, record)
+            guard let id = change.deleteID, case .success(let record)? = current[id] else { return nil }
+            let known = change.metadata.lastKnown
+            // After a re-join the kept record has no tag: only a field edited
+            // past it is an edit the delete beats.
+            let edited = known?.changeTag == nil
+                ? record.fieldModificationTimes.contains { $0.value > (known?.fieldModificationTimes[$0.key] ?? 0) }
+                : record.changeTag != known?.changeTag
+            return edited ? (change, record) : nil
         }
     }
 
@@ -216,21 +221,26 @@ extension SyncEngine {
     func uploadAssets(of record: inout ServerRecord, change: OutgoingChange, to database: any CloudDatabase) throws {
         for (column, data) in change.blobs {
             guard case .asset(let local)? = record.fields[column] else { continue }
-            if case .asset(let known)? = change.metadata.lastKnown?.fields[column], known.sha256 == local.sha256 { continue }
+            // A last-known record without a change tag is of another
+            // history (a re-join): this server may lack the asset.
+            if let lastKnown = change.metadata.lastKnown, lastKnown.changeTag != nil,
+               case .asset(let known)? = lastKnown.fields[column], known.sha256 == local.sha256 { continue }
             let uploaded = try database.uploadAsset(data)
             record.fields[column] = .asset(uploaded)
         }
     }
 
     /// Whether a pending save may already be on the server unconfirmed:
-    /// sent (its zone noted) with no answer stored.
+    /// sent (its zone noted) with no answer stored; or a re-join has not
+    /// fetched yet.
     func hasUnconfirmedSends() throws -> Bool {
         try writer.read { db in
             try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM sync_metadata
                                WHERE (isPendingSave OR isPendingDelete) AND isPendingSave
                                  AND lastKnownServerRecord IS NULL AND zoneName IS NOT NULL)
-                """) ?? false
+                    OR EXISTS (SELECT 1 FROM sync_state WHERE key = ?)
+                """, arguments: [Self.fetchBeforeSendKey]) ?? false
         }
     }
 
@@ -277,7 +287,7 @@ extension SyncEngine {
                         report.conflicts += outcome.conflicts
                     case .failure(.unknownItem)?:
                         // Deleted on the server meanwhile: the delete wins.
-                        try logDeleteWins(db, change: change, remoteDevice: nil)
+                        if change.metadata.hasLocalEdits { try logDeleteWins(db, change: change, remoteDevice: nil) }
                         try deleteLocally(db, table: change.table, key: change.key)
                         report.dropped += 1
                     case .failure(.zoneNotFound(let zone))?:
@@ -334,6 +344,7 @@ extension SyncEngine {
     func confirmDelete(_ db: Database, change: OutgoingChange) throws {
         guard let current = try Metadata.fetch(db, type: change.table.name, name: change.key) else { return }
         if current.isPendingDelete {
+            try rememberDelete(db, table: change.table.name, key: change.key, zone: change.deleteID?.zoneID)
             try Metadata.delete(db, type: change.table.name, name: change.key)
         } else {
             // Created again with the same key meanwhile: it is a new record now.

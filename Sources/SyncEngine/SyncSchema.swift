@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 3
+    static let version = 4
 
     static func install(_ db: Database) throws {
         try db.execute(sql: """
@@ -35,6 +35,20 @@ enum SyncSchema {
             for column in ["cause", "byUser", "subject"] where !present.contains(column) {
                 try db.execute(sql: "ALTER TABLE sync_conflicts ADD COLUMN \(column) TEXT")
             }
+        }
+        if installed < 4 {
+            // Deletes of the user's own rows, confirmed or applied here, sent
+            // again when the device re-joins a server put back from a copy.
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS sync_tombstones (
+                  recordType TEXT NOT NULL,
+                  recordName TEXT NOT NULL,
+                  zoneName TEXT NOT NULL,
+                  ownerName TEXT NOT NULL,
+                  deletedAt INTEGER NOT NULL,
+                  PRIMARY KEY (recordType, recordName)
+                ) STRICT;
+                """)
         }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
     }

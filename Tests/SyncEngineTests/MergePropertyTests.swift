@@ -10,7 +10,9 @@ import Testing
 /// - it is deterministic;
 /// - each field takes the client's or the server's value, never another;
 /// - a field changed on one side takes that side; changed on both to
-///   different values takes the newer edit, the client's on a tie;
+///   different values takes the newer edit, the client's on a tie; a server
+///   whose time is behind the ancestor's (a copy put back) changed nothing,
+///   and the client's value stands;
 /// - merging again (the same server record against the merged row, with
 ///   the same ancestor or with the server record as the new ancestor)
 ///   changes nothing: the merge is idempotent and stable once confirmed.
@@ -60,10 +62,15 @@ import Testing
                 let outcome = merged.outcomes[column]
                 #expect(value == client.values[column] || value == server.values[column], "\(column) took another value: \(label)")
                 let clientChanged = ancestor.map { $0.values[column] != client.values[column] || client.time(column) > $0.time(column) } ?? true
-                let serverChanged = ancestor.map { $0.values[column] != server.values[column] || server.time(column) > $0.time(column) } ?? true
+                // A server behind the ancestor (a copy put back) changed nothing.
+                let serverBehind = ancestor.map { server.time(column) < $0.time(column) } ?? false
+                let serverChanged = !serverBehind
+                    && (ancestor.map { $0.values[column] != server.values[column] || server.time(column) > $0.time(column) } ?? true)
                 switch (clientChanged, serverChanged) {
                 case (true, false): #expect(value == client.values[column], "\(column): only the client changed it: \(label)")
                 case (false, true): #expect(value == server.values[column], "\(column): only the server changed it: \(label)")
+                case (false, false) where serverBehind:
+                    #expect(value == client.values[column] && outcome == .clientOnly, "\(column): the server is behind: \(label)")
                 case (false, false): #expect(value == server.values[column], "\(column): nobody changed it: \(label)")
                 case (true, true) where client.values[column] != server.values[column]:
                     conflicts += 1

@@ -9,7 +9,8 @@ import Testing
 /// sync, send and fetch in random orders, die between the server's commit
 /// and their own, while the server directory is deleted and made again, or
 /// put back from a copy taken earlier. Then every device syncs until quiet:
-/// all show the same data, and nothing that was never deleted is missing.
+/// all show the same data, nothing that was never deleted is missing, and
+/// nothing that was deleted came back.
 ///
 /// `REMINDERS_REJOIN_SEED` replays one seed; a failure names its seed.
 @Suite struct RejoinPropertyTests {
@@ -34,9 +35,9 @@ import Testing
         #expect(lost.isEmpty, "seed \(seed): lost \(lost.count) reminders never deleted; log:\n\(world.log.joined(separator: "\n"))")
         let lists = Set(exports[0].lists.map(\.id))
         #expect(world.keptLists.isSubset(of: lists), "seed \(seed): lost lists")
-        // A delete stays deleted, unless a server reset or a copy put back
-        // could bring it back (a copy taken before it, put back after it).
-        let back = world.finalDeletes.intersection(present)
+        // A delete stays deleted, also across resets and copies put back:
+        // the devices remember their deletes and send them again.
+        let back = world.deleted.intersection(present)
         #expect(back.isEmpty, "seed \(seed): deleted reminders came back: \(back.map { $0.prefix(4) }.sorted()); log:\n\(world.log.joined(separator: "\n"))")
     }
 }
@@ -52,14 +53,7 @@ struct RejoinWorld {
     var reminders: [String: String] = [:]
     var deletedLists: Set<String> = []
     var deletedReminders: Set<String> = []
-    /// When each delete was made (reminders, and lists by their id).
-    var deletedAt: [String: Int] = [:]
-    /// Copies taken, by the step they were taken at.
-    var snapshotTaken: [URL: Int] = [:]
-    /// Steps between which a delete may come back: (copy taken, copy put
-    /// back), or (0, reset).
-    var comebacks: [(from: Int, to: Int)] = []
-    var steps = 0
+
     var createdLists: Set<String> = []
     /// Every list and reminder in the order it was made: picks follow it,
     /// not the random ids, so a seed replays exactly.
@@ -82,14 +76,9 @@ struct RejoinWorld {
 
     var keptLists: Set<String> { createdLists.subtracting(deletedLists) }
 
-    /// Reminders deleted (or in a deleted list) where nothing could bring
-    /// them back.
-    var finalDeletes: Set<String> {
-        func isFinal(_ step: Int) -> Bool { !comebacks.contains { $0.from < step && step < $0.to } }
-        return Set(reminders.compactMap { id, list in
-            let steps = [deletedAt[id], deletedAt[list]].compactMap { $0 }
-            return steps.contains(where: isFinal) ? id : nil
-        })
+    /// Reminders deleted, or in a deleted list.
+    var deleted: Set<String> {
+        Set(reminders.filter { id, list in deletedReminders.contains(id) || deletedLists.contains(list) }.keys)
     }
 
     mutating func pick<T>(_ items: [T]) -> T? {
@@ -97,7 +86,6 @@ struct RejoinWorld {
     }
 
     mutating func step() throws {
-        steps += 1
         let device = devices[Int.random(in: 0..<devices.count, using: &random)]
         device.clock.advance(Int64.random(in: 1...2_000, using: &random))
         let export = try device.export()
@@ -134,13 +122,11 @@ struct RejoinWorld {
             guard let id = pick(items) else { return }
             _ = try device.store.deleteReminder(id: id)
             deletedReminders.insert(id)
-            deletedAt[id] = deletedAt[id] ?? steps
             log.append("\(device.name) delete \(id.prefix(4))")
         case 60..<62:
             guard lists.count > 1, let id = pick(lists) else { return }
             _ = try device.store.deleteList(id: id)
             deletedLists.insert(id)
-            deletedAt[id] = deletedAt[id] ?? steps
             log.append("\(device.name) delete list \(id.prefix(4))")
         case 62..<78:
             try device.sync()
@@ -158,18 +144,15 @@ struct RejoinWorld {
             let copy = directory.url.appendingPathComponent("copy-\(snapshots.count)")
             try path.backUp(to: copy)
             snapshots.append(copy)
-            snapshotTaken[copy] = steps
             log.append("server copied")
         case 95..<97:
             try path.delete()
             try reopen()
-            comebacks.append((0, steps))
             log.append("server deleted and made again")
         default:
             guard let copy = pick(snapshots) else { return }
             try path.restore(from: copy)
             try reopen()
-            comebacks.append((snapshotTaken[copy] ?? 0, steps))
             log.append("server put back from \(copy.lastPathComponent)")
         }
     }
