@@ -227,7 +227,7 @@ public final class DirectoryServer: Sendable {
             }
         } else if !createIfMissing {
             throw CloudError.serverUnavailable(
-                "the server directory \(directory.path) is gone; edits wait here until it is back (or 'reminders sync' starts a new server there)")
+                "server directory \(directory.path) is gone (edits wait; 'reminders sync' makes a new one)")
         } else {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -128,9 +128,11 @@ extension SyncEngine {
         if meta?.isPendingDelete == true { return "deleted" }
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
         let values = RecordCoder.values(of: row, table: schema).values
-        let edited = meta?.lastKnown == nil ? Set(schema.columns) : Set(meta?.editTimes.keys.map { $0 } ?? [])
+        // A row never on the server: its text, which is what a person wrote.
+        let isNew = meta?.lastKnown == nil
+        let edited = isNew ? Set(schema.columns.filter { schema.types[$0] == "TEXT" }) : Set(meta?.editTimes.keys.map { $0 } ?? [])
         let parts = schema.columns.filter { edited.contains($0) && schema.parent?.column != $0 }.compactMap { column in
-            RecordCoder.display(values[column]).map { "\(column): \($0)" }
+            RecordCoder.display(values[column]).flatMap { isNew && $0.isEmpty ? nil : "\(column): \($0)" }
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
@@ -164,7 +166,8 @@ extension SyncEngine {
     /// A local edit the server refused: the share became read-only
     /// (`record` is the server's version), or the record is no longer
     /// shared with this user. The user's values are kept in the log.
-    func logRefused(_ db: Database, table: String, key: String, meta: Metadata?, record: ServerRecord?, owner: String) throws {
+    func logRefused(_ db: Database, table: String, key: String, meta: Metadata?, record: ServerRecord?, owner: String,
+                    readOnly: Bool = false) throws {
         var serverValues: String?
         if let record, let schema = tablesByName[table], let meta, !meta.editTimes.isEmpty {
             let parts = schema.columns.filter { meta.editTimes[$0] != nil }.compactMap { column in
@@ -177,7 +180,7 @@ extension SyncEngine {
                         remote: record == nil ? nil : serverValues,
                         localTime: meta?.editTimes.values.max(), remoteTime: nil,
                         winner: record == nil ? "delete" : "remote", remoteDevice: nil,
-                        cause: record == nil ? .noLongerShared : .readOnly, byUser: owner,
+                        cause: record == nil && !readOnly ? .noLongerShared : .readOnly, byUser: owner,
                         subject: try shareRootSubject(db, table: table, key: key))
     }
 

@@ -362,6 +362,15 @@ extension SyncEngine {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
+        // Owners whose shares this user still reads, read-only: a new row
+        // refused there was refused for the permission, not for access.
+        let shares: [Share] = (try? sharedDatabase.fetchShares()) ?? []
+        var readOnlyOwners: Set<String> = []
+        for share in shares {
+            guard let me = share.participants.first(where: { $0.userName == userName }),
+                  me.status == .accepted, me.permission == .readOnly else { continue }
+            readOnlyOwners.insert(share.ownerName)
+        }
         try applyWrite { db in
             for id in ids {
                 guard let (table, key) = RecordCoder.split(id.recordName), let schema = tablesByName[table] else { continue }
@@ -373,7 +382,8 @@ extension SyncEngine {
                                       isPendingSave: false, isPendingDelete: false)
                     try writeRow(db, table: schema, key: key, record: record, columns: schema.columns, insert: true)
                 default:
-                    try logRefused(db, table: table, key: key, meta: meta, record: nil, owner: id.zoneID.ownerName)
+                    try logRefused(db, table: table, key: key, meta: meta, record: nil, owner: id.zoneID.ownerName,
+                                   readOnly: readOnlyOwners.contains(id.zoneID.ownerName))
                     try deleteLocally(db, table: schema, key: key)
                 }
                 report.dropped += 1

@@ -170,18 +170,22 @@ struct ConflictsCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let entries = try context.engine.conflicts()
         if dismissAll || dismissID != nil {
-            let open = entries.filter { !$0.isDismissed }
-            let chosen = dismissAll ? open : entries.filter { $0.id.hasPrefix(dismissID?.lowercased() ?? "") }
+            let chosen = dismissAll ? entries : entries.filter { $0.id.hasPrefix(dismissID?.lowercased() ?? "") }
             if !dismissAll {
                 guard chosen.count == 1 else {
                     let id = TerminalText.clean(dismissID ?? "")
                     throw chosen.isEmpty
-                        ? CoreError.notFound("no conflict '\(id)'; 'reminders conflicts --json' lists their ids")
+                        ? CoreError.notFound("no conflict '\(id)'; 'reminders conflicts' lists their ids first on each line")
                         : CoreError.ambiguous("'\(id)' names \(chosen.count) conflicts; give more of the id")
                 }
             }
-            for entry in chosen { try context.engine.dismissConflict(id: entry.id) }
-            print(chosen.count == 1 ? "Dismissed 1 conflict." : "Dismissed \(chosen.count) conflicts.")
+            let open = chosen.filter { !$0.isDismissed }
+            for entry in open { try context.engine.dismissConflict(id: entry.id) }
+            if chosen.count == 1, open.isEmpty {
+                print("Already dismissed.")
+            } else {
+                print(open.count == 1 ? "Dismissed 1 conflict." : "Dismissed \(open.count) conflicts.")
+            }
             return
         }
         if json {
@@ -207,7 +211,9 @@ struct ConflictsCommand: ParsableCommand {
                 let values = "ancestor \(quoted(entry.ancestor)), \(here) \(quoted(entry.local)) (\(entry.localDevice ?? "?")), \(there) \(quoted(entry.remote)) (\(entry.remoteDevice ?? "?"))"
                 line = "\(values); \(entry.winner) won: \(reason)"
             }
-            print(TerminalText.clean("\(Timestamps.local(entry.resolvedAt))  \(what): \(line)"))
+            // The conflict's own id first: `--dismiss` takes it.
+            let seen = entry.isDismissed ? " (dismissed)" : ""
+            print(TerminalText.clean("\(entry.id.prefix(8))  \(Timestamps.local(entry.resolvedAt))  \(what): \(line)\(seen)"))
         }
     }
 

@@ -106,7 +106,7 @@ struct LiveSyncTmuxTests {
         // The app does not go on writing to the deleted store, nor make an
         // empty one: it says the directory is gone.
         try panes.waitFor(laptop, "server error")
-        try panes.waitFor(laptop, "is gone; edits wait here")
+        try panes.waitFor(laptop, "is gone (edits wait")
         // Another device makes the server again and re-joins it; the app
         // notices, re-joins too, and says so once.
         let result = try panes.cli("desktop", ["sync"])

@@ -172,7 +172,21 @@ import Testing
         try p.bob.sync()
         #expect(try p.bob.reminder(p.reminder.id)?.title == "Milk")
         #expect(try p.bob.pending() == 0)
-        #expect(try !p.bob.engine.conflicts().isEmpty)
+        #expect(try p.bob.engine.conflicts().map(\.cause) == [.readOnly])
+    }
+
+    @Test func aNewReminderRefusedByADowngradeSaysReadOnlyAndKeepsItsText() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        let pears = try p.bob.store.createReminder(ReminderDraft(listID: p.list.id, title: "Pears", notes: "ripe ones"))
+        _ = try self.share(p, .readOnly)
+        try p.bob.sync()
+        #expect(try p.bob.reminder(pears.id) == nil)
+        let entry = try #require(try p.bob.engine.conflicts().first)
+        #expect(entry.cause == .readOnly)
+        #expect(entry.local == "title: Pears; notes: ripe ones; status: incomplete")
+        #expect(ConflictsViewModel.reason(entry) == "refused: “Groceries” is now read-only (alice changed your permission)")
     }
 
     @Test func removedParticipantLosesTheListAndPendingEditsAreDroppedWithANote() throws {

@@ -118,14 +118,14 @@ extension AppController {
         case .localOnly:
             spans.append(Span("local only", theme.statusBar))
         case .online:
-            spans.append(Span(time.map { "synced " + $0 } ?? "online", theme.statusOnline))
+            spans.append(Span(time.map { "synced " + $0 } ?? (status.lastSync == nil ? "online" : "synced"), theme.statusOnline))
         case .syncing:
             spans.append(Span("syncing…", theme.statusOnline))
         case .offline:
             spans.append(Span("offline", theme.statusOffline))
             if let time { spans += [separator, Span("last sync " + time, theme.statusBar)] }
         }
-        if status.rejoin != nil {
+        if let rejoin = status.rejoin, now().timeIntervalSince(rejoin.at) < Self.rejoinToastDuration * 5 {
             spans += [separator, Span("re-joined server", theme.statusBadge)]
         }
         if status.pendingCount > 0 {
