@@ -52,7 +52,8 @@ public final class DeviceSession: @unchecked Sendable {
         let server = try DirectoryServer(directory: serverDirectory)
         engine.connect(
             privateDatabase: server.database(user: userName, scope: .private, device: deviceName),
-            sharedDatabase: server.database(user: userName, scope: .shared, device: deviceName))
+            sharedDatabase: server.database(user: userName, scope: .shared, device: deviceName),
+            location: serverDirectory.path)
         return server
     }
 

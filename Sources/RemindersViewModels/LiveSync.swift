@@ -192,7 +192,8 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             watcher?.rewatch()
             engine.connect(
                 privateDatabase: server.database(user: engine.userName, scope: .private, device: engine.deviceName),
-                sharedDatabase: server.database(user: engine.userName, scope: .shared, device: engine.deviceName))
+                sharedDatabase: server.database(user: engine.userName, scope: .shared, device: engine.deviceName),
+                location: serverDirectory.path)
         } catch {
             engine.disconnect()
             throw error

@@ -11,29 +11,49 @@ public struct ServerRejoin: Equatable, Sendable {
         case replaced
         /// The same store, put back from an older copy.
         case olderCopy
+        /// The device now points at another server.
+        case elsewhere
     }
 
     public var cause: Cause
+    /// Lists this user had shared that the server does not have: to share
+    /// again.
+    public var lostShares: [String] = []
     /// The server directory, as the user named it.
     public var server: String
     /// When this device noticed.
     public var at: Date
 
-    public init(cause: Cause, server: String, at: Date) {
+    public init(cause: Cause, server: String, at: Date, lostShares: [String] = []) {
         self.cause = cause
         self.server = server
         self.at = at
+        self.lostShares = lostShares
     }
 
-    init(_ reason: RejoinReason, server: String, at: Date) {
-        self.init(cause: reason == .olderCopy ? .olderCopy : .replaced, server: server, at: at)
+    init(_ notice: RejoinNotice, server: String, at: Date) {
+        let cause: Cause = switch notice.reason {
+        case .olderCopy: .olderCopy
+        case .otherServer: .replaced
+        case .otherLocation: .elsewhere
+        }
+        self.init(cause: cause, server: server, at: at, lostShares: notice.lostShares)
     }
 
     /// What the user is told, once: in the CLI on standard error, in the
     /// app as a toast.
     public var message: String {
-        let what = cause == .olderCopy ? "it was put back from an older copy" : "it was reset or replaced"
-        return "the server at \(server) is not the one this device synced with (\(what)): sending everything this device holds"
+        let what = switch cause {
+        case .olderCopy: "it was put back from an older copy"
+        case .replaced: "it was reset or replaced"
+        case .elsewhere: "this device now points at another server"
+        }
+        var text = "the server at \(server) is not the one this device synced with (\(what)): sending everything this device holds"
+        if !lostShares.isEmpty {
+            let names = lostShares.map { "“\($0)”" }.joined(separator: ", ")
+            text += "; it does not have your shares of \(names): share them again"
+        }
+        return text
     }
 }
 

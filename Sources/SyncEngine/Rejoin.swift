@@ -10,6 +10,17 @@ public enum RejoinReason: String, Codable, Sendable {
     /// The same store, put back from an older copy: its history went back
     /// past what this device saw.
     case olderCopy
+    /// Another store, at another place: the device was pointed at another
+    /// server directory (or URL).
+    case otherLocation
+}
+
+/// What a device tells its user once after re-joining a server.
+public struct RejoinNotice: Equatable, Sendable {
+    public var reason: RejoinReason
+    /// The roots (a list's title) of shares this user owned on the server
+    /// it synced with that the new one does not have: to share again.
+    public var lostShares: [String]
 }
 
 /// The answer that brought a device to check its server turned out to come
@@ -35,6 +46,11 @@ extension SyncEngine {
     /// delete the server holds reaches this device before its copies go
     /// back up.
     static let fetchBeforeSendKey = "fetchBeforeSend"
+    static let serverLocationKey = "serverLocation"
+    /// The roots of the shares this user owned when the device re-joined,
+    /// until the shares are read from the new server.
+    static let sharesBeforeRejoinKey = "sharesBeforeRejoin"
+    static let lostSharesKey = "lostShares"
 
     /// Checks that the server continues the history this device last saw,
     /// and re-joins it if not. Returns why it re-joined, or nil.
@@ -47,21 +63,39 @@ extension SyncEngine {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
+        let location = serverLocation
+        let storedLocation = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [Self.serverLocationKey])
+        }
         guard let stored else {
             // First contact (or a database from before marks were kept):
             // this is the server the device syncs with from now on.
-            try syncWrite { db in try Self.saveMark(db, identity.head) }
+            try syncWrite { db in
+                try Self.saveMark(db, identity.head)
+                try saveLocation(db, location)
+            }
             return nil
         }
-        if identity.continues(stored) { return nil }
-        let reason: RejoinReason = identity.head.storeID == stored.storeID ? .olderCopy : .otherServer
+        if identity.continues(stored) {
+            // The same server, perhaps moved: remember where it is now.
+            if let location, location != storedLocation { try syncWrite { db in try saveLocation(db, location) } }
+            return nil
+        }
+        let moved = location != nil && storedLocation != nil && location != storedLocation
+        let reason: RejoinReason = identity.head.storeID == stored.storeID ? .olderCopy : (moved ? .otherLocation : .otherServer)
         try applyWrite { db in
             try rejoin(db)
             try Self.saveMark(db, identity.head)
+            try saveLocation(db, location)
             try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
                            arguments: [Self.rejoinNoticeKey, reason.rawValue])
         }
         return reason
+    }
+
+    private func saveLocation(_ db: Database, _ location: String?) throws {
+        guard let location else { return }
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [Self.serverLocationKey, location])
     }
 
     /// Checks the server before acting on an answer that means "gone":
@@ -129,6 +163,33 @@ extension SyncEngine {
                 """, arguments: [table.name])
         }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, 1)", arguments: [Self.fetchBeforeSendKey])
+        // The shares this user owns, named, to tell which the new server
+        // lacks once its shares are read (`noteLostShares`).
+        var owned: [String] = []
+        for share in try Self.localShares(db) where share.ownerName == userName {
+            owned.append(try shareRootSubject(db, table: share.rootTable, key: share.rootKey) ?? share.rootKey)
+        }
+        let ownedJSON = String(decoding: try JSONEncoder().encode(owned), as: UTF8.self)
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
+                       arguments: [Self.sharesBeforeRejoinKey, ownedJSON])
+    }
+
+    /// After the first refresh of the shares since a re-join: the shares
+    /// this user owned before that the server does not have, kept for the
+    /// notice.
+    func noteLostShares(_ db: Database) throws {
+        guard let json = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?",
+                                             arguments: [Self.sharesBeforeRejoinKey]) else { return }
+        let before = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        var now: Set<String> = []
+        for share in try Self.localShares(db) where share.ownerName == userName {
+            now.insert(try shareRootSubject(db, table: share.rootTable, key: share.rootKey) ?? share.rootKey)
+        }
+        let lost = before.filter { !now.contains($0) }
+        try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.sharesBeforeRejoinKey])
+        guard !lost.isEmpty else { return }
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
+                       arguments: [Self.lostSharesKey, String(decoding: try JSONEncoder().encode(lost), as: UTF8.self)])
     }
 
     /// Remembers a delete of a row of the user's own zone, for a re-join
@@ -172,7 +233,7 @@ extension SyncEngine {
     /// Why this device last re-joined its server, once: the notice is
     /// cleared as it is read, so the user is told once, by whichever
     /// command or screen reads it first.
-    public func takeRejoinNotice() throws -> RejoinReason? {
+    public func takeRejoinNotice() throws -> RejoinNotice? {
         // Read first: the app asks after every round, and a write
         // transaction each time would cost for nothing.
         let pending = try writer.read { db in
@@ -181,9 +242,12 @@ extension SyncEngine {
         guard pending == true else { return nil }
         return try writer.write { db in
             guard let value = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?",
-                                                  arguments: [Self.rejoinNoticeKey]) else { return nil }
-            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.rejoinNoticeKey])
-            return RejoinReason(rawValue: value)
+                                                  arguments: [Self.rejoinNoticeKey]),
+                  let reason = RejoinReason(rawValue: value) else { return nil }
+            let lost = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [Self.lostSharesKey])
+                .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            try db.execute(sql: "DELETE FROM sync_state WHERE key IN (?, ?)", arguments: [Self.rejoinNoticeKey, Self.lostSharesKey])
+            return RejoinNotice(reason: reason, lostShares: lost)
         }
     }
 }

@@ -134,6 +134,7 @@ extension SyncEngine {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants, preview])
             }
+            try noteLostShares(db)
         }
     }
 

@@ -20,7 +20,7 @@ public final class SyncEngine: @unchecked Sendable {
     let tablesByName: [String: TableSchema]
     let order: [String: Int]
     private let connectionLock = NSLock()
-    private var connection: (private: any CloudDatabase, shared: any CloudDatabase)?
+    private var connection: (private: any CloudDatabase, shared: any CloudDatabase, location: String?)?
     let functions: SyncFunctions
     /// The SQL run for every record, by table and columns.
     let statements = TableStatements()
@@ -101,9 +101,14 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// Connects to the user's two databases on a server. Until then (or
     /// after `disconnect`) edits are captured and wait as pending.
-    public func connect(privateDatabase: any CloudDatabase, sharedDatabase: any CloudDatabase) {
-        connectionLock.withLock { connection = (privateDatabase, sharedDatabase) }
+    /// `location` names the server as the user gave it (a directory or a
+    /// URL), so a re-join can tell "pointed elsewhere" from "reset".
+    public func connect(privateDatabase: any CloudDatabase, sharedDatabase: any CloudDatabase, location: String? = nil) {
+        connectionLock.withLock { connection = (privateDatabase, sharedDatabase, location) }
     }
+
+    /// Where the connected server is, as the user named it.
+    var serverLocation: String? { connectionLock.withLock { connection?.location } }
 
     public func disconnect() {
         connectionLock.withLock { connection = nil }

@@ -67,10 +67,11 @@ struct ServerResetTests {
         let (fleet, _) = try world()
         defer { fleet.cleanUp() }
         let elsewhere = ["REMINDERS_SERVER": fleet.cli.home.appendingPathComponent("elsewhere").path]
-        try rejoin(fleet, "a", environment: elsewhere)
+        let moved = "this device now points at another server"
+        try rejoin(fleet, "a", because: moved, environment: elsewhere)
         try fleet.ok("a", "add", "Eggs", "--list", "Home")
         #expect(try fleet.run("a", ["sync"], environment: elsewhere).status == 0)
-        try rejoin(fleet, "a")
+        try rejoin(fleet, "a", because: moved)
         try fleet.syncUntilQuiet([("a", "me"), ("b", "me")])
         #expect(try fleet.export("b").reminders.contains { $0.title == "Eggs" })
         #expect(try fleet.export("b").reminders.count == 4)

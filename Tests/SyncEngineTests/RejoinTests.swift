@@ -190,10 +190,28 @@ struct ServerDirectory {
         try path.delete()
         a.connect(to: try path.open())
         try a.sync()
-        #expect(try a.engine.takeRejoinNotice() == .otherServer)
+        #expect(try a.engine.takeRejoinNotice()?.reason == .otherServer)
         #expect(try a.engine.takeRejoinNotice() == nil)
         try a.sync()
         #expect(try a.engine.takeRejoinNotice() == nil)
+    }
+
+    @Test func theNoticeNamesTheSharesTheNewServerLacks() throws {
+        let path = ServerDirectory(directory)
+        let server = try path.open()
+        let alice = try Device("laptop", user: "alice", server: server)
+        let bob = try Device("desktop", user: "bob", server: server)
+        let list = try alice.store.createList(title: "Groceries")
+        _ = try alice.store.createList(title: "Private")
+        try alice.sync()
+        let share = try alice.engine.share(table: "remindersLists", key: list.id, with: [("bob", .readWrite)])
+        try bob.engine.acceptShare(id: share.id)
+        try path.delete()
+        alice.connect(to: try path.open())
+        try alice.sync()
+        let notice = try #require(try alice.engine.takeRejoinNotice())
+        #expect(notice.reason == .otherServer)
+        #expect(notice.lostShares == ["Groceries"])
     }
 
     @Test func aServerDeletedWhileOpenRefusesRequestsInsteadOfWritingToTheDeletedFile() throws {
