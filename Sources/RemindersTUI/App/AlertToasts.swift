@@ -40,7 +40,7 @@ extension AppController {
     /// The key that opens the alerts box where the user is, if any (forms
     /// take typed characters, so it works on screens without text fields).
     var openAlertsKey: String? {
-        keyMap.binding(for: .openAlerts, in: contexts)?.keys.first?.description
+        keyMap.key(for: .openAlerts, in: contexts)
     }
 
     func openDueAlerts() {
@@ -59,6 +59,6 @@ extension AppController {
     var dueNowSection: DueNowSection? {
         guard let dueAlerts else { return nil }
         return DueNowSection(alerts: dueAlerts.state.dueNow, clock: environment.clock,
-                             actKey: keyMap.binding(for: .openAlerts, in: [.home, .global])?.keys.first?.description)
+                             actKey: keyMap.key(for: .openAlerts, in: [.home, .global]))
     }
 }

@@ -288,8 +288,7 @@ final class AppController {
     /// Escape on Home does not quit (too easy to hit by accident); this
     /// tells the user how to.
     func escapeOnHome() {
-        let key = keyMap.binding(for: .quit, in: [.home])?.keys.first?.description ?? "q"
-        showMessage("Press \(key) to quit")
+        showMessage(keyMap.key(for: .quit, in: [.home]).map { "Press \($0) to quit" } ?? "Escape does not quit from here")
     }
 
     // MARK: Tests and first frame
@@ -358,7 +357,7 @@ final class AppController {
             spans.append(Span(" › ", theme.topBar))
             spans.append(Span(screen.title, theme.topBar))
         }
-        let right = keyMap.binding(for: .help, in: [.global]).map { "\($0.keys.first?.description ?? "?") help " } ?? ""
+        let right = keyMap.key(for: .help, in: [.global]).map { "\($0) help " } ?? ""
         let rightWidth = DisplayWidth.of(right)
         buffer.draw(spans, row: 0, column: 0, maxWidth: size.width - rightWidth - 1)
         buffer.draw(right, row: 0, column: size.width - rightWidth, style: theme.topBar)
@@ -375,8 +374,8 @@ final class AppController {
         buffer.draw(rightSpans, row: row, column: size.width - rightWidth, maxWidth: rightWidth)
         let hidden = overlays.isEmpty ? (top?.hiddenActions ?? []) : []
         var hints = keyMap.hints(for: contexts, hiding: hidden.union([.help]))
-        if toast?.canUndo == true, let undo = keyMap.binding(for: .undo, in: contexts) {
-            hints.insert((undo.keys.first?.description ?? "u", "undo"), at: 0)
+        if toast?.canUndo == true, let undo = keyMap.key(for: .undo, in: contexts) {
+            hints.insert((undo, "undo"), at: 0)
         }
         var spans: [Span] = [Span(" ", theme.statusBar)]
         for hint in hints {
@@ -402,8 +401,8 @@ final class AppController {
     private func drawToast(into buffer: inout CellBuffer) {
         guard let toast else { return }
         var text = " " + toast.message + " "
-        if toast.canUndo, let undo = keyMap.binding(for: .undo, in: [.global]) {
-            text += "· \(undo.keys.first?.description ?? "u") undo "
+        if toast.canUndo, let undo = keyMap.key(for: .undo, in: [.global]) {
+            text += "· \(undo) undo "
         }
         // A message wider than the terminal takes a second line rather
         // than losing its end.

@@ -23,9 +23,9 @@ extension AppController {
         }
         let goOffline = !controls.isOffline
         Self.syncControlQueue.async { controls.setOffline(goOffline) }
-        let key = keyMap.binding(for: .toggleOffline, in: [.global])?.keys.first?.description ?? "o"
         if goOffline {
-            showMessage("Offline: edits stay on this device · \(key) back online")
+            let back = keyMap.key(for: .toggleOffline, in: [.global]).map { " · \($0) back online" } ?? ""
+            showMessage("Offline: edits stay on this device" + back)
         } else {
             let pending = statusBar.state.sync.pendingCount
             showMessage(pending == 0 ? "Online" : "Online: sending \(pending == 1 ? "1 pending edit" : "\(pending) pending edits")")
@@ -41,7 +41,7 @@ extension AppController {
         let environment = self.environment
         let notices = syncNotices
         let wake = self.wake
-        let reviewKey = keyMap.binding(for: .openConflicts, in: [.global])?.keys.first?.description
+        let reviewKey = keyMap.key(for: .openConflicts, in: [.global])
         controls.onNewConflicts { entries in
             let items = ConflictsViewModel.items(for: entries, environment: environment)
             guard !items.isEmpty else { return }

@@ -144,6 +144,13 @@ public struct KeyMap: Sendable {
         return nil
     }
 
+    /// The first key of an action in the given contexts, as help writes it
+    /// ("o", "Enter"), for text that names it ("Press q to quit"); nil
+    /// when none of the contexts binds it.
+    public func key(for action: Action, in contexts: [KeyContext]) -> String? {
+        binding(for: action, in: contexts)?.keys.first?.description
+    }
+
     /// Status bar hints for the contexts, most specific first, each binding
     /// once; `hidden` leaves out actions the screen cannot do right now.
     public func hints(for contexts: [KeyContext], hiding hidden: Set<Action> = []) -> [(keys: String, label: String)] {

@@ -244,7 +244,7 @@ final class ConflictsScreen: ScreenController {
         if item.isDismissed {
             buffer.draw("Dismissed.", row: row, column: column, maxWidth: width, style: theme.dim)
         } else if item.canKeepOther, let losing = item.losingSide,
-                  let key = app.keyMap.binding(for: .keepOtherValue, in: contexts)?.keys.first?.description {
+                  let key = app.keyMap.key(for: .keepOtherValue, in: contexts) {
             let whose = item.winner == .thisDevice ? "the other device's" : "this device's"
             buffer.draw([Span(key, theme.accent), Span(" keeps \(whose) \(ConflictText.quoted(losing.value)) instead (a new edit that syncs)", theme.dim)],
                         row: row, column: column, maxWidth: width)

@@ -62,13 +62,13 @@ final class HomePreview {
         let showList = state.listID == nil
         let columns = ListDetailScreen.columns(for: state.rows, width: area.width, clock: clock)
         let spinner = ListDetailScreen.spinnerFrame(app.now())
-        let enter = app.keyMap.binding(for: .open, in: [.navigation])?.keys.first?.description ?? "Enter"
+        let opens = app.keyMap.key(for: .open, in: [.navigation]).map { " · \($0) opens the list" } ?? ""
         for (index, reminder) in state.rows.enumerated() {
             let lines = ListDetailScreen.rowLines(reminder, width: area.width, showList: showList, clock: clock, theme: theme,
                                                   spinner: spinner, columns: columns)
             guard row + lines.count < area.bottom else {
                 let more = state.totalCount - index
-                buffer.draw("… \(more) more · \(enter) opens the list", row: row, column: area.column + 1, style: theme.dim)
+                buffer.draw("… \(more) more" + opens, row: row, column: area.column + 1, style: theme.dim)
                 return
             }
             for line in lines {

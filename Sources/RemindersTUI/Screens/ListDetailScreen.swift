@@ -311,10 +311,10 @@ final class ListDetailScreen: ScreenController {
             } else if state.isReadOnly {
                 message = "No reminders"
             } else {
-                let key = app.keyMap.binding(for: .newReminder, in: [.list])?.keys.first?.description ?? "a"
+                let key = app.keyMap.key(for: .newReminder, in: [.list])
                 message = state.completedCount > 0 && !state.showCompleted
-                    ? "All done! Press \(key) to add a reminder"
-                    : "No reminders: press \(key) to add one"
+                    ? "All done!" + (key.map { " Press \($0) to add a reminder" } ?? "")
+                    : "No reminders" + (key.map { ": press \($0) to add one" } ?? "")
             }
             let width = DisplayWidth.of(message)
             buffer.draw(message, row: area.row + 1, column: area.column + max(2, (area.width - width) / 2),

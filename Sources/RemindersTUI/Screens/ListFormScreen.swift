@@ -275,8 +275,8 @@ final class ListFormScreen: ScreenController {
         if let coverError = state.fieldErrors[.cover] {
             error(coverError)
         } else if focus == .cover {
-            let remove = app.keyMap.binding(for: .removeCover, in: [.coverField])?.keys.first?.description ?? "x"
-            buffer.draw("←/→ choose · \(remove) remove", row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.dim)
+            let remove = app.keyMap.key(for: .removeCover, in: [.coverField]).map { " · \($0) remove" } ?? ""
+            buffer.draw("←/→ choose" + remove, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.dim)
         }
         row += 1
 

@@ -294,8 +294,7 @@ final class ReminderFormScreen: ScreenController {
         // Tags
         label("Tags", .tags)
         var tagSpans: [Span] = fields.tags.isEmpty ? [Span("none", theme.dim)] : fields.tags.map { Span("#" + $0 + " ", theme.tag) }
-        if focus == .tags {
-            let key = app.keyMap.binding(for: .openPicker, in: [.tagField])?.keys.first?.description ?? "Space"
+        if focus == .tags, let key = app.keyMap.key(for: .openPicker, in: [.tagField]) {
             tagSpans.append(Span("  \(key): pick or create", theme.dim))
         }
         buffer.draw(tagSpans, row: row, column: fieldColumn, maxWidth: fieldWidth)

@@ -178,7 +178,7 @@ final class SearchScreen: ScreenController {
                 info.append(Span(" · \(completed) (\(state.showCompleted ? "shown" : "hidden"))", theme.dim))
                 let keys = focusOnResults ? [Action.toggleShowCompleted, .clearCompleted] : [.toggleShowCompleted, .clearCompleted]
                 let labels = keys.compactMap { action -> String? in
-                    guard let key = app.keyMap.binding(for: action, in: contexts)?.keys.first?.description else { return nil }
+                    guard let key = app.keyMap.key(for: action, in: contexts) else { return nil }
                     return "\(key) \(action == .clearCompleted ? "clear" : (state.showCompleted ? "hide" : "show"))"
                 }
                 info.append(Span("  " + labels.joined(separator: " · "), theme.dim))

@@ -102,8 +102,8 @@ final class TagsScreen: ScreenController {
         let listTop = area.row + 3
         let height = area.bottom - listTop
         if state.tags.isEmpty {
-            let key = app.keyMap.binding(for: .newTag, in: [.tags])?.keys.first?.description ?? "a"
-            buffer.draw(state.isLoaded ? "No tags yet: press \(key) to create one" : "Loading…",
+            let empty = app.keyMap.key(for: .newTag, in: [.tags]).map { "No tags yet: press \($0) to create one" } ?? "No tags yet"
+            buffer.draw(state.isLoaded ? empty : "Loading…",
                         row: listTop, column: area.column + 2, style: theme.dim)
             return
         }

@@ -36,7 +36,7 @@ final class SortMenuOverlay: Overlay {
         let theme = app.theme
         let inside = drawDialog(&buffer, area: area, width: 30, height: Self.orders.count + 2, title: "Sort by", theme: theme)
         for (offset, (order, action)) in Self.orders.enumerated() {
-            let key = app.keyMap.binding(for: action, in: contexts)?.keys.first?.description ?? ""
+            let key = app.keyMap.key(for: action, in: contexts) ?? ""
             let row = inside.row + offset
             buffer.draw((offset == index ? "▸ " : "  ") + order.label, row: row, column: inside.column, style: theme.onDialog(theme.text))
             buffer.draw(key, row: row, column: inside.right - DisplayWidth.of(key), style: theme.onDialog(theme.dim))
