@@ -215,6 +215,25 @@ public enum Queries {
         try RemindersList.fetchOne(db, key: id)
     }
 
+    /// A list's title; nil when the list is not here.
+    public static func listTitle(_ db: Database, id: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT title FROM remindersLists WHERE id = ?"), arguments: [id])
+    }
+
+    /// Every list's title, by id.
+    public static func listTitles(_ db: Database) throws -> [String: String] {
+        var titles: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, title FROM remindersLists") {
+            titles[row[0]] = row[1]
+        }
+        return titles
+    }
+
+    /// How many reminders a list holds, completed ones included.
+    public static func reminderCount(_ db: Database, listID: String) throws -> Int {
+        try Reminder.filter(Column("remindersListID") == listID).fetchCount(db)
+    }
+
     public static func cover(_ db: Database, listID: String) throws -> Data? {
         try Data.fetchOne(db, sql: "SELECT image FROM remindersListCovers WHERE remindersListID = ?", arguments: [listID])
     }

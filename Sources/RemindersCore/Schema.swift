@@ -131,6 +131,21 @@ public enum Schema {
         migrator.registerMigration("v5: tags keyed by a canonical key, their spelling a field") { db in
             try migrateToTagKeys(db)
         }
+        migrator.registerMigration("v6: the due alerts this device showed") { db in
+            // Made by the app itself before this migration: IF NOT EXISTS.
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS local_alertsShown (
+                  reminderID TEXT NOT NULL,
+                  -- The due date the alert was for, as stored: 'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM'.
+                  dueDate TEXT NOT NULL,
+                  -- When it was shown, 'YYYY-MM-DDTHH:MM:SS' of the app clock.
+                  alertedAt TEXT NOT NULL,
+                  -- Set when the user took it off the Home screen's Due now section.
+                  dismissedAt TEXT,
+                  PRIMARY KEY (reminderID, dueDate)
+                ) STRICT
+                """)
+        }
         return migrator
     }
 

@@ -262,23 +262,23 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
     static func titles(of entry: ConflictEntry, _ db: Database) throws -> (String?, String?) {
         let key = entry.recordID
         switch entry.recordType {
-        case "reminders":
+        case Reminder.databaseTableName:
             let row = try Row.fetchOne(db, sql: """
                 SELECT r.title, l.title AS listTitle FROM reminders r
                 LEFT JOIN remindersLists l ON l.id = r.remindersListID WHERE r.id = ?
                 """, arguments: [key])
             return (row?["title"], row?["listTitle"])
-        case "remindersLists":
-            return (try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [key]), nil)
-        case "remindersListCovers":
+        case RemindersList.databaseTableName:
+            return (try Queries.listTitle(db, id: key), nil)
+        case RemindersListCover.databaseTableName:
             let title = try String.fetchOne(db, sql: """
                 SELECT l.title FROM remindersListCovers c JOIN remindersLists l ON l.id = c.remindersListID
                 WHERE c.remindersListID = ?
                 """, arguments: [key])
             return (title, nil)
-        case "tags":
+        case Tag.databaseTableName:
             return (try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [key]), nil)
-        case "remindersTags":
+        case ReminderTag.databaseTableName:
             let row = try Row.fetchOne(db, sql: """
                 SELECT ifnull(tags.title, t.tagID) AS tag, r.title FROM remindersTags t
                 JOIN reminders r ON r.id = t.reminderID LEFT JOIN tags ON tags.id = t.tagID WHERE t.id = ?
@@ -295,11 +295,11 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
 public enum ConflictText {
     static func kind(_ recordType: String) -> String {
         switch recordType {
-        case "reminders": "Reminder"
-        case "remindersLists": "List"
-        case "remindersListCovers": "List cover"
-        case "tags": "Tag"
-        case "remindersTags": "Tag link"
+        case Reminder.databaseTableName: "Reminder"
+        case RemindersList.databaseTableName: "List"
+        case RemindersListCover.databaseTableName: "List cover"
+        case Tag.databaseTableName: "Tag"
+        case ReminderTag.databaseTableName: "Tag link"
         default: recordType
         }
     }
@@ -335,13 +335,13 @@ public enum ConflictText {
         case "dueDate":
             guard let raw else { return "no due date" }
             return raw.replacingOccurrences(of: "T", with: " ")
-        case "remindersListID" where table == "reminders":
+        case "remindersListID" where table == Reminder.databaseTableName:
             guard let raw else { return nil }
-            let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [raw])
+            let title = try Queries.listTitle(db, id: raw)
             return title.map { "“\($0)”" } ?? "a deleted list"
         case "completedAt":
             return raw?.replacingOccurrences(of: "T", with: " ")
-        case "tagID" where table == "remindersTags":
+        case "tagID" where table == ReminderTag.databaseTableName:
             // A link names its tag by key; the tag's title reads better.
             guard let raw else { return nil }
             return try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [raw]) ?? raw

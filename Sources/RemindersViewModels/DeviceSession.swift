@@ -20,10 +20,13 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// The tables the engine syncs: lists with their covers and reminders,
     /// tags and the links between reminders and tags.
-    public static let syncedTables = [
-        SyncedTable("remindersLists"), SyncedTable("remindersListCovers"), SyncedTable("reminders"),
-        SyncedTable("tags"), SyncedTable("remindersTags", parentColumn: "reminderID", sharesWithParent: false),
-    ]
+    /// Core's list of the tables that hold user data; a tag link is a
+    /// child of its reminder but stays in the tagging user's own zone.
+    public static let syncedTables = Schema.syncedTables.map { name in
+        name == ReminderTag.databaseTableName
+            ? SyncedTable(name, parentColumn: "reminderID", sharesWithParent: false)
+            : SyncedTable(name)
+    }
 
     /// Opens the device's database and attaches the engine. Does not touch
     /// the server: that happens on the first sync.

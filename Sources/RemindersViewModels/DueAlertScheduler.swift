@@ -152,10 +152,7 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
             isStarted = true
             let writer = environment.writer
             do {
-                try writer.write { db in
-                    try DueAlertLog.create(db)
-                    try DueAlertLog.prune(db)
-                }
+                try writer.write { db in try DueAlertLog.prune(db) }
             } catch {
                 update { $0.errorMessage = Self.describe(error) }
                 return

@@ -16,11 +16,11 @@ public struct ListSharing: SharingInfoProvider {
 
     /// The share rooted at a list, if any.
     public func share(_ db: Database, listID: String) throws -> LocalShare? {
-        try SyncEngine.localShares(db).first { $0.rootTable == "remindersLists" && $0.rootKey == listID }
+        try SyncEngine.localShares(db).first { $0.rootTable == RemindersList.databaseTableName && $0.rootKey == listID }
     }
 
     public func owner(_ db: Database, listID: String) throws -> String {
-        try SyncEngine.owner(db, table: "remindersLists", key: listID, defaultOwner: userName)
+        try SyncEngine.owner(db, table: RemindersList.databaseTableName, key: listID, defaultOwner: userName)
     }
 
     public func sharingLine(_ db: Database, listID: String) throws -> String? {
@@ -47,7 +47,7 @@ public struct ListSharing: SharingInfoProvider {
     /// any change to a list shared with this user read-only.
     public func writeGuard(_ db: Database, listIDs: Set<String>) throws {
         for listID in listIDs where try isReadOnly(db, listID: listID) {
-            let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [listID]) ?? listID
+            let title = try Queries.listTitle(db, id: listID) ?? listID
             let owner = try owner(db, listID: listID)
             throw CoreError.readOnly("list '\(title)' is shared with you read-only by \(owner)")
         }

@@ -89,10 +89,10 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
         super.init(environment: environment, initial: SharingState(listID: listID), label: "sharing")
         let me = environment.userName
         observe({ db -> (String, String, LocalShare?) in
-            let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [listID]) ?? ""
+            let title = try Queries.listTitle(db, id: listID) ?? ""
             let owner = try db.tableExists("sync_metadata")
-                ? SyncEngine.owner(db, table: "remindersLists", key: listID, defaultOwner: me) : me
-            let share = try SyncEngine.localShares(db).first { $0.rootTable == "remindersLists" && $0.rootKey == listID }
+                ? SyncEngine.owner(db, table: RemindersList.databaseTableName, key: listID, defaultOwner: me) : me
+            let share = try SyncEngine.localShares(db).first { $0.rootTable == RemindersList.databaseTableName && $0.rootKey == listID }
             return (title, owner, share)
         }, apply: { state, value in
             let (title, owner, share) = value
@@ -111,7 +111,7 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
         guard !name.isEmpty else { return finish(error: "Type a user name") }
         let listID = self.listID
         request(done: "Invited \(name) (\(permission.rawValue))") { engine in
-            _ = try engine.share(table: "remindersLists", key: listID, with: [(userName: name, permission: permission)])
+            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: name, permission: permission)])
         }
     }
 
@@ -119,7 +119,7 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
     public func setPermission(_ user: String, _ permission: SharePermission) {
         let listID = self.listID
         request(done: "\(user) is now \(permission.rawValue)") { engine in
-            _ = try engine.share(table: "remindersLists", key: listID, with: [(userName: user, permission: permission)])
+            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: user, permission: permission)])
         }
     }
 
@@ -127,7 +127,7 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
     public func remove(_ user: String) {
         let listID = self.listID
         request(done: "Removed \(user)") { engine in
-            try engine.unshare(table: "remindersLists", key: listID, user: user)
+            try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
         }
     }
 
@@ -135,7 +135,7 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
     public func stopSharing() {
         let listID = self.listID
         request(done: "Stopped sharing") { engine in
-            try engine.unshare(table: "remindersLists", key: listID, user: nil)
+            try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: nil)
         }
     }
 
@@ -227,11 +227,11 @@ public final class InvitationsViewModel: ViewModel<InvitationsState>, @unchecked
         let me = environment.userName
         observe({ db -> [Invitation] in
             try SyncEngine.localShares(db).compactMap { share -> Invitation? in
-                guard share.ownerName != me, share.rootTable == "remindersLists",
+                guard share.ownerName != me, share.rootTable == RemindersList.databaseTableName,
                       let mine = share.participant(me), mine.status == .pending else { return nil }
                 // The list's rows arrive once accepted; until then, the
                 // title the server showed at the last refresh.
-                let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [share.rootKey])
+                let title = try Queries.listTitle(db, id: share.rootKey)
                     ?? share.rootPreview["title"]
                 return Invitation(id: share.id, ownerName: share.ownerName, listID: share.rootKey, listTitle: title,
                                   permission: mine.permission)

@@ -126,7 +126,7 @@ struct ListCommand: ParsableCommand {
             let id = try context.list(list)
             let (title, count) = try context.read { db in
                 (try Queries.list(db, id: id)?.title ?? list,
-                 try Reminder.filter(sql: "remindersListID = ?", arguments: [id]).fetchCount(db))
+                 try Queries.reminderCount(db, listID: id))
             }
             try context.store.deleteList(id: id)
             print("Deleted list \(quoted(title)) and its \(count) \(count == 1 ? "reminder" : "reminders").")

@@ -107,6 +107,6 @@ struct RemindersContext {
     /// Who owns a list: the owner of the zone it syncs in; this user for
     /// lists of their own and lists never synced.
     func owner(_ db: Database, ofList id: String) -> String {
-        (try? SyncEngine.owner(db, table: "remindersLists", key: id, defaultOwner: location.user)) ?? location.user
+        (try? SyncEngine.owner(db, table: RemindersList.databaseTableName, key: id, defaultOwner: location.user)) ?? location.user
     }
 }

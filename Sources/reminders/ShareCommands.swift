@@ -26,7 +26,7 @@ struct ShareCommand: ParsableCommand {
         let listID = try context.list(list)
         try context.connect()
         let share = try context.withServer { engine in
-            try engine.share(table: "remindersLists", key: listID,
+            try engine.share(table: RemindersList.databaseTableName, key: listID,
                              with: [(user, readOnly ? SharePermission.readOnly : .readWrite)])
         }
         print(share.id)
@@ -49,7 +49,7 @@ struct UnshareCommand: ParsableCommand {
         let listID = try context.list(list)
         try context.connect()
         try context.withServer { engine in
-            try engine.unshare(table: "remindersLists", key: listID, user: user)
+            try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
             try engine.sync()
         }
         print(user.map { "Removed \($0)." } ?? "Stopped sharing.")
@@ -95,12 +95,9 @@ struct SharesCommand: ParsableCommand {
         let context = try RemindersContext(common)
         try context.connect()
         try context.withServer { try $0.refreshShares() }
-        let shares = try context.engine.localShares().filter { $0.rootTable == "remindersLists" }
+        let shares = try context.engine.localShares().filter { $0.rootTable == RemindersList.databaseTableName }
         let me = context.location.user
-        let titles = try context.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT id, title FROM remindersLists").map { ($0["id"] as String, $0["title"] as String) },
-                       uniquingKeysWith: { a, _ in a })
-        }
+        let titles = try context.read { db in try Queries.listTitles(db) }
         func title(_ share: LocalShare) -> String {
             // Not accepted yet: the title the server showed the invitee.
             titles[share.rootKey] ?? share.rootPreview["title"] ?? ""
@@ -156,7 +153,7 @@ struct AcceptCommand: ParsableCommand {
         guard candidates.count == 1 else { throw CoreError.ambiguous("share id prefix '\(share)' is ambiguous; type more of it") }
         try context.withServer { try $0.acceptShare(id: match.id) }
         let title = try context.read { db in
-            try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [match.rootKey])
+            try Queries.listTitle(db, id: match.rootKey)
         }
         print("Accepted: \(TerminalText.clean(title ?? match.rootKey)), shared by \(match.ownerName).")
     }

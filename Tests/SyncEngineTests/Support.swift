@@ -81,10 +81,7 @@ final class Device {
 }
 
 enum RemindersTables {
-    static let all = [
-        SyncedTable("remindersLists"), SyncedTable("remindersListCovers"), SyncedTable("reminders"),
-        SyncedTable("tags"), SyncedTable("remindersTags", parentColumn: "reminderID", sharesWithParent: false),
-    ]
+    static let all = DeviceSession.syncedTables
 }
 
 func makeServer(_ directory: TemporaryDirectory) throws -> DirectoryServer {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import RemindersCore
 
 /// Which due alerts this device has shown, so that each (reminder, due
 /// date) pair alerts once per device, across restarts, while a reminder
@@ -9,28 +8,14 @@ import RemindersCore
 /// The table lives in the device's own database but is not synced: every
 /// device that is open alerts once. Its name starts with `local_` to say
 /// so; no foreign key ties it to the synced tables, and rows of reminders
-/// that are gone are pruned when the app starts.
-enum DueAlertLog {
-    static let tableName = "local_alertsShown"
-
-    static func create(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS local_alertsShown (
-              reminderID TEXT NOT NULL,
-              -- The due date the alert was for, as stored: 'YYYY-MM-DD' or 'YYYY-MM-DDTHH:MM'.
-              dueDate TEXT NOT NULL,
-              -- When it was shown, 'YYYY-MM-DDTHH:MM:SS' of the app clock.
-              alertedAt TEXT NOT NULL,
-              -- Set when the user took it off the Home screen's Due now section.
-              dismissedAt TEXT,
-              PRIMARY KEY (reminderID, dueDate)
-            ) STRICT
-            """)
-    }
+/// that are gone are pruned when the app starts. `Schema` creates it
+/// (migration v6).
+public enum DueAlertLog {
+    public static let tableName = "local_alertsShown"
 
     /// Forgets alerts of reminders that no longer exist or no longer have
     /// that due date (snoozed, edited, synced from elsewhere).
-    static func prune(_ db: Database) throws {
+    public static func prune(_ db: Database) throws {
         try db.execute(sql: """
             DELETE FROM local_alertsShown
             WHERE NOT EXISTS (SELECT 1 FROM reminders
@@ -41,7 +26,7 @@ enum DueAlertLog {
 
     /// Records an alert; false when this device already showed it (the
     /// insert is the test, so two paths racing cannot both alert).
-    static func record(_ db: Database, reminderID: String, dueDate: DueDate, at timestamp: String) throws -> Bool {
+    public static func record(_ db: Database, reminderID: String, dueDate: DueDate, at timestamp: String) throws -> Bool {
         try db.execute(sql: """
             INSERT INTO local_alertsShown (reminderID, dueDate, alertedAt) VALUES (?, ?, ?)
             ON CONFLICT DO NOTHING
@@ -49,7 +34,7 @@ enum DueAlertLog {
         return db.changesCount > 0
     }
 
-    static func dismiss(_ db: Database, reminderID: String, at timestamp: String) throws {
+    public static func dismiss(_ db: Database, reminderID: String, at timestamp: String) throws {
         try db.execute(sql: """
             UPDATE local_alertsShown SET dismissedAt = ?
             WHERE dismissedAt IS NULL AND reminderID = ?
@@ -58,7 +43,7 @@ enum DueAlertLog {
     }
 
     /// Shown alerts by reminder id, for the reminders' current due dates.
-    static func shown(_ db: Database) throws -> [String: Entry] {
+    public static func shown(_ db: Database) throws -> [String: Entry] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT local_alertsShown.* FROM local_alertsShown
             JOIN reminders ON reminders.id = local_alertsShown.reminderID
@@ -71,7 +56,11 @@ enum DueAlertLog {
         return result
     }
 
-    struct Entry: Equatable, Sendable {
-        var isDismissed: Bool
+    public struct Entry: Equatable, Sendable {
+        public var isDismissed: Bool
+
+        public init(isDismissed: Bool) {
+            self.isDismissed = isDismissed
+        }
     }
 }
