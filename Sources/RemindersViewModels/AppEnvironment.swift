@@ -52,11 +52,11 @@ public final class AppEnvironment: Sendable {
     /// "me@default", for the status bar.
     public var identity: String { "\(userName)@\(deviceName)" }
 
-    /// "Shared with bob", "Shared by alice", or nil for a list that is not
-    /// shared. Reads the database; view models read it inside their
-    /// observations instead, so that sharing changes redraw the screen.
-    public func sharingLine(listID: String) -> String? {
-        (try? writer.read { db in try sharing.sharingLine(db, listID: listID) }) ?? nil
+    /// How a list is shared, or nil for a list that is not. Reads the
+    /// database; view models read it inside their observations instead, so
+    /// that sharing changes redraw the screen.
+    public func shareStatus(listID: String) -> ListShareStatus? {
+        (try? writer.read { db in try sharing.shareStatus(db, listID: listID) }) ?? nil
     }
 
     /// Whether the user may only read this list (a read-only share).
@@ -70,9 +70,8 @@ public final class AppEnvironment: Sendable {
 /// (share tables kept in the same file) is tracked: when it changes, the
 /// screen updates.
 public protocol SharingInfoProvider: Sendable {
-    /// "Shared with bob", "Shared by alice", or nil for a list that is not
-    /// shared.
-    func sharingLine(_ db: Database, listID: String) throws -> String?
+    /// How a list is shared, or nil for a list that is not.
+    func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus?
     /// Whether the user may only read the list; screens then hide editing
     /// keys and the store refuses writes anyway.
     func isReadOnly(_ db: Database, listID: String) throws -> Bool
@@ -81,6 +80,6 @@ public protocol SharingInfoProvider: Sendable {
 /// No sharing: every list is the user's own.
 public struct NoSharing: SharingInfoProvider {
     public init() {}
-    public func sharingLine(_ db: Database, listID: String) -> String? { nil }
+    public func shareStatus(_ db: Database, listID: String) -> ListShareStatus? { nil }
     public func isReadOnly(_ db: Database, listID: String) -> Bool { false }
 }

@@ -59,16 +59,16 @@ public struct SmartListItem: Equatable, Sendable, Identifiable {
 /// One of My Lists as the home screen shows it.
 public struct HomeListItem: Equatable, Sendable, Identifiable {
     public var summary: ListSummary
-    /// "Shared with bob", "Shared by alice", or nil.
-    public var sharingLine: String?
+    /// How the list is shared; nil when it is not.
+    public var share: ListShareStatus?
     public var isReadOnly: Bool
 
     public var id: String { summary.list.id }
     public var list: RemindersList { summary.list }
 
-    public init(summary: ListSummary, sharingLine: String? = nil, isReadOnly: Bool = false) {
+    public init(summary: ListSummary, share: ListShareStatus? = nil, isReadOnly: Bool = false) {
         self.summary = summary
-        self.sharingLine = sharingLine
+        self.share = share
         self.isReadOnly = isReadOnly
     }
 }
@@ -140,7 +140,7 @@ public final class HomeViewModel: ViewModel<HomeState>, @unchecked Sendable {
             let counts = try Queries.smartCounts(db, clock: clock)
             let lists = try Queries.lists(db).map { summary in
                 HomeListItem(summary: summary,
-                             sharingLine: try sharing.sharingLine(db, listID: summary.list.id),
+                             share: try sharing.shareStatus(db, listID: summary.list.id),
                              isReadOnly: try sharing.isReadOnly(db, listID: summary.list.id))
             }
             return (counts, lists, try Queries.tagsInUse(db))
@@ -178,9 +178,10 @@ public final class HomeViewModel: ViewModel<HomeState>, @unchecked Sendable {
         let sharing = environment.sharing
         return try? environment.writer.read { db -> ListDeletionSummary? in
             guard let list = try Queries.list(db, id: listID) else { return nil }
-            let count = try Reminder.filter(Column("remindersListID") == listID).fetchCount(db)
+            let count = try Queries.reminderCount(db, listID: listID)
+            // A shared list's delete reaches other people: it cannot be undone.
             return ListDeletionSummary(listID: listID, title: list.title, reminderCount: count,
-                                       canUndo: try sharing.sharingLine(db, listID: listID) == nil)
+                                       canUndo: try sharing.shareStatus(db, listID: listID) == nil)
         }
     }
 

@@ -25,7 +25,7 @@ public struct ListDetailState: ViewState {
     /// The row limit asked for with `setLimit`, nil for all.
     public var limit: Int?
     /// "Shared with bob", for a list.
-    public var sharingLine: String?
+    public var share: ListShareStatus?
     /// A read-only share: the screen offers no editing keys.
     public var isReadOnly: Bool
     /// False when the list was deleted (here or on another device): the
@@ -36,7 +36,7 @@ public struct ListDetailState: ViewState {
 
     public init(filter: ReminderFilter, title: String, color: String, coverPNG: Data? = nil, rows: [ReminderRow] = [],
                 totalCount: Int = 0, completedCount: Int = 0, sort: RemindersCore.SortOrder = .manual,
-                showCompleted: Bool = false, limit: Int? = nil, sharingLine: String? = nil, isReadOnly: Bool = false,
+                showCompleted: Bool = false, limit: Int? = nil, share: ListShareStatus? = nil, isReadOnly: Bool = false,
                 exists: Bool = true, isLoaded: Bool = false, errorMessage: String? = nil) {
         self.filter = filter
         self.title = title
@@ -48,7 +48,7 @@ public struct ListDetailState: ViewState {
         self.sort = sort
         self.showCompleted = showCompleted
         self.limit = limit
-        self.sharingLine = sharingLine
+        self.share = share
         self.isReadOnly = isReadOnly
         self.exists = exists
         self.isLoaded = isLoaded
@@ -90,7 +90,7 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
             filter: filter, title: title, color: smart?.color ?? RemindersStore.palette[0], coverPNG: nil,
             rows: [], totalCount: 0, completedCount: 0, sort: sort,
             showCompleted: showCompleted ?? (filter == .completed), limit: limit,
-            sharingLine: nil, isReadOnly: false, exists: true, isLoaded: false, errorMessage: nil)
+            share: nil, isReadOnly: false, exists: true, isLoaded: false, errorMessage: nil)
         super.init(environment: environment, initial: initial, label: "list")
         startObserving()
     }
@@ -111,7 +111,7 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
         var rows: [ReminderRow]
         var totalCount: Int
         var completedCount: Int
-        var sharingLine: String?
+        var share: ListShareStatus?
         var isReadOnly: Bool
     }
 
@@ -128,7 +128,7 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
             if case .list(let id) = filter {
                 snapshot.list = try Queries.list(db, id: id)
                 snapshot.cover = try Queries.cover(db, listID: id)
-                snapshot.sharingLine = try sharing.sharingLine(db, listID: id)
+                snapshot.share = try sharing.shareStatus(db, listID: id)
                 snapshot.isReadOnly = try sharing.isReadOnly(db, listID: id)
             }
             if case .tag(let tag) = filter {
@@ -148,7 +148,7 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
                     state.color = list.color
                 }
                 state.coverPNG = snapshot.cover
-                state.sharingLine = snapshot.sharingLine
+                state.share = snapshot.share
                 state.isReadOnly = snapshot.isReadOnly
             }
             if let title = snapshot.tagTitle {

@@ -23,19 +23,17 @@ public struct ListSharing: SharingInfoProvider {
         try SyncEngine.owner(db, table: RemindersList.databaseTableName, key: listID, defaultOwner: userName)
     }
 
-    public func sharingLine(_ db: Database, listID: String) throws -> String? {
+    public func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
         let owner = try owner(db, listID: listID)
         guard let share = try share(db, listID: listID) else {
-            return owner == userName ? nil : "Shared by \(owner)"
+            return owner == userName ? nil : .sharedBy(owner: owner, isReadOnly: false)
         }
         if share.ownerName == userName {
             let people = share.participants.filter { $0.status != .removed }
             guard !people.isEmpty else { return nil }
-            let names = people.map { $0.status == .pending ? "\($0.userName) (invited)" : $0.userName }
-            return "Shared with " + names.joined(separator: ", ")
+            return .sharedWith(people.map { SharedPerson(name: $0.userName, isInvited: $0.status == .pending) })
         }
-        let readOnly = share.participant(userName)?.permission == .readOnly
-        return "Shared by \(share.ownerName)" + (readOnly ? " · read-only" : "")
+        return .sharedBy(owner: share.ownerName, isReadOnly: share.participant(userName)?.permission == .readOnly)
     }
 
     public func isReadOnly(_ db: Database, listID: String) throws -> Bool {

@@ -22,13 +22,6 @@ extension AppEnvironment {
     }
 }
 
-/// "read-only: shared by alice", the toast of an edit key on a read-only list.
-public func readOnlyToast(sharingLine: String?) -> String {
-    guard let line = sharingLine, line.hasPrefix("Shared by ") else { return "read-only: shared with you read-only" }
-    let owner = line.dropFirst("Shared by ".count).split(separator: " ").first.map(String.init) ?? ""
-    return "read-only: shared by \(owner)"
-}
-
 /// A user-facing line for a sharing failure.
 func describeSharingError(_ error: any Error) -> String {
     if let error = error as? SyncError { return error.description }

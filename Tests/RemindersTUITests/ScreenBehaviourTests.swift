@@ -7,7 +7,7 @@ import RemindersViewModels
 
 /// A sharing layer stand-in: every list is shared by alice, read-only.
 struct ReadOnlySharing: SharingInfoProvider {
-    func sharingLine(_ db: Database, listID: String) throws -> String? { "Shared by alice" }
+    func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? { .sharedBy(owner: "alice", isReadOnly: true) }
     func isReadOnly(_ db: Database, listID: String) throws -> Bool { true }
 }
 
@@ -128,12 +128,13 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         let environment = try seededEnvironment(sharing: ReadOnlySharing())
         let app = makeApp(environment: environment)
         var text = app.render().text
-        #expect(text.contains("● Work  Shared by alice (read-only)"))
+        #expect(text.contains("● Work  Shared by alice · read-only"))
         for _ in 0..<6 { app.handle(.key(.character("j"))) }
         app.handle(.key(.enter))
         app.refresh()
         text = app.render().text
-        #expect(text.contains("Shared by alice (read-only)"))
+        #expect(text.contains("Shared by alice · read-only"))
+        #expect(!text.contains("(read-only)"))
         // Editing keys are left out of the status bar and refused.
         #expect(!text.contains("a new"))
         app.handle(.key(.character("d")))
@@ -146,7 +147,9 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
     /// about as final, and no undo is offered.
     @Test func deletingASharedListSaysItCannotBeUndone() throws {
         struct SharedWithBob: SharingInfoProvider {
-            func sharingLine(_ db: Database, listID: String) throws -> String? { "Shared with bob" }
+            func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
+                .sharedWith([SharedPerson(name: "bob", isInvited: false)])
+            }
             func isReadOnly(_ db: Database, listID: String) throws -> Bool { false }
         }
         let environment = try seededEnvironment(sharing: SharedWithBob())

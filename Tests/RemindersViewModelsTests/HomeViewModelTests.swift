@@ -98,7 +98,9 @@ import Testing
 
     @Test func aSharedListsDeleteCannotBeUndone() throws {
         struct Shared: SharingInfoProvider {
-            func sharingLine(_ db: Database, listID: String) throws -> String? { "Shared with bob" }
+            func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
+                .sharedWith([SharedPerson(name: "bob", isInvited: false)])
+            }
             func isReadOnly(_ db: Database, listID: String) throws -> Bool { false }
         }
         let world = try World(sharing: Shared())
@@ -135,8 +137,9 @@ import Testing
 
     @Test func observationErrorsLandInTheState() async throws {
         struct Broken: SharingInfoProvider {
-            func sharingLine(_ db: Database, listID: String) throws -> String? {
-                try String.fetchOne(db, sql: "SELECT line FROM shares WHERE listID = ?", arguments: [listID])
+            func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
+                try String.fetchOne(db, sql: "SELECT owner FROM shares WHERE listID = ?", arguments: [listID])
+                    .map { .sharedBy(owner: $0, isReadOnly: false) }
             }
             func isReadOnly(_ db: Database, listID: String) throws -> Bool { false }
         }
@@ -151,8 +154,8 @@ import Testing
 
     @Test func sharingHooksFillTheListLines() async throws {
         struct Shared: SharingInfoProvider {
-            func sharingLine(_ db: Database, listID: String) throws -> String? {
-                try RemindersList.fetchOne(db, key: listID)?.title == "Family" ? "Shared by bob" : nil
+            func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
+                try RemindersList.fetchOne(db, key: listID)?.title == "Family" ? .sharedBy(owner: "bob", isReadOnly: true) : nil
             }
             func isReadOnly(_ db: Database, listID: String) throws -> Bool {
                 try RemindersList.fetchOne(db, key: listID)?.title == "Family"
@@ -163,9 +166,9 @@ import Testing
         let family = try world.list("Family")
         try world.list("Mine")
         let state = try await home.waitFor { $0.lists.count == 2 }
-        #expect(state.lists.map(\.sharingLine) == ["Shared by bob", nil])
+        #expect(state.lists.map(\.share) == [.sharedBy(owner: "bob", isReadOnly: true), nil])
         #expect(state.lists.map(\.isReadOnly) == [true, false])
-        #expect(world.environment.sharingLine(listID: family) == "Shared by bob")
+        #expect(world.environment.shareStatus(listID: family) == .sharedBy(owner: "bob", isReadOnly: true))
         #expect(world.environment.isReadOnly(listID: family))
     }
 }

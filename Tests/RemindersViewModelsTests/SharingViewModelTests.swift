@@ -46,7 +46,7 @@ import Testing
         let accepted = try await invitations.waitFor(timeout: 10) { $0.pendingRequests == 0 && $0.invitations.isEmpty }
         #expect(accepted.messageIsError == false)
         try eventually(timeout: 5, "the list on bob's device") { try bob.listTitles() == ["Groceries"] }
-        #expect(bobEnv.sharingLine(listID: listID) == "Shared by alice · read-only")
+        #expect(bobEnv.shareStatus(listID: listID) == .sharedBy(owner: "alice", isReadOnly: true))
         #expect(bobEnv.isReadOnly(listID: listID))
 
         // Bob may not change the sharing: the error lands in the state.
@@ -86,7 +86,4 @@ import Testing
         #expect(sharing.state.message?.contains("server") == true)
     }
 
-    @Test func readOnlyToastNamesTheOwner() {
-        #expect(readOnlyToast(sharingLine: "Shared by alice · read-only") == "read-only: shared by alice")
-    }
 }

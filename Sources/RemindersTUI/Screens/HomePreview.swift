@@ -48,8 +48,8 @@ final class HomePreview {
                     style: theme.listColor(state.color, [.bold]))
         buffer.draw(countText, row: row, column: area.right - countWidth - 1, style: theme.dim)
         row += 1
-        if let sharing = state.sharingLine {
-            buffer.draw(sharing, row: row, column: area.column + 1, maxWidth: area.width - 2, style: theme.dim)
+        if let share = state.share {
+            buffer.draw(ShareText.line(share), row: row, column: area.column + 1, maxWidth: area.width - 2, style: theme.dim)
             row += 1
         }
         row += 1

@@ -117,7 +117,7 @@ final class HomeScreen: ScreenController {
         case .editList:
             guard let id = selectedListID else { return notAList(app) }
             guard !(viewModel.state.lists.first { $0.id == id }?.isReadOnly ?? false) else {
-                app.showError(readOnlyToast(sharingLine: viewModel.state.lists.first { $0.id == id }?.sharingLine))
+                app.showError(ShareText.readOnlyToast(viewModel.state.lists.first { $0.id == id }?.share))
                 return true
             }
             do {
@@ -217,7 +217,7 @@ final class HomeScreen: ScreenController {
             preview = nil
         }
         let layout = Self.layout(state: state, width: listsWidth, theme: app.theme, dueNow: app.dueNowSection,
-                                 invitations: invitationState.invitations)
+                                 invitations: invitationState.invitations, keyMap: app.keyMap)
         let selectedLines = layout.lines.indices.filter { layout.lines[$0].item == selection }
         scrollTop = Scrolling.top(current: scrollTop, selectedStart: selectedLines.first ?? 0,
                                   selectedEnd: (selectedLines.last ?? 0) + 1, viewport: area.height, total: layout.lines.count)
@@ -274,16 +274,19 @@ final class HomeScreen: ScreenController {
 
     /// The screen as lines: a pure function of the state and the width.
     static func layout(state: HomeState, width: Int, theme: Theme, dueNow: DueNowSection? = nil,
-                       invitations: [Invitation] = []) -> Layout {
+                       invitations: [Invitation] = [], keyMap: KeyMap = .standard) -> Layout {
         let margin = 2
         let contentWidth = max(20, min(width - 2 * margin, 72))
         var lines: [Line] = [Line(spans: [])]
         lines += dueNow?.lines(theme: theme) ?? []
         if !invitations.isEmpty {
+            let answers = [(Action.acceptInvitation, "accept"), (.declineInvitation, "decline")].compactMap { action, word in
+                keyMap.key(for: action, in: [.invitations]).map { "\($0) \(word)" }
+            }.joined(separator: " · ")
             lines.append(Line(spans: [Span("INVITATIONS", theme.heading)]))
             for invitation in invitations {
                 lines.append(Line(spans: [Span("✉ ", theme.accent), Span(invitation.line)],
-                                  right: [Span("Enter accept · d decline", theme.dim)], item: .invitation(invitation.id)))
+                                  right: [Span(answers, theme.dim)], item: .invitation(invitation.id)))
             }
             lines.append(Line(spans: []))
         }
@@ -300,15 +303,13 @@ final class HomeScreen: ScreenController {
         lines.append(Line(spans: []))
         lines.append(Line(spans: [Span("MY LISTS", theme.heading)]))
         if state.lists.isEmpty, state.isLoaded {
-            lines.append(Line(spans: [Span("No lists yet: press a to add one", theme.dim)]))
+            let empty = keyMap.key(for: .newList, in: [.home]).map { "No lists yet: press \($0) to add one" } ?? "No lists yet"
+            lines.append(Line(spans: [Span(empty, theme.dim)]))
         }
         for item in state.lists {
             var spans = [Span("● ", theme.listColor(item.list.color)), Span(item.list.title)]
-            if let sharing = item.sharingLine {
-                spans.append(Span("  " + sharing, theme.dim))
-            }
-            if item.isReadOnly {
-                spans.append(Span(" (read-only)", theme.dim))
+            if let share = item.share {
+                spans.append(Span("  " + ShareText.line(share), theme.dim))
             }
             lines.append(Line(spans: spans, right: [Span(String(item.summary.openCount), theme.text.with(.bold))],
                               item: .list(item.id)))

@@ -95,7 +95,7 @@ final class ListDetailScreen: ScreenController {
         let editing: Set<Action> = [.newReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
                                     .moveReminderDown, .cyclePriority, .clearCompleted, .editList]
         if state.isReadOnly, editing.contains(action) {
-            app.showError(readOnlyToast(sharingLine: state.sharingLine))
+            app.showError(ShareText.readOnlyToast(state.share))
             return true
         }
         switch action {
@@ -111,7 +111,7 @@ final class ListDetailScreen: ScreenController {
         case .open, .editReminder:
             guard let row = selectedRow else { return true }
             if state.isReadOnly {
-                app.showError(readOnlyToast(sharingLine: state.sharingLine))
+                app.showError(ShareText.readOnlyToast(state.share))
                 return true
             }
             do {
@@ -252,7 +252,7 @@ final class ListDetailScreen: ScreenController {
         // Title line
         let titleStyle = theme.listColor(state.color, [.bold])
         var right: [Span] = []
-        if let sharing = state.sharingLine { right.append(Span(sharing + (state.isReadOnly ? " (read-only)" : "") + "  ", theme.dim)) }
+        if let share = state.share { right.append(Span(ShareText.line(share) + "  ", theme.dim)) }
         let openCount = state.showCompleted ? state.totalCount - state.completedCount : state.totalCount
         right.append(Span(openCount == 1 ? "1 reminder" : "\(openCount) reminders", theme.dim))
         let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
