@@ -234,6 +234,9 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
         case .noLongerShared?:
             return "refused: \(shared) is no longer shared with you"
                 + (owner.map { " (\($0) removed you, ended the share or moved it out)" } ?? "")
+        case .shareLost?:
+            return "refused: \(shared) is not shared on the server this device now syncs with (it was reset or replaced)"
+                + (owner.map { "; ask \($0) to share it again" } ?? "")
         case nil:
             break
         }

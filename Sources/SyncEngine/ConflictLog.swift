@@ -85,6 +85,9 @@ public enum ConflictCause: String, Codable, Hashable, Sendable {
     /// The record is no longer shared with this user: the owner removed
     /// them, ended the share, or moved the record out of it.
     case noLongerShared
+    /// The server was made again (or is another one) and has no share of
+    /// the record: the owner must share it again.
+    case shareLost
 }
 
 extension SyncEngine {
@@ -155,7 +158,8 @@ extension SyncEngine {
 
     /// A pending local edit lost to a delete made elsewhere.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?) throws {
-        try logConflict(db, table: table, key: key, field: "*", ancestor: nil, local: "edited", remote: "deleted",
+        try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
+                        local: try editedValues(db, table: table, key: key, meta: meta) ?? "edited", remote: "deleted",
                         localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: remoteDevice)
     }
 

@@ -84,6 +84,7 @@ extension SyncEngine {
         let moved = location != nil && storedLocation != nil && location != storedLocation
         let reason: RejoinReason = identity.head.storeID == stored.storeID ? .olderCopy : (moved ? .otherLocation : .otherServer)
         try applyWrite { db in
+            if reason != .olderCopy { try dropSharedCopies(db) }
             try rejoin(db)
             try Self.saveMark(db, identity.head)
             try saveLocation(db, location)
@@ -208,6 +209,44 @@ extension SyncEngine {
     func forgetOldDeletes(_ db: Database) throws {
         try db.executeCached("DELETE FROM sync_tombstones WHERE deletedAt < ?",
                              arguments: [functions.wallClock() - Self.tombstoneDays * 86_400_000])
+    }
+
+    /// Before re-joining another store: the rows of lists other users
+    /// shared with this user go, since that store has no share of them (the
+    /// owners' devices send the rows back into their own zones, and the
+    /// user gets them again when a list is shared again). This user's own
+    /// unsent edits of them are logged once, with their text; copies
+    /// without such edits go without a word.
+    func dropSharedCopies(_ db: Database) throws {
+        let anyShared = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM sync_metadata WHERE ownerName IS NOT NULL AND ownerName != ?)
+            """, arguments: [userName]) ?? false
+        guard anyShared else { return }
+        var zones: [String: ZoneID] = [:]
+        var doomed: [(TableSchema, String)] = []
+        for table in tables.reversed() where table.name != Self.conflictTable {
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table.name.quotedDatabaseIdentifier)") {
+                guard let key: String = row[table.primaryKey] else { continue }
+                let meta = try Metadata.fetch(db, type: table.name, name: key)
+                let zone = try meta?.zoneID ?? meta?.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zones)
+                guard zone.ownerName != userName else { continue }
+                if meta == nil || meta?.isPendingDelete == true || meta?.hasLocalEdits == true {
+                    try logConflict(db, table: table.name, key: key, field: "*", ancestor: nil,
+                                    local: try editedValues(db, table: table.name, key: key, meta: meta) ?? "edited",
+                                    remote: nil, localTime: meta?.editTimes.values.max(), remoteTime: nil, winner: "delete",
+                                    remoteDevice: nil, cause: .shareLost, byUser: zone.ownerName,
+                                    subject: try shareRootSubject(db, table: table.name, key: key))
+                }
+                doomed.append((table, key))
+            }
+        }
+        // Metadata first, so the delete triggers take nothing for an edit.
+        for (table, key) in doomed { try Metadata.delete(db, type: table.name, name: key) }
+        for (table, key) in doomed {
+            try db.execute(sql: "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+                           arguments: [key])
+        }
+        try db.execute(sql: "DELETE FROM sync_zones WHERE ownerName != ?", arguments: [userName])
     }
 
     /// Moves the kept mark to one a server answer carried, if it is of the

@@ -42,7 +42,9 @@ struct SyncCommand: ParsableCommand {
         if json {
             try JSONOutput.print(report)
         } else {
-            print("Sent \(report.sentSaves) saves and \(report.sentDeletes) deletes; received \(report.receivedSaves) saves and \(report.receivedDeletes) deletes; merged \(report.merged)\(report.conflicts > 0 ? " (\(report.conflicts) conflicts: see 'reminders conflicts')" : "")\(report.dropped > 0 ? "; dropped \(report.dropped) refused changes" : "").")
+            let conflicts = report.conflicts == 1 ? "1 conflict" : "\(report.conflicts) conflicts"
+            let dropped = report.dropped == 1 ? "1 refused change" : "\(report.dropped) refused changes"
+            print("Sent \(report.sentSaves) saves and \(report.sentDeletes) deletes; received \(report.receivedSaves) saves and \(report.receivedDeletes) deletes; merged \(report.merged)\(report.conflicts > 0 ? " (\(conflicts): see 'reminders conflicts')" : "")\(report.dropped > 0 ? "; dropped \(dropped)" : "").")
         }
     }
 }

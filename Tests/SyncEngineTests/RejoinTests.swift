@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import Testing
 @testable import SyncEngine
 
@@ -212,6 +213,45 @@ struct ServerDirectory {
         let notice = try #require(try alice.engine.takeRejoinNotice())
         #expect(notice.reason == .otherServer)
         #expect(notice.lostShares == ["Groceries"])
+    }
+
+    @Test func aParticipantLosesTheCopyOfASharedListWithItsOwnEditsLoggedOnce() throws {
+        let path = ServerDirectory(directory)
+        let server = try path.open()
+        let alice = try Device("laptop", user: "alice", server: server)
+        let bob = try Device("desktop", user: "bob", server: server)
+        let list = try alice.store.createList(title: "Groceries")
+        let milk = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Milk"))
+        _ = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Bread"))
+        try alice.sync()
+        let share = try alice.engine.share(table: "remindersLists", key: list.id, with: [("bob", .readWrite)])
+        try bob.engine.acceptShare(id: share.id)
+        let own = try bob.store.createList(title: "Bob's own")
+        try bob.sync()
+        // Unsent work of Bob's in Alice's list, then the server is made again.
+        _ = try bob.store.createReminder(ReminderDraft(listID: list.id, title: "Bob unsent"))
+        try bob.store.updateReminder(id: milk.id, ReminderChanges(notes: "oat"))
+        try path.delete()
+        let remade = try path.open()
+        alice.connect(to: remade)
+        bob.connect(to: remade)
+        for order in [[alice, bob], [bob, alice]] {
+            for device in order { try device.sync() }
+        }
+        #expect(try bob.list(list.id) == nil)
+        #expect(try bob.list(own.id)?.title == "Bob's own")
+        #expect(try bob.pending() == 0)
+        let log = try bob.engine.conflicts()
+        #expect(log.count == 2, "\(log)")
+        #expect(log.allSatisfy { $0.cause == .shareLost && $0.byUser == "alice" && $0.subject == "Groceries" })
+        #expect(Set(log.map(\.local)) == ["title: Bob unsent; status: incomplete", "notes: oat"])
+        #expect(log.first.map { ConflictsViewModel.reason($0) }
+                == "refused: “Groceries” is not shared on the server this device now syncs with (it was reset or replaced); ask alice to share it again")
+        // Alice keeps her list, is told to share it again, and Bob gets it back when she does.
+        #expect(try alice.reminder(milk.id)?.title == "Milk")
+        let again = try alice.engine.share(table: "remindersLists", key: list.id, with: [("bob", .readWrite)])
+        try bob.engine.acceptShare(id: again.id)
+        #expect(try bob.reminder(milk.id)?.title == "Milk")
     }
 
     @Test func aServerDeletedWhileOpenRefusesRequestsInsteadOfWritingToTheDeletedFile() throws {

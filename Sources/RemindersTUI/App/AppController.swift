@@ -198,6 +198,10 @@ final class AppController {
     /// When the main loop should wake up even without input.
     var nextDeadline: Date? {
         var deadline = toast?.expires
+        // The re-join mark leaves the status bar on time, keys or not.
+        if let shown = rejoinMarkExpires, shown > now() {
+            deadline = deadline.map { min($0, shown) } ?? shown
+        }
         if isAnimating {
             let frame = now().addingTimeInterval(0.1)
             deadline = deadline.map { min($0, frame) } ?? frame

@@ -85,6 +85,11 @@ extension AppController {
     /// How long the re-join toast stays: it explains a burst of sending.
     static let rejoinToastDuration: TimeInterval = 12
 
+    /// Until when the status bar says the server was re-joined.
+    var rejoinMarkExpires: Date? {
+        statusBar.state.sync.rejoin.map { $0.at.addingTimeInterval(Self.rejoinToastDuration * 5) }
+    }
+
     /// Tells the user once that the server was not the one this device
     /// synced with. Returns true when something changed.
     func announceRejoin() -> Bool {
@@ -125,7 +130,7 @@ extension AppController {
             spans.append(Span("offline", theme.statusOffline))
             if let time { spans += [separator, Span("last sync " + time, theme.statusBar)] }
         }
-        if let rejoin = status.rejoin, now().timeIntervalSince(rejoin.at) < Self.rejoinToastDuration * 5 {
+        if let expires = rejoinMarkExpires, now() < expires {
             spans += [separator, Span("re-joined server", theme.statusBadge)]
         }
         if status.pendingCount > 0 {
