@@ -202,7 +202,8 @@ public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sen
         default: .delete
         }
         func side(_ value: String?, _ time: Int64?, _ device: String?) throws -> ConflictSide {
-            ConflictSide(value: isWhole ? value : try ConflictText.value(value, field: entry.field, table: entry.recordType, db),
+            ConflictSide(value: isWhole ? try ConflictText.kept(value, table: entry.recordType, db)
+                                        : try ConflictText.value(value, field: entry.field, table: entry.recordType, db),
                          time: time.map { Date(timeIntervalSince1970: Double($0) / 1000) }, device: device)
         }
         return ConflictItem(
@@ -324,6 +325,15 @@ public enum ConflictText {
         case "reminderID": "Reminder"
         default: column
         }
+    }
+
+    /// Values a dropped edit kept, as a person reads them ("Title “Pears”,
+    /// Priority high"); text logged plainly stays as it is.
+    public static func kept(_ text: String?, table: String, _ db: Database) throws -> String? {
+        guard let pairs = ConflictEntry.keptValues(text) else { return text }
+        return try pairs.map { column, raw in
+            "\(field(column)) " + quoted(try value(raw, field: column, table: table, db))
+        }.joined(separator: ", ")
     }
 
     /// A raw logged value as a person reads it; nil stays nil ("none").

@@ -66,6 +66,16 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
         return entry
     }
 
+    /// The values a dropped edit kept (`local`, and the server's in
+    /// `remote`), as (column, value) pairs; nil for a value logged as plain
+    /// text (a merged field, or an entry from before values were kept so).
+    public static func keptValues(_ text: String?) -> [(column: String, value: String)]? {
+        guard let text, text.hasPrefix("[["),
+              let pairs = try? JSONDecoder().decode([[String]].self, from: Data(text.utf8)),
+              pairs.allSatisfy({ $0.count == 2 }) else { return nil }
+        return pairs.map { ($0[0], $0[1]) }
+    }
+
     /// Why the winner won, in words.
     public var reason: String {
         switch winner {
@@ -124,8 +134,9 @@ extension SyncEngine {
     }
 
     /// The values of a row's pending edits, as the log keeps them for the
-    /// user to copy out ("title: Buy oat milk; notes: 2 cartons"); the
-    /// whole row when it was never on the server.
+    /// user to copy out: `ConflictEntry.keptValues` reads them back as
+    /// (column, value) pairs in column order. A row never on the server
+    /// keeps its text fields.
     func editedValues(_ db: Database, table: String, key: String, meta: Metadata?) throws -> String? {
         guard let schema = tablesByName[table] else { return nil }
         if meta?.isPendingDelete == true { return "deleted" }
@@ -134,10 +145,16 @@ extension SyncEngine {
         // A row never on the server: its text, which is what a person wrote.
         let isNew = meta?.lastKnown == nil
         let edited = isNew ? Set(schema.columns.filter { schema.types[$0] == "TEXT" }) : Set(meta?.editTimes.keys.map { $0 } ?? [])
-        let parts = schema.columns.filter { edited.contains($0) && schema.parent?.column != $0 }.compactMap { column in
-            RecordCoder.display(values[column]).flatMap { isNew && $0.isEmpty ? nil : "\(column): \($0)" }
+        let pairs = schema.columns.filter { edited.contains($0) && schema.parent?.column != $0 }.compactMap { column in
+            RecordCoder.display(values[column]).flatMap { isNew && $0.isEmpty ? nil : [column, $0] }
         }
-        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+        return Self.encodeKept(pairs)
+    }
+
+    /// Kept values as JSON `[[column, value], …]`; nil for none.
+    static func encodeKept(_ pairs: [[String]]) -> String? {
+        guard !pairs.isEmpty, let data = try? JSONEncoder().encode(pairs) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The first text field of the root the row is shared through (a
@@ -174,10 +191,9 @@ extension SyncEngine {
                     readOnly: Bool = false) throws {
         var serverValues: String?
         if let record, let schema = tablesByName[table], let meta, !meta.editTimes.isEmpty {
-            let parts = schema.columns.filter { meta.editTimes[$0] != nil }.compactMap { column in
-                RecordCoder.display(record.fields[column]).map { "\(column): \($0)" }
-            }
-            serverValues = parts.isEmpty ? nil : parts.joined(separator: "; ")
+            serverValues = Self.encodeKept(schema.columns.filter { meta.editTimes[$0] != nil }.compactMap { column in
+                RecordCoder.display(record.fields[column]).map { [column, $0] }
+            })
         }
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
                         local: try editedValues(db, table: table, key: key, meta: meta) ?? "edited",

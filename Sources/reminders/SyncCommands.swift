@@ -207,7 +207,8 @@ struct ConflictsCommand: ParsableCommand {
             let reason = ConflictsViewModel.reason(entry, isAboutThisDevice: isHere)
             let line: String
             if entry.cause != nil {
-                line = "your edit \"\(entry.local ?? "")\" was not saved: \(reason)"
+                let kept = try context.read { db in try ConflictText.kept(entry.local, table: entry.recordType, db) }
+                line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
             } else {
                 let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "?", entry.remoteDevice ?? "?")
                 let values = "ancestor \(quoted(entry.ancestor)), \(here) \(quoted(entry.local)) (\(entry.localDevice ?? "?")), \(there) \(quoted(entry.remote)) (\(entry.remoteDevice ?? "?"))"

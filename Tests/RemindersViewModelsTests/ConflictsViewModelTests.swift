@@ -173,3 +173,15 @@ import Testing
         #expect(model.dismissAll().errorMessage == "Sync is not set up on this device")
     }
 }
+
+@Suite struct KeptValuesTests {
+    /// What a dropped edit kept reads as a person writes it, not as columns.
+    @Test func keptValuesReadAsAPersonWritesThem() throws {
+        let db = try AppDatabase.inMemory()
+        let text = #"[["title","Milk (oat)"],["priority","3"],["isFlagged","1"],["dueDate","2026-03-02T09:00"]]"#
+        let shown = try db.read { db in try ConflictText.kept(text, table: "reminders", db) }
+        #expect(shown == "Title “Milk (oat)”, Priority “high”, Flag “flagged”, Due date “2026-03-02 09:00”")
+        // Text logged plainly (older entries) stays as it was.
+        #expect(try db.read { db in try ConflictText.kept("edited", table: "reminders", db) } == "edited")
+    }
+}

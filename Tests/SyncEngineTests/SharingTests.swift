@@ -142,7 +142,7 @@ import Testing
         #expect(refused.first?.byUser == "alice")
         #expect(refused.first?.subject == "Groceries")
         // Bob's text is kept, to be copied out; the words say what happened.
-        #expect(refused.first?.local == "title: Hacked")
+        #expect(ConflictEntry.keptValues(refused.first?.local)?.map(\.value) == ["Hacked"])
         #expect(refused.first.map { ConflictsViewModel.reason($0) }
                 == "refused: “Groceries” is now read-only (alice changed your permission)")
         try p.alice.sync()
@@ -185,7 +185,7 @@ import Testing
         #expect(try p.bob.reminder(pears.id) == nil)
         let entry = try #require(try p.bob.engine.conflicts().first)
         #expect(entry.cause == .readOnly)
-        #expect(entry.local == "title: Pears; notes: ripe ones; status: incomplete")
+        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["title=Pears", "notes=ripe ones", "status=incomplete"])
         #expect(ConflictsViewModel.reason(entry) == "refused: “Groceries” is now read-only (alice changed your permission)")
     }
 
@@ -203,7 +203,7 @@ import Testing
         let dropped = try p.bob.engine.conflicts()
         #expect(dropped.count == 1)
         #expect(dropped.first?.cause == .noLongerShared)
-        #expect(dropped.first?.local == "title: Pending edit")
+        #expect(ConflictEntry.keptValues(dropped.first?.local)?.map(\.value) == ["Pending edit"])
         #expect(dropped.first.map { ConflictsViewModel.reason($0) }
                 == "refused: “Groceries” is no longer shared with you (alice removed you, ended the share or moved it out)")
         try p.alice.sync()
