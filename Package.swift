@@ -69,12 +69,14 @@ let package = Package(
                 "RemindersCore", "CloudServer", "SyncEngine", "RemindersViewModels", "RemindersTUI",
             ]
         ),
-        .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore"]),
-        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer"]),
-        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "RemindersViewModels"]),
-        .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "RemindersCore"]),
-        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore"]),
+        // What the test targets share: one seeded generator, not a copy each.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
+        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
+        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "RemindersViewModels", "TestSupport"]),
+        .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "RemindersCore", "TestSupport"]),
+        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

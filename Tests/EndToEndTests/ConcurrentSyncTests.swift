@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 /// Devices that sync at the same moment, and commands that write a device's
 /// database while a sync of that same database runs: every command succeeds

@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 /// Kills `reminders sync` at many points of the send and fetch path, then
 /// restarts and syncs until quiet: no local edit is lost, nothing is

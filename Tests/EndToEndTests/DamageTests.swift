@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -150,21 +151,6 @@ final class DeviceFleet {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64), so a failing
-/// run can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// An integer from the environment, for scaling the long tests.
 func environmentCount(_ name: String, default value: Int) -> Int {

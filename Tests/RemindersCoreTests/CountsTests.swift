@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import RemindersCore
 
 /// The counts the home screen reads are kept by triggers (migration v2).
@@ -51,7 +52,7 @@ struct CountsTests {
 
     @Test func aLongRandomSequenceOfEditsKeepsEveryCountExact() throws {
         let store = try makeStore()
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         // A renamed tag stays in the pool: tagging with its old title
         // again makes a new tag, and links under the old key were made
         // again under the new one, so nothing collides.
@@ -203,15 +204,3 @@ struct CountsTests {
     }
 }
 
-/// A small seeded generator, so a failing random sequence replays.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import RemindersCore
 
 /// A window of a long list is read another way than the whole list (keys
@@ -11,7 +12,7 @@ struct WindowOrderTests {
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func everyWindowIsTheStartOfTheWholeList(seed: UInt64) throws {
         print("windows of lists: seed \(seed)")
-        var random = Xorshift(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let store = try makeStore()
         var listIDs: [String] = []
         for index in 0..<4 {
@@ -59,12 +60,7 @@ struct WindowOrderTests {
     }
 }
 
-/// Enough randomness for test data, replayable from its seed.
-private struct Xorshift {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
-    mutating func below(_ bound: Int) -> Int {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        return Int(state % UInt64(bound))
-    }
+extension SeededGenerator {
+    /// A number in 0..<bound.
+    mutating func below(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &self) }
 }

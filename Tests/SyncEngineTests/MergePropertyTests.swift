@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 @testable import SyncEngine
 import Testing
+import TestSupport
 
 /// The three-way merge on random (ancestor, client, server) triples, with
 /// values and times drawn from small pools so that equal values and equal
@@ -21,7 +22,7 @@ import Testing
     static let pool: [FieldValue?] = [nil, .string("a"), .string("b"), .string(""), .int64(0), .int64(1), .double(0.5),
                                       .stringList(["x"]), .bytes(Data([1]))]
 
-    static func version(_ columns: [String], random: inout MergeRandom, base: RowVersion? = nil) -> RowVersion {
+    static func version(_ columns: [String], random: inout SeededGenerator, base: RowVersion? = nil) -> RowVersion {
         var values: [String: FieldValue] = [:]
         var times: [String: Int64] = [:]
         for column in columns {
@@ -42,7 +43,7 @@ import Testing
 
     @Test func theMergeIsDeterministicPicksAWrittenValueBreaksTiesForTheClientAndIsIdempotent() throws {
         let seed = ProcessInfo.processInfo.environment["REMINDERS_FUZZ_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
-        var random = MergeRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let allColumns = ["title", "notes", "dueDate", "priority", "isFlagged", "status", "position"]
         let deadline = Date().addingTimeInterval(Self.budget)
         var triples = 0, conflicts = 0, ties = 0
@@ -104,17 +105,3 @@ import Testing
     }
 }
 
-/// SplitMix64, so that a failing seed can be replayed (REMINDERS_FUZZ_SEED).
-struct MergeRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 @testable import SyncEngine
 
 /// Random devices make random edits (titles in case and accent variants),

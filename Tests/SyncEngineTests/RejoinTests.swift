@@ -197,16 +197,24 @@ struct ServerDirectory {
         #expect(try a.engine.takeRejoinNotice() == nil)
     }
 
-    @Test func theNoticeNamesTheSharesTheNewServerLacks() throws {
-        let path = ServerDirectory(directory)
+    /// Alice's "Groceries" with Milk and Bread, shared with Bob, who accepted.
+    private func sharedGroceries(_ path: ServerDirectory) throws -> (alice: Device, bob: Device, list: RemindersList, milk: Reminder) {
         let server = try path.open()
         let alice = try Device("laptop", user: "alice", server: server)
         let bob = try Device("desktop", user: "bob", server: server)
         let list = try alice.store.createList(title: "Groceries")
+        let milk = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Milk"))
+        _ = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Bread"))
         _ = try alice.store.createList(title: "Private")
         try alice.sync()
         let share = try alice.engine.share(table: "remindersLists", key: list.id, with: [("bob", .readWrite)])
         try bob.engine.acceptShare(id: share.id)
+        return (alice, bob, list, milk)
+    }
+
+    @Test func theNoticeNamesTheSharesTheNewServerLacks() throws {
+        let path = ServerDirectory(directory)
+        let (alice, _, _, _) = try sharedGroceries(path)
         try path.delete()
         alice.connect(to: try path.open())
         try alice.sync()
@@ -217,15 +225,7 @@ struct ServerDirectory {
 
     @Test func aParticipantLosesTheCopyOfASharedListWithItsOwnEditsLoggedOnce() throws {
         let path = ServerDirectory(directory)
-        let server = try path.open()
-        let alice = try Device("laptop", user: "alice", server: server)
-        let bob = try Device("desktop", user: "bob", server: server)
-        let list = try alice.store.createList(title: "Groceries")
-        let milk = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Milk"))
-        _ = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Bread"))
-        try alice.sync()
-        let share = try alice.engine.share(table: "remindersLists", key: list.id, with: [("bob", .readWrite)])
-        try bob.engine.acceptShare(id: share.id)
+        let (alice, bob, list, milk) = try sharedGroceries(path)
         let own = try bob.store.createList(title: "Bob's own")
         try bob.sync()
         // Unsent work of Bob's in Alice's list, then the server is made again.
