@@ -30,14 +30,18 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// Opens the device's database and attaches the engine. Does not touch
     /// the server: that happens on the first sync.
-    public init(databasePath: String, serverDirectory: URL, userName: String, deviceName: String, clock: AppClock) throws {
+    /// - Parameter wallClock: the sync engine's wall clock (milliseconds),
+    ///   which orders edits; tests move it by hand instead of sleeping.
+    public init(databasePath: String, serverDirectory: URL, userName: String, deviceName: String, clock: AppClock,
+                wallClock: @escaping @Sendable () -> Int64 = systemWallClock) throws {
         self.databasePath = databasePath
         self.serverDirectory = serverDirectory
         self.userName = userName
         self.deviceName = deviceName
         writer = try AppDatabase.open(path: databasePath)
         do {
-            engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables)
+            engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables,
+                                    wallClock: wallClock)
         } catch let error as SyncError {
             throw CoreError.database("database \(databasePath): \(error.description)")
         }

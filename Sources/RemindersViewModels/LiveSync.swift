@@ -37,7 +37,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
 
     /// How long after a commit the send starts, so that a burst of writes
     /// goes in one request.
-    public var sendDelay: TimeInterval = 0.03
+    public let sendDelay: TimeInterval = 0.03
 
     /// - Parameter pollInterval: how often the server's head is read when
     ///   the directory watch brings no news (its fallback).

@@ -28,11 +28,11 @@ public final class SyncEngine: @unchecked Sendable {
     private let syncLock = NSLock()
 
     /// Records per request; the server refuses more than 400.
-    public var batchLimit = 400
+    public let batchLimit = 400
     /// Bytes per request before assets; the server refuses more than 2 MB.
-    public var batchByteLimit = 1_500_000
+    public let batchByteLimit = 1_500_000
     /// Records per fetched page.
-    public var fetchLimit = 2000
+    public let fetchLimit = 2000
 
     /// Attaches the engine to a database: checks the schema of `tables`,
     /// installs the engine's tables and triggers, and marks rows that exist

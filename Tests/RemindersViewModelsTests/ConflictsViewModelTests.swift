@@ -24,7 +24,7 @@ import Testing
             try laptop.syncOnce()
             try desktop.syncOnce()
             try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk", priority: .high, isFlagged: true))
-            usleep(5_000)
+            cloud.later()
             try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk", dueDate: DueDate("2026-03-04T18:00"),
                                                                             priority: .medium))
             try laptop.syncOnce()
@@ -77,9 +77,9 @@ import Testing
         // A second round of conflicts, later.
         try scenario.laptop.syncOnce()
         try scenario.laptop.store.updateReminder(id: scenario.reminderID, ReminderChanges(notes: "oat, 2 cartons"))
-        usleep(5_000)
+        scenario.cloud.later()
         try scenario.desktop.store.updateReminder(id: scenario.reminderID, ReminderChanges(notes: "the barista kind"))
-        usleep(5_000)
+        scenario.cloud.later()
         try scenario.laptop.syncOnce()
         try scenario.desktop.syncOnce()
         let (model, _) = scenario.viewModel()

@@ -1,12 +1,15 @@
 import Foundation
 import GRDB
 import RemindersCore
+import TestSupport
 @testable import RemindersViewModels
 
 /// Devices of one user on one server directory, in a temporary folder: each
 /// a real database with the sync engine attached, as the app opens it.
 final class Cloud {
     let directory: URL
+    /// The devices' shared sync clock, moved by hand to order edits.
+    let wallClock = TestClock(Int64(Date().timeIntervalSince1970 * 1000))
     var serverDirectory: URL { directory.appendingPathComponent("server") }
     private var lives: [LiveSync] = []
 
@@ -23,8 +26,15 @@ final class Cloud {
     /// A device's session; the clock is pinned so that due dates read the same.
     func device(_ name: String, user: String = "me") throws -> DeviceSession {
         let clock = AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let wallClock = self.wallClock
         return try DeviceSession(databasePath: directory.appendingPathComponent("\(user)-\(name).sqlite").path,
-                                 serverDirectory: serverDirectory, userName: user, deviceName: name, clock: clock)
+                                 serverDirectory: serverDirectory, userName: user, deviceName: name, clock: clock,
+                                 wallClock: { wallClock.now })
+    }
+
+    /// Makes the next edit later than every edit so far, on every device.
+    func later() {
+        wallClock.advance()
     }
 
     /// Live sync for a session, started, stopped with the cloud.

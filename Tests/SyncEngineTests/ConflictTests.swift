@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 @testable import SyncEngine
 
 /// Conflicts between two devices of one user, against the real server.

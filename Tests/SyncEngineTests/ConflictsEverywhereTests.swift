@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import RemindersViewModels
 import Testing
+import TestSupport
 @testable import SyncEngine
 
 /// The conflict log is synced: the device whose edit lost sees the

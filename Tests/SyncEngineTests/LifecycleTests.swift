@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import SyncEngine
 
 /// A device with one generic table, `counters(id, count)`, to follow a row

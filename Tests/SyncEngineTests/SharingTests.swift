@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import RemindersViewModels
 import Testing
+import TestSupport
 @testable import SyncEngine
 
 /// Alice shares a list with Bob, against the real server: two users, and

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import RemindersViewModels
+import TestSupport
 @testable import SyncEngine
 
 /// A temporary folder removed when the value goes away.
@@ -15,21 +16,6 @@ final class TemporaryDirectory {
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-/// A wall clock a test can move (and set to run behind).
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int64
-
-    init(_ start: Int64 = 1_800_000_000_000) { value = start }
-
-    var now: Int64 {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-
-    func advance(_ milliseconds: Int64 = 1_000) { lock.withLock { value += milliseconds } }
 }
 
 /// One device of one user: its own database, store and engine, on a shared
