@@ -10,11 +10,6 @@ public protocol ViewState: Equatable, Sendable {
     var errorMessage: String? { get set }
 }
 
-/// Thrown by `waitFor` when the state does not arrive in time.
-public struct ViewModelTimeout: Error, CustomStringConvertible {
-    public var description: String
-}
-
 /// The machinery shared by every screen's view model.
 ///
 /// Contract:
@@ -103,21 +98,6 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
 
     /// Subclasses finish their pending work here.
     func willStop() {}
-
-    /// Waits until `predicate` holds for the state, checking each change,
-    /// and returns that state. For tests and scripted drivers.
-    @discardableResult
-    public func waitFor(timeout: TimeInterval = 5, _ predicate: @escaping @Sendable (State) -> Bool) async throws -> State {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let state = self.state
-            if predicate(state) { return state }
-            if Date() >= deadline {
-                throw ViewModelTimeout(description: "state did not match within \(timeout) s; last state: \(state)")
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
-    }
 
     /// Changes the state; calls `onChange` on the queue if it differs.
     func update(_ body: (inout State) -> Void) {

@@ -1,0 +1,24 @@
+import Foundation
+import RemindersViewModels
+
+/// Thrown by `waitFor` and `eventually` when a state does not arrive in time.
+struct ViewModelTimeout: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension ViewModel {
+    /// Waits until `predicate` holds for the state, checking every 5 ms, and
+    /// returns that state.
+    @discardableResult
+    func waitFor(timeout: TimeInterval = 5, _ predicate: @escaping @Sendable (State) -> Bool) async throws -> State {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let state = self.state
+            if predicate(state) { return state }
+            if Date() >= deadline {
+                throw ViewModelTimeout(description: "state did not match within \(timeout) s; last state: \(state)")
+            }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+}
