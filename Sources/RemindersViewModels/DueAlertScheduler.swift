@@ -119,7 +119,8 @@ public struct DueAlertState: ViewState {
 /// woke it. Call `start()` once; `stop()` cancels the timer.
 public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Sendable {
     public let settings: DueAlertSettings
-    private var notifier: NotifyRunner?
+    /// Runs the notify command; internal so tests can wait for it.
+    private(set) var notifier: NotifyRunner?
     /// What the observation delivered last (on `queue`).
     private var observed = Observed(reminders: [], shown: [:])
     private var timer: DispatchWorkItem?
@@ -195,11 +196,6 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
             defer { events = [] }
             return events
         }
-    }
-
-    /// Waits until every notify command started so far finished (tests).
-    public func waitForNotifyCommands(timeout: TimeInterval = 10) {
-        notifier?.waitUntilIdle(timeout: timeout)
     }
 
     // MARK: Actions

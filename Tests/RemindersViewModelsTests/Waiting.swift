@@ -1,5 +1,5 @@
 import Foundation
-import RemindersViewModels
+@testable import RemindersViewModels
 
 /// Thrown by `waitFor` and `eventually` when a state does not arrive in time.
 struct ViewModelTimeout: Error, CustomStringConvertible {
@@ -20,5 +20,12 @@ extension ViewModel {
             }
             try await Task.sleep(nanoseconds: 5_000_000)
         }
+    }
+}
+
+extension DueAlertScheduler {
+    /// Waits until every notify command started so far finished.
+    func waitForNotifyCommands(timeout: TimeInterval = 10) {
+        notifier?.waitUntilIdle(timeout: timeout)
     }
 }
