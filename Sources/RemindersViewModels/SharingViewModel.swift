@@ -40,7 +40,7 @@ public struct SharingState: ViewState {
     /// Whether this user owns the list (and may change its sharing).
     public var isOwner: Bool
     /// The share's participants, by name; removed ones left out.
-    public var participants: [ShareParticipant]
+    public var participants: [ListParticipant]
     public var isShared: Bool
     /// Requests still running.
     public var pendingRequests: Int
@@ -51,7 +51,7 @@ public struct SharingState: ViewState {
     public var errorMessage: String?
 
     public init(listID: String, listTitle: String = "", ownerName: String = "", isOwner: Bool = true,
-                participants: [ShareParticipant] = [], isShared: Bool = false, pendingRequests: Int = 0,
+                participants: [ListParticipant] = [], isShared: Bool = false, pendingRequests: Int = 0,
                 message: String? = nil, messageIsError: Bool = false, isLoaded: Bool = false, errorMessage: String? = nil) {
         self.listID = listID
         self.listTitle = listTitle
@@ -92,27 +92,27 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
             state.listTitle = title
             state.ownerName = share?.ownerName ?? owner
             state.isOwner = state.ownerName == me
-            state.participants = (share?.participants ?? []).filter { $0.status != .removed }.sorted { $0.userName < $1.userName }
+            state.participants = (share?.participants ?? []).compactMap(ListParticipant.init(_:)).sorted { $0.userName < $1.userName }
             state.isShared = share != nil && !state.participants.isEmpty
             state.isLoaded = true
         })
     }
 
     /// Invites `user` (or changes their permission).
-    public func invite(_ user: String, permission: SharePermission) {
+    public func invite(_ user: String, permission: SharingPermission) {
         let name = user.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return finish(error: "Type a user name") }
         let listID = self.listID
         request(done: "Invited \(name) (\(permission.rawValue))") { engine in
-            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: name, permission: permission)])
+            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: name, permission: permission.server)])
         }
     }
 
     /// Changes a participant's permission.
-    public func setPermission(_ user: String, _ permission: SharePermission) {
+    public func setPermission(_ user: String, _ permission: SharingPermission) {
         let listID = self.listID
         request(done: "\(user) is now \(permission.rawValue)") { engine in
-            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: user, permission: permission)])
+            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: user, permission: permission.server)])
         }
     }
 
@@ -174,9 +174,9 @@ public struct Invitation: Equatable, Sendable, Identifiable {
     /// The list's title: this device's copy, else what the server showed
     /// at the last refresh; nil when neither is known.
     public var listTitle: String?
-    public var permission: SharePermission
+    public var permission: SharingPermission
 
-    public init(id: String, ownerName: String, listID: String, listTitle: String?, permission: SharePermission) {
+    public init(id: String, ownerName: String, listID: String, listTitle: String?, permission: SharingPermission) {
         self.id = id
         self.ownerName = ownerName
         self.listID = listID
@@ -227,7 +227,7 @@ public final class InvitationsViewModel: ViewModel<InvitationsState>, @unchecked
                 let title = try Queries.listTitle(db, id: share.rootKey)
                     ?? share.rootPreview["title"]
                 return Invitation(id: share.id, ownerName: share.ownerName, listID: share.rootKey, listTitle: title,
-                                  permission: mine.permission)
+                                  permission: SharingPermission(mine.permission))
             }
         }, apply: { state, invitations in
             state.invitations = invitations
@@ -269,5 +269,27 @@ public final class InvitationsViewModel: ViewModel<InvitationsState>, @unchecked
             }
             self.refresh()
         }
+    }
+}
+
+extension SharingPermission {
+    init(_ permission: SharePermission) {
+        self = permission == .readOnly ? .readOnly : .readWrite
+    }
+
+    /// The server's name for it.
+    var server: SharePermission { self == .readOnly ? .readOnly : .readWrite }
+}
+
+extension ListParticipant {
+    /// A participant as the server lists them; nil for one removed.
+    init?(_ participant: ShareParticipant) {
+        let status: Status
+        switch participant.status {
+        case .pending: status = .pending
+        case .accepted: status = .accepted
+        case .removed: return nil
+        }
+        self.init(userName: participant.userName, permission: SharingPermission(participant.permission), status: status)
     }
 }

@@ -32,7 +32,7 @@ import Testing
         var state = try await sharing.waitFor(timeout: 10) { state in
             !state.isBusy && state.participants.contains { $0.userName == "bob" }
         }
-        #expect(state.participants == [ShareParticipant(userName: "bob", permission: .readOnly, status: .pending)])
+        #expect(state.participants == [ListParticipant(userName: "bob", permission: .readOnly, status: .pending)])
         #expect(state.messageIsError == false)
 
         // Bob sees the invitation on Home, and accepts it.

@@ -1,4 +1,3 @@
-import CloudServer
 import RemindersViewModels
 
 /// The sharing of one list: its participants with permission and status,
@@ -33,7 +32,7 @@ final class SharingScreen: ScreenController {
     func stop() { viewModel.stop() }
     func refresh() { viewModel.refresh() }
 
-    var selected: ShareParticipant? {
+    var selected: ListParticipant? {
         let people = viewModel.state.participants
         guard !people.isEmpty else { return nil }
         selectedIndex = max(0, min(selectedIndex, people.count - 1))
@@ -129,11 +128,11 @@ final class SharingScreen: ScreenController {
 /// Invite prompt: a user name, and Tab to switch read-only / read-write.
 final class InviteOverlay: Overlay {
     var field = TextField("")
-    var permission: SharePermission = .readWrite
-    let onSubmit: (String, SharePermission) -> Void
+    var permission: SharingPermission = .readWrite
+    let onSubmit: (String, SharingPermission) -> Void
     var error: String?
 
-    init(onSubmit: @escaping (String, SharePermission) -> Void) {
+    init(onSubmit: @escaping (String, SharingPermission) -> Void) {
         self.onSubmit = onSubmit
     }
 
