@@ -20,7 +20,7 @@ extension SyncEngine {
         } catch let changed as ServerChanged {
             // The server changed under the fetch: start again from scratch.
             report.rejoined = report.rejoined ?? changed.reason
-            report.add(try fetchAll(cache: cache))
+            try Self.once { report.add(try fetchAll(cache: cache)) }
         }
         try syncWrite { db in
             try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.fetchBeforeSendKey])
@@ -480,7 +480,9 @@ extension SyncEngine {
                 SELECT \(Metadata.columns) FROM sync_metadata WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL
                 """, arguments: [zone.name, zone.ownerName])
             for meta in try rows.map(Metadata.init(row:)) {
-                guard let table = tablesByName[meta.recordType],
+                // A record kept by a re-join (no change tag) was never
+                // confirmed by this history: missing here is no delete.
+                guard let table = tablesByName[meta.recordType], meta.lastKnown?.changeTag != nil,
                       !seen.contains(RecordCoder.recordName(table: meta.recordType, key: meta.recordName)) else { continue }
                 if meta.isPendingSave, meta.hasLocalEdits {
                     try logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil)

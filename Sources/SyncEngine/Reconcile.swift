@@ -40,7 +40,10 @@ extension SyncEngine {
                 else { continue }
                 let values = RecordCoder.values(of: row, table: table).values
                 var editTimes = meta.editTimes
-                for column in table.columns where values[column] != lastKnown.fields[column] && editTimes[column] == nil {
+                // A column the last-known record never had (added since, with
+                // a default) is not an edit.
+                for column in table.columns where values[column] != lastKnown.fields[column] && editTimes[column] == nil
+                    && (lastKnown.fields[column] != nil || lastKnown.fieldModificationTimes[column] != nil) {
                     editTimes[column] = now
                 }
                 guard editTimes != meta.editTimes else { continue }

@@ -99,6 +99,17 @@ extension SyncEngine {
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [Self.serverLocationKey, location])
     }
 
+    /// Runs work that a server change may interrupt a second time: a
+    /// second change within one round is reported as the server being
+    /// unsettled, not as an internal error; the next round starts over.
+    static func once(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch is ServerChanged {
+            throw SyncError.server(.serverUnavailable("the server changed twice during one sync; sync again"))
+        }
+    }
+
     /// Checks the server before acting on an answer that means "gone":
     /// throws `ServerChanged` (after re-joining) if it is not the one this
     /// device synced with.
@@ -123,6 +134,9 @@ extension SyncEngine {
         // this device holds records the server may have deleted.
         try db.execute(sql: "UPDATE sync_state SET value = 0 WHERE key LIKE 'databaseToken.%'")
         try db.execute(sql: "UPDATE sync_zones SET token = 0, isCreated = 0")
+        // Records held for a parent came from the old history: the fetch
+        // from 0 brings what the new server has.
+        try db.execute(sql: "DELETE FROM sync_held_records")
         for table in tables {
             // Versions of records kept without a row (one the schema
             // refused): nothing here to send.

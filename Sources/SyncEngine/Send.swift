@@ -28,9 +28,13 @@ extension SyncEngine {
         do {
             report.add(try sendBatches())
         } catch let changed as ServerChanged {
-            // The server changed under a batch: everything is pending again.
+            // The server changed under a batch: everything is pending again,
+            // and what the new server holds (its deletes too) comes first.
             report.rejoined = report.rejoined ?? changed.reason
-            report.add(try sendBatches())
+            try Self.once {
+                report.add(try fetchLocked())
+                report.add(try sendBatches())
+            }
         }
         return report
     }
@@ -91,13 +95,15 @@ extension SyncEngine {
         guard !deletes.isEmpty else { return [] }
         let current = try database.fetchRecords(deletes.compactMap(\.deleteID))
         return deletes.compactMap { change in
-            guard let id = change.deleteID, case .success(let record)? = current[id] else { return nil }
-            let known = change.metadata.lastKnown
+            // A delete of a row never confirmed here (remembered, or sent
+            // without an answer) cannot tell an edit from what it deletes.
+            guard let id = change.deleteID, case .success(let record)? = current[id],
+                  let known = change.metadata.lastKnown else { return nil }
             // After a re-join the kept record has no tag: only a field edited
             // past it is an edit the delete beats.
-            let edited = known?.changeTag == nil
-                ? record.fieldModificationTimes.contains { $0.value > (known?.fieldModificationTimes[$0.key] ?? 0) }
-                : record.changeTag != known?.changeTag
+            let edited = known.changeTag == nil
+                ? record.fieldModificationTimes.contains { $0.value > (known.fieldModificationTimes[$0.key] ?? 0) }
+                : record.changeTag != known.changeTag
             return edited ? (change, record) : nil
         }
     }
@@ -198,7 +204,9 @@ extension SyncEngine {
     /// Creates the private zones the batch needs, once.
     func ensureZones(for changes: [OutgoingChange], in database: any CloudDatabase) throws {
         guard database.scope == .private else { return }
-        let zones = Set(changes.compactMap { $0.record?.id.zoneID })
+        // Deletes too: a delete the device remembers may go to a zone a
+        // new server never had.
+        let zones = Set(changes.compactMap { $0.record?.id.zoneID ?? $0.deleteID?.zoneID }.filter { $0.ownerName == userName })
         let created = try writer.read { db in
             Set(try Row.fetchAll(db, sql: "SELECT zoneName, ownerName FROM sync_zones WHERE scope = 'private' AND isCreated")
                 .map { ZoneID(name: $0["zoneName"], ownerName: $0["ownerName"]) })
@@ -303,6 +311,9 @@ extension SyncEngine {
                     case .success?, .failure(.unknownItem)?:
                         try confirmDelete(db, change: change)
                         report.sentDeletes += 1
+                    case .failure(.zoneNotFound(let zone))?:
+                        try db.execute(sql: "UPDATE sync_zones SET isCreated = 0 WHERE zoneName = ? AND ownerName = ?",
+                                       arguments: [zone.name, zone.ownerName])
                     case .failure(.permissionFailure)?:
                         reverts.append(id)
                     default:
@@ -377,13 +388,18 @@ extension SyncEngine {
                 let meta = try Metadata.fetch(db, type: table, name: key)
                 switch current[id] {
                 case .success(let record)?:
-                    try logRefused(db, table: table, key: key, meta: meta, record: record, owner: id.zoneID.ownerName)
+                    // A row a re-join made pending carries no edit of the user's.
+                    if meta?.hasLocalEdits ?? true {
+                        try logRefused(db, table: table, key: key, meta: meta, record: record, owner: id.zoneID.ownerName)
+                    }
                     try Metadata.save(db, type: table, name: key, lastKnown: record, editTimes: [:],
                                       isPendingSave: false, isPendingDelete: false)
                     try writeRow(db, table: schema, key: key, record: record, columns: schema.columns, insert: true)
                 default:
-                    try logRefused(db, table: table, key: key, meta: meta, record: nil, owner: id.zoneID.ownerName,
-                                   readOnly: readOnlyOwners.contains(id.zoneID.ownerName))
+                    if meta?.hasLocalEdits ?? true {
+                        try logRefused(db, table: table, key: key, meta: meta, record: nil, owner: id.zoneID.ownerName,
+                                       readOnly: readOnlyOwners.contains(id.zoneID.ownerName))
+                    }
                     try deleteLocally(db, table: schema, key: key)
                 }
                 report.dropped += 1

@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 4
+    static let version = 5
 
     static func install(_ db: Database) throws {
         try db.execute(sql: """
@@ -48,6 +48,14 @@ enum SyncSchema {
                   deletedAt INTEGER NOT NULL,
                   PRIMARY KEY (recordType, recordName)
                 ) STRICT;
+                """)
+        }
+        if installed < 5 {
+            // The log's entries by record (a dropped edit is logged once:
+            // `logConflict` looks it up), and old deletes by age.
+            try db.execute(sql: """
+                CREATE INDEX IF NOT EXISTS sync_conflicts_record ON sync_conflicts(recordType, recordName);
+                CREATE INDEX IF NOT EXISTS sync_tombstones_deletedAt ON sync_tombstones(deletedAt);
                 """)
         }
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])

@@ -254,6 +254,30 @@ struct ServerDirectory {
         #expect(try bob.reminder(milk.id)?.title == "Milk")
     }
 
+    @Test func rememberedDeletesReachAServerMadeAgainAndTheDevicesThatMissedThem() throws {
+        let path = ServerDirectory(directory)
+        let (a, b, list, milk) = try twoSyncedDevices(try path.open())
+        let other = try a.store.createList(title: "Errands")
+        try a.sync(); try b.sync()
+        // A deletes everything it made; B, away, never hears of it.
+        _ = try a.store.deleteList(id: list.id)
+        _ = try a.store.deleteList(id: other.id)
+        try a.sync()
+        try path.delete()
+        let remade = try path.open()
+        a.connect(to: remade)
+        b.connect(to: remade)
+        // A's own zone holds nothing but remembered deletes: they still go.
+        try a.sync()
+        #expect(try a.pending() == 0)
+        try b.sync()
+        #expect(try b.list(list.id) == nil)
+        #expect(try b.reminder(milk.id) == nil)
+        #expect(try b.list(other.id) == nil)
+        try a.sync()
+        #expect(try a.export() == b.export())
+    }
+
     @Test func aServerDeletedWhileOpenRefusesRequestsInsteadOfWritingToTheDeletedFile() throws {
         let path = ServerDirectory(directory)
         let (a, _, list, _) = try twoSyncedDevices(try path.open())
@@ -396,6 +420,35 @@ struct ServerDirectory {
         let b = try Device("B", server: new)
         try b.sync()
         #expect(try b.reminder(milk.id)?.title == "Oat milk")
+    }
+
+    @Test func aDeleteOnTheNewServerStaysDeletedWhenTheSaveThatMetItReJoins() throws {
+        let path = ServerDirectory(directory)
+        let old = try path.open()
+        let a = try Device("A", server: old)
+        let c = try Device("C", server: old)
+        let list = try a.store.createList(title: "Home")
+        let milk = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Milk"))
+        try a.sync(); try c.sync()
+        let mark = try #require(try a.db.read { db in try SyncEngine.storedMark(db) })
+        try path.delete()
+        let new = try path.open()
+        // C re-joins the new server first and deletes Milk there.
+        c.connect(to: new)
+        try c.sync()
+        _ = try c.store.deleteReminder(id: milk.id)
+        try c.sync()
+        // A edits Milk and meets the delete through a check that still says old.
+        a.engine.connect(
+            privateDatabase: InterceptingDatabase.swappedAfterTheCheck(
+                new.database(user: "me", scope: .private, device: "A"), old: ServerIdentity(head: mark, checked: mark)),
+            sharedDatabase: new.database(user: "me", scope: .shared, device: "A"))
+        try a.store.updateReminder(id: milk.id, ReminderChanges(title: "Oat milk"))
+        #expect(try a.engine.sendChanges().rejoined == .otherServer)
+        try a.sync(); try c.sync()
+        #expect(try a.reminder(milk.id) == nil)
+        #expect(try c.reminder(milk.id) == nil)
+        #expect(try a.export() == c.export())
     }
 
     @Test func anExpiredTokenIsCheckedAndReJoins() throws {
