@@ -40,6 +40,13 @@ public struct ServerRejoin: Equatable, Sendable {
         self.init(cause: cause, server: server, at: at, lostShares: notice.lostShares)
     }
 
+    /// The message as a sentence's start: what the CLI prints (with a
+    /// full stop) and the app's toast shows.
+    public var sentence: String {
+        let text = message
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+
     /// What the user is told, once: in the CLI on standard error, in the
     /// app as a toast.
     public var message: String {

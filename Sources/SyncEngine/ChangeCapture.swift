@@ -28,7 +28,7 @@ enum ChangeCapture {
     /// triggers is the signature, so a new column, a new synced table or a
     /// change here installs and backfills again; a trigger gone missing too.
     static func isCurrent(_ db: Database, tables: [TableSchema]) throws -> Bool {
-        let installed = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'captureSignature'")
+        let installed = try SyncState.value(db, "captureSignature", as: String.self)
         guard installed == signature(tables) else { return false }
         let names = tables.flatMap { table in suffixes.map { triggerName(table, $0) } }
         let present = try Int.fetchOne(db, sql: """
@@ -38,8 +38,7 @@ enum ChangeCapture {
     }
 
     static func markCurrent(_ db: Database, tables: [TableSchema]) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('captureSignature', ?)",
-                       arguments: [signature(tables)])
+        try SyncState.set(db, "captureSignature", signature(tables))
     }
 
     static func signature(_ tables: [TableSchema]) -> String {

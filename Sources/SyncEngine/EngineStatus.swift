@@ -37,12 +37,12 @@ extension SyncEngine {
     /// every process of the device agrees.
     public func setOffline(_ offline: Bool) throws {
         try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('offline', ?)", arguments: [offline ? 1 : 0])
+            try SyncState.set(db, "offline", offline ? 1 : 0)
         }
     }
 
     public var isOffline: Bool {
-        (try? writer.read { db in try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'offline'") }) == 1
+        (try? writer.read { db in try SyncState.value(db, "offline", as: Int.self) }) == 1
     }
 
     /// Whether this device has ever synced or holds rows the engine knows of.

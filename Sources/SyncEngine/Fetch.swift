@@ -23,7 +23,7 @@ extension SyncEngine {
             try Self.once { report.add(try fetchAll(cache: cache)) }
         }
         try syncWrite { db in
-            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.fetchBeforeSendKey])
+            try SyncState.remove(db, Self.fetchBeforeSendKey)
             try forgetOldDeletes(db)
         }
         return report
@@ -35,7 +35,7 @@ extension SyncEngine {
             let database = scope == .private ? privateDatabase : sharedDatabase
             let key = "databaseToken.\(scope.rawValue)"
             var token = try writer.read { db in
-                try Int64.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key]).map(ChangeToken.init)
+                try SyncState.value(db, key, as: Int64.self).map(ChangeToken.init)
             }
             while true {
                 let changes: DatabaseChanges
@@ -57,8 +57,7 @@ extension SyncEngine {
                 }
                 try syncWrite { db in
                     try advanceMark(db, to: changes.head)
-                    try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
-                                   arguments: [key, changes.token.sequence])
+                    try SyncState.set(db, key, changes.token.sequence)
                 }
                 token = changes.token
                 if !changes.moreComing { break }

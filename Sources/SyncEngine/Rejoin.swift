@@ -64,9 +64,7 @@ extension SyncEngine {
             throw SyncError.server(error)
         }
         let location = serverLocation
-        let storedLocation = try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [Self.serverLocationKey])
-        }
+        let storedLocation = try writer.read { db in try SyncState.value(db, Self.serverLocationKey, as: String.self) }
         guard let stored else {
             // First contact (or a database from before marks were kept):
             // this is the server the device syncs with from now on.
@@ -88,15 +86,14 @@ extension SyncEngine {
             try rejoin(db)
             try Self.saveMark(db, identity.head)
             try saveLocation(db, location)
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
-                           arguments: [Self.rejoinNoticeKey, reason.rawValue])
+            try SyncState.set(db, Self.rejoinNoticeKey, reason.rawValue)
         }
         return reason
     }
 
     private func saveLocation(_ db: Database, _ location: String?) throws {
         guard let location else { return }
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [Self.serverLocationKey, location])
+        try SyncState.set(db, Self.serverLocationKey, location)
     }
 
     /// Runs work that a server change may interrupt a second time: a
@@ -177,34 +174,30 @@ extension SyncEngine {
                   SELECT \(table.primaryKey.quotedDatabaseIdentifier) FROM \(table.name.quotedDatabaseIdentifier))
                 """, arguments: [table.name])
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, 1)", arguments: [Self.fetchBeforeSendKey])
+        try SyncState.set(db, Self.fetchBeforeSendKey, 1)
         // The shares this user owns, named, to tell which the new server
         // lacks once its shares are read (`noteLostShares`).
         var owned: [String] = []
         for share in try Self.localShares(db) where share.ownerName == userName {
             owned.append(try shareRootSubject(db, table: share.rootTable, key: share.rootKey) ?? share.rootKey)
         }
-        let ownedJSON = String(decoding: try JSONEncoder().encode(owned), as: UTF8.self)
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
-                       arguments: [Self.sharesBeforeRejoinKey, ownedJSON])
+        try SyncState.setJSON(db, Self.sharesBeforeRejoinKey, owned)
     }
 
     /// After the first refresh of the shares since a re-join: the shares
     /// this user owned before that the server does not have, kept for the
     /// notice.
     func noteLostShares(_ db: Database) throws {
-        guard let json = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?",
-                                             arguments: [Self.sharesBeforeRejoinKey]) else { return }
-        let before = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        guard try SyncState.contains(db, Self.sharesBeforeRejoinKey) else { return }
+        let before = try SyncState.json(db, Self.sharesBeforeRejoinKey, as: [String].self) ?? []
         var now: Set<String> = []
         for share in try Self.localShares(db) where share.ownerName == userName {
             now.insert(try shareRootSubject(db, table: share.rootTable, key: share.rootKey) ?? share.rootKey)
         }
         let lost = before.filter { !now.contains($0) }
-        try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [Self.sharesBeforeRejoinKey])
+        try SyncState.remove(db, Self.sharesBeforeRejoinKey)
         guard !lost.isEmpty else { return }
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)",
-                       arguments: [Self.lostSharesKey, String(decoding: try JSONEncoder().encode(lost), as: UTF8.self)])
+        try SyncState.setJSON(db, Self.lostSharesKey, lost)
     }
 
     /// Remembers a delete of a row of the user's own zone, for a re-join
@@ -273,14 +266,11 @@ extension SyncEngine {
     }
 
     static func storedMark(_ db: Database) throws -> HistoryMark? {
-        guard let json = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [serverMarkKey])
-        else { return nil }
-        return try? JSONDecoder().decode(HistoryMark.self, from: Data(json.utf8))
+        try SyncState.json(db, serverMarkKey, as: HistoryMark.self)
     }
 
     static func saveMark(_ db: Database, _ mark: HistoryMark) throws {
-        let json = String(decoding: try JSONEncoder().encode(mark), as: UTF8.self)
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [serverMarkKey, json])
+        try SyncState.setJSON(db, serverMarkKey, mark)
     }
 
     /// Why this device last re-joined its server, once: the notice is
@@ -289,17 +279,13 @@ extension SyncEngine {
     public func takeRejoinNotice() throws -> RejoinNotice? {
         // Read first: the app asks after every round, and a write
         // transaction each time would cost for nothing.
-        let pending = try writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = ?)", arguments: [Self.rejoinNoticeKey])
-        }
-        guard pending == true else { return nil }
+        let pending = try writer.read { db in try SyncState.contains(db, Self.rejoinNoticeKey) }
+        guard pending else { return nil }
         return try writer.write { db in
-            guard let value = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?",
-                                                  arguments: [Self.rejoinNoticeKey]),
+            guard let value = try SyncState.value(db, Self.rejoinNoticeKey, as: String.self),
                   let reason = RejoinReason(rawValue: value) else { return nil }
-            let lost = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [Self.lostSharesKey])
-                .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            try db.execute(sql: "DELETE FROM sync_state WHERE key IN (?, ?)", arguments: [Self.rejoinNoticeKey, Self.lostSharesKey])
+            let lost = try SyncState.json(db, Self.lostSharesKey, as: [String].self) ?? []
+            try SyncState.remove(db, Self.rejoinNoticeKey, Self.lostSharesKey)
             return RejoinNotice(reason: reason, lostShares: lost)
         }
     }

@@ -68,8 +68,7 @@ public final class SyncEngine: @unchecked Sendable {
         try writer.writeWithoutTransaction { db in
             functions.register(db)
             try db.inTransaction(.immediate) {
-                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('deviceName', ?)",
-                               arguments: [deviceName])
+                try SyncState.set(db, "deviceName", deviceName)
                 // Rows are only ever written with the triggers in place
                 // (they call this engine's functions), so once installed and
                 // backfilled there is nothing to redo: at 100,000 reminders
@@ -162,8 +161,7 @@ public final class SyncEngine: @unchecked Sendable {
                 if pending == 0 || (sent.isEmpty && fetched.isEmpty) { break }
             }
             try syncWrite { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('lastSyncAt', ?)",
-                               arguments: [functions.wallClock()])
+                try SyncState.set(db, "lastSyncAt", functions.wallClock())
             }
             return report
         }

@@ -15,7 +15,7 @@ enum SyncSchema {
               value ANY
             ) STRICT;
             """)
-        let installed = try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'schemaVersion'") ?? 0
+        let installed = try SyncState.value(db, "schemaVersion", as: Int.self) ?? 0
         if installed > version {
             throw SyncError.database("the sync data in this database was written by a newer version of reminders; upgrade reminders")
         }
@@ -58,7 +58,7 @@ enum SyncSchema {
                 CREATE INDEX IF NOT EXISTS sync_tombstones_deletedAt ON sync_tombstones(deletedAt);
                 """)
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('schemaVersion', ?)", arguments: [version])
+        try SyncState.set(db, "schemaVersion", version)
     }
 
     private static func installVersion1(_ db: Database) throws {

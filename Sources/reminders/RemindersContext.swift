@@ -57,8 +57,7 @@ struct RemindersContext {
     func withServer<T>(_ body: (SyncEngine) throws -> T) throws -> T {
         defer {
             if let rejoin = try? session.takeRejoin() {
-                let text = rejoin.message
-                FileHandle.standardError.write(Data((TerminalText.clean(text.prefix(1).uppercased() + text.dropFirst()) + ".\n").utf8))
+                FileHandle.standardError.write(Data((TerminalText.clean(rejoin.sentence) + ".\n").utf8))
             }
         }
         return try SyncFailure.mapping { try body(engine) }

@@ -95,8 +95,7 @@ extension AppController {
     func announceRejoin() -> Bool {
         guard let rejoin = statusBar.state.sync.rejoin, rejoin.at != announcedRejoin else { return false }
         announcedRejoin = rejoin.at
-        let message = TextSanitizer.firstLine(rejoin.message)
-        showMessage(message.prefix(1).uppercased() + message.dropFirst(), duration: Self.rejoinToastDuration)
+        showMessage(TextSanitizer.firstLine(rejoin.sentence), duration: Self.rejoinToastDuration)
         return true
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+/// The engine's small facts in `sync_state` (a key and a value each): the
+/// device name, tokens, the server's mark, flags and notices. One place
+/// reads and writes them, so the SQL is written once.
+enum SyncState {
+    static func value<Value: DatabaseValueConvertible>(_ db: Database, _ key: String, as type: Value.Type = Value.self) throws -> Value? {
+        try Value.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = ?"), arguments: [key])
+    }
+
+    static func contains(_ db: Database, _ key: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = ?)"), arguments: [key]) ?? false
+    }
+
+    static func set(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
+        try db.executeCached("INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+
+    static func remove(_ db: Database, _ keys: String...) throws {
+        for key in keys {
+            try db.executeCached("DELETE FROM sync_state WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// A value kept as JSON; nil when absent or unreadable.
+    static func json<Value: Decodable>(_ db: Database, _ key: String, as type: Value.Type) throws -> Value? {
+        guard let text = try value(db, key, as: String.self) else { return nil }
+        return try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+    }
+
+    static func setJSON(_ db: Database, _ key: String, _ value: some Encodable) throws {
+        try set(db, key, String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+    }
+}
