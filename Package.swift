@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RemindersCore", targets: ["RemindersCore"]),
         .library(name: "CloudServer", targets: ["CloudServer"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
+        .library(name: "DeviceRuntime", targets: ["DeviceRuntime"]),
         .library(name: "RemindersViewModels", targets: ["RemindersViewModels"]),
         .library(name: "RemindersTUI", targets: ["RemindersTUI"]),
     ],
@@ -48,9 +49,19 @@ let package = Package(
             name: "SyncEngine",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "CloudServer"]
         ),
+        // The device's plumbing: its database and engine, the server it
+        // reaches (and how), live sync, watchers and spawned processes.
         .target(
             name: "RemindersViewModels",
-            dependencies: ["RemindersCore", "SyncEngine", "CloudServer"]
+            dependencies: ["RemindersCore", "SyncEngine"]
+        ),
+        // One device at run time: its database and engine, the server it
+        // reaches (the transport is chosen in one place), live sync,
+        // watchers and spawned processes. It provides what the view models
+        // ask for (sync status, sharing, alerts) through their protocols.
+        .target(
+            name: "DeviceRuntime",
+            dependencies: ["RemindersCore", "SyncEngine", "CloudServer", "RemindersViewModels"]
         ),
         .target(
             name: "RemindersTUI",
@@ -59,23 +70,23 @@ let package = Package(
         .executableTarget(
             name: "reminders",
             dependencies: [
-                "RemindersCore", "CloudServer", "SyncEngine", "RemindersViewModels", "RemindersTUI",
+                "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "reminders-bench",
             dependencies: [
-                "RemindersCore", "CloudServer", "SyncEngine", "RemindersViewModels", "RemindersTUI",
+                "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
             ]
         ),
         // What the test targets share: one seeded generator, not a copy each.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
-        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "RemindersViewModels", "TestSupport"]),
-        .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "RemindersCore", "TestSupport"]),
-        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore", "TestSupport"]),
+        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
+        .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
+        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

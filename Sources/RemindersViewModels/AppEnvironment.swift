@@ -64,22 +64,3 @@ public final class AppEnvironment: Sendable {
         (try? writer.read { db in try sharing.isReadOnly(db, listID: listID) }) ?? false
     }
 }
-
-/// What the sharing layer tells screens about a list. Both calls run inside
-/// a view model's observed fetch, so whatever they read in the database
-/// (share tables kept in the same file) is tracked: when it changes, the
-/// screen updates.
-public protocol SharingInfoProvider: Sendable {
-    /// How a list is shared, or nil for a list that is not.
-    func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus?
-    /// Whether the user may only read the list; screens then hide editing
-    /// keys and the store refuses writes anyway.
-    func isReadOnly(_ db: Database, listID: String) throws -> Bool
-}
-
-/// No sharing: every list is the user's own.
-public struct NoSharing: SharingInfoProvider {
-    public init() {}
-    public func shareStatus(_ db: Database, listID: String) -> ListShareStatus? { nil }
-    public func isReadOnly(_ db: Database, listID: String) -> Bool { false }
-}

@@ -3,27 +3,32 @@ import GRDB
 import RemindersCore
 
 /// How the running app alerts for due reminders.
-public struct DueAlertSettings: Equatable, Sendable {
+public struct DueAlertSettings: Sendable {
     /// The hour at which a reminder with a date but no time falls due.
     public var defaultHour: Int
-    /// Words of the notify command (already split), run for every alert
-    /// with the title and due time appended; nil for none.
-    public var notifyCommand: [String]?
+    /// Told of every alert, outside the app (the notify command); nil for
+    /// none.
+    public var notifier: (any AlertNotifier)?
     /// Alerts that fell due while the app was closed are still raised
     /// when it opens, if they fell due at most this long ago; older ones
     /// only count as past due.
     public var catchUp: TimeInterval
-    /// A notify command still running after this long is stopped and
-    /// reported.
-    public var notifyTimeout: TimeInterval
 
-    public init(defaultHour: Int = DueQueries.defaultHour, notifyCommand: [String]? = nil,
-                catchUp: TimeInterval = 12 * 3600, notifyTimeout: TimeInterval = 30) {
+    public init(defaultHour: Int = DueQueries.defaultHour, notifier: (any AlertNotifier)? = nil,
+                catchUp: TimeInterval = 12 * 3600) {
         self.defaultHour = defaultHour
-        self.notifyCommand = notifyCommand
+        self.notifier = notifier
         self.catchUp = catchUp
-        self.notifyTimeout = notifyTimeout
     }
+}
+
+/// Announces due alerts outside the app, such as by running the user's
+/// notify command (`NotifyRunner`, in the device runtime).
+public protocol AlertNotifier: Sendable {
+    /// Starts announcing one alert and returns at once. `failed` gets a
+    /// line for the user when it goes wrong; the notifier decides how often
+    /// (a broken command is reported once, not at every alert).
+    func announce(title: String, due: String, failed: @escaping @Sendable (String) -> Void)
 }
 
 /// A reminder whose due moment arrived and that this device alerted for.
@@ -119,8 +124,6 @@ public struct DueAlertState: ViewState {
 /// woke it. Call `start()` once; `stop()` cancels the timer.
 public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Sendable {
     public let settings: DueAlertSettings
-    /// Runs the notify command; internal so tests can wait for it.
-    private(set) var notifier: NotifyRunner?
     /// What the observation delivered last (on `queue`).
     private var observed = Observed(reminders: [], shown: [:])
     private var timer: DispatchWorkItem?
@@ -137,11 +140,6 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
     public init(environment: AppEnvironment, settings: DueAlertSettings = DueAlertSettings()) {
         self.settings = settings
         super.init(environment: environment, initial: DueAlertState(), label: "due-alerts")
-        if let words = settings.notifyCommand, !words.isEmpty {
-            notifier = NotifyRunner(words: words, timeout: settings.notifyTimeout) { [weak self] message in
-                self?.post(.notifyFailed(message))
-            }
-        }
     }
 
     /// Creates the alert table if needed, forgets alerts of reminders that
@@ -300,7 +298,9 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
         let fired = raiseAlerts(now: now, snapshot: snapshot)
         for alert in fired {
             post(.alert(alert))
-            notifier?.run(title: alert.title, due: alert.dueText)
+            settings.notifier?.announce(title: alert.title, due: alert.dueText) { [weak self] message in
+                self?.post(.notifyFailed(message))
+            }
         }
         let reminders = observed.reminders
         let dueNow = reminders

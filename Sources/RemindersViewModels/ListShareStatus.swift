@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// How a list is shared, as this user sees it. Typed, so screens put it in
 /// words and nothing reads words back.
@@ -45,4 +46,62 @@ public struct ListParticipant: Equatable, Sendable {
         self.permission = permission
         self.status = status
     }
+}
+
+/// A share someone else owns that this user has not answered yet.
+public struct Invitation: Equatable, Sendable, Identifiable {
+    public var id: String
+    public var ownerName: String
+    public var listID: String
+    /// The list's title: this device's copy, else what the server showed
+    /// at the last refresh; nil when neither is known.
+    public var listTitle: String?
+    public var permission: SharingPermission
+
+    public init(id: String, ownerName: String, listID: String, listTitle: String?, permission: SharingPermission) {
+        self.id = id
+        self.ownerName = ownerName
+        self.listID = listID
+        self.listTitle = listTitle
+        self.permission = permission
+    }
+
+    /// "alice invites you to “Groceries” (read-write)"
+    public var line: String {
+        let what = listTitle.map { "“\($0)”" } ?? "a list"
+        return "\(ownerName) invites you to \(what) (\(permission.rawValue))"
+    }
+}
+
+/// What the sharing layer tells screens about a list. Both calls run inside
+/// a view model's observed fetch, so whatever they read in the database
+/// (share tables kept in the same file) is tracked: when it changes, the
+/// screen updates.
+public protocol SharingInfoProvider: Sendable {
+    /// How a list is shared, or nil for a list that is not.
+    func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus?
+    /// Whether the user may only read the list; screens then hide editing
+    /// keys and the store refuses writes anyway.
+    func isReadOnly(_ db: Database, listID: String) throws -> Bool
+    /// Who owns a list (nil: this user) and who it is shared with, by
+    /// name, removed ones left out, as the Sharing screen lists them.
+    func people(_ db: Database, listID: String) throws -> (owner: String?, participants: [ListParticipant])
+    /// Shares of lists other users own that this user has not answered.
+    func invitations(_ db: Database) throws -> [Invitation]
+}
+
+/// No sharing: every list is the user's own.
+public struct NoSharing: SharingInfoProvider {
+    public init() {}
+    public func shareStatus(_ db: Database, listID: String) -> ListShareStatus? { nil }
+    public func isReadOnly(_ db: Database, listID: String) -> Bool { false }
+}
+
+extension SharingInfoProvider {
+    /// A provider that knows of no shares: the user owns every list.
+    public func people(_ db: Database, listID: String) throws -> (owner: String?, participants: [ListParticipant]) {
+        (nil, [])
+    }
+
+    public func invitations(_ db: Database) throws -> [Invitation] { [] }
 }

@@ -31,7 +31,7 @@ public struct ServerRejoin: Equatable, Sendable {
         self.lostShares = lostShares
     }
 
-    init(_ notice: RejoinNotice, server: String, at: Date) {
+    public init(_ notice: RejoinNotice, server: String, at: Date) {
         let cause: Cause = switch notice.reason {
         case .olderCopy: .olderCopy
         case .otherServer: .replaced
@@ -61,13 +61,5 @@ public struct ServerRejoin: Equatable, Sendable {
             text += "; it does not have your shares of \(names): share them again"
         }
         return text
-    }
-}
-
-extension DeviceSession {
-    /// Why this device last re-joined its server, once (see
-    /// `SyncEngine.takeRejoinNotice`).
-    public func takeRejoin(at date: Date = Date()) throws -> ServerRejoin? {
-        try engine.takeRejoinNotice().map { ServerRejoin($0, server: serverDirectory.path, at: date) }
     }
 }

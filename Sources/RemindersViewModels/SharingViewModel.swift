@@ -1,19 +1,6 @@
-import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
-import SyncEngine
-
-/// Where sharing requests run: off the caller's thread, with the engine
-/// connected to the server. `LiveSync` provides it in the app.
-public protocol SharingService: AnyObject, Sendable {
-    /// Runs `body` on a background queue with a connected engine, then
-    /// `completion` (on that queue) with the error, if any.
-    func withConnectedEngine(_ body: @escaping @Sendable (SyncEngine) throws -> Void,
-                             completion: @escaping @Sendable ((any Error)?) -> Void)
-}
-
-extension LiveSync: SharingService {}
 
 extension AppEnvironment {
     /// The sharing requests' runner: the live sync, when there is a server.
@@ -22,17 +9,51 @@ extension AppEnvironment {
     }
 }
 
-/// A user-facing line for a sharing failure.
-func describeSharingError(_ error: any Error) -> String {
-    if let error = error as? SyncError { return error.description }
-    if let error = error as? CloudError { return error.description }
-    if let error = error as? CoreError { return error.description }
-    return "\(error)"
+/// The state of a screen that makes sharing requests: how many still run,
+/// and the outcome of the last one.
+protocol SharingRequestState: ViewState {
+    var pendingRequests: Int { get set }
+    var message: String? { get set }
+    var messageIsError: Bool { get set }
+}
+
+extension ViewModel where State: SharingRequestState {
+    /// Runs a sharing request through `service`, counting it while it runs;
+    /// its outcome becomes the state's message (`done` on success, nothing
+    /// when `done` is nil), then the screen re-reads its data.
+    /// - Parameter working: the message shown while the request runs.
+    func perform(_ request: SharingRequest, with service: (any SharingService)?, done: String?,
+                 working: String? = nil, noServer: String) {
+        guard let service else {
+            if done != nil { update { $0.message = noServer; $0.messageIsError = true } }
+            return
+        }
+        update { state in
+            state.pendingRequests += 1
+            if let working { state.message = working; state.messageIsError = false }
+        }
+        service.perform(request) { [weak self] failure in
+            guard let self else { return }
+            self.update { state in
+                state.pendingRequests -= 1
+                if let failure {
+                    state.message = failure
+                    state.messageIsError = true
+                } else if let done {
+                    state.message = done
+                    state.messageIsError = false
+                } else if working != nil {
+                    state.message = nil
+                }
+            }
+            self.refresh()
+        }
+    }
 }
 
 // MARK: - One list's sharing
 
-public struct SharingState: ViewState {
+public struct SharingState: SharingRequestState {
     public var listID: String
     public var listTitle: String
     /// The list's owner (this user for a list never shared with them).
@@ -81,19 +102,15 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
         self.service = service ?? environment.sharingService
         super.init(environment: environment, initial: SharingState(listID: listID), label: "sharing")
         let me = environment.userName
-        observe({ db -> (String, String, LocalShare?) in
-            let title = try Queries.listTitle(db, id: listID) ?? ""
-            let owner = try db.tableExists("sync_metadata")
-                ? SyncEngine.owner(db, table: RemindersList.databaseTableName, key: listID, defaultOwner: me) : me
-            let share = try SyncEngine.localShares(db).first { $0.rootTable == RemindersList.databaseTableName && $0.rootKey == listID }
-            return (title, owner, share)
+        let sharing = environment.sharing
+        observe({ db in
+            (title: try Queries.listTitle(db, id: listID) ?? "", people: try sharing.people(db, listID: listID))
         }, apply: { state, value in
-            let (title, owner, share) = value
-            state.listTitle = title
-            state.ownerName = share?.ownerName ?? owner
+            state.listTitle = value.title
+            state.ownerName = value.people.owner ?? me
             state.isOwner = state.ownerName == me
-            state.participants = (share?.participants ?? []).compactMap(ListParticipant.init(_:)).sorted { $0.userName < $1.userName }
-            state.isShared = share != nil && !state.participants.isEmpty
+            state.participants = value.people.participants
+            state.isShared = !state.participants.isEmpty
             state.isLoaded = true
         })
     }
@@ -102,61 +119,32 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
     public func invite(_ user: String, permission: SharingPermission) {
         let name = user.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return finish(error: "Type a user name") }
-        let listID = self.listID
-        request(done: "Invited \(name) (\(permission.rawValue))") { engine in
-            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: name, permission: permission.server)])
-        }
+        request(.invite(listID: listID, user: name, permission: permission), done: "Invited \(name) (\(permission.rawValue))")
     }
 
     /// Changes a participant's permission.
     public func setPermission(_ user: String, _ permission: SharingPermission) {
-        let listID = self.listID
-        request(done: "\(user) is now \(permission.rawValue)") { engine in
-            _ = try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(userName: user, permission: permission.server)])
-        }
+        request(.invite(listID: listID, user: user, permission: permission), done: "\(user) is now \(permission.rawValue)")
     }
 
     /// Removes one participant.
     public func remove(_ user: String) {
-        let listID = self.listID
-        request(done: "Removed \(user)") { engine in
-            try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
-        }
+        request(.remove(listID: listID, user: user), done: "Removed \(user)")
     }
 
     /// Stops sharing the list with everyone.
     public func stopSharing() {
-        let listID = self.listID
-        request(done: "Stopped sharing") { engine in
-            try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: nil)
-        }
+        request(.stopSharing(listID: listID), done: "Stopped sharing")
     }
 
     /// Re-reads the shares from the server.
     public func refreshShares() {
-        request(done: nil) { engine in try engine.refreshShares() }
+        request(.refresh, done: nil)
     }
 
-    private func request(done: String?, _ body: @escaping @Sendable (SyncEngine) throws -> Void) {
-        guard let service else {
-            if done != nil { finish(error: "Sharing needs a server (start with --server)") }
-            return
-        }
-        update { $0.pendingRequests += 1; $0.message = "Working…"; $0.messageIsError = false }
-        service.withConnectedEngine(body) { [weak self] error in
-            guard let self else { return }
-            self.update { state in
-                state.pendingRequests -= 1
-                if let error {
-                    state.message = describeSharingError(error)
-                    state.messageIsError = true
-                } else {
-                    state.message = done
-                    state.messageIsError = false
-                }
-            }
-            self.refresh()
-        }
+    private func request(_ request: SharingRequest, done: String?) {
+        perform(request, with: service, done: done, working: "Working…",
+                noServer: "Sharing needs a server (start with --server)")
     }
 
     private func finish(error: String) {
@@ -166,32 +154,7 @@ public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendabl
 
 // MARK: - Invitations (Home)
 
-/// A share someone else owns that this user has not answered yet.
-public struct Invitation: Equatable, Sendable, Identifiable {
-    public var id: String
-    public var ownerName: String
-    public var listID: String
-    /// The list's title: this device's copy, else what the server showed
-    /// at the last refresh; nil when neither is known.
-    public var listTitle: String?
-    public var permission: SharingPermission
-
-    public init(id: String, ownerName: String, listID: String, listTitle: String?, permission: SharingPermission) {
-        self.id = id
-        self.ownerName = ownerName
-        self.listID = listID
-        self.listTitle = listTitle
-        self.permission = permission
-    }
-
-    /// "alice invites you to “Groceries” (read-write)"
-    public var line: String {
-        let what = listTitle.map { "“\($0)”" } ?? "a list"
-        return "\(ownerName) invites you to \(what) (\(permission.rawValue))"
-    }
-}
-
-public struct InvitationsState: ViewState {
+public struct InvitationsState: SharingRequestState {
     public var invitations: [Invitation]
     public var pendingRequests: Int
     public var message: String?
@@ -217,79 +180,27 @@ public final class InvitationsViewModel: ViewModel<InvitationsState>, @unchecked
     public init(environment: AppEnvironment, service: (any SharingService)? = nil) {
         self.service = service ?? environment.sharingService
         super.init(environment: environment, initial: InvitationsState(), label: "invitations")
-        let me = environment.userName
-        observe({ db -> [Invitation] in
-            try SyncEngine.localShares(db).compactMap { share -> Invitation? in
-                guard share.ownerName != me, share.rootTable == RemindersList.databaseTableName,
-                      let mine = share.participant(me), mine.status == .pending else { return nil }
-                // The list's rows arrive once accepted; until then, the
-                // title the server showed at the last refresh.
-                let title = try Queries.listTitle(db, id: share.rootKey)
-                    ?? share.rootPreview["title"]
-                return Invitation(id: share.id, ownerName: share.ownerName, listID: share.rootKey, listTitle: title,
-                                  permission: SharingPermission(mine.permission))
-            }
-        }, apply: { state, invitations in
+        let sharing = environment.sharing
+        observe({ db in try sharing.invitations(db) }, apply: { state, invitations in
             state.invitations = invitations
         })
     }
 
     /// Reads the shares from the server (when Home opens).
     public func refreshShares() {
-        request(done: nil) { engine in try engine.refreshShares() }
+        request(.refresh, done: nil)
     }
 
     public func accept(_ invitation: Invitation) {
-        let id = invitation.id
-        request(done: "Accepted \(invitation.ownerName)’s list") { engine in try engine.acceptShare(id: id) }
+        request(.accept(shareID: invitation.id), done: "Accepted \(invitation.ownerName)’s list")
     }
 
     public func decline(_ invitation: Invitation) {
-        let id = invitation.id
-        request(done: "Declined \(invitation.ownerName)’s invitation") { engine in try engine.leaveShare(id: id) }
+        request(.decline(shareID: invitation.id), done: "Declined \(invitation.ownerName)’s invitation")
     }
 
-    private func request(done: String?, _ body: @escaping @Sendable (SyncEngine) throws -> Void) {
-        guard let service else {
-            if done != nil { update { $0.message = "Sharing needs a server"; $0.messageIsError = true } }
-            return
-        }
-        update { $0.pendingRequests += 1 }
-        service.withConnectedEngine(body) { [weak self] error in
-            guard let self else { return }
-            self.update { state in
-                state.pendingRequests -= 1
-                if let error {
-                    state.message = describeSharingError(error)
-                    state.messageIsError = true
-                } else if let done {
-                    state.message = done
-                    state.messageIsError = false
-                }
-            }
-            self.refresh()
-        }
+    private func request(_ request: SharingRequest, done: String?) {
+        perform(request, with: service, done: done, noServer: "Sharing needs a server")
     }
 }
 
-extension SharingPermission {
-    init(_ permission: SharePermission) {
-        self = permission == .readOnly ? .readOnly : .readWrite
-    }
-
-    /// The server's name for it.
-    var server: SharePermission { self == .readOnly ? .readOnly : .readWrite }
-}
-
-extension ListParticipant {
-    /// A participant as the server lists them; nil for one removed.
-    init?(_ participant: ShareParticipant) {
-        let status: Status
-        switch participant.status {
-        case .pending: status = .pending
-        case .accepted: status = .accepted
-        case .removed: return nil
-        }
-        self.init(userName: participant.userName, permission: SharingPermission(participant.permission), status: status)
-    }
-}

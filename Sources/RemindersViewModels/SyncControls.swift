@@ -25,18 +25,3 @@ public protocol SyncControls: AnyObject, Sendable {
     /// is not a field conflict.
     func restoreLosingValue(conflictID: String) throws -> Bool
 }
-
-extension LiveSync: SyncControls {
-    public func dismissConflict(id: String) throws {
-        try engine.dismissConflict(id: id)
-        refreshStatus()
-    }
-
-    public func restoreLosingValue(conflictID: String) throws -> Bool {
-        // The restored value is an ordinary edit: change capture marks it
-        // pending and the commit schedules its send.
-        let restored = try engine.restoreLosingValue(conflictID: conflictID)
-        refreshStatus()
-        return restored
-    }
-}

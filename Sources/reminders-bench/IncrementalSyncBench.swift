@@ -1,4 +1,5 @@
 import CloudServer
+import DeviceRuntime
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,7 @@ struct IncrementalSyncBench {
         }
         let target = world.data.reminders[0].id
         let a = try openDevice(pathA, server: server, device: "A")
-        let live = LiveSync(engine: a.engine, serverDirectory: server)
+        let live = LiveSync(engine: a.engine, server: .directory(server))
         live.start()
         live.drain()
         defer {
@@ -150,7 +151,7 @@ enum Follower {
                 } else {
                     close(probe)
                 }
-                let live = LiveSync(engine: session.engine, serverDirectory: server)
+                let live = LiveSync(engine: session.engine, server: .directory(server))
                 live.start()
                 live.drain()
                 emit("ready")

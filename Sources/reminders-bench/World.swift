@@ -1,4 +1,5 @@
 import CloudServer
+import DeviceRuntime
 import Foundation
 import GRDB
 import RemindersCore
@@ -86,7 +87,7 @@ final class World {
 
 /// Opens a device the way the app does: database, migrations, engine.
 func openDevice(_ url: URL, server: URL, device: String) throws -> DeviceSession {
-    try DeviceSession(databasePath: url.path, serverDirectory: server, userName: World.userName, deviceName: device,
+    try DeviceSession(databasePath: url.path, server: .directory(server), userName: World.userName, deviceName: device,
                       clock: DataSet.clock)
 }
 

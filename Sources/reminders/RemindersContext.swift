@@ -1,4 +1,5 @@
 import CloudServer
+import DeviceRuntime
 import Foundation
 import GRDB
 import RemindersCore
@@ -37,13 +38,13 @@ struct RemindersContext {
         location = try options.resolve()
         clock = try AppClock.fromEnvironment()
         session = try DeviceSession(
-            databasePath: location.databasePath, serverDirectory: URL(fileURLWithPath: location.serverDirectory),
+            databasePath: location.databasePath, server: .directory(URL(fileURLWithPath: location.serverDirectory)),
             userName: location.user, deviceName: location.device, clock: clock)
     }
 
     /// Opens the server and connects the engine to it; errors exit 4.
     @discardableResult
-    func connect() throws -> DirectoryServer {
+    func connect() throws -> any ServerConnection {
         do {
             return try session.connect()
         } catch let error as CloudError {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceRuntime
 import Foundation
 import RemindersCore
 import RemindersTUI
@@ -39,7 +40,7 @@ struct TUICommand: ParsableCommand {
         // Reminders left "completing" by an earlier run are completed now.
         try context.store.finishCompleting()
         try session.seedIfNew()
-        let live = LiveSync(engine: session.engine, serverDirectory: session.serverDirectory)
+        let live = LiveSync(engine: session.engine, server: session.server)
         let environment = AppEnvironment(
             store: session.store, userName: session.userName, deviceName: session.deviceName,
             syncStatus: live, sharing: session.sharing)
@@ -56,7 +57,7 @@ struct TUICommand: ParsableCommand {
         do {
             try TerminalApp(environment: environment, options: TUIOptions(
                 mouse: !noMouse,
-                dueAlerts: DueAlertSettings(defaultHour: try dueHour.hour(), notifyCommand: try notifyWords()))).run()
+                dueAlerts: DueAlertSettings(defaultHour: try dueHour.hour(), notifier: try notifyWords().map { NotifyRunner(words: $0) }))).run()
         } catch let error as TerminalError {
             throw CoreError.database(error.description)
         }

@@ -1,3 +1,4 @@
+import DeviceRuntime
 import Foundation
 import GRDB
 @testable import RemindersTUI
@@ -62,12 +63,12 @@ final class ConflictWorld {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tui-conflicts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         session = try DeviceSession(databasePath: directory.appendingPathComponent("me-laptop.sqlite").path,
-                                    serverDirectory: directory.appendingPathComponent("server"), userName: "me",
+                                    server: .directory(directory.appendingPathComponent("server")), userName: "me",
                                     deviceName: "laptop", clock: AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!))
         let listID = try session.store.createList(title: "Groceries").id
         milkID = try session.store.createReminder(ReminderDraft(listID: listID, title: "Buy milk", notes: "Oat, 2 cartons")).id
         // Not started: no server; the conflict log's actions work on the database.
-        live = LiveSync(engine: session.engine, serverDirectory: directory.appendingPathComponent("server"))
+        live = LiveSync(engine: session.engine, server: .directory(directory.appendingPathComponent("server")))
         environment = AppEnvironment(store: session.store, userName: "me", deviceName: "laptop", syncStatus: live,
                                      completionDelay: 60)
         // 09:58:02 and 09:58:07 on the pinned day; resolved at 09:58:30 and 09:59:10.

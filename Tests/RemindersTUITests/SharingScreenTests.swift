@@ -1,3 +1,4 @@
+import DeviceRuntime
 import Foundation
 import GRDB
 @testable import RemindersTUI
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func sharingScreenShowsParticipantsWithPermissionAndStatus() throws {
-        let world = try TestWorld(width: 80, height: 24)
+        let world = try TestWorld(width: 80, height: 24, sharing: ListSharing(userName: "me"))
         let list = try #require(try world.lists().first)
         try addShares(world, [(id: "share-1", listID: list.id, owner: "me", participants: """
             [{"userName":"bob","permission":"read-write","status":"accepted"},
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func homeShowsInvitationsOnlyWhenThereAreAny() throws {
-        let world = try TestWorld(width: 80, height: 30)
+        let world = try TestWorld(width: 80, height: 30, sharing: ListSharing(userName: "me"))
         #expect(!world.text.contains("INVITATIONS"))
         try addShares(world, [(id: "share-2", listID: "someone-elses-list", owner: "alice", participants: """
             [{"userName":"me","permission":"read-write","status":"pending"}]
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func anInvitationIsNamedByTheTitleTheServerShowed() throws {
-        let world = try TestWorld(width: 80, height: 30)
+        let world = try TestWorld(width: 80, height: 30, sharing: ListSharing(userName: "me"))
         try addShares(world, [(id: "share-4", listID: "someone-elses-list", owner: "alice", participants: """
             [{"userName":"me","permission":"read-only","status":"pending"}]
             """)], preview: ##"{"title":"Garden","color":"#5cc15a"}"##)
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func readOnlyListEditKeysShowTheOwner() throws {
-        let world = try TestWorld(width: 80, height: 24)
+        let world = try TestWorld(width: 80, height: 24, sharing: ListSharing(userName: "me"))
         let list = try #require(try world.lists().first)
         try world.store.writer.write { db in
             try db.execute(sql: """

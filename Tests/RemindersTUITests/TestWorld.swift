@@ -15,14 +15,17 @@ final class TestWorld {
     let app: AppController
     var now: Date
 
-    /// - Parameter seeded: with the sample lists and reminders.
+    /// - Parameters:
+    ///   - seeded: with the sample lists and reminders.
+    ///   - sharing: what screens learn of shares (none by default).
     init(width: Int = 80, height: Int = 24, seeded: Bool = true, colorMode: ColorMode = .indexed256,
-         options: TUIOptions = TUIOptions()) throws {
+         options: TUIOptions = TUIOptions(), sharing: any SharingInfoProvider = NoSharing()) throws {
         let queue = try AppDatabase.inMemory()
         let clock = AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!)
         store = RemindersStore(writer: queue, clock: clock)
         if seeded { try SampleData.seed(store) }
-        environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", completionDelay: 60)
+        environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", sharing: sharing,
+                                     completionDelay: 60)
         now = pinnedNow
         let box = NowBox()
         app = AppController(environment: environment, options: options, colorMode: colorMode,

@@ -1,5 +1,6 @@
 import Foundation
 import RemindersCore
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
 
         /// The desktop's conflicts screen, with live sync as its controls.
         func viewModel() -> (ConflictsViewModel, LiveSync) {
-            let live = LiveSync(engine: desktop.engine, serverDirectory: cloud.serverDirectory)
+            let live = LiveSync(engine: desktop.engine, server: .directory(cloud.serverDirectory))
             let model = ConflictsViewModel(environment: cloud.environment(desktop, live: live))
             model.refresh()
             return (model, live)
@@ -152,7 +153,7 @@ import Testing
         try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
         try laptop.syncOnce()
         try desktop.syncOnce()
-        let model = ConflictsViewModel(environment: cloud.environment(desktop, live: LiveSync(engine: desktop.engine, serverDirectory: cloud.serverDirectory)))
+        let model = ConflictsViewModel(environment: cloud.environment(desktop, live: LiveSync(engine: desktop.engine, server: .directory(cloud.serverDirectory))))
         defer { model.stop() }
         model.refresh()
         let item = try #require(model.state.items.first)

@@ -3,6 +3,7 @@ import GRDB
 import RemindersCore
 import SyncEngine
 import Testing
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 
 /// A clock the test moves by hand.
@@ -241,7 +242,7 @@ struct DueAlertSchedulerTests {
         let clock = HandClock("2026-03-01T10:30:00Z")
         let session = try DeviceSession(
             databasePath: directory.appendingPathComponent("device.sqlite").path,
-            serverDirectory: directory.appendingPathComponent("server"), userName: "alice", deviceName: "laptop",
+            server: .directory(directory.appendingPathComponent("server")), userName: "alice", deviceName: "laptop",
             clock: clock.appClock)
         let list = try session.store.createList(title: "Home")
         let id = try session.store.createReminder(ReminderDraft(
@@ -392,7 +393,7 @@ struct NotifyCommandTests {
         let script = try Self.recorder(in: world.directory, out: out)
         let hostile = #""; rm -rf / #$(reboot) `touch \#(canary.path)`; touch \#(canary.path) && echo '"#
         try world.reminder(hostile, due: "2026-03-01T10:30")
-        let alerts = world.scheduler(DueAlertSettings(notifyCommand: [script.path, "--urgency", "critical"]))
+        let alerts = world.scheduler(DueAlertSettings(notifier: NotifyRunner(words: [script.path, "--urgency", "critical"])))
         world.move(to: "2026-03-01T10:30:00Z", alerts)
         alerts.waitForNotifyCommands()
         #expect(try Self.arguments(in: out) == ["--urgency", "critical", hostile, "2026-03-01 10:30"])
@@ -413,7 +414,7 @@ struct NotifyCommandTests {
         let world = try AlertWorld(now: "2026-03-01T10:00:00Z")
         try world.reminder("First", due: "2026-03-01T10:30")
         try world.reminder("Second", due: "2026-03-01T10:45")
-        let alerts = world.scheduler(DueAlertSettings(notifyCommand: ["/no/such/notify-send", "-u", "low"]))
+        let alerts = world.scheduler(DueAlertSettings(notifier: NotifyRunner(words: ["/no/such/notify-send", "-u", "low"])))
         world.move(to: "2026-03-01T10:30:00Z", alerts)
         world.move(to: "2026-03-01T10:45:00Z", alerts)
         alerts.waitForNotifyCommands()
@@ -433,7 +434,7 @@ struct NotifyCommandTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         try world.reminder("First", due: "2026-03-01T10:30")
         try world.reminder("Second", due: "2026-03-01T10:45")
-        let alerts = world.scheduler(DueAlertSettings(notifyCommand: [script.path]))
+        let alerts = world.scheduler(DueAlertSettings(notifier: NotifyRunner(words: [script.path])))
         world.move(to: "2026-03-01T10:30:00Z", alerts)
         alerts.waitForNotifyCommands()
         world.move(to: "2026-03-01T10:45:00Z", alerts)
@@ -451,7 +452,7 @@ struct NotifyCommandTests {
         try Data("#!/bin/sh\nexec sleep 30\n".utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         try world.reminder("First", due: "2026-03-01T10:30")
-        let alerts = world.scheduler(DueAlertSettings(notifyCommand: [script.path], notifyTimeout: 0.3))
+        let alerts = world.scheduler(DueAlertSettings(notifier: NotifyRunner(words: [script.path], timeout: 0.3)))
         world.move(to: "2026-03-01T10:30:00Z", alerts)
         alerts.waitForNotifyCommands(timeout: 5)
         let failures = alerts.takeEvents().compactMap { event -> String? in

@@ -1,5 +1,6 @@
 import Foundation
 import RemindersCore
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
 
@@ -62,8 +63,8 @@ import Testing
         var unwatched = 0
         for _ in 1...200 {
             // No server round: each one only sets up its watches and goes.
-            let live = LiveSync(engine: scratch.engine, serverDirectory: cloud.serverDirectory,
-                                openServer: { _, _ in throw ServerUnreachable() })
+            let live = LiveSync(engine: scratch.engine, server: .directory(cloud.serverDirectory),
+                                openServer: { _ in throw ServerUnreachable() })
             live.start()
             live.drain()
             if live.currentStatus().watchUnavailableReason != nil { unwatched += 1 }
@@ -152,7 +153,10 @@ import Testing
         #expect(statusBar.state.syncSummary.contains("error"))
 
         // Repaired: the next poll or change finds it and sends what waited.
-        try FileManager.default.removeItem(at: cloud.serverDirectory)
+        // The damaged directory is moved aside in one rename, as the live
+        // sync may be opening it at the same moment.
+        try FileManager.default.moveItem(at: cloud.serverDirectory,
+                                         to: cloud.serverDirectory.appendingPathExtension("damaged"))
         try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
         try eventually(timeout: 3, "recovered") {
             live.currentStatus().errorMessage == nil && live.currentStatus().pendingCount == 0

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 
 /// A write through another connection (as another process would make)

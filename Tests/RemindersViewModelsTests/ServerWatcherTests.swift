@@ -1,4 +1,5 @@
 import Foundation
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
 

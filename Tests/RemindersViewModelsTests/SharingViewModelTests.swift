@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import RemindersCore
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import TestSupport
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 
 /// Devices of one user on one server directory, in a temporary folder: each
@@ -28,7 +29,7 @@ final class Cloud {
         let clock = AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: TimeZone(identifier: "UTC") ?? .current)
         let wallClock = self.wallClock
         return try DeviceSession(databasePath: directory.appendingPathComponent("\(user)-\(name).sqlite").path,
-                                 serverDirectory: serverDirectory, userName: user, deviceName: name, clock: clock,
+                                 server: .directory(serverDirectory), userName: user, deviceName: name, clock: clock,
                                  wallClock: { wallClock.now })
     }
 
@@ -39,7 +40,7 @@ final class Cloud {
 
     /// Live sync for a session, started, stopped with the cloud.
     func live(_ session: DeviceSession, server: URL? = nil, pollInterval: TimeInterval = 1) -> LiveSync {
-        let live = LiveSync(engine: session.engine, serverDirectory: server ?? serverDirectory, pollInterval: pollInterval)
+        let live = LiveSync(engine: session.engine, server: .directory(server ?? serverDirectory), pollInterval: pollInterval)
         lives.append(live)
         live.start()
         return live

@@ -1,3 +1,4 @@
+import DeviceRuntime
 import Foundation
 import RemindersCore
 import RemindersViewModels
@@ -42,7 +43,7 @@ struct GuideTimeout: Error {}
 func openDevice(_ name: String, in folder: URL) throws -> DeviceSession {
     try DeviceSession(
         databasePath: folder.appendingPathComponent("\(name).sqlite").path,
-        serverDirectory: folder.appendingPathComponent("server"),
+        server: .directory(folder.appendingPathComponent("server")),
         userName: "me", deviceName: name,
         clock: AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: TimeZone(identifier: "UTC") ?? .current))
 }
@@ -70,7 +71,7 @@ func openDevice(_ name: String, in folder: URL) throws -> DeviceSession {
         let desktop = try openDevice("desktop", in: folder)
 
         // The desktop's screens follow the server with no key pressed.
-        let live = LiveSync(engine: desktop.engine, serverDirectory: desktop.serverDirectory)
+        let live = LiveSync(engine: desktop.engine, server: desktop.server)
         live.start()
         defer { live.stop() }
         let environment = AppEnvironment(store: desktop.store, userName: "me", deviceName: "desktop", syncStatus: live)

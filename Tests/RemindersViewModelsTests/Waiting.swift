@@ -1,4 +1,5 @@
 import Foundation
+@testable import DeviceRuntime
 @testable import RemindersViewModels
 
 /// Thrown by `waitFor` and `eventually` when a state does not arrive in time.
@@ -26,6 +27,10 @@ extension ViewModel {
 extension DueAlertScheduler {
     /// Waits until every notify command started so far finished.
     func waitForNotifyCommands(timeout: TimeInterval = 10) {
-        notifier?.waitUntilIdle(timeout: timeout)
+        guard let notifier = settings.notifier as? NotifyRunner else { return }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !notifier.isIdle, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CloudServer
+import DeviceRuntime
 import Foundation
 import GRDB
 import RemindersCore
@@ -23,9 +24,9 @@ import Testing
         let envB = device("b", folder.url.appendingPathComponent("b.sqlite").path)
 
         // The app: its session and live sync, recording every error it shows.
-        let session = try DeviceSession(databasePath: pathA, serverDirectory: server, userName: "me", deviceName: "a",
+        let session = try DeviceSession(databasePath: pathA, server: .directory(server), userName: "me", deviceName: "a",
                                         clock: AppClock(pinned: Date(timeIntervalSince1970: 1_772_359_200)))
-        let live = LiveSync(engine: session.engine, serverDirectory: server)
+        let live = LiveSync(engine: session.engine, server: .directory(server))
         let errors = ErrorLog()
         let subscription = live.observeStatus { [live] in
             if let message = live.currentStatus().errorMessage { errors.append(message) }

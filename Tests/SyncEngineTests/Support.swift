@@ -1,4 +1,5 @@
 import CloudServer
+import DeviceRuntime
 import Foundation
 import GRDB
 import RemindersCore

@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import SyncEngine
 
 /// Keeps a running app in sync, with no key pressed: a local edit is sent
@@ -10,13 +11,13 @@ import SyncEngine
 /// learn of it through `SyncStatusProvider` and their observations.
 public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     public let engine: SyncEngine
-    public let serverDirectory: URL
+    public let server: ServerAddress
     private let queue = DispatchQueue(label: "reminders.live-sync")
     private let lock = NSLock()
     private var status = SyncStatus(connection: .online)
     private var observers: [Int: @Sendable () -> Void] = [:]
     private var nextObserverID = 0
-    private var server: DirectoryServer?
+    private var connection: (any ServerConnection)?
     private var regionObservation: AnyDatabaseCancellable?
     private var watcher: ServerWatcher?
     private var sendQueued = false
@@ -25,9 +26,9 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     private var knownConflicts: Set<String> = []
     private var started = false
     private var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
-    private let openServer: @Sendable (URL, _ createIfMissing: Bool) throws -> DirectoryServer
+    private let openServer: @Sendable (_ createIfMissing: Bool) throws -> any ServerConnection
     /// Set once the server was opened: a directory that goes away later is
-    /// waited for, not made again empty (see `DirectoryServer.init`).
+    /// waited for, not made again empty (see `ServerAddress.open`).
     private var hasOpened = false
     private let pollInterval: TimeInterval
 
@@ -41,14 +42,14 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
 
     /// - Parameter pollInterval: how often the server's head is read when
     ///   the directory watch brings no news (its fallback).
-    public init(engine: SyncEngine, serverDirectory: URL, pollInterval: TimeInterval = 1,
-                openServer: @escaping @Sendable (URL, _ createIfMissing: Bool) throws -> DirectoryServer = {
-                    try DirectoryServer(directory: $0, createIfMissing: $1)
-                }) {
+    ///   - openServer: opens the server (tests put a failing one here);
+    ///     by default `server.open(createIfMissing:)`.
+    public init(engine: SyncEngine, server: ServerAddress, pollInterval: TimeInterval = 1,
+                openServer: (@Sendable (_ createIfMissing: Bool) throws -> any ServerConnection)? = nil) {
         self.engine = engine
-        self.serverDirectory = serverDirectory
+        self.server = server
         self.pollInterval = pollInterval
-        self.openServer = openServer
+        self.openServer = openServer ?? { try server.open(createIfMissing: $0) }
         knownConflicts = Set(((try? engine.conflicts()) ?? []).map(\.id))
     }
 
@@ -78,7 +79,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         regionObservation = observation.start(in: engine.writer, onError: { _ in }, onChange: { [weak self] _ in
             self?.scheduleSend()
         })
-        let watcher = ServerWatcher(directory: serverDirectory, pollInterval: pollInterval,
+        let watcher = server.watcher(pollInterval: pollInterval,
                                     onUnavailable: { [weak self] reason in self?.watchUnavailable(reason) },
                                     onTick: { [weak self] in self?.serverTick() })
         lock.withLock { self.watcher = watcher }
@@ -161,7 +162,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     }
 
     private func serverTick() {
-        let head = lock.withLock { server }?.head()
+        let head = lock.withLock { connection }?.head()
         let changed = lock.withLock { () -> Bool in
             guard let head else { return true }
             if head == lastHead || fetchQueued { return false }
@@ -179,21 +180,20 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     // MARK: Work (on the queue)
 
     private func connect() throws {
-        if lock.withLock({ server }) != nil { return }
+        if lock.withLock({ connection }) != nil { return }
         do {
-            let server = try openServer(serverDirectory, !lock.withLock { hasOpened })
+            let connection = try openServer(!lock.withLock { hasOpened })
             // Opening may have created the directory (first round) or found
             // a new one (repaired): watch it now, not at the next poll.
             let watcher = lock.withLock { () -> ServerWatcher? in
-                self.server = server
+                self.connection = connection
                 hasOpened = true
                 return self.watcher
             }
             watcher?.rewatch()
-            engine.connect(
-                privateDatabase: server.database(user: engine.userName, scope: .private, device: engine.deviceName),
-                sharedDatabase: server.database(user: engine.userName, scope: .shared, device: engine.deviceName),
-                location: serverDirectory.path)
+            let databases = connection.databases(user: engine.userName, device: engine.deviceName)
+            engine.connect(privateDatabase: databases.private, sharedDatabase: databases.shared,
+                           location: server.description)
         } catch {
             engine.disconnect()
             throw error
@@ -210,7 +210,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         let pendingAtStart = (try? engine.pendingCount()) ?? 1
         do {
             try connect()
-            let head = lock.withLock { server }?.head() ?? -1
+            let head = lock.withLock { connection }?.head() ?? -1
             if send && fetch {
                 try engine.sync()
             } else if send {
@@ -222,7 +222,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             }
             if fetch { lock.withLock { lastHead = head } }
             let rejoin = try engine.takeRejoinNotice().map {
-                ServerRejoin($0, server: serverDirectory.path, at: Date())
+                ServerRejoin($0, server: server.description, at: Date())
             }
             lock.withLock {
                 if let rejoin {
@@ -241,7 +241,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         }
         if errorMessage != nil {
             // Try the server afresh next time: it may have been repaired.
-            lock.withLock { server = nil }
+            lock.withLock { connection = nil }
             engine.disconnect()
         }
         lock.withLock {
@@ -315,5 +315,20 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
             guard let self else { return }
             _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
         }
+    }
+}
+
+extension LiveSync: SyncControls {
+    public func dismissConflict(id: String) throws {
+        try engine.dismissConflict(id: id)
+        refreshStatus()
+    }
+
+    public func restoreLosingValue(conflictID: String) throws -> Bool {
+        // The restored value is an ordinary edit: change capture marks it
+        // pending and the commit schedules its send.
+        let restored = try engine.restoreLosingValue(conflictID: conflictID)
+        refreshStatus()
+        return restored
     }
 }

@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import SyncEngine
 
 /// What sharing means for one list, read from the engine's tables in the
@@ -34,6 +35,29 @@ public struct ListSharing: SharingInfoProvider {
             return .sharedWith(people.map { SharedPerson(name: $0.userName, isInvited: $0.status == .pending) })
         }
         return .sharedBy(owner: share.ownerName, isReadOnly: share.participant(userName)?.permission == .readOnly)
+    }
+
+    /// Who owns a list and who it is shared with (by name, removed ones
+    /// left out), as the Sharing screen shows it.
+    public func people(_ db: Database, listID: String) throws -> (owner: String?, participants: [ListParticipant]) {
+        let share = try share(db, listID: listID)
+        let owner = try share?.ownerName
+            ?? (db.tableExists("sync_metadata") ? self.owner(db, listID: listID) : userName)
+        let participants = (share?.participants ?? []).compactMap(ListParticipant.init(_:))
+        return (owner, participants.sorted { $0.userName < $1.userName })
+    }
+
+    /// Shares of lists other users own that this user has not answered.
+    public func invitations(_ db: Database) throws -> [Invitation] {
+        try SyncEngine.localShares(db).compactMap { share -> Invitation? in
+            guard share.ownerName != userName, share.rootTable == RemindersList.databaseTableName,
+                  let mine = share.participant(userName), mine.status == .pending else { return nil }
+            // The list's rows arrive once accepted; until then, the
+            // title the server showed at the last refresh.
+            let title = try Queries.listTitle(db, id: share.rootKey) ?? share.rootPreview["title"]
+            return Invitation(id: share.id, ownerName: share.ownerName, listID: share.rootKey, listTitle: title,
+                              permission: SharingPermission(mine.permission))
+        }
     }
 
     public func isReadOnly(_ db: Database, listID: String) throws -> Bool {

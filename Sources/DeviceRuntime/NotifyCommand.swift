@@ -1,5 +1,6 @@
 import Foundation
 import RemindersCore
+import RemindersViewModels
 
 /// The user's notify command (`--notify-command` / `REMINDERS_NOTIFY_COMMAND`,
 /// e.g. `notify-send -u critical`), run for every due alert with the
@@ -92,37 +93,38 @@ public enum NotifyCommand {
 /// Runs the notify command for alerts, in the background, and reports the
 /// first failure (not found, non-zero exit, killed, hung) once: a broken
 /// command must not raise an error toast on every alert.
-final class NotifyRunner: @unchecked Sendable {
-    let words: [String]
-    let timeout: TimeInterval
-    private let report: @Sendable (String) -> Void
+public final class NotifyRunner: AlertNotifier, @unchecked Sendable {
+    public let words: [String]
+    public let timeout: TimeInterval
     private let lock = NSLock()
     private var hasReported = false
     private var running: [Int32: SpawnedProcess] = [:]
 
-    /// - Parameter report: called once, from any thread, with the message
-    ///   for the first failure.
-    init(words: [String], timeout: TimeInterval, report: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - words: the command and its first arguments (already split).
+    ///   - timeout: a command still running after this long is stopped and
+    ///     reported.
+    public init(words: [String], timeout: TimeInterval = 30) {
         self.words = words
         self.timeout = timeout
-        self.report = report
     }
 
     private var name: String { words.first ?? "" }
 
     /// Starts the command with `title` and `due` as its last two
-    /// arguments; returns at once.
-    func run(title: String, due: String) {
+    /// arguments; returns at once. `failed` is called, from any thread,
+    /// for the first failure of this runner only.
+    public func announce(title: String, due: String, failed: @escaping @Sendable (String) -> Void) {
         guard let program = words.first else { return }
         guard let executable = NotifyCommand.resolve(program) else {
-            fail("notify command '\(program)' was not found\(program.contains("/") ? "" : " on PATH")")
+            fail(report: failed, "notify command '\(program)' was not found\(program.contains("/") ? "" : " on PATH")")
             return
         }
         let process: SpawnedProcess
         do {
             process = try SpawnedProcess(executable: executable.path, arguments: Array(words.dropFirst()) + [title, due])
         } catch {
-            fail("notify command '\(program)' could not be started: \(error)")
+            fail(report: failed, "notify command '\(program)' could not be started: \(error)")
             return
         }
         lock.withLock { running[process.pid] = process }
@@ -133,28 +135,23 @@ final class NotifyRunner: @unchecked Sendable {
             case .exited(0):
                 break
             case .exited(let status):
-                self.fail("notify command '\(self.name)' failed with exit status \(status)")
+                self.fail(report: failed, "notify command '\(self.name)' failed with exit status \(status)")
             case .signalled(let signal):
-                self.fail("notify command '\(self.name)' was stopped by signal \(signal)")
+                self.fail(report: failed, "notify command '\(self.name)' was stopped by signal \(signal)")
             }
         }
         let timeout = self.timeout
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
             guard let self, process.isRunning else { return }
-            self.fail("notify command '\(self.name)' did not finish within \(String(format: "%g", timeout)) seconds")
+            self.fail(report: failed, "notify command '\(self.name)' did not finish within \(String(format: "%g", timeout)) seconds")
             process.stop()
         }
     }
 
-    /// Waits for every started command to finish (tests).
-    func waitUntilIdle(timeout: TimeInterval = 10) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while lock.withLock({ !running.isEmpty }), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-    }
+    /// Whether every command started has finished.
+    public var isIdle: Bool { lock.withLock { running.isEmpty } }
 
-    private func fail(_ message: String) {
+    private func fail(report: @Sendable (String) -> Void, _ message: String) {
         let first = lock.withLock { () -> Bool in
             defer { hasReported = true }
             return !hasReported

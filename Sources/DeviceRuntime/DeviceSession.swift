@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import SyncEngine
 
 /// Everything one device opens: its database with the sync engine
@@ -9,7 +10,8 @@ import SyncEngine
 /// is. Both the command line and the full-screen app start from here.
 public final class DeviceSession: @unchecked Sendable {
     public let databasePath: String
-    public let serverDirectory: URL
+    /// Where the server is; the transport follows from it.
+    public let server: ServerAddress
     public let userName: String
     public let deviceName: String
     public let writer: DatabasePool
@@ -32,10 +34,10 @@ public final class DeviceSession: @unchecked Sendable {
     /// the server: that happens on the first sync.
     /// - Parameter wallClock: the sync engine's wall clock (milliseconds),
     ///   which orders edits; tests move it by hand instead of sleeping.
-    public init(databasePath: String, serverDirectory: URL, userName: String, deviceName: String, clock: AppClock,
+    public init(databasePath: String, server: ServerAddress, userName: String, deviceName: String, clock: AppClock,
                 wallClock: @escaping @Sendable () -> Int64 = systemWallClock) throws {
         self.databasePath = databasePath
-        self.serverDirectory = serverDirectory
+        self.server = server
         self.userName = userName
         self.deviceName = deviceName
         writer = try AppDatabase.open(path: databasePath)
@@ -55,13 +57,12 @@ public final class DeviceSession: @unchecked Sendable {
     /// Opens the server and connects the engine to this user's databases.
     /// Throws `CloudError` (server unavailable, damaged, too new).
     @discardableResult
-    public func connect() throws -> DirectoryServer {
-        let server = try DirectoryServer(directory: serverDirectory)
-        engine.connect(
-            privateDatabase: server.database(user: userName, scope: .private, device: deviceName),
-            sharedDatabase: server.database(user: userName, scope: .shared, device: deviceName),
-            location: serverDirectory.path)
-        return server
+    public func connect() throws -> any ServerConnection {
+        let connection = try server.open()
+        let databases = connection.databases(user: userName, device: deviceName)
+        engine.connect(privateDatabase: databases.private, sharedDatabase: databases.shared,
+                       location: server.description)
+        return connection
     }
 
     /// A first run: fetches what the server holds for this user, and seeds
@@ -97,8 +98,8 @@ public final class DeviceSession: @unchecked Sendable {
     static let sampleDataClaim = "sampleData/claim"
 
     /// Whether this device may seed: its claim was the server's first.
-    func claimSampleData(_ server: DirectoryServer) throws -> Bool {
-        let database = server.database(user: userName, scope: .private, device: deviceName)
+    func claimSampleData(_ server: any ServerConnection) throws -> Bool {
+        let database = server.databases(user: userName, device: deviceName).private
         let zone = engine.defaultZoneID
         if case .failure(let error)? = try database.modifyZones(saving: [zone], deleting: [])[zone] { throw error }
         let claim = ServerRecord(id: RecordID(recordName: Self.sampleDataClaim, zoneID: zone), recordType: "sampleData",
@@ -109,5 +110,13 @@ public final class DeviceSession: @unchecked Sendable {
         case .failure(let error)?: throw error
         case nil: throw CloudError.serverUnavailable("the server did not answer the sample data claim")
         }
+    }
+}
+
+extension DeviceSession {
+    /// Why this device last re-joined its server, once (see
+    /// `SyncEngine.takeRejoinNotice`).
+    public func takeRejoin(at date: Date = Date()) throws -> ServerRejoin? {
+        try engine.takeRejoinNotice().map { ServerRejoin($0, server: server.description, at: date) }
     }
 }

@@ -1,0 +1,64 @@
+import CloudServer
+import Foundation
+import RemindersCore
+import RemindersViewModels
+import SyncEngine
+
+extension SharingRequest {
+    /// Makes the request of the server, through the engine.
+    func run(on engine: SyncEngine) throws {
+        let lists = RemindersList.databaseTableName
+        switch self {
+        case .invite(let listID, let user, let permission):
+            _ = try engine.share(table: lists, key: listID, with: [(userName: user, permission: permission.server)])
+        case .remove(let listID, let user):
+            try engine.unshare(table: lists, key: listID, user: user)
+        case .stopSharing(let listID):
+            try engine.unshare(table: lists, key: listID, user: nil)
+        case .refresh:
+            try engine.refreshShares()
+        case .accept(let shareID):
+            try engine.acceptShare(id: shareID)
+        case .decline(let shareID):
+            try engine.leaveShare(id: shareID)
+        }
+    }
+}
+
+extension LiveSync: SharingService {
+    public func perform(_ request: SharingRequest, completion: @escaping @Sendable (String?) -> Void) {
+        withConnectedEngine({ engine in try request.run(on: engine) }, completion: { error in
+            completion(error.map(describeSyncFailure))
+        })
+    }
+}
+
+/// A user-facing line for a failure of a sync or sharing request.
+public func describeSyncFailure(_ error: any Error) -> String {
+    if let error = error as? SyncError { return error.description }
+    if let error = error as? CloudError { return error.description }
+    if let error = error as? CoreError { return error.description }
+    return "\(error)"
+}
+
+extension SharingPermission {
+    init(_ permission: SharePermission) {
+        self = permission == .readOnly ? .readOnly : .readWrite
+    }
+
+    /// The server's name for it.
+    var server: SharePermission { self == .readOnly ? .readOnly : .readWrite }
+}
+
+extension ListParticipant {
+    /// A participant as the server lists them; nil for one removed.
+    init?(_ participant: ShareParticipant) {
+        let status: Status
+        switch participant.status {
+        case .pending: status = .pending
+        case .accepted: status = .accepted
+        case .removed: return nil
+        }
+        self.init(userName: participant.userName, permission: SharingPermission(participant.permission), status: status)
+    }
+}
