@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Reminders",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "reminders", targets: ["reminders"]),
         .executable(name: "reminders-bench", targets: ["reminders-bench"]),
@@ -65,7 +65,8 @@ let package = Package(
         ),
         .target(
             name: "RemindersTUI",
-            dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"]
+            dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
             name: "reminders",
@@ -89,5 +90,5 @@ let package = Package(
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

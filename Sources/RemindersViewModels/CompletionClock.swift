@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The completion batch's timer. Injected so that a test can move time by
 /// hand: the batch's behaviour is about the order of ticks and deadlines,
@@ -16,8 +17,14 @@ public struct DispatchCompletionClock: CompletionClock {
     public init() {}
 
     public func schedule(after delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let item = DispatchWorkItem(block: action)
-        queue.asyncAfter(deadline: .now() + delay, execute: item)
-        return { item.cancel() }
+        let timer = Timer()
+        queue.asyncAfter(deadline: .now() + delay) {
+            if !timer.isCancelled.load(ordering: .acquiring) { action() }
+        }
+        return { timer.isCancelled.store(true, ordering: .releasing) }
+    }
+
+    private final class Timer: Sendable {
+        let isCancelled = Atomic(false)
     }
 }

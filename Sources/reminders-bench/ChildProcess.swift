@@ -11,9 +11,7 @@ final class ChildProcess {
     let process = Process()
     private let output = Pipe()
     private let input = Pipe()
-    private let condition = NSCondition()
-    private var lines: [(line: String, stamp: UInt64)] = []
-    private var finished = false
+    private let received = ReceivedLines()
 
     /// The running executable, to start again as a child.
     static var executable: URL {
@@ -34,16 +32,46 @@ final class ChildProcess {
         let stamp = monotonicNanoseconds()
         try process.run()
         let descriptor = output.fileHandleForReading.fileDescriptor
-        let thread = Thread { [self] in readLines(descriptor) }
+        let received = self.received
+        let thread = Thread { received.read(descriptor) }
         thread.start()
         return stamp
     }
 
-    private func readLines(_ descriptor: Int32) {
+    /// Waits for the next line for which `match` returns a value, dropping
+    /// the lines before it; nil on timeout or when the child ended.
+    func next<T>(timeout: TimeInterval, _ match: (String, UInt64) -> T?) -> T? {
+        received.next(timeout: timeout, match)
+    }
+
+    /// Closes the child's input (it exits) and waits for it, killing it
+    /// after `timeout`.
+    func finish(timeout: TimeInterval = 10) {
+        try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// A child's output lines with the moment each arrived: written by the
+/// reading thread, waited for by the benchmark.
+// Unchecked: its state is guarded by its NSCondition, since a waiter needs
+// a condition variable, which `Mutex` has not.
+private final class ReceivedLines: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var lines: [(line: String, stamp: UInt64)] = []
+    private var finished = false
+
+    /// Reads the child's output until it closes (on a thread of its own).
+    func read(_ descriptor: Int32) {
         var pending = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(descriptor, &buffer, buffer.count)
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
             if count <= 0 { break }
             let stamp = monotonicNanoseconds()
             pending.append(contentsOf: buffer[0..<count])
@@ -75,18 +103,6 @@ final class ChildProcess {
             }
             if finished { return nil }
             if !condition.wait(until: deadline) { return nil }
-        }
-    }
-
-    /// Closes the child's input (it exits) and waits for it, killing it
-    /// after `timeout`.
-    func finish(timeout: TimeInterval = 10) {
-        try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
         }
     }
 }

@@ -84,7 +84,7 @@ enum CLI {
     }
 
     static func flushAndExit(_ code: Int32) -> Never {
-        fflush(stdout)
+        fflush(nil)
         exit(code)
     }
 }

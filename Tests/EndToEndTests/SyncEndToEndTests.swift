@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Two and more `reminders` processes on one server directory.
@@ -103,23 +104,19 @@ import Testing
 
     func inParallel(_ jobs: [@Sendable () throws -> CommandRunner.Result]) throws {
         let group = DispatchGroup()
-        let lock = NSLock()
-        var results: [CommandRunner.Result] = []
-        var failures: [Error] = []
+        let outcomes = Mutex<[Result<CommandRunner.Result, any Error>]>([])
         for job in jobs {
             group.enter()
             DispatchQueue.global().async {
                 defer { group.leave() }
-                do {
-                    let result = try job()
-                    lock.withLock { results.append(result) }
-                } catch {
-                    lock.withLock { failures.append(error) }
-                }
+                let outcome = Result { try job() }
+                outcomes.withLock { $0.append(outcome) }
             }
         }
         group.wait()
-        if let failure = failures.first { throw failure }
-        for result in results { #expect(result.status == 0, "\(result)") }
+        for outcome in outcomes.withLock({ $0 }) {
+            let result = try outcome.get()
+            #expect(result.status == 0, "\(result)")
+        }
     }
 }
