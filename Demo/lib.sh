@@ -76,7 +76,11 @@ cleanup() {
   if [[ "$KEEP" == 1 ]]; then
     say "Kept the demo's files in $WORLD"
   else
-    rm -rf "$WORLD"
+    # The apps quit on the tmux server's hangup and may still be writing
+    # their last sync into the world as it goes: try again for a while.
+    local tries=0
+    until rm -rf "$WORLD" 2>/dev/null || (( ++tries >= 50 )); do sleep 0.1; done
+    if [[ -e "$WORLD" ]]; then rm -rf "$WORLD"; fi
   fi
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -36,11 +37,10 @@ public enum FaultInjection {
 
     private static let plan: Plan? = Plan(environment: ProcessInfo.processInfo.environment)
 
-    private final class Plan: @unchecked Sendable {
+    private final class Plan: Sendable {
         let target: Int
         let scope: Scope
-        private let lock = NSLock()
-        private var seen = 0
+        private let seen = Atomic(0)
 
         init?(environment: [String: String]) {
             guard let text = environment["REMINDERS_FAULT_AFTER_WRITES"], let target = Int(text), target >= 1 else {
@@ -52,10 +52,7 @@ public enum FaultInjection {
 
         func count(_ writeScope: Scope) {
             guard scope == .any || scope == writeScope else { return }
-            let fire = lock.withLock { () -> Bool in
-                seen += 1
-                return seen == target
-            }
+            let fire = seen.add(1, ordering: .acquiringAndReleasing).newValue == target
             guard fire else { return }
             let line = "reminders: fault injected before write \(target) (\(writeScope.rawValue)) commits\n"
             line.utf8CString.withUnsafeBufferPointer { buffer in

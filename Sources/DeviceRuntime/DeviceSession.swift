@@ -8,7 +8,7 @@ import SyncEngine
 /// Everything one device opens: its database with the sync engine
 /// attached (so every write is captured), the store, and where the server
 /// is. Both the command line and the full-screen app start from here.
-public final class DeviceSession: @unchecked Sendable {
+public final class DeviceSession: Sendable {
     public let databasePath: String
     /// Where the server is; the transport follows from it.
     public let server: ServerAddress

@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import GRDB
+import Synchronization
 import RemindersCore
 import RemindersViewModels
 import SyncEngine
@@ -9,28 +10,33 @@ import SyncEngine
 /// right after its commit, and a change on the server (its head moves) is
 /// fetched at once. All sync work runs on one queue of its own; screens
 /// learn of it through `SyncStatusProvider` and their observations.
-public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
+public final class LiveSync: SyncStatusProvider, Sendable {
     public let engine: SyncEngine
     public let server: ServerAddress
     private let queue = DispatchQueue(label: "reminders.live-sync")
-    private let lock = NSLock()
-    private var status = SyncStatus(connection: .online)
-    private var observers: [Int: @Sendable () -> Void] = [:]
-    private var nextObserverID = 0
-    private var connection: (any ServerConnection)?
-    private var regionObservation: AnyDatabaseCancellable?
-    private var watcher: ServerWatcher?
-    private var sendQueued = false
-    private var fetchQueued = false
-    private var lastHead: Int64 = -1
-    private var knownConflicts: Set<String> = []
-    private var started = false
-    private var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
+    private let shared: Mutex<Shared>
     private let openServer: @Sendable (_ createIfMissing: Bool) throws -> any ServerConnection
-    /// Set once the server was opened: a directory that goes away later is
-    /// waited for, not made again empty (see `ServerAddress.open`).
-    private var hasOpened = false
     private let pollInterval: TimeInterval
+
+    /// What the sync queue, the watchers and the callers share.
+    private struct Shared {
+        var status = SyncStatus(connection: .online)
+        var observers: [Int: @Sendable () -> Void] = [:]
+        var nextObserverID = 0
+        var connection: (any ServerConnection)?
+        var regionObservation: AnyDatabaseCancellable?
+        var watcher: ServerWatcher?
+        var sendQueued = false
+        var fetchQueued = false
+        var lastHead: Int64 = -1
+        var knownConflicts: Set<String> = []
+        var started = false
+        var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
+        /// Set once the server was opened: a directory that goes away
+        /// later is waited for, not made again empty (see
+        /// `ServerAddress.open`).
+        var hasOpened = false
+    }
 
     /// How long the status bar keeps saying that the server was re-joined,
     /// once everything was sent again.
@@ -50,50 +56,53 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         self.server = server
         self.pollInterval = pollInterval
         self.openServer = openServer ?? { try server.open(createIfMissing: $0) }
-        knownConflicts = Set(((try? engine.conflicts()) ?? []).map(\.id))
+        shared = Mutex(Shared(knownConflicts: Set(((try? engine.conflicts()) ?? []).map(\.id))))
     }
 
     /// A live sync nobody stopped still gives back its watcher's thread and
     /// inotify instance (a user has few). Not `stop()`: the last reference
     /// may go on the sync queue, which `stop()` waits for.
     deinit {
-        regionObservation?.cancel()
+        let (observation, watcher) = shared.withLock { ($0.regionObservation, $0.watcher) }
+        observation?.cancel()
         watcher?.stop()
     }
 
     /// Called (on the sync queue) with conflicts resolved since the last
     /// call, newest first, so the screen can announce them.
     public func onNewConflicts(_ handler: @escaping @Sendable ([ConflictEntry]) -> Void) {
-        lock.withLock { conflictHandler = handler }
+        shared.withLock { $0.conflictHandler = handler }
     }
 
     /// Starts watching the database and the server, and syncs once.
     public func start() {
-        let shouldStart = lock.withLock { () -> Bool in
-            if started { return false }
-            started = true
+        let shouldStart = shared.withLock { shared -> Bool in
+            if shared.started { return false }
+            shared.started = true
             return true
         }
         guard shouldStart else { return }
         let observation = DatabaseRegionObservation(tracking: Table("sync_metadata"))
-        regionObservation = observation.start(in: engine.writer, onError: { _ in }, onChange: { [weak self] _ in
+        let regionObservation = observation.start(in: engine.writer, onError: { _ in }, onChange: { [weak self] _ in
             self?.scheduleSend()
         })
         let watcher = server.watcher(pollInterval: pollInterval,
                                     onUnavailable: { [weak self] reason in self?.watchUnavailable(reason) },
                                     onTick: { [weak self] in self?.serverTick() })
-        lock.withLock { self.watcher = watcher }
+        shared.withLock {
+            $0.regionObservation = regionObservation
+            $0.watcher = watcher
+        }
         watcher.start()
         queue.async { [weak self] in self?.run(send: true, fetch: true) }
     }
 
     public func stop() {
-        regionObservation?.cancel()
-        regionObservation = nil
-        let watcher = lock.withLock { () -> ServerWatcher? in
-            defer { self.watcher = nil }
-            return self.watcher
+        let (observation, watcher) = shared.withLock { shared in
+            defer { shared.regionObservation = nil; shared.watcher = nil }
+            return (shared.regionObservation, shared.watcher)
         }
+        observation?.cancel()
         watcher?.stop()
         queue.sync {}
     }
@@ -146,15 +155,15 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     // MARK: Scheduling
 
     private func scheduleSend() {
-        let first = lock.withLock { () -> Bool in
-            if sendQueued { return false }
-            sendQueued = true
+        let first = shared.withLock { shared -> Bool in
+            if shared.sendQueued { return false }
+            shared.sendQueued = true
             return true
         }
         guard first else { return }
         queue.asyncAfter(deadline: .now() + sendDelay) { [weak self] in
             guard let self else { return }
-            self.lock.withLock { self.sendQueued = false }
+            self.shared.withLock { $0.sendQueued = false }
             self.run(send: true, fetch: false)
         }
         // Not here and now: this runs on the database's writer queue.
@@ -162,17 +171,17 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     }
 
     private func serverTick() {
-        let head = lock.withLock { connection }?.head()
-        let changed = lock.withLock { () -> Bool in
+        let head = shared.withLock { $0.connection }?.head()
+        let changed = shared.withLock { shared -> Bool in
             guard let head else { return true }
-            if head == lastHead || fetchQueued { return false }
-            fetchQueued = true
+            if head == shared.lastHead || shared.fetchQueued { return false }
+            shared.fetchQueued = true
             return true
         }
         guard changed else { return }
         queue.async { [weak self] in
             guard let self else { return }
-            self.lock.withLock { self.fetchQueued = false }
+            self.shared.withLock { $0.fetchQueued = false }
             self.run(send: false, fetch: true)
         }
     }
@@ -180,15 +189,15 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     // MARK: Work (on the queue)
 
     private func connect() throws {
-        if lock.withLock({ connection }) != nil { return }
+        if shared.withLock({ $0.connection }) != nil { return }
         do {
-            let connection = try openServer(!lock.withLock { hasOpened })
+            let connection = try openServer(!shared.withLock { $0.hasOpened })
             // Opening may have created the directory (first round) or found
             // a new one (repaired): watch it now, not at the next poll.
-            let watcher = lock.withLock { () -> ServerWatcher? in
-                self.connection = connection
-                hasOpened = true
-                return self.watcher
+            let watcher = shared.withLock { shared -> ServerWatcher? in
+                shared.connection = connection
+                shared.hasOpened = true
+                return shared.watcher
             }
             watcher?.rewatch()
             let databases = connection.databases(user: engine.userName, device: engine.deviceName)
@@ -210,7 +219,7 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         let pendingAtStart = (try? engine.pendingCount()) ?? 1
         do {
             try connect()
-            let head = lock.withLock { connection }?.head() ?? -1
+            let head = shared.withLock { $0.connection }?.head() ?? -1
             if send && fetch {
                 try engine.sync()
             } else if send {
@@ -220,16 +229,16 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
                 // A fetch can leave merged edits to send.
                 try engine.sendChanges()
             }
-            if fetch { lock.withLock { lastHead = head } }
+            if fetch { shared.withLock { $0.lastHead = head } }
             let rejoin = try engine.takeRejoinNotice().map {
                 ServerRejoin($0, server: server.description, at: Date())
             }
-            lock.withLock {
+            shared.withLock { shared in
                 if let rejoin {
-                    status.rejoin = rejoin
-                } else if pendingAtStart == 0, let shown = status.rejoin,
+                    shared.status.rejoin = rejoin
+                } else if pendingAtStart == 0, let shown = shared.status.rejoin,
                           Date().timeIntervalSince(shown.at) > Self.rejoinShownFor {
-                    status.rejoin = nil
+                    shared.status.rejoin = nil
                 }
             }
         } catch let error as SyncError {
@@ -241,13 +250,13 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
         }
         if errorMessage != nil {
             // Try the server afresh next time: it may have been repaired.
-            lock.withLock { connection = nil }
+            shared.withLock { $0.connection = nil }
             engine.disconnect()
         }
-        lock.withLock {
-            status.connection = .online
-            status.errorMessage = errorMessage
-            if errorMessage == nil { status.lastSync = Date() }
+        shared.withLock { shared in
+            shared.status.connection = .online
+            shared.status.errorMessage = errorMessage
+            if errorMessage == nil { shared.status.lastSync = Date() }
         }
         // The status first, so a conflict's announcement finds it counted.
         publish()
@@ -255,21 +264,21 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     }
 
     private func watchUnavailable(_ reason: String?) {
-        lock.withLock { status.watchUnavailableReason = reason }
+        shared.withLock { $0.status.watchUnavailableReason = reason }
         notify()
     }
 
     private func setConnection(_ connection: SyncStatus.Connection) {
-        lock.withLock { status.connection = connection }
+        shared.withLock { $0.status.connection = connection }
         notify()
     }
 
     private func announceConflicts() {
         guard let entries = try? engine.conflicts(includingDismissed: true) else { return }
-        let (fresh, handler) = lock.withLock { () -> ([ConflictEntry], (@Sendable ([ConflictEntry]) -> Void)?) in
-            let fresh = entries.filter { !knownConflicts.contains($0.id) }
-            knownConflicts.formUnion(fresh.map(\.id))
-            return (fresh, conflictHandler)
+        let (fresh, handler) = shared.withLock { shared -> ([ConflictEntry], (@Sendable ([ConflictEntry]) -> Void)?) in
+            let fresh = entries.filter { !shared.knownConflicts.contains($0.id) }
+            shared.knownConflicts.formUnion(fresh.map(\.id))
+            return (fresh, shared.conflictHandler)
         }
         if !fresh.isEmpty { handler?(fresh) }
     }
@@ -280,16 +289,16 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     /// observers.
     private func publish() {
         if let engineStatus = try? engine.status() {
-            lock.withLock {
-                status.pendingCount = engineStatus.pendingCount
-                status.conflictsCount = engineStatus.conflicts
+            shared.withLock { shared in
+                shared.status.pendingCount = engineStatus.pendingCount
+                shared.status.conflictsCount = engineStatus.conflicts
                 if engineStatus.isOffline {
-                    status.connection = .offline
-                } else if status.connection == .offline {
-                    status.connection = .online
+                    shared.status.connection = .offline
+                } else if shared.status.connection == .offline {
+                    shared.status.connection = .online
                 }
-                if status.lastSync == nil, let last = engineStatus.lastSyncAt {
-                    status.lastSync = Date(timeIntervalSince1970: Double(last) / 1000)
+                if shared.status.lastSync == nil, let last = engineStatus.lastSyncAt {
+                    shared.status.lastSync = Date(timeIntervalSince1970: Double(last) / 1000)
                 }
             }
         }
@@ -297,23 +306,23 @@ public final class LiveSync: SyncStatusProvider, @unchecked Sendable {
     }
 
     private func notify() {
-        let callbacks = lock.withLock { Array(observers.values) }
+        let callbacks = shared.withLock { Array($0.observers.values) }
         for callback in callbacks { callback() }
     }
 
     public func currentStatus() -> SyncStatus {
-        lock.withLock { status }
+        shared.withLock { $0.status }
     }
 
     public func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
-        let id = lock.withLock { () -> Int in
-            nextObserverID += 1
-            observers[nextObserverID] = onChange
-            return nextObserverID
+        let id = shared.withLock { shared -> Int in
+            shared.nextObserverID += 1
+            shared.observers[shared.nextObserverID] = onChange
+            return shared.nextObserverID
         }
         return StatusSubscription { [weak self] in
             guard let self else { return }
-            _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
+            _ = self.shared.withLock { $0.observers.removeValue(forKey: id) }
         }
     }
 }

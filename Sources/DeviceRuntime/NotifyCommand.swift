@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RemindersCore
 import RemindersViewModels
 
@@ -93,12 +94,11 @@ public enum NotifyCommand {
 /// Runs the notify command for alerts, in the background, and reports the
 /// first failure (not found, non-zero exit, killed, hung) once: a broken
 /// command must not raise an error toast on every alert.
-public final class NotifyRunner: AlertNotifier, @unchecked Sendable {
+public final class NotifyRunner: AlertNotifier, Sendable {
     public let words: [String]
     public let timeout: TimeInterval
-    private let lock = NSLock()
-    private var hasReported = false
-    private var running: [Int32: SpawnedProcess] = [:]
+    private let hasReported = Atomic(false)
+    private let running = Mutex<[Int32: SpawnedProcess]>([:])
 
     /// - Parameters:
     ///   - words: the command and its first arguments (already split).
@@ -127,10 +127,10 @@ public final class NotifyRunner: AlertNotifier, @unchecked Sendable {
             fail(report: failed, "notify command '\(program)' could not be started: \(error)")
             return
         }
-        lock.withLock { running[process.pid] = process }
+        running.withLock { $0[process.pid] = process }
         process.onExit { [weak self] outcome in
             guard let self else { return }
-            _ = self.lock.withLock { self.running.removeValue(forKey: process.pid) }
+            _ = self.running.withLock { $0.removeValue(forKey: process.pid) }
             switch outcome {
             case .exited(0):
                 break
@@ -149,13 +149,10 @@ public final class NotifyRunner: AlertNotifier, @unchecked Sendable {
     }
 
     /// Whether every command started has finished.
-    public var isIdle: Bool { lock.withLock { running.isEmpty } }
+    public var isIdle: Bool { running.withLock { $0.isEmpty } }
 
     private func fail(report: @Sendable (String) -> Void, _ message: String) {
-        let first = lock.withLock { () -> Bool in
-            defer { hasReported = true }
-            return !hasReported
-        }
+        let first = !hasReported.exchange(true, ordering: .acquiringAndReleasing)
         if first { report(message + "; later failures are not reported") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 
 /// Makes this process's observations see writes that another process made
@@ -9,12 +10,14 @@ import GRDB
 /// `PRAGMA data_version`, read on the writer connection, changes exactly
 /// when another connection committed; when it does, every observation is
 /// told that the whole database may have changed, and fetches again.
-public final class OtherProcessWrites: @unchecked Sendable {
+public final class OtherProcessWrites: Sendable {
     private let writer: any DatabaseWriter
     private let interval: TimeInterval
     private let queue = DispatchQueue(label: "reminders.other-process-writes")
-    private var timer: DispatchSourceTimer?
-    private var lastVersion: Int?
+    /// Bumped by `start` and `stop`: a chain of checks goes on only while
+    /// the generation it was started in is current.
+    private let generation = Atomic(0)
+    private let lastVersion = Mutex<Int?>(nil)
 
     public init(writer: any DatabaseWriter, interval: TimeInterval = 0.25) {
         self.writer = writer
@@ -22,16 +25,20 @@ public final class OtherProcessWrites: @unchecked Sendable {
     }
 
     public func start() {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in self?.check() }
-        self.timer = timer
-        timer.resume()
+        let mine = generation.add(1, ordering: .acquiringAndReleasing).newValue
+        scheduleCheck(mine)
     }
 
     public func stop() {
-        timer?.cancel()
-        timer = nil
+        generation.add(1, ordering: .acquiringAndReleasing)
+    }
+
+    private func scheduleCheck(_ mine: Int) {
+        queue.asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self, self.generation.load(ordering: .acquiring) == mine else { return }
+            self.check()
+            self.scheduleCheck(mine)
+        }
     }
 
     /// Reads the data version and, if another process committed since the
@@ -41,8 +48,11 @@ public final class OtherProcessWrites: @unchecked Sendable {
         do {
             return try writer.writeWithoutTransaction { db -> Bool in
                 let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-                defer { lastVersion = version }
-                guard let lastVersion, lastVersion != version else { return false }
+                let last = lastVersion.withLock { last in
+                    defer { last = version }
+                    return last
+                }
+                guard let last, last != version else { return false }
                 try db.inTransaction {
                     try db.notifyChanges(in: .fullDatabase)
                     return .commit
@@ -54,5 +64,4 @@ public final class OtherProcessWrites: @unchecked Sendable {
         }
     }
 
-    deinit { timer?.cancel() }
 }

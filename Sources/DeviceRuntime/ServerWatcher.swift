@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,13 +16,12 @@ import Glibc
 /// user's processes). `stop()`, or dropping the watcher, gives both back
 /// before it returns. When the watch cannot be set up, `onUnavailable` says
 /// why, so the fallback to polling is never silent.
-final class ServerWatcher: @unchecked Sendable {
+final class ServerWatcher: Sendable {
     private let directory: URL
     private let pollInterval: TimeInterval
     private let onUnavailable: @Sendable (String?) -> Void
     private let onTick: @Sendable () -> Void
-    private let lock = NSLock()
-    private var loop: WatchLoop?
+    private let loop = Mutex<WatchLoop?>(nil)
 
     /// - Parameters:
     ///   - onUnavailable: called with the reason when the watch cannot be
@@ -42,11 +42,11 @@ final class ServerWatcher: @unchecked Sendable {
     }
 
     func start() {
-        let loop = lock.withLock { () -> WatchLoop? in
-            guard self.loop == nil else { return nil }
+        let loop = self.loop.withLock { current -> WatchLoop? in
+            guard current == nil else { return nil }
             let loop = WatchLoop(directory: directory, pollInterval: pollInterval, onUnavailable: onUnavailable,
                                  onTick: onTick)
-            self.loop = loop
+            current = loop
             return loop
         }
         guard let loop else { return }
@@ -60,14 +60,14 @@ final class ServerWatcher: @unchecked Sendable {
     /// The directory was just created or replaced (the first round makes
     /// it): sets the watch now rather than at the next poll, then ticks.
     func rewatch() {
-        lock.withLock { loop }?.wake()
+        loop.withLock { $0 }?.wake()
     }
 
     /// Ends the thread and closes the inotify instance. Idempotent.
     func stop() {
-        let loop = lock.withLock { () -> WatchLoop? in
-            defer { self.loop = nil }
-            return self.loop
+        let loop = self.loop.withLock { current -> WatchLoop? in
+            defer { current = nil }
+            return current
         }
         loop?.stop()
     }
@@ -75,7 +75,7 @@ final class ServerWatcher: @unchecked Sendable {
 
 /// What the watcher's thread runs, with everything it needs and no
 /// reference back to the `ServerWatcher`.
-private final class WatchLoop: @unchecked Sendable {
+private final class WatchLoop: Sendable {
     private let directory: URL
     private let pollInterval: TimeInterval
     private let onUnavailable: @Sendable (String?) -> Void
@@ -86,11 +86,17 @@ private final class WatchLoop: @unchecked Sendable {
     let setupFailure: String?
     /// `wake()` and `stop()` write to the pipe to end a wait at once.
     private let wakeRead: Int32
-    private var wakeWrite: Int32
     private let finished = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var stopped = false
-    private var thread: Thread?
+    private let control: Mutex<Control>
+
+    /// What `stop()` and `wake()` change from other threads.
+    private struct Control {
+        /// -1 once stopped.
+        var wakeWrite: Int32
+        var stopped = false
+        /// The loop's thread, once it runs.
+        var thread: pthread_t?
+    }
 
     init(directory: URL, pollInterval: TimeInterval, onUnavailable: @escaping @Sendable (String?) -> Void,
          onTick: @escaping @Sendable () -> Void) {
@@ -110,7 +116,7 @@ private final class WatchLoop: @unchecked Sendable {
             ends = [-1, -1]
         }
         wakeRead = ends[0]
-        wakeWrite = ends[1]
+        control = Mutex(Control(wakeWrite: ends[1]))
         #if canImport(Glibc)
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         setupFailure = inotify >= 0 ? nil
@@ -121,36 +127,36 @@ private final class WatchLoop: @unchecked Sendable {
         #endif
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { control.withLock { $0.stopped } }
 
     /// Asks the loop to end and, unless called from the loop's own thread
     /// (an owner released during a tick), waits until it has closed its
     /// descriptors.
     func stop() {
-        let onLoopThread = lock.withLock { () -> Bool in
-            stopped = true
-            if wakeWrite >= 0 {
+        let onLoopThread = control.withLock { control -> Bool in
+            control.stopped = true
+            if control.wakeWrite >= 0 {
                 var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
-                close(wakeWrite)
-                wakeWrite = -1
+                _ = write(control.wakeWrite, &byte, 1)
+                close(control.wakeWrite)
+                control.wakeWrite = -1
             }
-            return thread === Thread.current
+            return control.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         }
         if !onLoopThread { finished.wait() }
     }
 
     /// Ends the current wait: the loop checks the directory and ticks.
     func wake() {
-        lock.withLock {
-            guard !stopped, wakeWrite >= 0 else { return }
+        control.withLock { control in
+            guard !control.stopped, control.wakeWrite >= 0 else { return }
             var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
+            _ = write(control.wakeWrite, &byte, 1)
         }
     }
 
     func run() {
-        lock.withLock { thread = Thread.current }
+        control.withLock { $0.thread = pthread_self() }
         defer {
             if inotify >= 0 { close(inotify) }
             if wakeRead >= 0 { close(wakeRead) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ import Glibc
 /// other descriptors, default signal handling (ignored signals survive
 /// exec), and a process group of its own, so that stopping it stops what
 /// it started too.
-final class SpawnedProcess: @unchecked Sendable {
+final class SpawnedProcess: Sendable {
     enum Outcome: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
@@ -25,12 +26,16 @@ final class SpawnedProcess: @unchecked Sendable {
     }
 
     let pid: pid_t
-    private let lock = NSLock()
-    /// Set as soon as the child ended, before it is reaped: from then on
-    /// `stop()` sends nothing, so a signal can never reach a reused pid.
-    private var hasEnded = false
-    private var outcome: Outcome?
-    private var handlers: [@Sendable (Outcome) -> Void] = []
+    private let life = Mutex(Life())
+
+    private struct Life {
+        /// Set as soon as the child ended, before it is reaped: from then
+        /// on `stop()` sends nothing, so a signal can never reach a reused
+        /// pid.
+        var hasEnded = false
+        var outcome: Outcome?
+        var handlers: [@Sendable (Outcome) -> Void] = []
+    }
 
     init(executable: String, arguments: [String]) throws {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -72,14 +77,14 @@ final class SpawnedProcess: @unchecked Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
-    var isRunning: Bool { lock.withLock { !hasEnded } }
+    var isRunning: Bool { life.withLock { !$0.hasEnded } }
 
     /// Calls `handler` once the child ended (at once if it already has),
     /// on the waiting thread.
     func onExit(_ handler: @escaping @Sendable (Outcome) -> Void) {
-        let done = lock.withLock { () -> Outcome? in
-            if let outcome { return outcome }
-            handlers.append(handler)
+        let done = life.withLock { life -> Outcome? in
+            if let outcome = life.outcome { return outcome }
+            life.handlers.append(handler)
             return nil
         }
         if let done { handler(done) }
@@ -93,8 +98,8 @@ final class SpawnedProcess: @unchecked Sendable {
     }
 
     private func signalGroup(_ signal: Int32) {
-        lock.withLock {
-            if !hasEnded { _ = kill(-pid, signal) }
+        life.withLock { life in
+            if !life.hasEnded { _ = kill(-pid, signal) }
         }
     }
 
@@ -102,7 +107,7 @@ final class SpawnedProcess: @unchecked Sendable {
         var info = siginfo_t()
         // Wait without reaping, so the pid stays ours until `hasEnded` is set.
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
-        lock.withLock { hasEnded = true }
+        life.withLock { $0.hasEnded = true }
         var status: Int32 = 0
         var reaped: pid_t
         repeat {
@@ -111,10 +116,10 @@ final class SpawnedProcess: @unchecked Sendable {
         // Someone else reaped it (ECHILD): the status is unknown; count it as success.
         let outcome: Outcome = reaped == -1 ? .exited(0)
             : status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
-        let handlers = lock.withLock { () -> [@Sendable (Outcome) -> Void] in
-            self.outcome = outcome
-            defer { self.handlers = [] }
-            return self.handlers
+        let handlers = life.withLock { life -> [@Sendable (Outcome) -> Void] in
+            life.outcome = outcome
+            defer { life.handlers = [] }
+            return life.handlers
         }
         for handler in handlers { handler(outcome) }
     }

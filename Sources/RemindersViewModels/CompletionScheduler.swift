@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RemindersCore
 
 /// The few seconds between ticking a reminder and it leaving the list.
@@ -10,14 +11,17 @@ import RemindersCore
 /// of them jump away mid-way. Taking a tick back removes the reminder from
 /// the batch. One scheduler per app (in `AppEnvironment`), shared by every
 /// screen, so a tick made in Search and taken back in a list is one batch.
-public final class CompletionScheduler: @unchecked Sendable {
+public final class CompletionScheduler: Sendable {
     public let delay: TimeInterval
     private let store: RemindersStore
     private let clock: any CompletionClock
-    private let lock = NSLock()
-    private var pending: Set<String> = []
-    private var cancelTimer: (@Sendable () -> Void)?
-    private var errorHandler: (@Sendable (String) -> Void)?
+    private let batch = Mutex(Batch())
+
+    private struct Batch {
+        var pending: Set<String> = []
+        var cancelTimer: (@Sendable () -> Void)?
+        var errorHandler: (@Sendable (String) -> Void)?
+    }
 
     /// - Parameter clock: when the delay has passed; real time unless a
     ///   test moves time by hand.
@@ -29,47 +33,46 @@ public final class CompletionScheduler: @unchecked Sendable {
 
     /// Ids of reminders waiting to become completed.
     public var pendingIDs: Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending
+        batch.withLock { $0.pending }
     }
 
     /// Called (on the scheduler's queue) when finishing fails, with the
     /// message to show.
     public var onError: (@Sendable (String) -> Void)? {
-        get { lock.lock(); defer { lock.unlock() }; return errorHandler }
-        set { lock.lock(); errorHandler = newValue; lock.unlock() }
+        get { batch.withLock { $0.errorHandler } }
+        set { batch.withLock { $0.errorHandler = newValue } }
     }
 
     /// A reminder became completing: (re)start the batch's timer.
     public func scheduled(_ id: String) {
-        lock.lock()
-        pending.insert(id)
-        cancelTimer?()
-        cancelTimer = clock.schedule(after: delay) { [weak self] in self?.finishNow() }
-        lock.unlock()
+        batch.withLock { batch in
+            batch.pending.insert(id)
+            batch.cancelTimer?()
+            batch.cancelTimer = clock.schedule(after: delay) { [weak self] in self?.finishNow() }
+        }
     }
 
     /// A reminder's tick was taken back (or it was deleted).
     public func cancelled(_ id: String) {
-        lock.lock()
-        pending.remove(id)
-        if pending.isEmpty {
-            cancelTimer?()
-            cancelTimer = nil
+        batch.withLock { batch in
+            batch.pending.remove(id)
+            if batch.pending.isEmpty {
+                batch.cancelTimer?()
+                batch.cancelTimer = nil
+            }
         }
-        lock.unlock()
     }
 
     /// Completes every pending reminder now (leaving a screen, quitting).
     public func finishNow() {
-        lock.lock()
-        let ids = pending
-        pending = []
-        cancelTimer?()
-        cancelTimer = nil
-        let handler = errorHandler
-        lock.unlock()
+        let (ids, handler) = batch.withLock { batch in
+            defer {
+                batch.pending = []
+                batch.cancelTimer?()
+                batch.cancelTimer = nil
+            }
+            return (batch.pending, batch.errorHandler)
+        }
         guard !ids.isEmpty else { return }
         do {
             try store.finishCompleting(ids: Array(ids))

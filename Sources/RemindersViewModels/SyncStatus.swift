@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the status bar says about sync.
 public struct SyncStatus: Equatable, Sendable {
@@ -83,19 +84,18 @@ public protocol SyncStatusProvider: Sendable {
 
 /// Keeps a status observer alive; cancelling or releasing it stops the
 /// calls.
-public final class StatusSubscription: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelAction: (@Sendable () -> Void)?
+public final class StatusSubscription: Sendable {
+    private let cancelAction: Mutex<(@Sendable () -> Void)?>
 
     public init(cancel: @escaping @Sendable () -> Void) {
-        cancelAction = cancel
+        cancelAction = Mutex(cancel)
     }
 
     public func cancel() {
-        lock.lock()
-        let action = cancelAction
-        cancelAction = nil
-        lock.unlock()
+        let action = cancelAction.withLock { action in
+            defer { action = nil }
+            return action
+        }
         action?()
     }
 

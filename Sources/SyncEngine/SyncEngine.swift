@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import GRDB
+import Synchronization
 
 /// Keeps a device's SQLite tables in sync with a server.
 ///
@@ -9,7 +10,7 @@ import GRDB
 /// the edit, sends them as records built from the last-known server record
 /// plus the local changes, and applies what it fetches, merging field by
 /// field where both sides changed a row (see `MergeConflict`).
-public final class SyncEngine: @unchecked Sendable {
+public final class SyncEngine: Sendable {
     public let writer: any DatabaseWriter
     public let userName: String
     public let deviceName: String
@@ -19,8 +20,7 @@ public final class SyncEngine: @unchecked Sendable {
     public let tables: [TableSchema]
     let tablesByName: [String: TableSchema]
     let order: [String: Int]
-    private let connectionLock = NSLock()
-    private var connection: (private: any CloudDatabase, shared: any CloudDatabase, location: String?)?
+    private let connection = Mutex<Connection?>(nil)
     let functions: SyncFunctions
     /// The SQL run for every record, by table and columns.
     let statements = TableStatements()
@@ -103,24 +103,32 @@ public final class SyncEngine: @unchecked Sendable {
     /// `location` names the server as the user gave it (a directory or a
     /// URL), so a re-join can tell "pointed elsewhere" from "reset".
     public func connect(privateDatabase: any CloudDatabase, sharedDatabase: any CloudDatabase, location: String? = nil) {
-        connectionLock.withLock { connection = (privateDatabase, sharedDatabase, location) }
+        connection.withLock { $0 = Connection(private: privateDatabase, shared: sharedDatabase, location: location) }
+    }
+
+    /// The user's two databases on the server, and where it is as the user
+    /// named it.
+    private struct Connection: Sendable {
+        var `private`: any CloudDatabase
+        var shared: any CloudDatabase
+        var location: String?
     }
 
     /// Where the connected server is, as the user named it.
-    var serverLocation: String? { connectionLock.withLock { connection?.location } }
+    var serverLocation: String? { connection.withLock { $0?.location } }
 
     public func disconnect() {
-        connectionLock.withLock { connection = nil }
+        connection.withLock { $0 = nil }
     }
 
-    public var isConnected: Bool { connectionLock.withLock { connection != nil } }
+    public var isConnected: Bool { connection.withLock { $0 != nil } }
 
     var privateDatabase: any CloudDatabase {
-        connectionLock.withLock { connection?.private } ?? DisconnectedDatabase(userName: userName, scope: .private, deviceName: deviceName)
+        connection.withLock { $0?.private } ?? DisconnectedDatabase(userName: userName, scope: .private, deviceName: deviceName)
     }
 
     var sharedDatabase: any CloudDatabase {
-        connectionLock.withLock { connection?.shared } ?? DisconnectedDatabase(userName: userName, scope: .shared, deviceName: deviceName)
+        connection.withLock { $0?.shared } ?? DisconnectedDatabase(userName: userName, scope: .shared, deviceName: deviceName)
     }
 
     /// Rows written before the engine was attached become pending saves.

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The state behind the SQL functions the change-capture triggers call.
 /// One per engine; registered on the writer connection.
-final class SyncFunctions: @unchecked Sendable {
-    private let lock = NSLock()
-    private var applying = false
+final class SyncFunctions: Sendable {
+    private let applying = Atomic(false)
     let wallClock: @Sendable () -> Int64
 
     init(wallClock: @escaping @Sendable () -> Int64) {
@@ -13,8 +13,8 @@ final class SyncFunctions: @unchecked Sendable {
     }
 
     var isApplying: Bool {
-        get { lock.withLock { applying } }
-        set { lock.withLock { applying = newValue } }
+        get { applying.load(ordering: .acquiring) }
+        set { applying.store(newValue, ordering: .releasing) }
     }
 
     func register(_ db: Database) {

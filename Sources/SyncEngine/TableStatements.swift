@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQL the engine runs for every record (reading a row, writing it),
 /// made once per table and set of columns: building it for every record
 /// cost a third of the write.
-final class TableStatements: @unchecked Sendable {
+final class TableStatements: Sendable {
     private enum Kind: Hashable {
         case upsert(rows: Int), update, row, exists
     }
@@ -15,8 +16,7 @@ final class TableStatements: @unchecked Sendable {
         var kind: Kind
     }
 
-    private let lock = NSLock()
-    private var texts: [Key: String] = [:]
+    private let texts = Mutex<[Key: String]>([:])
 
     /// Inserts `rows` rows with `columns` (after the primary key, in that
     /// order), or updates them where a row exists.
@@ -65,9 +65,9 @@ final class TableStatements: @unchecked Sendable {
     }
 
     private func text(_ key: Key, make: () -> String) -> String {
-        if let text = lock.withLock({ texts[key] }) { return text }
+        if let text = texts.withLock({ $0[key] }) { return text }
         let text = make()
-        lock.withLock { texts[key] = text }
+        texts.withLock { $0[key] = text }
         return text
     }
 }

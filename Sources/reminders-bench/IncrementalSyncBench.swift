@@ -1,6 +1,7 @@
 import CloudServer
 import DeviceRuntime
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -175,17 +176,16 @@ enum Follower {
 
     /// The watched reminder's last title, shared with the observation's
     /// queue.
-    final class TitleState: @unchecked Sendable {
-        private let lock = NSLock()
-        private var title: String?
+    final class TitleState: Sendable {
+        private let title: Mutex<String?>
 
         init(_ title: String?) {
-            self.title = title
+            self.title = Mutex(title)
         }
 
         /// Stores `title`; true when it differs from the previous one.
         func replace(_ new: String) -> Bool {
-            lock.withLock {
+            title.withLock { title in
                 defer { title = new }
                 return title != new
             }
