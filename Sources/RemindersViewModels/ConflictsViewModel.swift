@@ -99,9 +99,10 @@ public struct ConflictsState: ViewState {
 /// devices changed a field, or a delete beat an edit), newest first, with
 /// both values, their times and devices, who won and why. Keeping the other
 /// value is a new edit that syncs; dismissing marks the entry as seen.
-public final class ConflictsViewModel: ViewModel<ConflictsState>, @unchecked Sendable {
+public final class ConflictsViewModel: ViewModel {
+    public let core: ViewModelCore<ConflictsState>
     public init(environment: AppEnvironment) {
-        super.init(environment: environment, initial: ConflictsState(), label: "conflicts")
+        core = ViewModelCore(environment: environment, initial: ConflictsState(), label: "conflicts")
         let timeZone = environment.clock.timeZone
         let device = environment.deviceName
         observe({ db in try Self.fetch(db, timeZone: timeZone, device: device) }, apply: { state, fetched in

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import RemindersCore
 
 /// How the running app alerts for due reminders.
@@ -122,15 +123,25 @@ public struct DueAlertState: ViewState {
 ///
 /// The app takes what to announce with `takeEvents()` after `onChange`
 /// woke it. Call `start()` once; `stop()` cancels the timer.
-public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Sendable {
+public final class DueAlertScheduler: ViewModel {
+    public let core: ViewModelCore<DueAlertState>
     public let settings: DueAlertSettings
-    /// What the observation delivered last (on `queue`).
-    private var observed = Observed(reminders: [], shown: [:])
-    private var timer: DispatchWorkItem?
-    private var observation: AnyDatabaseCancellable?
-    private var isStarted = false
-    private let eventLock = NSLock()
-    private var events: [DueAlertEvent] = []
+    /// Read and written on `queue`; guarded all the same, so the compiler
+    /// can check it.
+    private let planner = Mutex(Planner())
+    private let events = Mutex<[DueAlertEvent]>([])
+
+    private struct Planner {
+        /// What the observation delivered last.
+        var observed = Observed(reminders: [], shown: [:])
+        /// Bumped whenever the timer is set again or cancelled: a timer
+        /// that fires acts only if its generation is still current.
+        var timerGeneration = 0
+        var observation: AnyDatabaseCancellable?
+        var isStarted = false
+    }
+
+    private var isStarted: Bool { planner.withLock { $0.isStarted } }
 
     struct Observed: Sendable {
         var reminders: [DueReminder]
@@ -139,7 +150,7 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
 
     public init(environment: AppEnvironment, settings: DueAlertSettings = DueAlertSettings()) {
         self.settings = settings
-        super.init(environment: environment, initial: DueAlertState(), label: "due-alerts")
+        core = ViewModelCore(environment: environment, initial: DueAlertState(), label: "due-alerts")
     }
 
     /// Creates the alert table if needed, forgets alerts of reminders that
@@ -147,8 +158,11 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
     /// starts observing. Errors land in `state.errorMessage`.
     public func start() {
         onQueue {
-            guard !isStarted else { return }
-            isStarted = true
+            let wasStarted = planner.withLock { planner in
+                defer { planner.isStarted = true }
+                return planner.isStarted
+            }
+            guard !wasStarted else { return }
             let writer = environment.writer
             do {
                 try writer.write { db in try DueAlertLog.prune(db) }
@@ -158,17 +172,18 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
             }
             let fetch = self.fetch
             let observation = ValueObservation.tracking(fetch)
-            self.observation = observation.start(
+            let started = observation.start(
                 in: writer, scheduling: .async(onQueue: queue),
                 onError: { [weak self] error in self?.update { $0.errorMessage = Self.describe(error) } },
                 onChange: { [weak self] value in self?.received(value) })
+            planner.withLock { $0.observation = started }
             reload()
         }
     }
 
     /// Reads the reminders now and raises what is due (tests; the
     /// observation does it by itself).
-    public override func refresh() {
+    public func refresh() {
         onQueue { if isStarted { reload() } }
     }
 
@@ -178,19 +193,23 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
         onQueue { evaluate() }
     }
 
-    override func willStop() {
+    public func willStop() {
         onQueue {
+            let observation = planner.withLock { planner in
+                defer {
+                    planner.observation = nil
+                    planner.timerGeneration += 1
+                    planner.isStarted = false
+                }
+                return planner.observation
+            }
             observation?.cancel()
-            observation = nil
-            timer?.cancel()
-            timer = nil
-            isStarted = false
         }
     }
 
     /// Alerts and failures raised since the last call, oldest first.
     public func takeEvents() -> [DueAlertEvent] {
-        eventLock.withLock {
+        events.withLock { events in
             defer { events = [] }
             return events
         }
@@ -286,7 +305,7 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
     }
 
     private func received(_ value: Observed) {
-        observed = value
+        planner.withLock { $0.observed = value }
         evaluate()
     }
 
@@ -302,6 +321,7 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
                 self?.post(.notifyFailed(message))
             }
         }
+        let observed = planner.withLock { $0.observed }
         let reminders = observed.reminders
         let dueNow = reminders
             .filter { reminder in observed.shown[reminder.id].map { !$0.isDismissed } ?? false }
@@ -323,6 +343,7 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
 
     /// Records and returns the alerts that fell due and were not shown yet.
     private func raiseAlerts(now: Date, snapshot: AppClock) -> [DueAlert] {
+        let observed = planner.withLock { $0.observed }
         let due = observed.reminders.filter { reminder in
             reminder.reminder.status == .incomplete && observed.shown[reminder.id] == nil
                 && reminder.dueAt <= now && now.timeIntervalSince(reminder.dueAt) <= settings.catchUp
@@ -333,7 +354,9 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
             let recorded = try environment.writer.write { db in
                 try due.filter { try DueAlertLog.record(db, reminderID: $0.id, dueDate: $0.dueDate, at: timestamp) }
             }
-            for reminder in due { observed.shown[reminder.id] = DueAlertLog.Entry(isDismissed: false) }
+            planner.withLock { planner in
+                for reminder in due { planner.observed.shown[reminder.id] = DueAlertLog.Entry(isDismissed: false) }
+            }
             return recorded.map { alert(for: $0, snapshot: snapshot) }
         } catch {
             update { $0.errorMessage = Self.describe(error) }
@@ -360,19 +383,22 @@ public final class DueAlertScheduler: ViewModel<DueAlertState>, @unchecked Senda
     /// Sets the one timer. Long waits are cut into steps of at most five
     /// minutes so that a changed system clock is noticed.
     private func schedule(_ next: Date?, now: Date, clock: AppClock) {
-        timer?.cancel()
-        timer = nil
+        let generation = planner.withLock { planner in
+            planner.timerGeneration += 1
+            return planner.timerGeneration
+        }
         guard let next, !clock.isPinned else { return }
         let delay = min(max(next.timeIntervalSince(now), 0.01), 300)
-        let item = DispatchWorkItem { [weak self] in self?.evaluate() }
-        timer = item
-        queue.asyncAfter(wallDeadline: .now() + delay, execute: item)
+        queue.asyncAfter(wallDeadline: .now() + delay) { [weak self] in
+            guard let self, self.planner.withLock({ $0.timerGeneration }) == generation else { return }
+            self.evaluate()
+        }
     }
 
     /// Queues an event and wakes the app (`onChange` runs on the queue,
     /// as for every state change; failures are reported from other threads).
     private func post(_ event: DueAlertEvent) {
-        eventLock.withLock { events.append(event) }
+        events.withLock { $0.append(event) }
         queue.async { [weak self] in self?.onChange?() }
     }
 }

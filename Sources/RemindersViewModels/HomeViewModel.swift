@@ -131,9 +131,10 @@ public struct ListDeletionSummary: Equatable, Sendable {
 }
 
 /// The home screen: smart lists with counts, My Lists, tags in use.
-public final class HomeViewModel: ViewModel<HomeState>, @unchecked Sendable {
+public final class HomeViewModel: ViewModel {
+    public let core: ViewModelCore<HomeState>
     public init(environment: AppEnvironment) {
-        super.init(environment: environment, initial: HomeState(), label: "home")
+        core = ViewModelCore(environment: environment, initial: HomeState(), label: "home")
         let clock = environment.clock
         let sharing = environment.sharing
         observe({ db in

@@ -68,7 +68,8 @@ public struct ListDetailState: ViewState {
 
 /// One list or smart list: its rows, sort, show/hide completed, and the
 /// actions on its reminders. Selection is the screen's business.
-public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked Sendable {
+public final class ListDetailViewModel: ViewModel {
+    public let core: ViewModelCore<ListDetailState>
     public let filter: ReminderFilter
 
     /// - Parameters:
@@ -91,11 +92,11 @@ public final class ListDetailViewModel: ViewModel<ListDetailState>, @unchecked S
             rows: [], totalCount: 0, completedCount: 0, sort: sort,
             showCompleted: showCompleted ?? (filter == .completed), limit: limit,
             share: nil, isReadOnly: false, exists: true, isLoaded: false, errorMessage: nil)
-        super.init(environment: environment, initial: initial, label: "list")
+        core = ViewModelCore(environment: environment, initial: initial, label: "list")
         startObserving()
     }
 
-    override func willStop() {
+    public func willStop() {
         environment.completions.finishNow()
     }
 

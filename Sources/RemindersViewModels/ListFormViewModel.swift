@@ -71,12 +71,13 @@ public struct ListFormState: ViewState {
 }
 
 /// The form for a new list or an edit: title, color, cover image.
-public final class ListFormViewModel: ViewModel<ListFormState>, @unchecked Sendable {
+public final class ListFormViewModel: ViewModel {
+    public let core: ViewModelCore<ListFormState>
     /// A new list, in the next palette color after those in use.
     public init(environment: AppEnvironment) {
         let used = (try? environment.writer.read { db in try String.fetchAll(db, sql: "SELECT color FROM remindersLists") }) ?? []
         let color = RemindersStore.palette.first { !used.contains($0) } ?? RemindersStore.palette[used.count % RemindersStore.palette.count]
-        super.init(environment: environment,
+        core = ViewModelCore(environment: environment,
                    initial: ListFormState(listID: nil, fields: ListFields(color: color), fieldErrors: [:]),
                    label: "list-form")
     }
@@ -90,7 +91,7 @@ public final class ListFormViewModel: ViewModel<ListFormState>, @unchecked Senda
         guard let (list, cover) = found else { throw CoreError.notFound("list \(listID) not found") }
         let fields = ListFields(title: list.title, color: list.color,
                                 coverSource: cover == nil ? .none : .existing, coverPNG: cover)
-        super.init(environment: environment,
+        core = ViewModelCore(environment: environment,
                    initial: ListFormState(listID: listID, fields: fields, fieldErrors: [:]),
                    label: "list-form")
     }

@@ -65,7 +65,8 @@ public struct ReminderFormState: ViewState {
 
 /// The form for a new reminder or an edit. Fields are plain text as typed;
 /// `validate()` checks them and `save()` writes through the store.
-public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @unchecked Sendable {
+public final class ReminderFormViewModel: ViewModel {
+    public let core: ViewModelCore<ReminderFormState>
     /// A new reminder. `context` pre-fills from where the user pressed
     /// "add": a list's id, today's date for Today or Scheduled, the flag for
     /// Flagged, the tag for a tag. Without a list, the first list is chosen.
@@ -78,7 +79,7 @@ public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @uncheck
         case .tag(let tag): fields.tags = [tag]
         case .all, .completed, nil: break
         }
-        super.init(environment: environment,
+        core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: nil, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
         startObserving()
@@ -100,7 +101,7 @@ public final class ReminderFormViewModel: ViewModel<ReminderFormState>, @uncheck
             title: row.reminder.title, notes: row.reminder.notes, dueDate: due.date, dueTime: due.time,
             priority: row.reminder.priority, isFlagged: row.reminder.isFlagged,
             listID: row.reminder.remindersListID, tags: row.tags)
-        super.init(environment: environment,
+        core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: reminderID, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
         startObserving()

@@ -32,19 +32,20 @@ public struct SearchState: ViewState {
 /// Search as you type over titles, notes and tags. Each change of the query
 /// replaces the observed query (the previous observation is cancelled, and
 /// its late answers dropped), so results stay current as data changes.
-public final class SearchViewModel: ViewModel<SearchState>, @unchecked Sendable {
+public final class SearchViewModel: ViewModel {
+    public let core: ViewModelCore<SearchState>
     /// At most this many hits are read.
     public let limit: Int
 
     public init(environment: AppEnvironment, query: String = "", showCompleted: Bool = false, limit: Int = 500) {
         self.limit = limit
-        super.init(environment: environment,
+        core = ViewModelCore(environment: environment,
                    initial: SearchState(query: query, results: SearchResults(), showCompleted: showCompleted, resultsQuery: ""),
                    label: "search")
         startObserving()
     }
 
-    override func willStop() {
+    public func willStop() {
         environment.completions.finishNow()
     }
 

@@ -93,14 +93,15 @@ public struct SharingState: SharingRequestState {
 /// The Sharing screen of one list: who it is shared with, and the owner's
 /// actions. Every action is a server request run on the sharing service's
 /// queue; its outcome lands in `state.message`.
-public final class SharingViewModel: ViewModel<SharingState>, @unchecked Sendable {
+public final class SharingViewModel: ViewModel {
+    public let core: ViewModelCore<SharingState>
     public let listID: String
     private let service: (any SharingService)?
 
     public init(environment: AppEnvironment, listID: String, service: (any SharingService)? = nil) {
         self.listID = listID
         self.service = service ?? environment.sharingService
-        super.init(environment: environment, initial: SharingState(listID: listID), label: "sharing")
+        core = ViewModelCore(environment: environment, initial: SharingState(listID: listID), label: "sharing")
         let me = environment.userName
         let sharing = environment.sharing
         observe({ db in
@@ -174,12 +175,13 @@ public struct InvitationsState: SharingRequestState {
 /// Home's incoming invitations: pending shares where this user is a
 /// participant, with accept and decline (server requests, in the
 /// background).
-public final class InvitationsViewModel: ViewModel<InvitationsState>, @unchecked Sendable {
+public final class InvitationsViewModel: ViewModel {
+    public let core: ViewModelCore<InvitationsState>
     private let service: (any SharingService)?
 
     public init(environment: AppEnvironment, service: (any SharingService)? = nil) {
         self.service = service ?? environment.sharingService
-        super.init(environment: environment, initial: InvitationsState(), label: "invitations")
+        core = ViewModelCore(environment: environment, initial: InvitationsState(), label: "invitations")
         let sharing = environment.sharing
         observe({ db in try sharing.invitations(db) }, apply: { state, invitations in
             state.invitations = invitations

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RemindersCore
 
 public struct StatusBarState: ViewState {
@@ -19,24 +20,27 @@ public struct StatusBarState: ViewState {
 
 /// The status bar's data: who and where, and the sync state reported by the
 /// environment's `SyncStatusProvider`.
-public final class StatusBarViewModel: ViewModel<StatusBarState>, @unchecked Sendable {
-    private var subscription: StatusSubscription?
+public final class StatusBarViewModel: ViewModel {
+    public let core: ViewModelCore<StatusBarState>
+    private let subscription = Mutex<StatusSubscription?>(nil)
 
     public init(environment: AppEnvironment) {
-        super.init(environment: environment,
-                   initial: StatusBarState(identity: environment.identity, sync: environment.syncStatus.currentStatus()),
-                   label: "status")
+        core = ViewModelCore(environment: environment,
+                             initial: StatusBarState(identity: environment.identity,
+                                                     sync: environment.syncStatus.currentStatus()),
+                             label: "status")
         let provider = environment.syncStatus
-        subscription = provider.observeStatus { [weak self] in
+        let subscription = provider.observeStatus { [weak self] in
             guard let self else { return }
             self.queue.async {
                 let status = provider.currentStatus()
                 self.update { $0.sync = status }
             }
         }
+        self.subscription.withLock { $0 = subscription }
     }
 
-    override func willStop() {
-        subscription?.cancel()
+    public func willStop() {
+        subscription.withLock { $0 }?.cancel()
     }
 }

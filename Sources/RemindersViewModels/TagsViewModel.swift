@@ -17,9 +17,10 @@ public struct TagsState: ViewState {
 
 /// The tags screen: every tag with its count; create, rename, delete.
 /// Opening a tag's reminders is `ListDetailViewModel(filter: .tag(title))`.
-public final class TagsViewModel: ViewModel<TagsState>, @unchecked Sendable {
+public final class TagsViewModel: ViewModel {
+    public let core: ViewModelCore<TagsState>
     public init(environment: AppEnvironment) {
-        super.init(environment: environment, initial: TagsState(tags: [], isLoaded: false), label: "tags")
+        core = ViewModelCore(environment: environment, initial: TagsState(tags: [], isLoaded: false), label: "tags")
         observe({ db in try Queries.allTags(db) }, apply: { state, tags in
             state.tags = tags
             state.isLoaded = true

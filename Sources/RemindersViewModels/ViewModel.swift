@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RemindersCore
+import Synchronization
 
 /// The state of a screen: a value, compared to decide whether to redraw,
 /// with a place for the error of its observation (observations never throw
@@ -10,7 +11,8 @@ public protocol ViewState: Equatable, Sendable {
     var errorMessage: String? { get set }
 }
 
-/// The machinery shared by every screen's view model.
+/// A screen's view model: its state, a value read through an observation,
+/// and its actions, as methods of the conforming type.
 ///
 /// Contract:
 /// - `state` is the latest value, readable from any thread.
@@ -21,94 +23,154 @@ public protocol ViewState: Equatable, Sendable {
 /// - `refresh()` reads the state synchronously (first frame, tests).
 /// - `stop()` (also run on deinit) cancels the observation and finishes
 ///   pending work such as reminders still "completing".
-public class ViewModel<State: ViewState>: @unchecked Sendable {
-    public let environment: AppEnvironment
+///
+/// A conforming type holds a `ViewModelCore`, which does all of that, and
+/// gets the rest from this protocol's extension. It is a final class whose
+/// stored properties are constants or guarded by a `Mutex`, so the compiler
+/// checks that it is `Sendable`.
+public protocol ViewModel: AnyObject, Sendable {
+    associatedtype State: ViewState
+    /// The machinery: state, observation and queue.
+    var core: ViewModelCore<State> { get }
+    /// Reads the observed data now, synchronously, and updates `state`.
+    /// Errors land in `state.errorMessage`.
+    func refresh()
+    /// Finishes pending work when the view model stops (default: nothing).
+    func willStop()
+}
+
+extension ViewModel {
+    public var environment: AppEnvironment { core.environment }
+    public var store: RemindersStore { core.environment.store }
     /// The serial queue observations are delivered on and `onChange` is
     /// called on.
-    public let queue: DispatchQueue
-
-    private let lock = NSLock()
-    private var current: State
-    private var changeHandler: (@Sendable () -> Void)?
-    private var cancellable: AnyDatabaseCancellable?
-    private var generation = 0
-    /// Counts `refresh()` calls. An observed value whose fetch began before
-    /// the latest refresh may be older than what that refresh read, so it is
-    /// read again instead of shown (see `observe`).
-    private var refreshEpoch = 0
-    private var reload: (() -> Void)?
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-
-    init(environment: AppEnvironment, initial: State, label: String) {
-        self.environment = environment
-        self.queue = DispatchQueue(label: "reminders.viewmodel.\(label)")
-        self.current = initial
-        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-    }
-
-    deinit {
-        cancellable?.cancel()
-    }
-
-    public var store: RemindersStore { environment.store }
+    public var queue: DispatchQueue { core.queue }
 
     /// The latest state.
-    public var state: State {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
+    public var state: State { core.state }
 
     /// Called on `queue` after `state` changed. Set it before relying on
     /// updates; it may be replaced at any time.
     public var onChange: (@Sendable () -> Void)? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return changeHandler
-        }
-        set {
-            lock.lock()
-            changeHandler = newValue
-            lock.unlock()
-        }
+        get { core.onChange }
+        set { core.onChange = newValue }
     }
 
-    /// Reads the observed data now, synchronously, and updates `state`.
-    /// Errors land in `state.errorMessage`.
-    public func refresh() {
-        lock.lock()
-        let reload = self.reload
-        refreshEpoch += 1
-        lock.unlock()
+    public func refresh() { core.refresh() }
+
+    public func willStop() {}
+
+    /// Cancels the observation and finishes pending work. Idempotent.
+    public func stop() {
+        core.stop()
+        willStop()
+    }
+
+    /// Changes the state; calls `onChange` on the queue if it differs.
+    func update(_ body: (inout State) -> Void) { core.update(body) }
+
+    /// Runs `body` on the queue and waits for it (directly when already
+    /// there).
+    func onQueue<T>(_ body: () throws -> T) rethrows -> T { try core.onQueue(body) }
+
+    /// Starts (or restarts, cancelling the previous one) observing `fetch`,
+    /// applying each value with `apply`. Values of a cancelled observation
+    /// that are already in flight are dropped.
+    func observe<Value: Sendable>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value,
+        apply: @escaping @Sendable (inout State, Value) -> Void
+    ) {
+        core.observe(fetch, apply: apply)
+    }
+
+    /// The one line a user sees for an error.
+    static func describe(_ error: any Error) -> String { describeViewModelError(error) }
+
+    /// Runs a store action, turning a thrown error into a failed result.
+    func perform(_ body: () throws -> ActionResult) -> ActionResult {
+        do {
+            return try body()
+        } catch {
+            return .failed(Self.describe(error))
+        }
+    }
+}
+
+/// The one line a user sees for an error.
+func describeViewModelError(_ error: any Error) -> String {
+    if let error = error as? CoreError { return error.description }
+    if let error = error as? DatabaseError { return "database error: \(error.message ?? "\(error.resultCode)")" }
+    return "\(error)"
+}
+
+/// The machinery shared by every screen's view model (see `ViewModel`).
+public final class ViewModelCore<State: ViewState>: Sendable {
+    public let environment: AppEnvironment
+    public let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    private let inner: Mutex<Inner>
+
+    private struct Inner {
+        var current: State
+        var changeHandler: (@Sendable () -> Void)?
+        var cancellable: AnyDatabaseCancellable?
+        var generation = 0
+        /// Counts `refresh()` calls. An observed value whose fetch began
+        /// before the latest refresh may be older than what that refresh
+        /// read, so it is read again instead of shown (see `observe`).
+        var refreshEpoch = 0
+        var reload: (@Sendable () -> Void)?
+        /// How many observed values were replaced by a new read.
+        var staleReads = 0
+    }
+
+    public init(environment: AppEnvironment, initial: State, label: String) {
+        self.environment = environment
+        self.queue = DispatchQueue(label: "reminders.viewmodel.\(label)")
+        self.inner = Mutex(Inner(current: initial))
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    deinit {
+        inner.withLock { $0.cancellable }?.cancel()
+    }
+
+    var state: State { inner.withLock { $0.current } }
+
+    var onChange: (@Sendable () -> Void)? {
+        get { inner.withLock { $0.changeHandler } }
+        set { inner.withLock { $0.changeHandler = newValue } }
+    }
+
+    func refresh() {
+        let reload = inner.withLock { inner in
+            inner.refreshEpoch += 1
+            return inner.reload
+        }
         guard let reload else { return }
         onQueue(reload)
     }
 
-    /// Cancels the observation and finishes pending work. Idempotent.
-    public func stop() {
-        lock.lock()
-        let cancellable = self.cancellable
-        self.cancellable = nil
-        generation += 1
-        lock.unlock()
+    func stop() {
+        let cancellable = inner.withLock { inner in
+            defer {
+                inner.cancellable = nil
+                inner.generation += 1
+            }
+            return inner.cancellable
+        }
         cancellable?.cancel()
-        willStop()
     }
 
-    /// Subclasses finish their pending work here.
-    func willStop() {}
-
-    /// Changes the state; calls `onChange` on the queue if it differs.
     func update(_ body: (inout State) -> Void) {
-        lock.lock()
-        var state = current
-        body(&state)
-        let changed = state != current
-        current = state
-        let handler = changeHandler
-        lock.unlock()
-        if changed, let handler { notify(handler) }
+        let handler = inner.withLock { inner -> (@Sendable () -> Void)? in
+            var state = inner.current
+            body(&state)
+            let changed = state != inner.current
+            inner.current = state
+            return changed ? inner.changeHandler : nil
+        }
+        if let handler { notify(handler) }
     }
 
     private func notify(_ handler: @escaping @Sendable () -> Void) {
@@ -119,8 +181,6 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the queue and waits for it (directly when already
-    /// there).
     func onQueue<T>(_ body: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) {
             return try body()
@@ -128,28 +188,26 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
         return try queue.sync(execute: body)
     }
 
-    /// Starts (or restarts, cancelling the previous one) observing `fetch`,
-    /// applying each value with `apply`. Values of a cancelled observation
-    /// that are already in flight are dropped.
     func observe<Value: Sendable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value,
         apply: @escaping @Sendable (inout State, Value) -> Void
     ) {
-        lock.lock()
-        generation += 1
-        let myGeneration = generation
-        let previous = cancellable
-        cancellable = nil
         let writer = environment.writer
-        reload = { [weak self] in
-            do {
-                let value = try writer.read(fetch)
-                self?.deliver(myGeneration) { apply(&$0, value); $0.errorMessage = nil }
-            } catch {
-                self?.deliver(myGeneration) { $0.errorMessage = Self.describe(error) }
+        let (myGeneration, previous) = inner.withLock { inner -> (Int, AnyDatabaseCancellable?) in
+            inner.generation += 1
+            let myGeneration = inner.generation
+            let previous = inner.cancellable
+            inner.cancellable = nil
+            inner.reload = { [weak self] in
+                do {
+                    let value = try writer.read(fetch)
+                    self?.deliver(myGeneration) { apply(&$0, value); $0.errorMessage = nil }
+                } catch {
+                    self?.deliver(myGeneration) { $0.errorMessage = describeViewModelError(error) }
+                }
             }
+            return (myGeneration, previous)
         }
-        lock.unlock()
         previous?.cancel()
 
         // Each observed value carries the refresh epoch its fetch began in.
@@ -164,7 +222,7 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
             in: writer,
             scheduling: .async(onQueue: queue),
             onError: { [weak self] error in
-                self?.deliver(myGeneration) { $0.errorMessage = Self.describe(error) }
+                self?.deliver(myGeneration) { $0.errorMessage = describeViewModelError(error) }
             },
             onChange: { [weak self] epoch, value in
                 guard let self else { return }
@@ -179,71 +237,42 @@ public class ViewModel<State: ViewState>: @unchecked Sendable {
                     self.deliver(myGeneration) { apply(&$0, value); $0.errorMessage = nil }
                 }
             })
-        lock.lock()
-        if generation == myGeneration {
-            cancellable = started
-            lock.unlock()
-        } else {
-            lock.unlock()
-            started.cancel()
+        let kept = inner.withLock { inner -> Bool in
+            guard inner.generation == myGeneration else { return false }
+            inner.cancellable = started
+            return true
         }
+        if !kept { started.cancel() }
     }
 
-    private var currentRefreshEpoch: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return refreshEpoch
-    }
+    private var currentRefreshEpoch: Int { inner.withLock { $0.refreshEpoch } }
 
     /// Whether `body` would change the state of the current observation.
     private func wouldChange(_ generation: Int, _ body: (inout State) -> Void) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard self.generation == generation else { return false }
-        var state = current
-        body(&state)
-        return state != current
+        inner.withLock { inner in
+            guard inner.generation == generation else { return false }
+            var state = inner.current
+            body(&state)
+            return state != inner.current
+        }
     }
 
     /// Reads again, on the queue, in place of an observed value that a
     /// refresh may have overtaken. Does not count as a refresh itself.
     private func refreshAfterStaleValue(_ generation: Int) {
-        lock.lock()
-        let reload = self.generation == generation ? self.reload : nil
-        if reload != nil { staleReads += 1 }
-        lock.unlock()
+        let reload = inner.withLock { inner -> (@Sendable () -> Void)? in
+            guard inner.generation == generation, let reload = inner.reload else { return nil }
+            inner.staleReads += 1
+            return reload
+        }
         reload?()
     }
 
-    private var staleReads = 0
-
     /// How many observed values were replaced by a new read (tests).
-    var staleValuesReadAgain: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return staleReads
-    }
+    var staleValuesReadAgain: Int { inner.withLock { $0.staleReads } }
 
     private func deliver(_ generation: Int, _ body: (inout State) -> Void) {
-        lock.lock()
-        let current = self.generation == generation
-        lock.unlock()
+        let current = inner.withLock { $0.generation == generation }
         if current { update(body) }
-    }
-
-    /// The one line a user sees for an error.
-    static func describe(_ error: Error) -> String {
-        if let error = error as? CoreError { return error.description }
-        if let error = error as? DatabaseError { return "database error: \(error.message ?? "\(error.resultCode)")" }
-        return "\(error)"
-    }
-
-    /// Runs a store action, turning a thrown error into a failed result.
-    func perform(_ body: () throws -> ActionResult) -> ActionResult {
-        do {
-            return try body()
-        } catch {
-            return .failed(Self.describe(error))
-        }
     }
 }

@@ -11,14 +11,14 @@ import Testing
 
 /// Waits until a view model's state satisfies `condition`, and returns it.
 /// `onChange` is called on the view model's queue after every change.
-func state<State>(of model: ViewModel<State>, within seconds: Double = 5,
-                  where condition: @escaping @Sendable (State) -> Bool) async throws -> State {
-    let states = AsyncStream<State> { continuation in
+func state<Model: ViewModel>(of model: Model, within seconds: Double = 5,
+                             where condition: @escaping @Sendable (Model.State) -> Bool) async throws -> Model.State {
+    let states = AsyncStream<Model.State> { continuation in
         model.onChange = { continuation.yield(model.state) }
         continuation.yield(model.state)
     }
     // The first matching state, or nothing once the time is up.
-    let found = try await withThrowingTaskGroup(of: State?.self) { group in
+    let found = try await withThrowingTaskGroup(of: Model.State?.self) { group in
         group.addTask {
             for await state in states where condition(state) { return state }
             return nil

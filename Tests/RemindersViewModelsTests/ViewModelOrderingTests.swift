@@ -12,7 +12,9 @@ private struct TitleState: ViewState {
     var errorMessage: String?
 }
 
-private final class HeldTitleViewModel: ViewModel<TitleState>, @unchecked Sendable {
+// Unchecked: a test double whose counters are guarded by its lock.
+private final class HeldTitleViewModel: ViewModel, @unchecked Sendable {
+    let core: ViewModelCore<TitleState>
     let firstFetchRead = DispatchSemaphore(value: 0)
     let releaseFirstFetch = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -20,7 +22,7 @@ private final class HeldTitleViewModel: ViewModel<TitleState>, @unchecked Sendab
     private var seen: [String?] = []
 
     init(environment: AppEnvironment, listID: String) {
-        super.init(environment: environment, initial: TitleState(), label: "held-title")
+        core = ViewModelCore(environment: environment, initial: TitleState(), label: "held-title")
         onChange = { [weak self] in self?.record() }
         observe({ [weak self] db in
             let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [listID])
@@ -68,7 +70,7 @@ private final class HeldTitleViewModel: ViewModel<TitleState>, @unchecked Sendab
         model.queue.sync {}
         #expect(model.state.title == "After")
         #expect(model.titlesSeen == ["After"])
-        #expect(model.staleValuesReadAgain == 1)
+        #expect(model.core.staleValuesReadAgain == 1)
         model.stop()
     }
 
@@ -85,7 +87,7 @@ private final class HeldTitleViewModel: ViewModel<TitleState>, @unchecked Sendab
         try await Task.sleep(nanoseconds: 300_000_000)
         model.queue.sync {}
         #expect(model.state.title == "Same")
-        #expect(model.staleValuesReadAgain == 0)
+        #expect(model.core.staleValuesReadAgain == 0)
         model.stop()
     }
 }
