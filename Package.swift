@@ -75,7 +75,8 @@ let package = Package(
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "RemindersViewModels", "TestSupport"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "RemindersCore", "TestSupport"]),
-        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore", "TestSupport"]),
+        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore", "TestSupport"],
+                    exclude: ["Recordings"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

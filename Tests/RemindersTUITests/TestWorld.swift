@@ -12,24 +12,51 @@ let pinnedNow = Date(timeIntervalSince1970: 1_772_618_400)
 final class TestWorld {
     let store: RemindersStore
     let environment: AppEnvironment
-    let app: AppController
+    private(set) var app: AppController
     var now: Date
+    private let options: TUIOptions
+    private let colorMode: ColorMode
 
-    /// - Parameter seeded: with the sample lists and reminders.
+    /// - Parameters:
+    ///   - seeded: with the sample lists and reminders.
+    ///   - data: fills the database instead of the sample data.
+    ///   - completionClock: when ticked reminders become completed (real
+    ///     time, a minute after the last tick, unless given).
     init(width: Int = 80, height: Int = 24, seeded: Bool = true, colorMode: ColorMode = .indexed256,
-         options: TUIOptions = TUIOptions()) throws {
+         options: TUIOptions = TUIOptions(), data: ((RemindersStore) throws -> Void)? = nil,
+         completionClock: any CompletionClock = DispatchCompletionClock()) throws {
         let queue = try AppDatabase.inMemory()
         let clock = AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!)
         store = RemindersStore(writer: queue, clock: clock)
-        if seeded { try SampleData.seed(store) }
-        environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", completionDelay: 60)
+        if let data {
+            try data(store)
+        } else if seeded {
+            try SampleData.seed(store)
+        }
+        environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", completionDelay: 60,
+                                     completionClock: completionClock)
         now = pinnedNow
+        self.options = options
+        self.colorMode = colorMode
         let box = NowBox()
-        app = AppController(environment: environment, options: options, colorMode: colorMode,
-                            size: (width, height), now: { box.now }, wake: {})
         nowBox = box
+        app = Self.makeApp(environment: environment, options: options, colorMode: colorMode, size: (width, height), nowBox: box)
+    }
+
+    private static func makeApp(environment: AppEnvironment, options: TUIOptions, colorMode: ColorMode,
+                                size: (width: Int, height: Int), nowBox: NowBox) -> AppController {
+        let app = AppController(environment: environment, options: options, colorMode: colorMode,
+                                size: size, now: { nowBox.now }, wake: {})
         app.start()
         app.refresh()
+        return app
+    }
+
+    /// Quits the app and opens it again on the same database, at the same
+    /// size, as a user starting it anew.
+    func restart() {
+        app.stop()
+        app = Self.makeApp(environment: environment, options: options, colorMode: colorMode, size: app.size, nowBox: nowBox)
     }
 
     private let nowBox: NowBox
