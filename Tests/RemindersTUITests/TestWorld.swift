@@ -3,6 +3,7 @@ import GRDB
 @testable import RemindersTUI
 import RemindersCore
 import RemindersViewModels
+import Testing
 
 /// A pinned moment: Wednesday 4 March 2026, 10:00 UTC.
 let pinnedNow = Date(timeIntervalSince1970: 1_772_618_400)
@@ -74,10 +75,40 @@ final class TestWorld {
     /// Sends keys, reading the view models after each so the next key sees
     /// what a user would see.
     func press(_ keys: Key...) {
+        press(keys)
+    }
+
+    func press(_ keys: [Key]) {
         for key in keys {
             app.handle(.key(key))
             app.refresh()
         }
+    }
+
+    /// Moves the selection `rows` items down (j).
+    func moveDown(_ rows: Int) {
+        press(Array(repeating: .character("j"), count: rows))
+    }
+
+    /// On Home, selects one of My Lists as a user would: from the top
+    /// (g), down (j) to it.
+    func selectList(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        app.refresh()
+        guard let home = app.top as? HomeScreen,
+              let item = home.viewModel.state.lists.first(where: { $0.list.title == title }),
+              let row = HomeScreen.items(of: home.viewModel.state, invitations: home.invitations.state.invitations)
+                  .firstIndex(of: .list(item.id)) else {
+            Issue.record("Home shows no list “\(title)”", sourceLocation: sourceLocation)
+            return
+        }
+        press(.character("g"))
+        moveDown(row)
+    }
+
+    /// Opens one of My Lists from Home.
+    func openList(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        selectList(title, sourceLocation: sourceLocation)
+        press(.enter)
     }
 
     /// Types text, one key per character.
