@@ -1,11 +1,17 @@
 import CNcurses
 import Foundation
 
-/// Errors starting the terminal.
+/// Why the full-screen app could not take over the terminal.
 public enum TerminalError: Error, CustomStringConvertible, Equatable {
+    /// Standard input or output is not a terminal (a pipe, a file, a
+    /// service without a TTY).
     case notATerminal
+    /// The terminal could not be set up; the reason names what failed
+    /// (TERM unset or unknown to ncurses, a pipe that could not be made).
     case cannotStart(String)
 
+    /// One line for the user, naming what to do instead where there is
+    /// something.
     public var description: String {
         switch self {
         case .notATerminal:
