@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Reminders",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "reminders", targets: ["reminders"]),
         .executable(name: "reminders-bench", targets: ["reminders-bench"]),
@@ -54,7 +54,8 @@ let package = Package(
         ),
         .target(
             name: "RemindersTUI",
-            dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"]
+            dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "reminders",
@@ -76,7 +77,7 @@ let package = Package(
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "RemindersViewModels", "TestSupport"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "RemindersCore", "TestSupport"]),
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "RemindersCore", "TestSupport"],
-                    exclude: ["Recordings"]),
+                    exclude: ["Recordings"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

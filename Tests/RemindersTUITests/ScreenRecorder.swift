@@ -2,6 +2,7 @@ import Foundation
 @testable import RemindersTUI
 import RemindersCore
 import RemindersViewModels
+import Synchronization
 import TestSupport
 
 /// One recorded session: from a starting place and size, a seeded random
@@ -307,32 +308,42 @@ enum ScreenRecorder {
 /// The completion batch's timer, moved by the recorder: what falls due
 /// runs inside `advance(by:)`, on the recorder's thread. The batch keeps
 /// one timer at a time (a new tick cancels the last), and so does this.
-final class HandMovedCompletionClock: CompletionClock, @unchecked Sendable {  // every access holds `lock`
-    private let lock = NSLock()
-    private var now: TimeInterval = 0
-    private var timer: (id: Int, due: TimeInterval, action: @Sendable () -> Void)?
-    private var timersMade = 0
+final class HandMovedCompletionClock: CompletionClock {
+    private struct Timer {
+        var id: Int
+        var due: TimeInterval
+        var action: @Sendable () -> Void
+    }
+
+    private struct State {
+        var now: TimeInterval = 0
+        var timer: Timer?
+        var timersMade = 0
+    }
+
+    private let state = Mutex(State())
 
     func schedule(after delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let id = lock.withLock { () -> Int in
-            timersMade += 1
-            timer = (timersMade, now + delay, action)
-            return timersMade
+        let id = state.withLock { state in
+            state.timersMade += 1
+            state.timer = Timer(id: state.timersMade, due: state.now + delay, action: action)
+            return state.timersMade
         }
         return { [weak self] in
-            guard let self else { return }
-            self.lock.withLock { if self.timer?.id == id { self.timer = nil } }
+            self?.state.withLock { state in
+                if state.timer?.id == id { state.timer = nil }
+            }
         }
     }
 
     func advance(by seconds: TimeInterval) {
-        let due = lock.withLock { () -> (@Sendable () -> Void)? in
-            now += seconds
-            guard let timer, timer.due <= now else { return nil }
-            self.timer = nil
-            return timer.action
+        let due = state.withLock { state -> Timer? in
+            state.now += seconds
+            guard let timer = state.timer, timer.due <= state.now else { return nil }
+            state.timer = nil
+            return timer
         }
-        due?()
+        due?.action()
     }
 }
 

@@ -114,7 +114,7 @@ public final class TerminalApp {
 
 /// The self-pipe that view-model observations (on their own queues) write
 /// to, so the main loop, asleep in `poll()`, wakes up and redraws.
-final class WakePipe: @unchecked Sendable {
+final class WakePipe: Sendable {
     let readDescriptor: Int32
     let writeDescriptor: Int32
 

@@ -55,7 +55,7 @@ final class CursesTerminal {
         if environment["ESCDELAY"] == nil {
             set_escdelay(25)
         }
-        guard let screen = newterm(nil, stdout, stdin) else {
+        guard let screen = newterm(nil, StandardStreams.output, StandardStreams.input) else {
             throw TerminalError.cannotStart("ncurses does not know the terminal type \"\(term)\"")
         }
         self.screen = screen
