@@ -65,8 +65,7 @@ let package = Package(
         ),
         .target(
             name: "RemindersTUI",
-            dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"]
         ),
         .executableTarget(
             name: "reminders",
@@ -87,7 +86,8 @@ let package = Package(
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
-        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
+        .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"],
+                    exclude: ["Recordings"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -65,7 +65,7 @@ import RemindersCore
         world.press(.escape, .escape)
         world.press(.character("t"))
         check("tags")
-        world.press(.character("j"), .character("j"))
+        world.moveDown(2)
         check("tags, moved")
         world.press(.character("q"))
         world.press(.character("?"))

@@ -73,7 +73,7 @@ import RemindersViewModels
 
     @Test func deletingAReminderCanBeUndone() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         #expect(world.text.contains("Prepare sprint demo"))
         world.press(.character("d"))
         #expect(!world.text.contains("[ ] !!! Prepare sprint demo"))
@@ -88,7 +88,7 @@ import RemindersViewModels
     /// toast, or once it has gone, the old change may have been edited since.
     @Test func undoEndsWithItsToast() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         world.press(.character("d"))
         #expect(world.text.contains("· u undo"))
         world.press(.character("s"), .enter)
@@ -107,7 +107,7 @@ import RemindersViewModels
 
     @Test func undoStillWorksAfterLeavingTheScreen() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         world.press(.character("f"))
         #expect(try world.reminder(titled: "Prepare sprint demo")?.reminder.isFlagged == false)
         world.press(.character("q"))
@@ -117,7 +117,8 @@ import RemindersViewModels
 
     @Test func deletingAListAsksFirstAndCancelIsTheDefault() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("d"))
+        world.selectList("Personal")
+        world.press(.character("d"))
         #expect(world.text.contains("Delete “Personal” and its 4 reminders?"))
         world.press(.enter)
         #expect(try world.lists().map(\.title) == ["Personal", "Work", "Groceries"])
@@ -132,7 +133,8 @@ import RemindersViewModels
     @Test func deletingAListCanBeUndone() throws {
         let world = try TestWorld()
         let before = try world.store.writer.read { db in try ExportDump.read(db, owner: { _ in "me" }) }
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("d"))
+        world.selectList("Personal")
+        world.press(.character("d"))
         #expect(world.text.contains("u undoes it afterwards."))
         world.press(.character("y"))
         #expect(world.text.contains("Deleted “Personal” · u undo"))
@@ -146,7 +148,8 @@ import RemindersViewModels
 
     @Test func listsMoveWithShiftJAndK() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("J"))
+        world.selectList("Personal")
+        world.press(.character("J"))
         #expect(try world.lists().map(\.title) == ["Work", "Personal", "Groceries"])
         world.press(.character("K"))
         #expect(try world.lists().map(\.title) == ["Personal", "Work", "Groceries"])
@@ -211,7 +214,7 @@ import RemindersViewModels
 
     @Test func editingAReminderChangesItsFields() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Groceries")
         // Groceries: Milk is first.
         world.press(.enter)
         #expect(world.text.contains("Reminders › Groceries › Edit Reminder"))
@@ -256,7 +259,8 @@ import RemindersViewModels
         #expect(try world.store.writer.read { db in try Queries.cover(db, listID: list.id) } == SampleCovers.png(named: "forest"))
 
         // Edit: x removes the cover.
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("e"))
+        world.selectList("Garden")
+        world.press(.character("e"))
         #expect(world.text.contains("[current]"))
         world.press(.tab, .tab, .character("x"))
         #expect(world.text.contains("[none]"))
@@ -288,7 +292,7 @@ import RemindersViewModels
 
     @Test func sortMenuReordersTheList() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         world.press(.character("s"))
         #expect(world.text.contains("Sort by"))
         world.press(.character("t"))
@@ -303,7 +307,7 @@ import RemindersViewModels
 
     @Test func remindersMoveWithinTheirList() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         world.press(.character("J"))
         let order = try world.store.writer.read { db in
             try String.fetchAll(db, sql: """
@@ -319,7 +323,7 @@ import RemindersViewModels
 
     @Test func priorityCyclesWithP() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Personal")
         world.press(.character("p"))
         #expect(try world.reminder(titled: "Call mom")?.reminder.priority == .low)
         #expect(world.text.contains("[ ] ! Call mom"))
@@ -377,7 +381,7 @@ import RemindersViewModels
 
     @Test func aListDeletedElsewhereClosesItsScreen() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Personal")
         #expect(world.text.contains("Reminders › Personal"))
         let id = try #require(try world.lists().first?.id)
         try world.store.deleteList(id: id)
@@ -390,7 +394,9 @@ import RemindersViewModels
         let world = try TestWorld()
         world.press(.character("C"))
         #expect(world.text.contains("Conflicts: available once sync is on."))
-        world.press(.character("q"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("S"))
+        world.press(.character("q"))
+        world.selectList("Personal")
+        world.press(.character("S"))
         #expect(world.text.contains("Sharing “Personal”"))
         #expect(world.text.contains("Not shared with anyone: press i to invite someone"))
     }

@@ -5,48 +5,55 @@ import GRDB
 import RemindersCore
 import RemindersViewModels
 import SyncEngine
+import Synchronization
 import Testing
 
 /// A sync layer that does nothing on its own: the status is set by the
 /// test, and the offline switch and conflict news are recorded.
-final class FakeSync: SyncStatusProvider, SyncControls, @unchecked Sendable {
-    private let lock = NSLock()
-    private var status: SyncStatus
-    private var observers: [@Sendable () -> Void] = []
-    private var handler: (@Sendable ([ConflictEntry]) -> Void)?
-    private(set) var offlineCalls: [Bool] = []
+final class FakeSync: SyncStatusProvider, SyncControls {
+    private struct State {
+        var status: SyncStatus
+        var observers: [@Sendable () -> Void] = []
+        var handler: (@Sendable ([ConflictEntry]) -> Void)?
+        var offlineCalls: [Bool] = []
+    }
+
+    private let state: Mutex<State>
 
     init(_ status: SyncStatus) {
-        self.status = status
+        state = Mutex(State(status: status))
     }
 
     func set(_ change: (inout SyncStatus) -> Void) {
-        let observers = lock.withLock { change(&status); return self.observers }
+        let observers = state.withLock { state in
+            change(&state.status)
+            return state.observers
+        }
         for observer in observers { observer() }
     }
 
-    func currentStatus() -> SyncStatus { lock.withLock { status } }
+    func currentStatus() -> SyncStatus { state.withLock { $0.status } }
     func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
-        lock.withLock { observers.append(onChange) }
+        state.withLock { $0.observers.append(onChange) }
         return StatusSubscription(cancel: {})
     }
 
-    var isOffline: Bool { lock.withLock { status.connection == .offline } }
+    var isOffline: Bool { state.withLock { $0.status.connection == .offline } }
     func setOffline(_ offline: Bool) {
-        lock.withLock { offlineCalls.append(offline) }
+        state.withLock { $0.offlineCalls.append(offline) }
         set { $0.connection = offline ? .offline : .online }
     }
     func syncNow() {}
-    func onNewConflicts(_ handler: @escaping @Sendable ([ConflictEntry]) -> Void) { lock.withLock { self.handler = handler } }
+    func onNewConflicts(_ handler: @escaping @Sendable ([ConflictEntry]) -> Void) { state.withLock { $0.handler = handler } }
     func dismissConflict(id: String) throws {}
     func restoreLosingValue(conflictID: String) throws -> Bool { false }
 
     /// Calls the app's conflict handler, as a sync round does.
     func announce(_ entries: [ConflictEntry]) {
-        lock.withLock { handler }?(entries)
+        state.withLock { $0.handler }?(entries)
     }
 
-    var recordedOfflineCalls: [Bool] { lock.withLock { offlineCalls } }
+    var recordedOfflineCalls: [Bool] { state.withLock { $0.offlineCalls } }
 }
 
 /// A device with the sync engine attached and a conflict log written by

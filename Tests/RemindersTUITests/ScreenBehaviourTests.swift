@@ -38,7 +38,7 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
 @Suite struct ScreenBehaviourTests {
     @Test func noColorDrawsAttributesOnly() throws {
         let world = try TestWorld(colorMode: .monochrome)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         let screen = world.screen
         #expect(screen.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
         // The selection still shows, reversed.
@@ -61,7 +61,7 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
 
     @Test func listTitlesAreDrawnInTheListColor() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         let screen = world.screen
         let row = try #require(screen.textLines().firstIndex { $0.hasPrefix("  Work") })
         #expect(screen[row, 2].style.foreground == .rgb(0xe8, 0x52, 0x4a))
@@ -70,7 +70,7 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
 
     @Test func theCoverIsDrawnWithHalfBlocksIn256Colors() throws {
         let world = try TestWorld()
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         let screen = world.screen
         for row in 1...4 {
             for column in 0..<80 {
@@ -112,8 +112,7 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         for (title, due) in [("東京タワー 🗼", "2026-03-05"), ("Café crème", "2026-03-06"), ("e\u{301}te\u{301}", "2026-03-07")] {
             try world.store.createReminder(ReminderDraft(listID: list.id, title: title, dueDate: DueDate(due), tags: ["trip"]))
         }
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"),
-                    .character("j"), .character("j"), .enter)
+        world.openList("旅行")
         let screen = world.screen
         let rows = screen.textLines().indices.filter { screen.textLines()[$0].contains("#trip") }
         #expect(rows.count == 3)

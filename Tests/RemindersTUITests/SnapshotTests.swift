@@ -85,7 +85,7 @@ import Testing
     /// A list: cover, title, sort line, rows with priority, due dates, tags, flags, notes.
     @Test func listWithCoverAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         expectSnapshot(world.text, #"""
          Reminders › Work                                                        ? help
         ▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
@@ -117,7 +117,7 @@ import Testing
     /// The same list with a taller cover.
     @Test func listWithCoverAt120x40() throws {
         let world = try TestWorld(width: 120, height: 40)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        world.openList("Work")
         expectSnapshot(world.text, #"""
          Reminders › Work                                                                                                ? help
         ▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
@@ -213,7 +213,8 @@ import Testing
     /// Completed reminders shown at the end.
     @Test func completedShownAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter, .character("c"))
+        world.openList("Groceries")
+        world.press(.character("c"))
         expectSnapshot(world.text, #"""
          Reminders › Groceries                                                   ? help
         ▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
@@ -245,7 +246,8 @@ import Testing
     /// The reminder form, pre-filled with the list it was opened from.
     @Test func newReminderFormAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter, .character("a"))
+        world.openList("Groceries")
+        world.press(.character("a"))
         expectSnapshot(world.text, #"""
          Reminders › Groceries › New Reminder                                    ? help
 
@@ -357,7 +359,8 @@ import Testing
     /// Editing a list with a cover: the preview is drawn.
     @Test func editListFormWithCoverAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("e"))
+        world.selectList("Personal")
+        world.press(.character("e"))
         expectSnapshot(world.text, #"""
          Reminders › Edit List                                                   ? help
 
@@ -487,7 +490,8 @@ import Testing
     /// Deleting a list asks first.
     @Test func deleteListConfirmationAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("d"))
+        world.selectList("Personal")
+        world.press(.character("d"))
         expectSnapshot(world.text, #"""
          Reminders                                                               ? help
 
@@ -519,7 +523,8 @@ import Testing
     /// The sort menu.
     @Test func sortMenuAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .character("j"), .enter, .character("s"))
+        world.openList("Work")
+        world.press(.character("s"))
         expectSnapshot(world.text, #"""
          Reminders › Work                                                        ? help
         ▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀

@@ -3,6 +3,7 @@ import GRDB
 @testable import RemindersTUI
 import RemindersCore
 import RemindersViewModels
+import Testing
 
 /// A pinned moment: Wednesday 4 March 2026, 10:00 UTC.
 let pinnedNow = Date(timeIntervalSince1970: 1_772_618_400)
@@ -12,27 +13,53 @@ let pinnedNow = Date(timeIntervalSince1970: 1_772_618_400)
 final class TestWorld {
     let store: RemindersStore
     let environment: AppEnvironment
-    let app: AppController
+    private(set) var app: AppController
     var now: Date
+    private let options: TUIOptions
+    private let colorMode: ColorMode
 
     /// - Parameters:
     ///   - seeded: with the sample lists and reminders.
+    ///   - data: fills the database instead of the sample data.
+    ///   - completionClock: when ticked reminders become completed (real
+    ///     time, a minute after the last tick, unless given).
     ///   - sharing: what screens learn of shares (none by default).
     init(width: Int = 80, height: Int = 24, seeded: Bool = true, colorMode: ColorMode = .indexed256,
-         options: TUIOptions = TUIOptions(), sharing: any SharingInfoProvider = NoSharing()) throws {
+         options: TUIOptions = TUIOptions(), data: ((RemindersStore) throws -> Void)? = nil,
+         completionClock: any CompletionClock = DispatchCompletionClock(),
+         sharing: any SharingInfoProvider = NoSharing()) throws {
         let queue = try AppDatabase.inMemory()
         let clock = AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!)
         store = RemindersStore(writer: queue, clock: clock)
-        if seeded { try SampleData.seed(store) }
+        if let data {
+            try data(store)
+        } else if seeded {
+            try SampleData.seed(store)
+        }
         environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", sharing: sharing,
-                                     completionDelay: 60)
+                                     completionDelay: 60, completionClock: completionClock)
         now = pinnedNow
+        self.options = options
+        self.colorMode = colorMode
         let box = NowBox()
-        app = AppController(environment: environment, options: options, colorMode: colorMode,
-                            size: (width, height), now: { box.now }, wake: {})
         nowBox = box
+        app = Self.makeApp(environment: environment, options: options, colorMode: colorMode, size: (width, height), nowBox: box)
+    }
+
+    private static func makeApp(environment: AppEnvironment, options: TUIOptions, colorMode: ColorMode,
+                                size: (width: Int, height: Int), nowBox: NowBox) -> AppController {
+        let app = AppController(environment: environment, options: options, colorMode: colorMode,
+                                size: size, now: { nowBox.now }, wake: {})
         app.start()
         app.refresh()
+        return app
+    }
+
+    /// Quits the app and opens it again on the same database, at the same
+    /// size, as a user starting it anew.
+    func restart() {
+        app.stop()
+        app = Self.makeApp(environment: environment, options: options, colorMode: colorMode, size: app.size, nowBox: nowBox)
     }
 
     private let nowBox: NowBox
@@ -50,10 +77,40 @@ final class TestWorld {
     /// Sends keys, reading the view models after each so the next key sees
     /// what a user would see.
     func press(_ keys: Key...) {
+        press(keys)
+    }
+
+    func press(_ keys: [Key]) {
         for key in keys {
             app.handle(.key(key))
             app.refresh()
         }
+    }
+
+    /// Moves the selection `rows` items down (j).
+    func moveDown(_ rows: Int) {
+        press(Array(repeating: .character("j"), count: rows))
+    }
+
+    /// On Home, selects one of My Lists as a user would: from the top
+    /// (g), down (j) to it.
+    func selectList(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        app.refresh()
+        guard let home = app.top as? HomeScreen,
+              let item = home.viewModel.state.lists.first(where: { $0.list.title == title }),
+              let row = HomeScreen.items(of: home.viewModel.state, invitations: home.invitations.state.invitations)
+                  .firstIndex(of: .list(item.id)) else {
+            Issue.record("Home shows no list “\(title)”", sourceLocation: sourceLocation)
+            return
+        }
+        press(.character("g"))
+        moveDown(row)
+    }
+
+    /// Opens one of My Lists from Home.
+    func openList(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        selectList(title, sourceLocation: sourceLocation)
+        press(.enter)
     }
 
     /// Types text, one key per character.

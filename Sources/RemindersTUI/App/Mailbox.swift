@@ -1,21 +1,19 @@
-import Foundation
+import Synchronization
 
 /// Messages handed from other threads to the main loop.
-final class Mailbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [String] = []
+final class Mailbox: Sendable {
+    private let messages = Mutex<[String]>([])
 
     func post(_ message: String) {
-        lock.lock()
-        messages.append(message)
-        lock.unlock()
+        messages.withLock { $0.append(message) }
     }
 
+    /// Every message posted since the last take, oldest first.
     func take() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = messages
-        messages = []
-        return taken
+        messages.withLock { messages in
+            let taken = messages
+            messages = []
+            return taken
+        }
     }
 }

@@ -2,17 +2,24 @@ import CNcurses
 import Foundation
 import RemindersViewModels
 
-/// Options of the full-screen app.
+/// How the full-screen app behaves, as the command line sets it.
 public struct TUIOptions: Sendable {
     /// Mouse wheel scrolls and clicks select. Off, the terminal keeps its
     /// own mouse handling (selecting text to copy).
-    public var mouse: Bool
+    var mouse: Bool
     /// How long a toast ("Deleted “Milk” · u undo") stays.
-    public var toastDuration: TimeInterval
+    var toastDuration: TimeInterval
     /// Due alerts (toasts, Due now on Home, the past-due count, the
     /// notify command); nil leaves them off.
-    public var dueAlerts: DueAlertSettings?
+    var dueAlerts: DueAlertSettings?
 
+    /// - Parameters:
+    ///   - mouse: whether the app takes the mouse (wheel scrolls, clicks
+    ///     select); off leaves it to the terminal, for selecting text to copy.
+    ///   - toastDuration: seconds a message at the bottom stays, and with
+    ///     it the chance to undo what it reports.
+    ///   - dueAlerts: when and how reminders falling due are announced; nil
+    ///     turns due alerts off.
     public init(mouse: Bool = true, toastDuration: TimeInterval = 5, dueAlerts: DueAlertSettings? = nil) {
         self.mouse = mouse
         self.toastDuration = toastDuration
@@ -22,10 +29,17 @@ public struct TUIOptions: Sendable {
 
 /// The full-screen terminal app. `run()` takes over the terminal until the
 /// user quits, and gives it back as it was (also on SIGTERM and SIGHUP).
+///
+/// The app only shows and edits what `environment` holds: the caller opens
+/// the device, starts sync and finishes it after `run()` returns.
 public final class TerminalApp {
-    public let environment: AppEnvironment
-    public let options: TUIOptions
+    let environment: AppEnvironment
+    let options: TUIOptions
 
+    /// - Parameters:
+    ///   - environment: the device's store, identity, sync status and
+    ///     sharing, which every screen reads.
+    ///   - options: the command line's choices.
     public init(environment: AppEnvironment, options: TUIOptions = TUIOptions()) {
         self.environment = environment
         self.options = options
@@ -34,6 +48,9 @@ public final class TerminalApp {
     /// Starts the app without a terminal and renders its first frame, as
     /// text lines: what `run()` does before the first key, for the
     /// benchmark (time to first frame) and for quick looks from scripts.
+    ///
+    /// Below 80x24 the frame asks for a larger terminal instead of drawing
+    /// the screens. The screens' view models are started and stopped again.
     public func renderFirstFrame(width: Int = 80, height: Int = 24) -> [String] {
         let app = AppController(environment: environment, options: options, colorMode: .indexed256,
                                 size: (width, height), wake: {})
@@ -42,7 +59,11 @@ public final class TerminalApp {
         return app.render().textLines()
     }
 
-    /// Runs the app. Throws `TerminalError` when there is no usable terminal.
+    /// Runs the app until the user quits or the process is asked to end.
+    ///
+    /// Reminders still "completing" are completed before it returns.
+    /// - Throws: `TerminalError` when stdin and stdout are not a terminal
+    ///   or ncurses cannot start on it; the terminal is left untouched then.
     public func run() throws {
         let pipe = try WakePipe()
         let terminal = try CursesTerminal(mouse: options.mouse)
@@ -93,7 +114,7 @@ public final class TerminalApp {
 
 /// The self-pipe that view-model observations (on their own queues) write
 /// to, so the main loop, asleep in `poll()`, wakes up and redraws.
-final class WakePipe: @unchecked Sendable {
+final class WakePipe: Sendable {
     let readDescriptor: Int32
     let writeDescriptor: Int32
 

@@ -1,5 +1,5 @@
 /// A key press, decoded from ncurses (or made up by a test).
-public enum Key: Hashable, Sendable, CustomStringConvertible {
+enum Key: Hashable, Sendable, CustomStringConvertible {
     case character(Character)
     /// Control plus a letter, e.g. `.control("s")` for ^S.
     case control(Character)
@@ -9,7 +9,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case function(Int)
 
     /// How the key is written in the help overlay and the status bar.
-    public var description: String {
+    var description: String {
         switch self {
         case .character(" "): "Space"
         case .character(let c): String(c)
@@ -33,24 +33,24 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The printable character this key types into a text field, if any.
-    public var typedCharacter: Character? {
+    var typedCharacter: Character? {
         if case .character(let c) = self { return c }
         return nil
     }
 }
 
-public enum MouseButton: Hashable, Sendable {
+enum MouseButton: Hashable, Sendable {
     case left, wheelUp, wheelDown
 }
 
 /// A mouse event at a screen cell.
-public struct MouseEvent: Hashable, Sendable {
-    public var button: MouseButton
-    public var row: Int
-    public var column: Int
-    public var isDoubleClick: Bool
+struct MouseEvent: Hashable, Sendable {
+    var button: MouseButton
+    var row: Int
+    var column: Int
+    var isDoubleClick: Bool
 
-    public init(button: MouseButton, row: Int, column: Int, isDoubleClick: Bool = false) {
+    init(button: MouseButton, row: Int, column: Int, isDoubleClick: Bool = false) {
         self.button = button
         self.row = row
         self.column = column
@@ -59,7 +59,7 @@ public struct MouseEvent: Hashable, Sendable {
 }
 
 /// Everything the main loop feeds the app.
-public enum InputEvent: Hashable, Sendable {
+enum InputEvent: Hashable, Sendable {
     case key(Key)
     case mouse(MouseEvent)
     /// Text pasted or typed faster than keys are handled arrives as keys;

@@ -1,6 +1,6 @@
 /// Where a key binding applies. A screen (and the field or overlay that has
 /// the focus) names the contexts it listens to, most specific first.
-public enum KeyContext: String, CaseIterable, Hashable, Sendable {
+enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global
     case navigation
     case home
@@ -28,7 +28,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case alerts
 
     /// The heading of the context's section in the help overlay.
-    public var title: String {
+    var title: String {
         switch self {
         case .global: "Everywhere"
         case .navigation: "Moving around"
@@ -60,7 +60,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
 }
 
 /// Everything a key can do.
-public enum Action: String, CaseIterable, Hashable, Sendable {
+enum Action: String, CaseIterable, Hashable, Sendable {
     // Everywhere
     case help, back, quit, suspend, search, openTags, openConflicts, undo, redraw
     // Moving around
@@ -93,16 +93,16 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
 }
 
 /// One row of the key table.
-public struct KeyBinding: Hashable, Sendable {
-    public var keys: [Key]
-    public var contexts: Set<KeyContext>
-    public var action: Action
+struct KeyBinding: Hashable, Sendable {
+    var keys: [Key]
+    var contexts: Set<KeyContext>
+    var action: Action
     /// The help overlay's line.
-    public var description: String
+    var description: String
     /// The status bar's short label, nil to leave the binding out of it.
-    public var hint: String?
+    var hint: String?
 
-    public init(_ keys: [Key], _ contexts: Set<KeyContext>, _ action: Action, _ description: String, hint: String? = nil) {
+    init(_ keys: [Key], _ contexts: Set<KeyContext>, _ action: Action, _ description: String, hint: String? = nil) {
         self.keys = keys
         self.contexts = contexts
         self.action = action
@@ -111,20 +111,20 @@ public struct KeyBinding: Hashable, Sendable {
     }
 
     /// "j ↓", how the keys are written in help and hints.
-    public var keyLabel: String { keys.map(\.description).joined(separator: " ") }
+    var keyLabel: String { keys.map(\.description).joined(separator: " ") }
 }
 
 /// The one key table: input, the help overlay and the status bar hints all
 /// read it, so they cannot disagree.
-public struct KeyMap: Sendable {
-    public var bindings: [KeyBinding]
+struct KeyMap: Sendable {
+    var bindings: [KeyBinding]
 
-    public init(bindings: [KeyBinding]) {
+    init(bindings: [KeyBinding]) {
         self.bindings = bindings
     }
 
     /// The action of `key` in the first of `contexts` that binds it.
-    public func action(for key: Key, in contexts: [KeyContext]) -> Action? {
+    func action(for key: Key, in contexts: [KeyContext]) -> Action? {
         for context in contexts {
             if let binding = bindings.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) }) {
                 return binding.action
@@ -135,7 +135,7 @@ public struct KeyMap: Sendable {
 
     /// The binding of an action in the given contexts (for hints such as
     /// "u undo" in a toast).
-    public func binding(for action: Action, in contexts: [KeyContext]) -> KeyBinding? {
+    func binding(for action: Action, in contexts: [KeyContext]) -> KeyBinding? {
         for context in contexts {
             if let binding = bindings.first(where: { $0.contexts.contains(context) && $0.action == action }) {
                 return binding
@@ -147,13 +147,13 @@ public struct KeyMap: Sendable {
     /// The first key of an action in the given contexts, as help writes it
     /// ("o", "Enter"), for text that names it ("Press q to quit"); nil
     /// when none of the contexts binds it.
-    public func key(for action: Action, in contexts: [KeyContext]) -> String? {
+    func key(for action: Action, in contexts: [KeyContext]) -> String? {
         binding(for: action, in: contexts)?.keys.first?.description
     }
 
     /// Status bar hints for the contexts, most specific first, each binding
     /// once; `hidden` leaves out actions the screen cannot do right now.
-    public func hints(for contexts: [KeyContext], hiding hidden: Set<Action> = []) -> [(keys: String, label: String)] {
+    func hints(for contexts: [KeyContext], hiding hidden: Set<Action> = []) -> [(keys: String, label: String)] {
         var seen: Set<Action> = []
         var taken: Set<Key> = []
         var result: [(String, String)] = []
@@ -173,7 +173,7 @@ public struct KeyMap: Sendable {
 
     /// Help sections for the contexts (in that order), with the bindings
     /// whose keys or description contain `filter` (case-insensitive).
-    public func helpSections(for contexts: [KeyContext], filter: String = "") -> [(context: KeyContext, bindings: [KeyBinding])] {
+    func helpSections(for contexts: [KeyContext], filter: String = "") -> [(context: KeyContext, bindings: [KeyBinding])] {
         let needle = filter.lowercased()
         var result: [(KeyContext, [KeyBinding])] = []
         var seen: Set<KeyContext> = []
@@ -191,7 +191,7 @@ public struct KeyMap: Sendable {
     }
 
     /// The app's key table.
-    public static let standard = KeyMap(bindings: [
+    static let standard = KeyMap(bindings: [
         // Everywhere (screens without a text field)
         KeyBinding([.character("?")], [.global], .help, "Show this help (type to filter)", hint: "help"),
         KeyBinding([.character("q"), .escape], [.global], .back, "Back (quit from Home)", hint: "back"),

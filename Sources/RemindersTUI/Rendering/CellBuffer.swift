@@ -1,13 +1,13 @@
 /// A terminal color: the terminal's default, one of the 256 indexed colors,
 /// or an RGB value (drawn as such on direct-color terminals, mapped to the
 /// nearest indexed color elsewhere).
-public enum TermColor: Hashable, Sendable {
+enum TermColor: Hashable, Sendable {
     case `default`
     case indexed(UInt8)
     case rgb(UInt8, UInt8, UInt8)
 
     /// "#rrggbb" as stored for list colors; nil when malformed.
-    public init?(hex: String) {
+    init?(hex: String) {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
         guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
@@ -15,37 +15,37 @@ public enum TermColor: Hashable, Sendable {
     }
 }
 
-public struct TextAttributes: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+struct TextAttributes: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let bold = TextAttributes(rawValue: 1 << 0)
-    public static let dim = TextAttributes(rawValue: 1 << 1)
-    public static let underline = TextAttributes(rawValue: 1 << 2)
-    public static let reverse = TextAttributes(rawValue: 1 << 3)
-    public static let italic = TextAttributes(rawValue: 1 << 4)
+    static let bold = TextAttributes(rawValue: 1 << 0)
+    static let dim = TextAttributes(rawValue: 1 << 1)
+    static let underline = TextAttributes(rawValue: 1 << 2)
+    static let reverse = TextAttributes(rawValue: 1 << 3)
+    static let italic = TextAttributes(rawValue: 1 << 4)
 }
 
-public struct Style: Hashable, Sendable {
-    public var foreground: TermColor
-    public var background: TermColor
-    public var attributes: TextAttributes
+struct Style: Hashable, Sendable {
+    var foreground: TermColor
+    var background: TermColor
+    var attributes: TextAttributes
 
-    public init(foreground: TermColor = .default, background: TermColor = .default, attributes: TextAttributes = []) {
+    init(foreground: TermColor = .default, background: TermColor = .default, attributes: TextAttributes = []) {
         self.foreground = foreground
         self.background = background
         self.attributes = attributes
     }
 
-    public static let plain = Style()
+    static let plain = Style()
 
-    public func with(_ extra: TextAttributes) -> Style {
+    func with(_ extra: TextAttributes) -> Style {
         var copy = self
         copy.attributes.formUnion(extra)
         return copy
     }
 
-    public func on(_ background: TermColor) -> Style {
+    func on(_ background: TermColor) -> Style {
         var copy = self
         copy.background = background
         return copy
@@ -54,54 +54,54 @@ public struct Style: Hashable, Sendable {
 
 /// One cell of the screen. A wide glyph takes its cell (width 2) and the
 /// next one, which is left as a continuation (width 0, empty text).
-public struct Cell: Hashable, Sendable {
-    public var text: String
-    public var width: UInt8
-    public var style: Style
+struct Cell: Hashable, Sendable {
+    var text: String
+    var width: UInt8
+    var style: Style
 
-    public init(text: String, width: UInt8 = 1, style: Style = .plain) {
+    init(text: String, width: UInt8 = 1, style: Style = .plain) {
         self.text = text
         self.width = width
         self.style = style
     }
 
-    public static let blank = Cell(text: " ")
+    static let blank = Cell(text: " ")
 
-    public var isContinuation: Bool { width == 0 }
+    var isContinuation: Bool { width == 0 }
 }
 
-public struct Rect: Hashable, Sendable {
-    public var row: Int
-    public var column: Int
-    public var width: Int
-    public var height: Int
+struct Rect: Hashable, Sendable {
+    var row: Int
+    var column: Int
+    var width: Int
+    var height: Int
 
-    public init(row: Int, column: Int, width: Int, height: Int) {
+    init(row: Int, column: Int, width: Int, height: Int) {
         self.row = row
         self.column = column
         self.width = max(0, width)
         self.height = max(0, height)
     }
 
-    public var bottom: Int { row + height }
-    public var right: Int { column + width }
+    var bottom: Int { row + height }
+    var right: Int { column + width }
 
-    public func contains(row r: Int, column c: Int) -> Bool {
+    func contains(row r: Int, column c: Int) -> Bool {
         r >= row && r < bottom && c >= column && c < right
     }
 
     /// The rectangle shrunk by `by` cells on every side.
-    public func inset(_ by: Int) -> Rect {
+    func inset(_ by: Int) -> Rect {
         Rect(row: row + by, column: column + by, width: width - 2 * by, height: height - 2 * by)
     }
 }
 
 /// A piece of text with one style, for lines drawn from several parts.
-public struct Span: Hashable, Sendable {
-    public var text: String
-    public var style: Style
+struct Span: Hashable, Sendable {
+    var text: String
+    var style: Style
 
-    public init(_ text: String, _ style: Style = .plain) {
+    init(_ text: String, _ style: Style = .plain) {
         self.text = text
         self.style = style
     }
@@ -110,12 +110,12 @@ public struct Span: Hashable, Sendable {
 /// What a screen draws into: a grid of cells that a terminal flushes and a
 /// test reads back as text. All text goes through the sanitizer on its way
 /// in, so nothing a screen draws can send an escape sequence.
-public struct CellBuffer: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+struct CellBuffer: Equatable, Sendable {
+    let width: Int
+    let height: Int
+    private(set) var cells: [Cell]
     /// Where the terminal cursor goes (a focused text field), if anywhere.
-    public var cursor: (row: Int, column: Int)? {
+    var cursor: (row: Int, column: Int)? {
         get { cursorStorage.map { (row: $0.row, column: $0.column) } }
         set { cursorStorage = newValue.map { Position(row: $0.row, column: $0.column) } }
     }
@@ -130,22 +130,22 @@ public struct CellBuffer: Equatable, Sendable {
         }
     }
 
-    public init(width: Int, height: Int, style: Style = .plain) {
+    init(width: Int, height: Int, style: Style = .plain) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: Cell(text: " ", style: style), count: self.width * self.height)
     }
 
-    public var bounds: Rect { Rect(row: 0, column: 0, width: width, height: height) }
+    var bounds: Rect { Rect(row: 0, column: 0, width: width, height: height) }
 
-    public subscript(row: Int, column: Int) -> Cell {
+    subscript(row: Int, column: Int) -> Cell {
         get { cells[row * width + column] }
         set { cells[row * width + column] = newValue }
     }
 
     // MARK: Filling
 
-    public mutating func fill(_ rect: Rect, style: Style, character: String = " ") {
+    mutating func fill(_ rect: Rect, style: Style, character: String = " ") {
         let rows = max(0, rect.row)..<min(height, rect.bottom)
         let columns = max(0, rect.column)..<min(width, rect.right)
         guard !rows.isEmpty, !columns.isEmpty else { return }
@@ -157,7 +157,7 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     /// Changes the style of cells without touching their text.
-    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+    mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
         let rows = max(0, rect.row)..<min(height, rect.bottom)
         let columns = max(0, rect.column)..<min(width, rect.right)
         guard !rows.isEmpty, !columns.isEmpty else { return }
@@ -174,13 +174,13 @@ public struct CellBuffer: Equatable, Sendable {
     /// `column`, cut with "…" to `maxWidth` columns (default: to the right
     /// edge). Returns the number of columns drawn.
     @discardableResult
-    public mutating func draw(_ text: String, row: Int, column: Int, maxWidth: Int? = nil, style: Style = .plain) -> Int {
+    mutating func draw(_ text: String, row: Int, column: Int, maxWidth: Int? = nil, style: Style = .plain) -> Int {
         drawGlyphs(DisplayWidth.glyphs(TextSanitizer.line(text)), row: row, column: column, maxWidth: maxWidth, style: style)
     }
 
     /// Draws spans one after the other, cutting the whole line with "…".
     @discardableResult
-    public mutating func draw(_ spans: [Span], row: Int, column: Int, maxWidth: Int? = nil) -> Int {
+    mutating func draw(_ spans: [Span], row: Int, column: Int, maxWidth: Int? = nil) -> Int {
         let limit = min(maxWidth ?? (width - column), width - column)
         guard limit > 0, row >= 0, row < height else { return 0 }
         var pieces: [(Glyph, Style)] = []
@@ -209,14 +209,14 @@ public struct CellBuffer: Equatable, Sendable {
     /// Draws text in which search matches are wrapped in U+E000/U+E001,
     /// with the matches in `highlight`.
     @discardableResult
-    public mutating func drawMarked(_ text: String, row: Int, column: Int, maxWidth: Int? = nil,
+    mutating func drawMarked(_ text: String, row: Int, column: Int, maxWidth: Int? = nil,
                                     style: Style, highlight: Style) -> Int {
         draw(Self.markedSpans(text, style: style, highlight: highlight), row: row, column: column, maxWidth: maxWidth)
     }
 
     /// Splits snippet text on the match markers into plain and highlighted
     /// spans; an unclosed match runs to the end.
-    public static func markedSpans(_ text: String, style: Style, highlight: Style) -> [Span] {
+    static func markedSpans(_ text: String, style: Style, highlight: Style) -> [Span] {
         let clean = TextSanitizer.line(text, keepingMatchMarkers: true)
         var spans: [Span] = []
         var current = ""
@@ -255,7 +255,7 @@ public struct CellBuffer: Equatable, Sendable {
     /// Puts a glyph, keeping wide glyphs whole: overwriting half of a wide
     /// glyph blanks its other half, and a wide glyph that would stick out
     /// of the right edge becomes a space.
-    public mutating func setGlyph(_ glyph: Glyph, row: Int, column: Int, style: Style) {
+    mutating func setGlyph(_ glyph: Glyph, row: Int, column: Int, style: Style) {
         guard row >= 0, row < height, column >= 0, column < width else { return }
         var glyph = glyph
         if glyph.width == 2, column + 1 >= width {
@@ -283,7 +283,7 @@ public struct CellBuffer: Equatable, Sendable {
     // MARK: Boxes
 
     /// A rounded frame around `rect`, with an optional title on its top edge.
-    public mutating func frame(_ rect: Rect, style: Style, title: String? = nil, titleStyle: Style? = nil) {
+    mutating func frame(_ rect: Rect, style: Style, title: String? = nil, titleStyle: Style? = nil) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let top = rect.row, bottom = rect.bottom - 1, left = rect.column, right = rect.right - 1
         for column in (left + 1)..<right {
@@ -307,7 +307,7 @@ public struct CellBuffer: Equatable, Sendable {
 
     /// The buffer as text, one string per row, trailing spaces removed: what
     /// snapshot tests compare.
-    public func textLines() -> [String] {
+    func textLines() -> [String] {
         (0..<height).map { row in
             var line = ""
             for column in 0..<width {
@@ -320,11 +320,11 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     /// `textLines()` joined with new lines.
-    public var text: String { textLines().joined(separator: "\n") }
+    var text: String { textLines().joined(separator: "\n") }
 
     /// Display columns of `row` whose style satisfies `predicate`, as the
     /// text they hold: lets tests check what is highlighted or colored.
-    public func text(row: Int, where predicate: (Style) -> Bool) -> String {
+    func text(row: Int, where predicate: (Style) -> Bool) -> String {
         var line = ""
         for column in 0..<width {
             let cell = cells[row * width + column]

@@ -1,5 +1,5 @@
 /// What the terminal can show, decided once at start-up.
-public enum ColorMode: Hashable, Sendable {
+enum ColorMode: Hashable, Sendable {
     /// NO_COLOR, or a terminal without colors: attributes only.
     case monochrome
     /// 8 or 16 colors: list colors map to the basic ones, covers become a
@@ -16,7 +16,7 @@ public enum ColorMode: Hashable, Sendable {
     ///   - hasColors: ncurses' `has_colors()`.
     ///   - hasDirectFlag: terminfo's `RGB` or `Tc` flag.
     ///   - environment: for NO_COLOR.
-    public static func detect(colors: Int, hasColors: Bool, hasDirectFlag: Bool, environment: [String: String]) -> ColorMode {
+    static func detect(colors: Int, hasColors: Bool, hasDirectFlag: Bool, environment: [String: String]) -> ColorMode {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .monochrome }
         guard hasColors, colors >= 8 else { return .monochrome }
         // ncurses can only emit 24-bit colors through a terminfo entry that
@@ -28,10 +28,10 @@ public enum ColorMode: Hashable, Sendable {
         return .basic(colors)
     }
 
-    public var hasColor: Bool { self != .monochrome }
+    var hasColor: Bool { self != .monochrome }
 
     /// Whether a cover image can be drawn (otherwise a placeholder is).
-    public var canDrawImages: Bool {
+    var canDrawImages: Bool {
         switch self {
         case .indexed256, .direct: true
         case .monochrome, .basic: false
@@ -41,13 +41,13 @@ public enum ColorMode: Hashable, Sendable {
 
 /// Maps RGB to xterm's 256-color palette, which is the same in every
 /// terminal for indexes 16-255: a 6x6x6 cube and a 24-step gray ramp.
-public enum XtermPalette {
+enum XtermPalette {
     /// The channel values of the cube's six steps.
-    public static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
+    static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
 
     /// The nearest of indexes 16-255 (the first 16 are left alone: users
     /// theme them).
-    public static func nearestIndex(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
+    static func nearestIndex(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
         let r = Int(r), g = Int(g), b = Int(b)
         let ri = nearestCubeStep(r), gi = nearestCubeStep(g), bi = nearestCubeStep(b)
         let cubeIndex = 16 + 36 * ri + 6 * gi + bi
@@ -61,7 +61,7 @@ public enum XtermPalette {
     }
 
     /// The RGB value xterm shows for an index from 16 to 255.
-    public static func rgb(ofIndex index: UInt8) -> (r: Int, g: Int, b: Int) {
+    static func rgb(ofIndex index: UInt8) -> (r: Int, g: Int, b: Int) {
         let index = Int(index)
         if index >= 232 {
             let level = 8 + 10 * (index - 232)
@@ -95,7 +95,7 @@ public enum XtermPalette {
 
     /// The nearest of the first `count` (8 or 16) colors, by hue rather
     /// than brightness so that a dark blue list stays blue.
-    public static func nearestBasic(r: UInt8, g: UInt8, b: UInt8, count: Int) -> UInt8 {
+    static func nearestBasic(r: UInt8, g: UInt8, b: UInt8, count: Int) -> UInt8 {
         let r = Int(r), g = Int(g), b = Int(b)
         let maxChannel = max(r, g, b), minChannel = min(r, g, b)
         if maxChannel - minChannel < 40 {
@@ -113,7 +113,7 @@ public enum XtermPalette {
 
     /// A color as the terminal can draw it in `mode`; nil means "leave the
     /// terminal's default".
-    public static func resolve(_ color: TermColor, mode: ColorMode) -> TermColor {
+    static func resolve(_ color: TermColor, mode: ColorMode) -> TermColor {
         switch (color, mode) {
         case (.default, _), (_, .monochrome):
             return .default

@@ -3,18 +3,18 @@ import RemindersCore
 
 /// 8-bit RGBA pixels, row by row: what the renderer reads (a decoded
 /// `CoverImage`, or pixels made up by a test).
-public struct RGBAImage: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var rgba: [UInt8]
+struct RGBAImage: Sendable, Equatable {
+    var width: Int
+    var height: Int
+    var rgba: [UInt8]
 
-    public init(width: Int, height: Int, rgba: [UInt8]) {
+    init(width: Int, height: Int, rgba: [UInt8]) {
         self.width = width
         self.height = height
         self.rgba = rgba
     }
 
-    public init(_ image: CoverImage) {
+    init(_ image: CoverImage) {
         self.init(width: image.width, height: image.height, rgba: image.rgba)
     }
 }
@@ -22,14 +22,14 @@ public struct RGBAImage: Sendable, Equatable {
 /// Draws a cover image with upper half blocks: each cell shows two square
 /// pixels, the top one as the foreground color of "▀" and the bottom one as
 /// its background.
-public enum CoverRenderer {
+enum CoverRenderer {
     /// One RGB pixel.
-    public struct Pixel: Hashable, Sendable {
-        public var r: UInt8
-        public var g: UInt8
-        public var b: UInt8
+    struct Pixel: Hashable, Sendable {
+        var r: UInt8
+        var g: UInt8
+        var b: UInt8
 
-        public init(r: UInt8, g: UInt8, b: UInt8) {
+        init(r: UInt8, g: UInt8, b: UInt8) {
             self.r = r
             self.g = g
             self.b = b
@@ -41,7 +41,7 @@ public enum CoverRenderer {
     /// then box-filtered (each target pixel averages the source pixels it
     /// covers, weighted by coverage). Transparent pixels are blended over
     /// `backdrop`.
-    public static func resample(_ image: RGBAImage, width: Int, height: Int,
+    static func resample(_ image: RGBAImage, width: Int, height: Int,
                                 backdrop: Pixel = Pixel(r: 0, g: 0, b: 0)) -> [Pixel] {
         guard width > 0, height > 0, image.width > 0, image.height > 0,
               image.rgba.count >= image.width * image.height * 4 else { return [] }
@@ -104,7 +104,7 @@ public enum CoverRenderer {
     /// The cover as rows of cells, `columns` wide and `rows` high, in the
     /// colors `mode` can show (RGB on direct-color terminals, the nearest
     /// xterm-256 index elsewhere). Empty when the mode cannot draw images.
-    public static func cells(_ image: RGBAImage, columns: Int, rows: Int, mode: ColorMode) -> [[Cell]] {
+    static func cells(_ image: RGBAImage, columns: Int, rows: Int, mode: ColorMode) -> [[Cell]] {
         guard mode.canDrawImages, columns > 0, rows > 0 else { return [] }
         let pixels = resample(image, width: columns, height: rows * 2)
         guard pixels.count == columns * rows * 2 else { return [] }

@@ -6,7 +6,7 @@ import RemindersViewModels
 /// device's and the other device's values with their times and devices,
 /// who won and why. Keys keep the other value (a new edit that syncs) or
 /// dismiss the entry.
-final class ConflictsScreen: ScreenController {
+final class ConflictsScreen: ViewModelScreen {
     let viewModel: ConflictsViewModel
     private var selection = ListSelection(key: \ConflictItem.id)
     private var scrollTop = 0
@@ -28,14 +28,6 @@ final class ConflictsScreen: ScreenController {
         if state.newCount == 0 { hidden.insert(.dismissAllConflicts) }
         return hidden
     }
-
-    func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-        viewModel.refresh()
-    }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
 
     /// The selected entry, kept by id while the log grows above it.
     var selected: ConflictItem? { selection.item(in: viewModel.state.items) }

@@ -22,8 +22,7 @@ final class HomePreview {
         case .invitation(let id): filter = .list(id)
         }
         viewModel = ListDetailViewModel(environment: environment, filter: filter, limit: 100)
-        viewModel.onChange = wake
-        viewModel.refresh()
+        viewModel.start(waking: wake)
     }
 
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {

@@ -49,10 +49,8 @@ final class HomeScreen: ScreenController {
     }
 
     func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-        viewModel.refresh()
-        invitations.onChange = app.wake
-        invitations.refresh()
+        viewModel.start(waking: app.wake)
+        invitations.start(waking: app.wake)
         invitations.refreshShares()
     }
 
@@ -62,6 +60,7 @@ final class HomeScreen: ScreenController {
         preview?.viewModel.stop()
         preview = nil
     }
+
     func refresh() {
         viewModel.refresh()
         invitations.refresh()

@@ -3,7 +3,7 @@ import RemindersCore
 import RemindersViewModels
 
 /// A list, a smart list or a tag's reminders: cover and title, then the rows.
-final class ListDetailScreen: ScreenController {
+final class ListDetailScreen: ViewModelScreen {
     let viewModel: ListDetailViewModel
     private var selection = ListSelection(key: \ReminderRow.id)
     private var scrollTop = 0
@@ -51,14 +51,6 @@ final class ListDetailScreen: ScreenController {
     var isAnimating: Bool {
         viewModel.state.rows.contains { $0.reminder.status == .completing }
     }
-
-    func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-        viewModel.refresh()
-    }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
 
     // MARK: Selection
 
@@ -123,15 +115,9 @@ final class ListDetailScreen: ScreenController {
             app.push(ReminderFormScreen(environment: environment, context: state.filter) { [weak self] id in
                 self?.select(id: id)
             })
-        case .toggleCompletion:
+        case .toggleCompletion, .toggleFlag, .deleteReminder:
             guard let row = selectedRow else { return true }
-            app.show(viewModel.toggleCompletion(id: row.id), undo: undoPerformer(app))
-        case .toggleFlag:
-            guard let row = selectedRow else { return true }
-            app.show(viewModel.toggleFlag(id: row.id), undo: undoPerformer(app))
-        case .deleteReminder:
-            guard let row = selectedRow else { return true }
-            app.show(viewModel.delete(id: row.id), undo: undoPerformer(app))
+            viewModel.perform(action, onReminder: row.id, app: app)
         case .cyclePriority:
             guard let row = selectedRow else { return true }
             let next = Priority(rawValue: (row.reminder.priority.rawValue + 1) % 4) ?? .none
@@ -163,8 +149,7 @@ final class ListDetailScreen: ScreenController {
                 app.showMessage("Completed always shows completed reminders")
                 return true
             }
-            viewModel.toggleShowCompleted()
-            app.showMessage(viewModel.state.showCompleted ? "Showing completed" : "Hiding completed")
+            viewModel.toggleShowCompleted(app: app)
         case .clearCompleted:
             guard state.completedCount > 0 else {
                 app.showMessage("No completed reminders to clear")
@@ -173,10 +158,9 @@ final class ListDetailScreen: ScreenController {
             let viewModel = self.viewModel
             let scope = state.listID == nil ? "everywhere" : "in “\(state.title)”"
             let count = state.completedCount
-            app.present(ConfirmOverlay(
-                title: "Clear completed",
-                question: count == 1 ? "Delete 1 completed reminder \(scope)?" : "Delete \(count) completed reminders \(scope)?",
-                detail: "This cannot be undone.", confirmLabel: "Delete"
+            app.present(ConfirmOverlay.clearCompleted(
+                count == 1 ? "Delete 1 completed reminder \(scope)?" : "Delete \(count) completed reminders \(scope)?",
+                detail: "This cannot be undone."
             ) { app in
                 app.show(viewModel.clearCompleted(.all))
             })
@@ -197,13 +181,6 @@ final class ListDetailScreen: ScreenController {
             return false
         }
         return true
-    }
-
-    private func undoPerformer(_ app: AppController) -> (UndoAction) -> ActionResult {
-        let fallback = app.storeUndo()
-        return { [weak viewModel] action in
-            viewModel?.undo(action) ?? fallback(action)
-        }
     }
 
     private func visibleRows(_ app: AppController) -> Int {
@@ -262,10 +239,7 @@ final class ListDetailScreen: ScreenController {
         // Sort and completed line
         var info = [Span("Sort: ", theme.dim), Span(state.sort.label, theme.label)]
         if state.filter != .completed, state.completedCount > 0 {
-            let count = state.completedCount
-            let noun = count == 1 ? "1 completed" : "\(count) completed"
-            info.append(Span(" · \(noun)", theme.dim))
-            info.append(Span(state.showCompleted ? " (shown)" : " (hidden)", theme.dim))
+            info.append(Span(completedSummary(count: state.completedCount, shown: state.showCompleted), theme.dim))
         }
         buffer.draw(info, row: row, column: area.column + 2, maxWidth: area.width - 4)
         row += 1

@@ -4,7 +4,7 @@ import RemindersViewModels
 
 /// The list form: title, color from the palette, cover image (a sample from
 /// Assets, a PNG file, or none).
-final class ListFormScreen: ScreenController {
+final class ListFormScreen: ViewModelScreen {
     enum Focus: CaseIterable {
         case title, color, cover, path
     }
@@ -18,16 +18,17 @@ final class ListFormScreen: ScreenController {
     private var fieldRows: [Int: Focus] = [:]
 
     /// A new list.
-    init(environment: AppEnvironment, onSave: ((String) -> Void)?) {
-        viewModel = ListFormViewModel(environment: environment)
-        titleField = TextField(viewModel.fields.title)
-        initialFields = viewModel.fields
-        self.onSave = onSave
+    convenience init(environment: AppEnvironment, onSave: ((String) -> Void)?) {
+        self.init(viewModel: ListFormViewModel(environment: environment), onSave: onSave)
     }
 
     /// Editing a list.
-    init(environment: AppEnvironment, listID: String, onSave: ((String) -> Void)?) throws {
-        viewModel = try ListFormViewModel(environment: environment, listID: listID)
+    convenience init(environment: AppEnvironment, listID: String, onSave: ((String) -> Void)?) throws {
+        self.init(viewModel: try ListFormViewModel(environment: environment, listID: listID), onSave: onSave)
+    }
+
+    private init(viewModel: ListFormViewModel, onSave: ((String) -> Void)?) {
+        self.viewModel = viewModel
         titleField = TextField(viewModel.fields.title)
         initialFields = viewModel.fields
         if case .file(let path) = viewModel.fields.coverSource { pathField = TextField(path) }
@@ -47,13 +48,6 @@ final class ListFormScreen: ScreenController {
     var hiddenActions: Set<Action> {
         viewModel.fields.coverPNG == nil ? [.removeCover] : []
     }
-
-    func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-    }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
 
     /// The cover choices, in the order ←/→ go through them.
     var coverChoices: [CoverSource] {
@@ -180,26 +174,15 @@ final class ListFormScreen: ScreenController {
             pendingFile = false
         }
         let isNew = viewModel.state.isNew
-        switch viewModel.save() {
-        case .saved(let id):
-            let name = viewModel.title.trimmingCharacters(in: .whitespaces)
-            app.pop()
-            app.showMessage(isNew ? "Created “\(name)”" : "Saved “\(name)”")
-            onSave?(id)
-        case .invalid(let errors):
+        let result = viewModel.save()
+        app.end(result, titled: viewModel.title, isNew: isNew, createdVerb: "Created", onSave: onSave) { errors in
             if errors[.title] != nil { focus = .title } else if errors[.cover] != nil { focus = .cover }
             app.showError(errors.values.sorted().first ?? "Please fix the fields in red")
-        case .failed(let message):
-            app.showError(message)
         }
     }
 
     private func cancel(_ app: AppController) {
-        guard viewModel.fields != initialFields else {
-            app.pop()
-            return
-        }
-        app.present(ConfirmOverlay.discardChanges(to: "this list", leaving: self))
+        app.leave(self, changed: viewModel.fields != initialFields, discarding: "this list")
     }
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
@@ -217,44 +200,27 @@ final class ListFormScreen: ScreenController {
         let theme = app.theme
         let state = viewModel.state
         let fields = state.fields
-        let labelColumn = area.column + 2
-        let fieldColumn = area.column + 14
-        let fieldWidth = max(20, min(area.width - 16, 70))
-        fieldRows = [:]
-        var row = area.row + 1
+        var layout = FormLayout(area: area, maxFieldWidth: 70, focus: focus, theme: theme)
+        defer { fieldRows = layout.fieldRows }
 
-        func label(_ text: String, _ field: Focus) {
-            buffer.draw(text, row: row, column: labelColumn, maxWidth: 11, style: focus == field ? theme.focusedLabel : theme.label)
-            fieldRows[row] = field
-        }
-        func error(_ text: String?) {
-            if let text { buffer.draw("⚠ " + text, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.danger) }
-        }
+        layout.textField("Title", titleField, .title, placeholder: "List name", error: state.fieldErrors[.title], into: &buffer)
 
-        label("Title", .title)
-        titleField.draw(into: &buffer, row: row, column: fieldColumn, width: fieldWidth,
-                        style: focus == .title ? theme.focusedField : theme.field, focused: focus == .title,
-                        placeholder: "List name", placeholderStyle: theme.dim)
-        row += 1
-        error(state.fieldErrors[.title])
-        row += 1
-
-        label("Color", .color)
-        var column = fieldColumn
+        layout.label("Color", .color, into: &buffer)
+        var column = layout.fieldColumn
         for color in state.palette {
             let selected = color == fields.color.lowercased()
             let swatch = selected ? "[●]" : " ● "
             var style = theme.listColor(color, selected ? [.bold] : [])
             if !theme.mode.hasColor, selected { style = Style(attributes: [.reverse, .bold]) }
-            column += buffer.draw(swatch, row: row, column: column, style: style)
+            column += buffer.draw(swatch, row: layout.row, column: column, style: style)
         }
         let name = Self.colorNames[fields.color.lowercased()] ?? fields.color
-        buffer.draw("  " + name, row: row, column: column, style: theme.dim)
-        row += 1
-        error(state.fieldErrors[.color])
-        row += 1
+        buffer.draw("  " + name, row: layout.row, column: column, style: theme.dim)
+        layout.row += 1
+        layout.note(state.fieldErrors[.color], into: &buffer)
+        layout.row += 1
 
-        label("Cover", .cover)
+        layout.label("Cover", .cover, into: &buffer)
         var spans: [Span] = []
         let choices = coverChoices
         for choice in choices {
@@ -270,29 +236,21 @@ final class ListFormScreen: ScreenController {
             spans.append(Span(chosen ? "[\(text)]" : " \(text) ", chosen ? (focus == .cover ? theme.focusedButton : theme.title) : theme.dim))
             spans.append(Span(" "))
         }
-        buffer.draw(spans, row: row, column: fieldColumn, maxWidth: fieldWidth)
-        row += 1
-        if let coverError = state.fieldErrors[.cover] {
-            error(coverError)
-        } else if focus == .cover {
-            let remove = app.keyMap.key(for: .removeCover, in: [.coverField]).map { " · \($0) remove" } ?? ""
-            buffer.draw("←/→ choose" + remove, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.dim)
-        }
-        row += 1
+        buffer.draw(spans, row: layout.row, column: layout.fieldColumn, maxWidth: layout.fieldWidth)
+        layout.row += 1
+        let remove = app.keyMap.key(for: .removeCover, in: [.coverField]).map { " · \($0) remove" } ?? ""
+        layout.note(state.fieldErrors[.cover], hint: focus == .cover ? "←/→ choose" + remove : "", into: &buffer)
+        layout.row += 1
 
         if isFileChoice {
-            label("File", .path)
-            pathField.draw(into: &buffer, row: row, column: fieldColumn, width: fieldWidth,
-                           style: focus == .path ? theme.focusedField : theme.field, focused: focus == .path,
-                           placeholder: "/path/to/cover.png (Enter loads it)", placeholderStyle: theme.dim)
-            row += 2
+            layout.textField("File", pathField, .path, placeholder: "/path/to/cover.png (Enter loads it)", error: nil, into: &buffer)
         }
 
         // Preview of the chosen cover.
         if let png = fields.coverPNG {
-            let height = max(2, min(6, area.bottom - row - 2))
-            let width = min(fieldWidth, height * 4 * 2)
-            let rect = Rect(row: row, column: fieldColumn, width: width, height: height)
+            let height = max(2, min(6, area.bottom - layout.row - 2))
+            let width = min(layout.fieldWidth, height * 4 * 2)
+            let rect = Rect(row: layout.row, column: layout.fieldColumn, width: width, height: height)
             if theme.mode.canDrawImages,
                let cells = app.covers.cells(listID: "preview:" + (state.listID ?? "new"), png: png,
                                             columns: rect.width, rows: rect.height, mode: theme.mode) {
@@ -302,14 +260,12 @@ final class ListFormScreen: ScreenController {
                     }
                 }
             } else {
-                buffer.draw("(cover chosen; the preview needs a 256-color terminal)", row: row, column: fieldColumn,
-                            maxWidth: fieldWidth, style: theme.dim)
+                buffer.draw("(cover chosen; the preview needs a 256-color terminal)", row: layout.row, column: layout.fieldColumn,
+                            maxWidth: layout.fieldWidth, style: theme.dim)
             }
-            row += height + 1
+            layout.row += height + 1
         }
 
-        if let saveError = state.saveError {
-            buffer.draw("⚠ " + saveError, row: min(row, area.bottom - 1), column: labelColumn, maxWidth: area.width - 4, style: theme.danger)
-        }
+        layout.saveError(state.saveError, row: min(layout.row, area.bottom - 1), into: &buffer)
     }
 }

@@ -4,7 +4,7 @@ import RemindersViewModels
 /// The reminder form: title, notes, due date and time, priority, flag, list
 /// and tags. The fields are typed here and handed to the view model, which
 /// validates and saves.
-final class ReminderFormScreen: ScreenController {
+final class ReminderFormScreen: ViewModelScreen {
     let viewModel: ReminderFormViewModel
     private(set) var focus: ReminderField = .title
     private var titleField: TextField
@@ -20,20 +20,17 @@ final class ReminderFormScreen: ScreenController {
     private var timeColumns = 0..<0
 
     /// A new reminder, pre-filled from where the user was.
-    init(environment: AppEnvironment, context: ReminderFilter?, onSave: ((String) -> Void)? = nil) {
-        viewModel = ReminderFormViewModel(environment: environment, context: context)
-        let fields = viewModel.fields
-        titleField = TextField(fields.title)
-        notes = TextArea(fields.notes)
-        dueDate = TextField(fields.dueDate)
-        dueTime = TextField(fields.dueTime)
-        initialFields = fields
-        self.onSave = onSave
+    convenience init(environment: AppEnvironment, context: ReminderFilter?, onSave: ((String) -> Void)? = nil) {
+        self.init(viewModel: ReminderFormViewModel(environment: environment, context: context), onSave: onSave)
     }
 
     /// Editing a reminder.
-    init(environment: AppEnvironment, reminderID: String, onSave: ((String) -> Void)? = nil) throws {
-        viewModel = try ReminderFormViewModel(environment: environment, reminderID: reminderID)
+    convenience init(environment: AppEnvironment, reminderID: String, onSave: ((String) -> Void)? = nil) throws {
+        self.init(viewModel: try ReminderFormViewModel(environment: environment, reminderID: reminderID), onSave: onSave)
+    }
+
+    private init(viewModel: ReminderFormViewModel, onSave: ((String) -> Void)?) {
+        self.viewModel = viewModel
         let fields = viewModel.fields
         titleField = TextField(fields.title)
         notes = TextArea(fields.notes)
@@ -57,13 +54,6 @@ final class ReminderFormScreen: ScreenController {
         }
     }
 
-    func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-    }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
-
     var isDirty: Bool { viewModel.fields != initialFields }
 
     func focus(_ field: ReminderField) {
@@ -74,23 +64,13 @@ final class ReminderFormScreen: ScreenController {
 
     func handleText(_ key: Key, app: AppController) -> Bool {
         guard let character = key.typedCharacter else { return false }
-        switch focus {
-        case .title:
-            titleField.insert(character)
-            viewModel.title = titleField.text
-        case .notes:
+        return editFocusedText { field in
+            field.insert(character)
+            return true
+        } notes: { notes in
             notes.insert(character)
-            viewModel.notes = notes.text
-        case .dueDate:
-            dueDate.insert(character)
-            viewModel.dueDate = dueDate.text
-        case .dueTime:
-            dueTime.insert(character)
-            viewModel.dueTime = dueTime.text
-        case .priority, .flag, .list, .tags:
-            return false
+            return true
         }
-        return true
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
@@ -132,20 +112,28 @@ final class ReminderFormScreen: ScreenController {
 
     /// Editing keys for the focused text field.
     private func editText(_ action: Action) -> Bool {
+        let width = notesWidth
+        return editFocusedText { $0.apply(action) } notes: { $0.apply(action, width: width) }
+    }
+
+    /// Edits the focused text field, or the notes, and hands the text to
+    /// the view model; false when the focus is not on text or the edit
+    /// declined.
+    private func editFocusedText(_ edit: (inout TextField) -> Bool, notes editNotes: (inout TextArea) -> Bool) -> Bool {
         switch focus {
         case .title:
-            guard titleField.apply(action) else { return false }
+            guard edit(&titleField) else { return false }
             viewModel.title = titleField.text
         case .notes:
-            guard notes.apply(action, width: notesWidth) else { return false }
+            guard editNotes(&notes) else { return false }
             viewModel.notes = notes.text
         case .dueDate:
-            guard dueDate.apply(action) else { return false }
+            guard edit(&dueDate) else { return false }
             viewModel.dueDate = dueDate.text
         case .dueTime:
-            guard dueTime.apply(action) else { return false }
+            guard edit(&dueTime) else { return false }
             viewModel.dueTime = dueTime.text
-        default:
+        case .priority, .flag, .list, .tags:
             return false
         }
         return true
@@ -158,26 +146,15 @@ final class ReminderFormScreen: ScreenController {
 
     func save(_ app: AppController) {
         let isNew = viewModel.state.isNew
-        switch viewModel.save() {
-        case .saved(let id):
-            let name = viewModel.title.trimmingCharacters(in: .whitespaces)
-            app.pop()
-            app.showMessage(isNew ? "Added “\(name)”" : "Saved “\(name)”")
-            onSave?(id)
-        case .invalid(let errors):
+        let result = viewModel.save()
+        app.end(result, titled: viewModel.title, isNew: isNew, createdVerb: "Added", onSave: onSave) { errors in
             if let first = Self.order.first(where: { errors[$0] != nil }) { focus = first }
             app.showError(errors.count == 1 ? "Please fix the field in red" : "Please fix the \(errors.count) fields in red")
-        case .failed(let message):
-            app.showError(message)
         }
     }
 
     private func cancel(_ app: AppController) {
-        guard isDirty else {
-            app.pop()
-            return
-        }
-        app.present(ConfirmOverlay.discardChanges(to: "this reminder", leaving: self))
+        app.leave(self, changed: isDirty, discarding: "this reminder")
     }
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
@@ -193,117 +170,94 @@ final class ReminderFormScreen: ScreenController {
         let state = viewModel.state
         let fields = state.fields
         let errors = state.fieldErrors
-        let labelColumn = area.column + 2
-        let fieldColumn = area.column + 14
-        let fieldWidth = max(20, min(area.width - 16, 90))
-        fieldRows = [:]
-        var row = area.row + 1
+        var layout = FormLayout(area: area, maxFieldWidth: 90, focus: focus, theme: theme)
+        defer { fieldRows = layout.fieldRows }
+        let fieldColumn = layout.fieldColumn, fieldWidth = layout.fieldWidth
 
-        func label(_ text: String, _ field: ReminderField) {
-            buffer.draw(text, row: row, column: labelColumn, maxWidth: 11, style: focus == field ? theme.focusedLabel : theme.label)
-            fieldRows[row] = field
-        }
-        func message(_ text: String?, hint: String) {
-            if let text {
-                buffer.draw("⚠ " + text, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.danger)
-            } else if !hint.isEmpty {
-                buffer.draw(hint, row: row, column: fieldColumn, maxWidth: fieldWidth, style: theme.dim)
-            }
-        }
-
-        // Title
-        label("Title", .title)
-        titleField.draw(into: &buffer, row: row, column: fieldColumn, width: fieldWidth,
-                   style: focus == .title ? theme.focusedField : theme.field, focused: focus == .title,
-                   placeholder: "What to remember", placeholderStyle: theme.dim)
-        row += 1
-        message(errors[.title], hint: "")
-        row += 1
+        layout.textField("Title", titleField, .title, placeholder: "What to remember", error: errors[.title], into: &buffer)
 
         // Notes
-        let notesHeight = max(2, min(10, area.bottom - row - 12))
-        label("Notes", .notes)
-        for offset in 1..<notesHeight { fieldRows[row + offset] = .notes }
+        let notesHeight = max(2, min(10, area.bottom - layout.row - 12))
+        layout.label("Notes", .notes, into: &buffer)
+        for offset in 1..<notesHeight { layout.claim(row: layout.row + offset, for: .notes) }
         notesWidth = fieldWidth
         notes.scrollToCursor(width: fieldWidth, height: notesHeight)
-        notes.draw(into: &buffer, rect: Rect(row: row, column: fieldColumn, width: fieldWidth, height: notesHeight),
-                   style: focus == .notes ? theme.focusedField : theme.field, focused: focus == .notes,
+        notes.draw(into: &buffer, rect: Rect(row: layout.row, column: fieldColumn, width: fieldWidth, height: notesHeight),
+                   style: layout.fieldStyle(.notes), focused: focus == .notes,
                    placeholder: "Notes (Enter for a new line)", placeholderStyle: theme.dim)
-        row += notesHeight
-        message(errors[.notes], hint: "")
-        row += 1
+        layout.row += notesHeight
+        layout.note(errors[.notes], into: &buffer)
+        layout.row += 1
 
         // Due date and time
-        label("Due", .dueDate)
+        let row = layout.row
+        layout.label("Due", .dueDate, into: &buffer)
         buffer.draw("date", row: row, column: fieldColumn, style: focus == .dueDate ? theme.focusedLabel : theme.dim)
         dueDate.draw(into: &buffer, row: row, column: fieldColumn + 5, width: 12,
-                     style: focus == .dueDate ? theme.focusedField : theme.field, focused: focus == .dueDate,
+                     style: layout.fieldStyle(.dueDate), focused: focus == .dueDate,
                      placeholder: "YYYY-MM-DD", placeholderStyle: theme.dim)
         buffer.draw("time", row: row, column: fieldColumn + 19, style: focus == .dueTime ? theme.focusedLabel : theme.dim)
         dueTime.draw(into: &buffer, row: row, column: fieldColumn + 24, width: 7,
-                     style: focus == .dueTime ? theme.focusedField : theme.field, focused: focus == .dueTime,
+                     style: layout.fieldStyle(.dueTime), focused: focus == .dueTime,
                      placeholder: "HH:MM", placeholderStyle: theme.dim)
         if case .success(let due?) = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime) {
             let isPast = Queries.isPastDue(due, clock: viewModel.environment.clock)
             buffer.draw(DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : ""),
                         row: row, column: fieldColumn + 33, maxWidth: fieldWidth - 33, style: isPast ? theme.danger : theme.dim)
         }
-        fieldRows[row] = .dueDate
         timeColumns = (fieldColumn + 19)..<(fieldColumn + 31)
         dueRow = row
-        row += 1
+        layout.row += 1
         let dueError = [errors[.dueDate], errors[.dueTime]].compactMap { $0 }.joined(separator: "; ")
-        message(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime
-                ? "Empty for no due date; time is 24-hour and optional" : "")
-        row += 1
+        layout.note(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime
+                    ? "Empty for no due date; time is 24-hour and optional" : "", into: &buffer)
+        layout.row += 1
 
         // Priority
-        label("Priority", .priority)
+        layout.label("Priority", .priority, into: &buffer)
         var column = fieldColumn
         for priority in Priority.allCases {
             let text = priority == .none ? " none " : " \(priority.marks) \(priority.name) "
             let selected = priority == fields.priority
             let style = selected ? (focus == .priority ? theme.focusedButton : theme.button.with(.bold)) : theme.dim
-            column += buffer.draw(text, row: row, column: column, style: style) + 1
+            column += buffer.draw(text, row: layout.row, column: column, style: style) + 1
         }
-        row += 1
+        layout.row += 1
 
         // Flag
-        label("Flag", .flag)
+        layout.label("Flag", .flag, into: &buffer)
         let flagText = fields.isFlagged ? "[⚑] flagged" : "[ ] not flagged"
-        buffer.draw(flagText, row: row, column: fieldColumn,
+        buffer.draw(flagText, row: layout.row, column: fieldColumn,
                     style: focus == .flag ? theme.focusedField : (fields.isFlagged ? theme.flag : theme.dim))
-        row += 1
+        layout.row += 1
 
         // List
-        label("List", .list)
+        layout.label("List", .list, into: &buffer)
         if let list = state.lists.first(where: { $0.id == fields.listID }) {
             let position = (state.lists.firstIndex(of: list) ?? 0) + 1
             let spans = [Span("‹ ", theme.dim), Span("● ", theme.listColor(list.color)),
                          Span(list.title, focus == .list ? theme.title : theme.text), Span(" ›", theme.dim),
                          Span("  \(position)/\(state.lists.count)", theme.dim)]
-            buffer.draw(spans, row: row, column: fieldColumn, maxWidth: fieldWidth)
+            buffer.draw(spans, row: layout.row, column: fieldColumn, maxWidth: fieldWidth)
         } else {
-            buffer.draw("No list: create one on Home first", row: row, column: fieldColumn, style: theme.danger)
+            buffer.draw("No list: create one on Home first", row: layout.row, column: fieldColumn, style: theme.danger)
         }
         if let error = errors[.list] {
-            buffer.draw("⚠ " + error, row: row, column: fieldColumn + fieldWidth / 2, maxWidth: fieldWidth / 2, style: theme.danger)
+            buffer.draw("⚠ " + error, row: layout.row, column: fieldColumn + fieldWidth / 2, maxWidth: fieldWidth / 2, style: theme.danger)
         }
-        row += 1
+        layout.row += 1
 
         // Tags
-        label("Tags", .tags)
+        layout.label("Tags", .tags, into: &buffer)
         var tagSpans: [Span] = fields.tags.isEmpty ? [Span("none", theme.dim)] : fields.tags.map { Span("#" + $0 + " ", theme.tag) }
         if focus == .tags, let key = app.keyMap.key(for: .openPicker, in: [.tagField]) {
             tagSpans.append(Span("  \(key): pick or create", theme.dim))
         }
-        buffer.draw(tagSpans, row: row, column: fieldColumn, maxWidth: fieldWidth)
-        row += 1
-        message(errors[.tags], hint: "")
-        row += 1
+        buffer.draw(tagSpans, row: layout.row, column: fieldColumn, maxWidth: fieldWidth)
+        layout.row += 1
+        layout.note(errors[.tags], into: &buffer)
+        layout.row += 1
 
-        if let saveError = state.saveError {
-            buffer.draw("⚠ " + saveError, row: row, column: labelColumn, maxWidth: area.width - 4, style: theme.danger)
-        }
+        layout.saveError(state.saveError, row: layout.row, into: &buffer)
     }
 }

@@ -4,7 +4,7 @@ import RemindersViewModels
 
 /// Search as you type, matches highlighted; the results take the same keys
 /// as a list.
-final class SearchScreen: ScreenController {
+final class SearchScreen: ViewModelScreen {
     let viewModel: SearchViewModel
     private(set) var query = TextField()
     private(set) var focusOnResults = false
@@ -32,13 +32,6 @@ final class SearchScreen: ScreenController {
     var isAnimating: Bool {
         viewModel.state.hits.contains { $0.row.reminder.status == .completing }
     }
-
-    func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-    }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
 
     var selectedHit: SearchHit? { selection.item(in: viewModel.state.hits) }
 
@@ -86,18 +79,11 @@ final class SearchScreen: ScreenController {
             } catch {
                 app.showError("\(error)")
             }
-        case .toggleCompletion:
+        case .toggleCompletion, .toggleFlag, .deleteReminder:
             guard let hit = selectedHit else { return true }
-            app.show(viewModel.toggleCompletion(id: hit.id), undo: undoPerformer(app))
-        case .toggleFlag:
-            guard let hit = selectedHit else { return true }
-            app.show(viewModel.toggleFlag(id: hit.id), undo: undoPerformer(app))
-        case .deleteReminder:
-            guard let hit = selectedHit else { return true }
-            app.show(viewModel.delete(id: hit.id), undo: undoPerformer(app))
+            viewModel.perform(action, onReminder: hit.id, app: app)
         case .toggleShowCompleted:
-            viewModel.toggleShowCompleted()
-            app.showMessage(viewModel.state.showCompleted ? "Showing completed" : "Hiding completed")
+            viewModel.toggleShowCompleted(app: app)
         case .clearCompleted:
             let count = viewModel.state.completedCount
             guard count > 0 else {
@@ -105,13 +91,11 @@ final class SearchScreen: ScreenController {
                 return true
             }
             let viewModel = self.viewModel
-            app.present(ConfirmOverlay(
-                title: "Clear completed",
-                question: count == 1 ? "Delete the completed reminder that matches?" : "Delete the \(count) completed reminders that match?",
-                detail: "u undoes it.", confirmLabel: "Delete"
-            ) { [weak self] app in
-                guard let self else { return }
-                app.show(viewModel.clearCompleted(), undo: self.undoPerformer(app))
+            app.present(ConfirmOverlay.clearCompleted(
+                count == 1 ? "Delete the completed reminder that matches?" : "Delete the \(count) completed reminders that match?",
+                detail: "u undoes it."
+            ) { app in
+                app.show(viewModel.clearCompleted(), undo: viewModel.undoPerformer(app))
             })
         case .back:
             if focusOnResults {
@@ -129,13 +113,6 @@ final class SearchScreen: ScreenController {
         guard query.apply(action) else { return false }
         queryChanged()
         return true
-    }
-
-    private func undoPerformer(_ app: AppController) -> (UndoAction) -> ActionResult {
-        let fallback = app.storeUndo()
-        return { [weak viewModel] action in
-            viewModel?.undo(action) ?? fallback(action)
-        }
     }
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
@@ -174,10 +151,8 @@ final class SearchScreen: ScreenController {
             let countText = count >= viewModel.limit ? "\(count)+ matches" : (count == 1 ? "1 match" : "\(count) matches")
             info.append(Span(countText, theme.dim))
             if state.completedCount > 0 {
-                let completed = state.completedCount == 1 ? "1 completed" : "\(state.completedCount) completed"
-                info.append(Span(" · \(completed) (\(state.showCompleted ? "shown" : "hidden"))", theme.dim))
-                let keys = focusOnResults ? [Action.toggleShowCompleted, .clearCompleted] : [.toggleShowCompleted, .clearCompleted]
-                let labels = keys.compactMap { action -> String? in
+                info.append(Span(completedSummary(count: state.completedCount, shown: state.showCompleted), theme.dim))
+                let labels = [Action.toggleShowCompleted, .clearCompleted].compactMap { action -> String? in
                     guard let key = app.keyMap.key(for: action, in: contexts) else { return nil }
                     return "\(key) \(action == .clearCompleted ? "clear" : (state.showCompleted ? "hide" : "show"))"
                 }

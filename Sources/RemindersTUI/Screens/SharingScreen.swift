@@ -3,7 +3,7 @@ import RemindersViewModels
 /// The sharing of one list: its participants with permission and status,
 /// and (for the owner) invite, change permission, remove, stop sharing.
 /// Requests run in the background; their outcome shows on the last line.
-final class SharingScreen: ScreenController {
+final class SharingScreen: ViewModelScreen {
     let viewModel: SharingViewModel
     private(set) var selectedIndex = 0
     private var hitRows: [Int: Int] = [:]
@@ -24,13 +24,9 @@ final class SharingScreen: ScreenController {
     }
 
     func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-        viewModel.refresh()
+        viewModel.start(waking: app.wake)
         viewModel.refreshShares()
     }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
 
     var selected: ListParticipant? {
         let people = viewModel.state.participants
@@ -121,65 +117,6 @@ final class SharingScreen: ScreenController {
         } else if let message = state.message {
             buffer.draw((state.messageIsError ? "⚠ " : "") + message, row: area.bottom - 1, column: column, maxWidth: width,
                         style: state.messageIsError ? theme.danger : theme.dim)
-        }
-    }
-}
-
-/// Invite prompt: a user name, and Tab to switch read-only / read-write.
-final class InviteOverlay: Overlay {
-    var field = TextField("")
-    var permission: SharingPermission = .readWrite
-    let onSubmit: (String, SharingPermission) -> Void
-    var error: String?
-
-    init(onSubmit: @escaping (String, SharingPermission) -> Void) {
-        self.onSubmit = onSubmit
-    }
-
-    var contexts: [KeyContext] { [.prompt, .textEntry] }
-
-    func handleText(_ key: Key, app: AppController) -> Bool {
-        if key == .tab || key == .backTab {
-            permission = permission == .readOnly ? .readWrite : .readOnly
-            return true
-        }
-        guard let character = key.typedCharacter else { return false }
-        field.insert(character)
-        error = nil
-        return true
-    }
-
-    func perform(_ action: Action, app: AppController) -> Bool {
-        switch action {
-        case .confirm:
-            let name = field.text.trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else {
-                error = "Type the user name to invite"
-                return true
-            }
-            app.dismiss(self)
-            onSubmit(name, permission)
-        case .dismiss:
-            app.dismiss(self)
-        default:
-            if field.apply(action) { return true }
-            return false
-        }
-        return true
-    }
-
-    func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
-        let theme = app.theme
-        let inside = drawDialog(&buffer, area: area, width: 56, height: 7, title: "Invite", theme: theme)
-        buffer.draw("User name", row: inside.row, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.label))
-        field.draw(into: &buffer, row: inside.row + 1, column: inside.column, width: inside.width, style: theme.focusedField, focused: true)
-        buffer.draw("Permission: \(permission.rawValue)  (Tab switches)", row: inside.row + 2, column: inside.column,
-                    maxWidth: inside.width, style: theme.onDialog(theme.text))
-        if let error {
-            buffer.draw(error, row: inside.row + 3, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.danger))
-        } else {
-            buffer.draw("Enter invite · Esc cancel", row: inside.row + 3, column: inside.column, maxWidth: inside.width,
-                        style: theme.onDialog(theme.dim))
         }
     }
 }

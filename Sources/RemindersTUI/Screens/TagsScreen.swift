@@ -3,7 +3,7 @@ import RemindersViewModels
 
 /// Every tag with its count of open reminders: create, rename, delete, and
 /// Enter opens the tag's reminders.
-final class TagsScreen: ScreenController {
+final class TagsScreen: ViewModelScreen {
     let viewModel: TagsViewModel
     private var selection = ListSelection(key: \TagSummary.id)
     private var scrollTop = 0
@@ -19,14 +19,6 @@ final class TagsScreen: ScreenController {
     var hiddenActions: Set<Action> {
         viewModel.state.tags.isEmpty ? [.renameTag, .deleteTag, .open] : []
     }
-
-    func start(_ app: AppController) {
-        viewModel.onChange = app.wake
-        viewModel.refresh()
-    }
-
-    func stop() { viewModel.stop() }
-    func refresh() { viewModel.refresh() }
 
     var selected: TagSummary? { selection.item(in: viewModel.state.tags) }
 
@@ -44,24 +36,12 @@ final class TagsScreen: ScreenController {
             app.push(ListDetailScreen(environment: viewModel.environment, filter: .tag(tag.title)))
         case .newTag:
             let viewModel = self.viewModel
-            app.present(PromptOverlay(title: "New tag", label: "Name (without #)") { [weak self] text, app in
-                let result = viewModel.create(text)
-                if let error = result.errorMessage { return error }
-                if let created = result.createdID { self?.selection.key = TagKey.of(created) }
-                app.show(result)
-                return nil
-            })
+            app.present(namePrompt(title: "New tag", label: "Name (without #)") { viewModel.create($0) })
         case .renameTag:
             guard let tag = selected else { return true }
             let viewModel = self.viewModel
-            app.present(PromptOverlay(title: "Rename #\(tag.title)", label: "New name (an existing tag merges)",
-                                      text: tag.title) { [weak self] text, app in
-                let result = viewModel.rename(tag.title, to: text)
-                if let error = result.errorMessage { return error }
-                if let renamed = result.createdID { self?.selection.key = TagKey.of(renamed) }
-                app.show(result)
-                return nil
-            })
+            app.present(namePrompt(title: "Rename #\(tag.title)", label: "New name (an existing tag merges)",
+                                   text: tag.title) { viewModel.rename(tag.title, to: $0) })
         case .deleteTag:
             guard let tag = selected else { return true }
             let viewModel = self.viewModel
@@ -74,6 +54,20 @@ final class TagsScreen: ScreenController {
             return false
         }
         return true
+    }
+
+    /// Asks for a tag's name; `act` creates or renames. The prompt stays
+    /// open with the error when `act` refuses, and the tag it made is
+    /// selected.
+    private func namePrompt(title: String, label: String, text: String = "",
+                            _ act: @escaping (String) -> ActionResult) -> PromptOverlay {
+        PromptOverlay(title: title, label: label, text: text) { [weak self] text, app in
+            let result = act(text)
+            if let error = result.errorMessage { return error }
+            if let made = result.createdID { self?.selection.key = TagKey.of(made) }
+            app.show(result)
+            return nil
+        }
     }
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {

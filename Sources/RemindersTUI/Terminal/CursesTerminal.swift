@@ -1,11 +1,17 @@
 import CNcurses
 import Foundation
 
-/// Errors starting the terminal.
+/// Why the full-screen app could not take over the terminal.
 public enum TerminalError: Error, CustomStringConvertible, Equatable {
+    /// Standard input or output is not a terminal (a pipe, a file, a
+    /// service without a TTY).
     case notATerminal
+    /// The terminal could not be set up; the reason names what failed
+    /// (TERM unset or unknown to ncurses, a pipe that could not be made).
     case cannotStart(String)
 
+    /// One line for the user, naming what to do instead where there is
+    /// something.
     public var description: String {
         switch self {
         case .notATerminal:
@@ -49,7 +55,7 @@ final class CursesTerminal {
         if environment["ESCDELAY"] == nil {
             set_escdelay(25)
         }
-        guard let screen = newterm(nil, stdout, stdin) else {
+        guard let screen = newterm(nil, StandardStreams.output, StandardStreams.input) else {
             throw TerminalError.cannotStart("ncurses does not know the terminal type \"\(term)\"")
         }
         self.screen = screen

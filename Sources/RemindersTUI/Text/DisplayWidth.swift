@@ -2,9 +2,9 @@ import CNcurses
 
 /// One terminal cell's worth of text: a base character with the zero-width
 /// marks that attach to it, and how many columns it takes (1 or 2).
-public struct Glyph: Hashable, Sendable {
-    public var text: String
-    public var width: Int
+struct Glyph: Hashable, Sendable {
+    var text: String
+    var width: Int
 }
 
 /// Display widths in terminal columns.
@@ -12,7 +12,7 @@ public struct Glyph: Hashable, Sendable {
 /// Widths come from the C library's `wcwidth` when the locale is UTF-8 (the
 /// same function ncurses uses to place characters, so the two never
 /// disagree), and from a built-in table otherwise.
-public enum DisplayWidth {
+enum DisplayWidth {
     /// Whether `wcwidth` knows Unicode in this process (a UTF-8 locale is
     /// set). Checked on every call: the app sets the locale at start-up.
     static var libcIsUnicodeAware: Bool {
@@ -20,7 +20,7 @@ public enum DisplayWidth {
     }
 
     /// Columns taken by one scalar: 0 (combining, format), 1 or 2.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    static func of(_ scalar: Unicode.Scalar) -> Int {
         of(scalar, useLibc: libcIsUnicodeAware)
     }
 
@@ -35,7 +35,7 @@ public enum DisplayWidth {
     }
 
     /// Columns taken by text once split into glyphs.
-    public static func of(_ text: String) -> Int {
+    static func of(_ text: String) -> Int {
         var total = 0
         let useLibc = libcIsUnicodeAware
         for scalar in text.unicodeScalars where !isDropped(scalar) {
@@ -44,7 +44,7 @@ public enum DisplayWidth {
         return total
     }
 
-    public static func of(_ text: Substring) -> Int { of(String(text)) }
+    static func of(_ text: Substring) -> Int { of(String(text)) }
 
     /// Splits text into cells. Each scalar with a width starts a new glyph;
     /// combining marks attach to the glyph before them (at most four, what
@@ -53,7 +53,7 @@ public enum DisplayWidth {
     /// or an emoji-presentation selector makes a character, and a guess
     /// that differs from the terminal's shifts the rest of the line. A
     /// family emoji is thus drawn as its members side by side.
-    public static func glyphs(_ text: String) -> [Glyph] {
+    static func glyphs(_ text: String) -> [Glyph] {
         var result: [Glyph] = []
         result.reserveCapacity(text.utf8.count)
         var marks = 0
@@ -82,7 +82,7 @@ public enum DisplayWidth {
     }
 
     /// Text cut to at most `width` columns, ending in "…" when cut.
-    public static func truncate(_ text: String, to width: Int) -> String {
+    static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         let glyphs = glyphs(text)
         let total = glyphs.reduce(0) { $0 + $1.width }
@@ -98,7 +98,7 @@ public enum DisplayWidth {
     }
 
     /// Text padded with spaces (or cut) to exactly `width` columns.
-    public static func pad(_ text: String, to width: Int) -> String {
+    static func pad(_ text: String, to width: Int) -> String {
         let cut = truncate(text, to: width)
         return cut + String(repeating: " ", count: max(0, width - of(cut)))
     }

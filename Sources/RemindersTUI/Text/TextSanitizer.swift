@@ -7,12 +7,12 @@ import RemindersCore
 /// terminal, bidi overrides that reorder what is drawn next to them, private
 /// use characters that would pass for search-match markers. None of them
 /// reach the screen.
-public enum TextSanitizer {
+enum TextSanitizer {
     /// One line of text: new lines and tabs become spaces, everything that
     /// is not safe to print is removed. With `keepingMatchMarkers` the
     /// search snippet markers U+E000/U+E001 stay, so the screen can
     /// highlight matches.
-    public static func line(_ text: String, keepingMatchMarkers: Bool = false) -> String {
+    static func line(_ text: String, keepingMatchMarkers: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         var changed = false
         for scalar in text.unicodeScalars {
@@ -31,7 +31,7 @@ public enum TextSanitizer {
 
     /// Text split into lines (on LF, CR LF, CR, U+2028/2029), each one
     /// sanitized like `line(_:)`.
-    public static func lines(_ text: String) -> [String] {
+    static func lines(_ text: String) -> [String] {
         var result: [String] = []
         var current = String.UnicodeScalarView()
         var previousWasCR = false
@@ -56,7 +56,7 @@ public enum TextSanitizer {
     /// what a row shows of a reminder's notes. Reads no further than that
     /// line (and at most `limit` characters of it), so huge notes cost
     /// nothing.
-    public static func firstLine(_ text: String, limit: Int = 400) -> String {
+    static func firstLine(_ text: String, limit: Int = 400) -> String {
         var current = String.UnicodeScalarView()
         var count = 0
         var hasContent = false

@@ -72,4 +72,10 @@ extension ConfirmOverlay {
             app.pop()
         }
     }
+
+    /// Asks before completed reminders are deleted (a list's, or the
+    /// search's matches).
+    static func clearCompleted(_ question: String, detail: String, clear: @escaping (AppController) -> Void) -> ConfirmOverlay {
+        ConfirmOverlay(title: "Clear completed", question: question, detail: detail, confirmLabel: "Delete", onConfirm: clear)
+    }
 }

@@ -1,5 +1,5 @@
 /// A one-line question with a text field: a new tag's name, a new name.
-final class PromptOverlay: Overlay {
+final class PromptOverlay: TextFieldOverlay {
     let title: String
     let label: String
     var field: TextField
@@ -15,13 +15,6 @@ final class PromptOverlay: Overlay {
     }
 
     var contexts: [KeyContext] { [.prompt, .textEntry] }
-
-    func handleText(_ key: Key, app: AppController) -> Bool {
-        guard let character = key.typedCharacter else { return false }
-        field.insert(character)
-        error = nil
-        return true
-    }
 
     func perform(_ action: Action, app: AppController) -> Bool {
         switch action {
@@ -46,13 +39,7 @@ final class PromptOverlay: Overlay {
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
         let theme = app.theme
         let inside = drawDialog(&buffer, area: area, width: 56, height: 6, title: title, theme: theme)
-        buffer.draw(label, row: inside.row, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.label))
-        field.draw(into: &buffer, row: inside.row + 1, column: inside.column, width: inside.width, style: theme.focusedField, focused: true)
-        if let error {
-            buffer.draw(error, row: inside.row + 2, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.danger))
-        } else {
-            buffer.draw("Enter OK · Esc cancel", row: inside.row + 2, column: inside.column, maxWidth: inside.width,
-                        style: theme.onDialog(theme.dim))
-        }
+        drawField(label: label, inside: inside, theme: theme, into: &buffer)
+        drawNote(hint: "Enter OK · Esc cancel", row: inside.row + 2, inside: inside, theme: theme, into: &buffer)
     }
 }

@@ -1,24 +1,24 @@
 /// Multi-line text being edited (a reminder's notes), soft-wrapped at word
 /// boundaries to the width it is drawn at.
-public struct TextArea: Equatable, Sendable {
-    public private(set) var lines: [[Character]]
-    public private(set) var line: Int
-    public private(set) var column: Int
+struct TextArea: Equatable, Sendable {
+    private(set) var lines: [[Character]]
+    private(set) var line: Int
+    private(set) var column: Int
     /// The first visual row shown; kept so the view does not jump.
-    public private(set) var scrollTop = 0
+    private(set) var scrollTop = 0
     /// The display column the cursor wants when moving up and down.
     private var preferredX: Int?
 
-    public init(_ text: String = "") {
+    init(_ text: String = "") {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
         if lines.isEmpty { lines = [[]] }
         line = lines.count - 1
         column = lines[line].count
     }
 
-    public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+    var text: String { lines.map { String($0) }.joined(separator: "\n") }
 
-    public mutating func insert(_ character: Character) {
+    mutating func insert(_ character: Character) {
         if character == "\n" || character == "\r\n" {
             newline()
             return
@@ -29,7 +29,7 @@ public struct TextArea: Equatable, Sendable {
         preferredX = nil
     }
 
-    public mutating func newline() {
+    mutating func newline() {
         let rest = Array(lines[line][column...])
         lines[line].removeSubrange(column...)
         lines.insert(rest, at: line + 1)
@@ -42,7 +42,7 @@ public struct TextArea: Equatable, Sendable {
     /// down from the last returns false, so the form can move to the
     /// previous or next field.
     @discardableResult
-    public mutating func apply(_ action: Action, width: Int) -> Bool {
+    mutating func apply(_ action: Action, width: Int) -> Bool {
         switch action {
         case .newline:
             newline()
@@ -189,7 +189,7 @@ public struct TextArea: Equatable, Sendable {
     }
 
     /// Keeps the cursor's row within `height` rows of `scrollTop`.
-    public mutating func scrollToCursor(width: Int, height: Int) {
+    mutating func scrollToCursor(width: Int, height: Int) {
         let rows = visualRows(width: width)
         let position = cursorPosition(rows: rows)
         if position.row < scrollTop { scrollTop = position.row }
@@ -199,7 +199,7 @@ public struct TextArea: Equatable, Sendable {
 
     /// Draws the text in `rect` from `scrollTop`; when `focused`, puts the
     /// terminal cursor at the cursor.
-    public func draw(into buffer: inout CellBuffer, rect: Rect, style: Style, focused: Bool,
+    func draw(into buffer: inout CellBuffer, rect: Rect, style: Style, focused: Bool,
                      placeholder: String = "", placeholderStyle: Style = .plain) {
         buffer.fill(rect, style: style)
         let rows = visualRows(width: rect.width)

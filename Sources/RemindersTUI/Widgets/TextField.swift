@@ -1,16 +1,16 @@
 /// A one-line text being edited: characters (grapheme clusters) and a
 /// cursor between them. Keys reach it as key-table actions, so the help
 /// overlay lists exactly what it does.
-public struct TextField: Equatable, Sendable {
-    public private(set) var characters: [Character]
-    public private(set) var cursor: Int
+struct TextField: Equatable, Sendable {
+    private(set) var characters: [Character]
+    private(set) var cursor: Int
 
-    public init(_ text: String = "") {
+    init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
-    public var text: String {
+    var text: String {
         get { String(characters) }
         set {
             characters = Array(newValue)
@@ -18,24 +18,24 @@ public struct TextField: Equatable, Sendable {
         }
     }
 
-    public var isEmpty: Bool { characters.isEmpty }
+    var isEmpty: Bool { characters.isEmpty }
 
     /// Types a character at the cursor. New lines and other control
     /// characters are refused: this is one line.
-    public mutating func insert(_ character: Character) {
+    mutating func insert(_ character: Character) {
         guard !character.unicodeScalars.contains(where: { TextSanitizer.classify($0, keepingMatchMarkers: false) != .keep }) else { return }
         characters.insert(character, at: cursor)
         cursor += 1
     }
 
-    public mutating func insert(_ text: String) {
+    mutating func insert(_ text: String) {
         for character in text { insert(character) }
     }
 
     /// Applies an editing action; false when the action is not an edit (the
     /// caller handles it).
     @discardableResult
-    public mutating func apply(_ action: Action) -> Bool {
+    mutating func apply(_ action: Action) -> Bool {
         switch action {
         case .cursorLeft: cursor = max(0, cursor - 1)
         case .cursorRight: cursor = min(characters.count, cursor + 1)
@@ -67,7 +67,7 @@ public struct TextField: Equatable, Sendable {
 
     /// Draws the field `width` columns wide, scrolled so the cursor shows;
     /// when `focused`, puts the terminal cursor there.
-    public func draw(into buffer: inout CellBuffer, row: Int, column: Int, width: Int, style: Style,
+    func draw(into buffer: inout CellBuffer, row: Int, column: Int, width: Int, style: Style,
                      focused: Bool, placeholder: String = "", placeholderStyle: Style = .plain) {
         guard width > 0 else { return }
         buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: style)

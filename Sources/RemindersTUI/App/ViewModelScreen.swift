@@ -1,0 +1,23 @@
+import RemindersViewModels
+
+extension ViewModel {
+    /// Calls `wake` after every change from now on, and reads the state now
+    /// so that the first frame shows it.
+    func start(waking wake: @escaping @Sendable () -> Void) {
+        onChange = wake
+        refresh()
+    }
+}
+
+/// A screen that shows one view model: it starts, stops and refreshes with
+/// the screen, and its changes wake the app.
+protocol ViewModelScreen: ScreenController {
+    associatedtype Model: ViewModel
+    var viewModel: Model { get }
+}
+
+extension ViewModelScreen {
+    func start(_ app: AppController) { viewModel.start(waking: app.wake) }
+    func stop() { viewModel.stop() }
+    func refresh() { viewModel.refresh() }
+}
