@@ -2,39 +2,45 @@ import CloudServer
 import Foundation
 import GRDB
 
-/// What applying one fetched record did.
-struct ApplyOutcome {
-    var applied = false
-    var held = false
-    var conflicts = 0
-}
-
 extension SyncEngine {
     func fetchLocked() throws -> SyncReport {
-        let cache = FetchPageCache()
-        defer { cache.restore(on: writer) }
+        try FetchRound(engine: self).run()
+    }
+}
+
+/// One fetch: each database's changed zones, page by page, each page
+/// applied in one transaction with its token; then orphans resolved and
+/// shares refreshed. Owns what lives for one fetch only: the page cache
+/// widened for big pages, put back at the end.
+struct FetchRound {
+    let engine: SyncEngine
+    private let cache = FetchPageCache()
+
+    /// Fetches every change since the tokens this device holds.
+    func run() throws -> SyncReport {
+        defer { cache.restore(on: engine.writer) }
         var report = SyncReport()
-        report.rejoined = try checkServer()
+        report.rejoined = try engine.checkServer()
         do {
-            report.add(try fetchAll(cache: cache))
+            report.add(try fetchAll())
         } catch let changed as ServerChanged {
             // The server changed under the fetch: start again from scratch.
             report.rejoined = report.rejoined ?? changed.reason
-            try Self.once { report.add(try fetchAll(cache: cache)) }
+            try SyncEngine.once { report.add(try fetchAll()) }
         }
-        try syncWrite { db in
-            try SyncState.remove(db, Self.fetchBeforeSendKey)
-            try forgetOldDeletes(db)
+        try engine.syncWrite { db in
+            try SyncState.remove(db, SyncEngine.fetchBeforeSendKey)
+            try engine.forgetOldDeletes(db)
         }
         return report
     }
 
-    private func fetchAll(cache: FetchPageCache) throws -> SyncReport {
+    private func fetchAll() throws -> SyncReport {
         var report = SyncReport()
         for scope in DatabaseScope.allCases {
-            let database = scope == .private ? privateDatabase : sharedDatabase
+            let database = scope == .private ? engine.privateDatabase : engine.sharedDatabase
             let key = "databaseToken.\(scope.rawValue)"
-            var token = try writer.read { db in
+            var token = try engine.writer.read { db in
                 try SyncState.value(db, key, as: Int64.self).map(ChangeToken.init)
             }
             while true {
@@ -42,38 +48,38 @@ extension SyncEngine {
                 do {
                     changes = try database.fetchDatabaseChanges(since: token)
                 } catch CloudError.changeTokenExpired {
-                    try confirmSameServer()
+                    try engine.confirmSameServer()
                     token = nil
                     continue
                 } catch let error as CloudError {
                     throw SyncError.server(error)
                 }
-                if !changes.deletedZoneIDs.isEmpty { try confirmSameServer() }
+                if !changes.deletedZoneIDs.isEmpty { try engine.confirmSameServer() }
                 for zone in changes.deletedZoneIDs {
-                    report.add(try purgeZone(zone, scope: scope))
+                    report.add(try engine.purgeZone(zone, scope: scope))
                 }
                 for zone in changes.changedZoneIDs {
-                    report.add(try fetchZone(zone, scope: scope, database: database, cache: cache))
+                    report.add(try fetchZone(zone, scope: scope, database: database))
                 }
-                try syncWrite { db in
-                    try advanceMark(db, to: changes.head)
+                try engine.syncWrite { db in
+                    try engine.advanceMark(db, to: changes.head)
                     try SyncState.set(db, key, changes.token.sequence)
                 }
                 token = changes.token
                 if !changes.moreComing { break }
             }
         }
-        report.add(try resolveOrphans())
+        report.add(try engine.resolveOrphans())
         // Permission changes and ended shares take effect at the next sync.
-        try refreshShares()
+        try engine.refreshShares()
         return report
     }
 
     /// Fetches a zone's changes page by page; each page is applied in one
     /// transaction together with its token.
-    func fetchZone(_ zone: ZoneID, scope: DatabaseScope, database: any CloudDatabase, cache: FetchPageCache) throws -> SyncReport {
+    private func fetchZone(_ zone: ZoneID, scope: DatabaseScope, database: any CloudDatabase) throws -> SyncReport {
         var report = SyncReport()
-        var token = try writer.read { db in
+        var token = try engine.writer.read { db in
             try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
                                arguments: [scope.rawValue, zone.name, zone.ownerName]).map(ChangeToken.init)
         }
@@ -82,21 +88,21 @@ extension SyncEngine {
         while true {
             let page: ZoneChanges
             do {
-                page = try database.fetchZoneChanges(zoneID: zone, since: token, limit: fetchLimit)
+                page = try database.fetchZoneChanges(zoneID: zone, since: token, limit: engine.fetchLimit)
             } catch CloudError.changeTokenExpired {
-                try confirmSameServer()
+                try engine.confirmSameServer()
                 token = nil
                 refetchingAll = true
                 continue
             } catch CloudError.zoneNotFound {
-                try confirmSameServer()
-                return try purgeZone(zone, scope: scope)
+                try engine.confirmSameServer()
+                return try engine.purgeZone(zone, scope: scope)
             } catch let error as CloudError {
                 throw SyncError.server(error)
             }
             if refetchingAll { seen.formUnion(page.changed.map(\.id.recordName)) }
             let assets = try loadAssets(of: page.changed, database: database)
-            let pageReport = try applyWrite { db -> SyncReport in
+            let pageReport = try engine.applyWrite { db -> SyncReport in
                 try cache.widen(db, forPageOf: page.changed.count + page.deleted.count)
                 // The whole page at once, and only if a record is refused
                 // again record by record: a savepoint per record costs
@@ -104,13 +110,13 @@ extension SyncEngine {
                 var pageReport = SyncReport()
                 do {
                     try db.inSavepoint {
-                        pageReport = try applyPage(db, page, assets: assets, guarded: false)
+                        pageReport = try engine.applyPage(db, page, assets: assets, guarded: false)
                         return .commit
                     }
-                } catch let error as DatabaseError where Self.isRefusal(error) {
-                    pageReport = try applyPage(db, page, assets: assets, guarded: true)
+                } catch let error as DatabaseError where SyncEngine.isRefusal(error) {
+                    pageReport = try engine.applyPage(db, page, assets: assets, guarded: true)
                 }
-                try advanceMark(db, to: page.head)
+                try engine.advanceMark(db, to: page.head)
                 try db.execute(sql: """
                     INSERT INTO sync_zones (scope, zoneName, ownerName, token, isCreated) VALUES (?, ?, ?, ?, 1)
                     ON CONFLICT DO UPDATE SET token = excluded.token, isCreated = 1
@@ -123,50 +129,14 @@ extension SyncEngine {
         }
         if refetchingAll {
             // Missing after a full fetch means deleted, from this server only.
-            try confirmSameServer()
+            try engine.confirmSameServer()
             report.add(try dropMissing(from: zone, keeping: seen))
         }
         return report
     }
 
-    /// Applies a fetched page. `guarded`: each record in a savepoint of its
-    /// own, so a record the schema refuses is set aside (see `refuse`);
-    /// unguarded, the refusal is thrown.
-    func applyPage(_ db: Database, _ page: ZoneChanges, assets: [String: Data], guarded: Bool) throws -> SyncReport {
-        var report = SyncReport()
-        // The clock moves past every time of the page at once.
-        try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
-        let writes = PageWrites(batchingInserts: !guarded)
-        // Saves first: a row moved away from a parent deleted in the
-        // same page must move before the parent's delete cascades.
-        let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
-        if !guarded { try prefetch(records, into: writes, db) }
-        for record in records {
-            // Parents are in the database before their children look.
-            if writes.queuedTable != nil, writes.queuedTable != record.recordType {
-                try flush(writes, db)
-            }
-            let outcome = try applyFetched(db, record: record, assets: assets, guarded: guarded, page: writes)
-            if outcome.applied { writes.markPresent(record.id.recordName) }
-            report.receivedSaves += outcome.applied ? 1 : 0
-            report.conflicts += outcome.conflicts
-        }
-        try flush(writes, db)
-        let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
-        for deletion in deletions {
-            if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
-        }
-        report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
-        return report
-    }
-
-    /// A write the local schema refused because of the record's values.
-    static func isRefusal(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_CONSTRAINT || error.resultCode == .SQLITE_MISMATCH
-    }
-
     /// The bytes of every asset a page refers to that this device lacks.
-    func loadAssets(of records: [ServerRecord], database: any CloudDatabase) throws -> [String: Data] {
+    private func loadAssets(of records: [ServerRecord], database: any CloudDatabase) throws -> [String: Data] {
         var assets: [String: Data] = [:]
         for record in records {
             for case .asset(let asset) in record.fields.values where assets[asset.sha256] == nil {
@@ -180,406 +150,25 @@ extension SyncEngine {
         return assets
     }
 
-    /// Applies a fetched (or conflicting) server record: inserts it, updates
-    /// the changed columns, or merges it with pending local edits.
-    ///
-    /// A record the local schema refuses (a value of the wrong type, a CHECK
-    /// or a foreign key it breaks: another device's bug, or someone writing
-    /// to the server directly) is not applied, so one bad record cannot
-    /// block every later sync: see `refuse`.
-    ///
-    /// Unguarded, the refusal is thrown instead, for a caller that applies
-    /// many records in one savepoint and redoes them guarded if one fails.
-    ///
-    /// `page`: set for the records of a page, whose times the clock has
-    /// absorbed already (see `PageWrites`).
-    @discardableResult
-    func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:], guarded: Bool = true,
-                      page: PageWrites? = nil) throws -> ApplyOutcome {
-        guard guarded else { return try applyFetchedRecord(db, record: record, assets: assets, page: page) }
-        var outcome = ApplyOutcome()
-        do {
-            try db.inSavepoint {
-                outcome = try applyFetchedRecord(db, record: record, assets: assets, page: page)
-                return .commit
-            }
-        } catch let error as DatabaseError where Self.isRefusal(error) {
-            outcome = try refuse(db, record: record, reason: error.message ?? "\(error.resultCode)")
-        }
-        return outcome
-    }
-
-    /// A fetched record the local schema refused: the local row (if any)
-    /// stays as it was and becomes a local edit of every field where it
-    /// differs, stamped now, so the next send puts valid values back on the
-    /// server and every device converges on them. The refusal is logged as
-    /// a conflict the local side won.
-    func refuse(_ db: Database, record: ServerRecord, reason: String) throws -> ApplyOutcome {
-        var outcome = ApplyOutcome()
-        guard let (tableName, key) = RecordCoder.split(record.id.recordName), let table = tablesByName[tableName] else { return outcome }
-        try absorb(db, times: record.fieldModificationTimes.values)
-        try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: nil, remote: "refused: \(reason)",
-                        localTime: nil, remoteTime: record.fieldModificationTimes.values.max(), winner: "local",
-                        remoteDevice: record.modifiedByDevice)
-        outcome.conflicts = 1
-        let meta = try Metadata.fetch(db, type: tableName, name: key)
-        if meta?.isPendingDelete == true {
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                              isPendingSave: false, isPendingDelete: true)
-        } else if let row = try fetchRow(db, table: table, key: key) {
-            try db.execute(sql: ChangeCapture.tick)
-            let now = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
-            let local = RecordCoder.values(of: row, table: table).values
-            var editTimes = meta?.editTimes ?? [:]
-            for column in table.columns where local[column] != record.fields[column] {
-                editTimes[column] = now
-            }
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
-                              isPendingSave: !editTimes.isEmpty, isPendingDelete: false)
-        } else {
-            // Nothing here to keep: remember the version so it is not fetched
-            // again; a valid later version replaces it.
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                              isPendingSave: false, isPendingDelete: false)
-        }
-        return outcome
-    }
-
-    private func applyFetchedRecord(_ db: Database, record: ServerRecord, assets: [String: Data], page: PageWrites?) throws -> ApplyOutcome {
-        var outcome = ApplyOutcome()
-        guard let (tableName, key) = RecordCoder.split(record.id.recordName), let table = tablesByName[tableName],
-              tableName == record.recordType else { return outcome }
-        // A page's times were absorbed before its records.
-        if page == nil { try absorb(db, times: record.fieldModificationTimes.values) }
-        let meta = try page?.prefetchedMetadata(record.id.recordName) ?? Metadata.fetch(db, type: tableName, name: key)
-        if let known = meta?.lastKnown, known.changeTag == record.changeTag, !(meta?.isPendingSave ?? false) {
-            return outcome
-        }
-        if let meta, meta.isPendingDelete {
-            // Deleted here: the delete wins over the other side's edit.
-            if let known = meta.lastKnown, known.fields != record.fields {
-                try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
-                                remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
-                                winner: "delete", remoteDevice: record.modifiedByDevice)
-                outcome.conflicts += 1
-            }
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                              isPendingSave: false, isPendingDelete: true)
-            return outcome
-        }
-        for reference in table.foreignKeys {
-            guard case .string(let target)? = record.fields[reference.column] else { continue }
-            let parentName = RecordCoder.recordName(table: reference.parentTable, key: target)
-            if page?.isPresent(parentName) == true { continue }
-            if try rowExists(db, table: reference.parentTable, key: target) {
-                page?.markPresent(parentName)
-                continue
-            }
-            let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
-            if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
-                // Created elsewhere under a row deleted here: it goes too.
-                try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                                  isPendingSave: false, isPendingDelete: true)
-                return outcome
-            }
-            // Fetched before the row it refers to: held until that arrives.
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO sync_held_records (recordType, recordName, parentType, parentName, record)
-                VALUES (?, ?, ?, ?, ?)
-                """, arguments: [tableName, key, reference.parentTable, target, try RecordCoder.encode(record)])
-            outcome.held = true
-            return outcome
-        }
-        let row = page?.isKnownAbsent(record.id.recordName) == true ? nil : try fetchRow(db, table: table, key: key)
-        guard let row else {
-            try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets, page: page)
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                              isPendingSave: false, isPendingDelete: false)
-            outcome.applied = true
-            return outcome
-        }
-        let local = RecordCoder.values(of: row, table: table).values
-        guard let meta, meta.isPendingSave else {
-            // No local edits: take the server's version, writing only the
-            // columns that differ.
-            let changed = table.columns.filter { local[$0] != record.fields[$0] }
-            try writeRow(db, table: table, key: key, record: record, columns: changed, insert: false, assets: assets)
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                              isPendingSave: false, isPendingDelete: false)
-            outcome.applied = true
-            return outcome
-        }
-        // With no last-known record (a send whose answer was lost, or a
-        // re-join), a version this device wrote itself is still an
-        // ancestor of the row: every local edit came after it.
-        let ancestor = (meta.lastKnown ?? (isOwnVersion(record) ? record : nil)).map(RowVersion.init(record:))
-        let conflict = MergeConflict(
-            columns: table.columns, ancestor: ancestor,
-            client: RowVersion(clientValues: local, editTimes: meta.editTimes, ancestor: ancestor, columns: table.columns),
-            server: RowVersion(record: record))
-        let resolved = conflict.resolved()
-        let serverColumns = resolved.serverWins.filter { local[$0] != record.fields[$0] }
-        try writeRow(db, table: table, key: key, record: record, columns: serverColumns, insert: false, assets: assets)
-        for column in table.columns where resolved.outcomes[column]?.isConflict == true {
-            try logConflict(
-                db, table: tableName, key: key, field: column,
-                ancestor: RecordCoder.display(ancestor?.values[column]), local: RecordCoder.display(local[column]),
-                remote: RecordCoder.display(record.fields[column]),
-                localTime: conflict.client.time(column), remoteTime: conflict.server.time(column),
-                winner: resolved.outcomes[column] == .clientWon ? "local" : "remote",
-                remoteDevice: record.modifiedByDevice)
-            outcome.conflicts += 1
-        }
-        let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
-        var editTimes: [String: Int64] = [:]
-        for column in clientWins { editTimes[column] = conflict.client.time(column) }
-        try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
-                          isPendingSave: !clientWins.isEmpty, isPendingDelete: false)
-        outcome.applied = true
-        return outcome
-    }
-
-    /// Whether this device saved this version of the record.
-    func isOwnVersion(_ record: ServerRecord) -> Bool {
-        record.modifiedByDevice == deviceName && record.modifiedByUser == userName
-    }
-
-    /// Applies a fetched delete. Returns whether a local row went away.
-    func applyDeletion(_ db: Database, id: RecordID) throws -> Bool {
-        guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return false }
-        try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
-        let meta = try Metadata.fetch(db, type: tableName, name: key)
-        if let meta, meta.isPendingSave {
-            // Created here with a key the other side deleted (never synced
-            // from here): keep it; the next send creates it again.
-            if meta.lastKnown == nil, meta.zoneID == nil { return false }
-            if meta.hasLocalEdits { try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil) }
-        }
-        try rememberDelete(db, table: tableName, key: key, zone: id.zoneID)
-        return try deleteLocally(db, table: table, key: key)
-    }
-
-    /// Deletes a row on behalf of the server: forgets its metadata first, so
-    /// the delete trigger does not take it for a local delete. Rows removed
-    /// with it by cascade are marked for deletion on the server.
-    @discardableResult
-    func deleteLocally(_ db: Database, table: TableSchema, key: String) throws -> Bool {
-        try Metadata.delete(db, type: table.name, name: key)
-        try db.executeCached("DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?", arguments: [key])
-        return db.changesCount > 0
-    }
-
-    /// Applies held records whose parent has arrived. Returns how many.
-    func applyHeld(_ db: Database, assets: [String: Data], guarded: Bool = true) throws -> Int {
-        var applied = 0
-        while true {
-            let ready = try Row.fetchAll(db, sql: "SELECT recordType, recordName, parentType, parentName, record FROM sync_held_records")
-                .filter { row in (try? rowExists(db, table: row["parentType"], key: row["parentName"])) == true }
-            if ready.isEmpty { return applied }
-            for row in ready {
-                try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
-                               arguments: [row["recordType"] as String, row["recordName"] as String])
-                let record = try RecordCoder.decode(row["record"])
-                if try applyFetched(db, record: record, assets: assets, guarded: guarded).applied { applied += 1 }
-            }
-        }
-    }
-
-    /// Held records whose parent the server no longer has: the parent was
-    /// deleted while the child was created elsewhere, so the child goes too.
-    func resolveOrphans() throws -> SyncReport {
-        var report = SyncReport()
-        let held = try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT recordType, recordName, parentType, parentName, record FROM sync_held_records")
-        }
-        guard !held.isEmpty else { return report }
-        var parentsByDatabase: [DatabaseScope: [RecordID: [Row]]] = [:]
-        for row in held {
-            // Only a parent in the same zone can be looked up; a reference
-            // into another user's zone (a private tag on a shared reminder)
-            // waits for its target.
-            let record = try RecordCoder.decode(row["record"])
-            guard let table = tablesByName[row["recordType"]], let target = tablesByName[row["parentType"]] else { continue }
-            let sameZone = (table.sharesWithParent && table.parent?.parentTable == target.name)
-                || (target.parent == nil && record.id.zoneID == defaultZoneID)
-            guard sameZone else { continue }
-            let parentID = RecordID(recordName: RecordCoder.recordName(table: row["parentType"], key: row["parentName"]),
-                                    zoneID: record.id.zoneID)
-            let scope: DatabaseScope = record.id.zoneID.ownerName == userName ? .private : .shared
-            parentsByDatabase[scope, default: [:]][parentID, default: []].append(row)
-        }
-        for (scope, parents) in parentsByDatabase {
-            let database = scope == .private ? privateDatabase : sharedDatabase
-            let found: [RecordID: Result<ServerRecord, CloudError>]
-            do {
-                found = try database.fetchRecords(Array(parents.keys))
-            } catch let error as CloudError {
-                throw SyncError.server(error)
-            }
-            if found.values.contains(where: { if case .failure(.unknownItem) = $0 { true } else { false } }) {
-                try confirmSameServer()
-            }
-            try applyWrite { db in
-                for (parentID, rows) in parents {
-                    guard case .failure(.unknownItem)? = found[parentID] else { continue }
-                    for row in rows {
-                        let record = try RecordCoder.decode(row["record"])
-                        try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
-                                       arguments: [row["recordType"] as String, row["recordName"] as String])
-                        try Metadata.save(db, type: row["recordType"], name: row["recordName"], lastKnown: record, editTimes: [:],
-                                          isPendingSave: false, isPendingDelete: true)
-                        report.dropped += 1
-                    }
-                }
-            }
-        }
-        return report
-    }
-
-    /// A zone this device can no longer see (a share ended, a zone deleted):
-    /// its rows go, and edits pending on them are dropped with a note.
-    func purgeZone(_ zone: ZoneID, scope: DatabaseScope) throws -> SyncReport {
-        var report = SyncReport()
-        try applyWrite { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT \(Metadata.columns) FROM sync_metadata WHERE zoneName = ? AND ownerName = ?",
-                                        arguments: [zone.name, zone.ownerName])
-            let metas = try rows.map(Metadata.init(row:)).sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
-            for meta in metas {
-                guard let table = tablesByName[meta.recordType] else { continue }
-                if meta.isPendingDelete || (meta.isPendingSave && meta.hasLocalEdits) {
-                    let shared = zone.ownerName != userName
-                    try logConflict(db, table: meta.recordType, key: meta.recordName, field: "*", ancestor: nil,
-                                    local: try editedValues(db, table: meta.recordType, key: meta.recordName, meta: meta)
-                                        ?? (meta.isPendingDelete ? "deleted" : "edited"),
-                                    remote: shared ? nil : "zone deleted",
-                                    localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: nil,
-                                    cause: shared ? .noLongerShared : nil, byUser: shared ? zone.ownerName : nil,
-                                    subject: try shareRootSubject(db, table: meta.recordType, key: meta.recordName))
-                    report.conflicts += 1
-                }
-                if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
-            }
-            for held in try Row.fetchAll(db, sql: "SELECT recordType, recordName, record FROM sync_held_records") {
-                guard try RecordCoder.decode(held["record"]).id.zoneID == zone else { continue }
-                try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
-                               arguments: [held["recordType"] as String, held["recordName"] as String])
-            }
-            try db.execute(sql: "DELETE FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
-                           arguments: [scope.rawValue, zone.name, zone.ownerName])
-        }
-        return report
-    }
-
     /// After a full refetch (an expired token): rows the server no longer
     /// has were deleted there.
-    func dropMissing(from zone: ZoneID, keeping seen: Set<String>) throws -> SyncReport {
+    private func dropMissing(from zone: ZoneID, keeping seen: Set<String>) throws -> SyncReport {
         var report = SyncReport()
-        try applyWrite { db in
+        try engine.applyWrite { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(Metadata.columns) FROM sync_metadata WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL
                 """, arguments: [zone.name, zone.ownerName])
             for meta in try rows.map(Metadata.init(row:)) {
                 // A record kept by a re-join (no change tag) was never
                 // confirmed by this history: missing here is no delete.
-                guard let table = tablesByName[meta.recordType], meta.lastKnown?.changeTag != nil,
+                guard let table = engine.tablesByName[meta.recordType], meta.lastKnown?.changeTag != nil,
                       !seen.contains(RecordCoder.recordName(table: meta.recordType, key: meta.recordName)) else { continue }
                 if meta.isPendingSave, meta.hasLocalEdits {
-                    try logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil)
+                    try engine.logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil)
                 }
-                if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
+                if try engine.deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
             }
         }
         return report
-    }
-
-    // MARK: Rows
-
-    /// The row with every column, primary key first (what
-    /// `RecordCoder.values` reads).
-    func fetchRow(_ db: Database, table: TableSchema, key: String) throws -> Row? {
-        try Row.fetchOne(db.cachedStatement(sql: statements.row(table)), arguments: [key])
-    }
-
-    func rowExists(_ db: Database, table: String, key: String) throws -> Bool {
-        guard let schema = tablesByName[table] else { return false }
-        return try Bool.fetchOne(db.cachedStatement(sql: statements.exists(schema)), arguments: [key]) ?? false
-    }
-
-    /// Writes `columns` of a record into the row (inserting it if asked and
-    /// absent). Runs inside `applyWrite`, so triggers do not capture it. An
-    /// insert for a page that batches them waits in the page's queue.
-    func writeRow(_ db: Database, table: TableSchema, key: String, record: ServerRecord, columns: [String], insert: Bool,
-                  assets: [String: Data] = [:], page: PageWrites? = nil) throws {
-        if insert {
-            let present = table.columns.filter { record.fields[$0] != nil }
-            let values = try rowValues(record, columns: present, key: key, assets: assets)
-            if let page, page.batchingInserts {
-                page.queueInsert(table, columns: present, values: values)
-            } else {
-                try db.executeCached(statements.upsert(table, columns: present), arguments: StatementArguments(values))
-            }
-            return
-        }
-        guard !columns.isEmpty else { return }
-        var values = try rowValues(record, columns: columns, assets: assets)
-        values.append(key.databaseValue)
-        try db.executeCached(statements.update(table, columns: columns), arguments: StatementArguments(values))
-    }
-
-    /// The SQL values of `columns` of a record (the key first, if given);
-    /// assets are read from `assets` or the server.
-    func rowValues(_ record: ServerRecord, columns: [String], key: String? = nil, assets: [String: Data]) throws -> [DatabaseValue] {
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(columns.count + 1)
-        if let key { values.append(key.databaseValue) }
-        for column in columns {
-            values.append(try RecordCoder.databaseValue(record.fields[column]) { asset in
-                if let data = assets[asset.sha256] { return data }
-                return try database(for: record.id.zoneID).assetData(asset)
-            })
-        }
-        return values
-    }
-
-    /// Reads the metadata and notes the rows missing here of a page's
-    /// records, a query per table rather than two per record. Valid while
-    /// the page's saves apply: a record's own metadata and row change only
-    /// as it applies, and a page holds a record once.
-    func prefetch(_ records: [ServerRecord], into writes: PageWrites, _ db: Database) throws {
-        let byTable = Dictionary(grouping: records, by: \.recordType)
-        for (tableName, records) in byTable {
-            guard let table = tablesByName[tableName] else { continue }
-            let keys = records.compactMap { RecordCoder.split($0.id.recordName)?.key }
-            let keyList = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
-            var metadata: [String: Metadata] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Metadata.columns) FROM sync_metadata
-                WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?))
-                """), arguments: [tableName, keyList]) {
-                let meta = try Metadata(row: row)
-                metadata[RecordCoder.recordName(table: tableName, key: meta.recordName)] = meta
-            }
-            let pk = table.primaryKey.quotedDatabaseIdentifier
-            let existing = Set(try String.fetchAll(db.cachedStatement(sql: """
-                SELECT \(pk) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(pk) IN (SELECT value FROM json_each(?))
-                """), arguments: [keyList]))
-            for key in keys {
-                let name = RecordCoder.recordName(table: tableName, key: key)
-                writes.prefetched(name, metadata: metadata[name], exists: existing.contains(key))
-            }
-        }
-    }
-
-    /// Inserts the rows a page queued, many per statement.
-    func flush(_ writes: PageWrites, _ db: Database) throws {
-        for (table, columns, rows) in writes.takeQueued() {
-            var rest = rows[...]
-            while !rest.isEmpty {
-                let count = PageWrites.chunkSizes.first { $0 <= rest.count } ?? 1
-                let sql = statements.upsert(table, columns: columns, rows: count)
-                try db.executeCached(sql, arguments: StatementArguments(rest.prefix(count).flatMap { $0 }))
-                rest = rest.dropFirst(count)
-            }
-        }
     }
 }

@@ -27,134 +27,29 @@ extension SyncEngine {
     /// The row is synced first, so the server has it.
     @discardableResult
     public func share(table: String, key: String, with participants: [(userName: String, permission: SharePermission)]) throws -> LocalShare {
-        guard tablesByName[table] != nil else { throw SyncError.database("table \(table) is not synced") }
-        for participant in participants where participant.userName == userName {
-            throw SyncError.permissionDenied("you cannot share with yourself")
-        }
-        try sync()
-        let meta = try writer.read { db in try Metadata.fetch(db, type: table, name: key) }
-        guard let zone = meta?.lastKnown?.id.zoneID else {
-            throw SyncError.database("\(table) \(key) is not on the server yet")
-        }
-        guard zone.ownerName == userName else {
-            throw SyncError.permissionDenied("only the owner, \(zone.ownerName), can share it")
-        }
-        let root = RecordID(recordName: RecordCoder.recordName(table: table, key: key), zoneID: zone)
-        do {
-            _ = try privateDatabase.saveShare(rootRecordID: root, participants: participants)
-        } catch let error as CloudError {
-            throw SyncError.server(error)
-        }
-        try refreshShares()
-        guard let share = try localShares().first(where: { $0.rootTable == table && $0.rootKey == key }) else {
-            throw SyncError.database("the server did not keep the share")
-        }
-        return share
+        try ShareClient(engine: self).share(table: table, key: key, with: participants)
     }
 
     /// Removes one participant, or (with nil) stops sharing altogether.
     public func unshare(table: String, key: String, user: String?) throws {
-        try refreshShares()
-        guard let share = try localShares().first(where: { $0.rootTable == table && $0.rootKey == key && $0.ownerName == userName }) else {
-            throw SyncError.permissionDenied("it is not shared by you")
-        }
-        do {
-            if let user {
-                guard share.participant(user) != nil else {
-                    throw SyncError.permissionDenied("it is not shared with \(user)")
-                }
-                _ = try privateDatabase.removeParticipant(shareID: share.id, userName: user)
-            } else {
-                try privateDatabase.deleteShare(shareID: share.id)
-            }
-        } catch let error as CloudError {
-            throw SyncError.server(error)
-        }
-        try refreshShares()
+        try ShareClient(engine: self).unshare(table: table, key: key, user: user)
     }
 
     /// Accepts an invitation; its rows arrive with the sync that follows.
     public func acceptShare(id: String) throws {
-        do {
-            _ = try sharedDatabase.acceptShare(shareID: id)
-        } catch let error as CloudError {
-            throw SyncError.server(error)
-        }
-        try sync()
-        try refreshShares()
+        try ShareClient(engine: self).accept(id: id)
     }
 
     /// Leaves (or declines) a share someone else owns; the local copy goes
     /// with the sync that follows.
     public func leaveShare(id: String) throws {
-        do {
-            try sharedDatabase.leaveShare(shareID: id)
-        } catch let error as CloudError {
-            throw SyncError.server(error)
-        }
-        try sync()
-        try refreshShares()
+        try ShareClient(engine: self).leave(id: id)
     }
 
     /// Reads the shares this user owns and was invited to from the server
     /// into `sync_shares`.
     public func refreshShares() throws {
-        let owned: [Share]
-        let incoming: [Share]
-        do {
-            owned = try privateDatabase.fetchShares()
-            incoming = try sharedDatabase.fetchShares()
-        } catch let error as CloudError {
-            throw SyncError.server(error)
-        }
-        // Only roots this device does not hold yet (an invitation not
-        // answered, or accepted on another device and not fetched here): a
-        // refresh runs with every sync.
-        let missing = try writer.read { db in
-            try incoming.filter { share in
-                guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { return false }
-                return try !rowExists(db, table: table, key: key)
-            }
-        }
-        let fetched = rootPreviews(of: missing)
-        try syncWrite { db in
-            // A server that could not show the roots now leaves the
-            // previews of the last refresh in place.
-            let previous = fetched == nil
-                ? Dictionary(try Self.localShares(db).map { ($0.id, $0.rootPreview) }, uniquingKeysWith: { first, _ in first })
-                : [:]
-            try db.execute(sql: "DELETE FROM sync_shares")
-            for share in owned + incoming {
-                guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { continue }
-                let participants = String(decoding: try RecordCoder.encoder.encode(share.participants), as: UTF8.self)
-                let found = fetched.map { $0[share.rootRecordID] } ?? previous[share.id].flatMap { $0.isEmpty ? nil : $0 }
-                let preview = try found.map { String(decoding: try RecordCoder.encoder.encode($0), as: UTF8.self) }
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants, rootPreview)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants, preview])
-            }
-            try noteLostShares(db)
-        }
-    }
-
-    /// The text fields of the root records of shares someone else owns,
-    /// read in one request; nil when the request failed (the refresh goes
-    /// on without it). The server shows a root to whoever is invited to
-    /// it; one it refuses (a removed participant) has no preview.
-    private func rootPreviews(of shares: [Share]) -> [RecordID: [String: String]]? {
-        let ids = shares.map(\.rootRecordID)
-        guard !ids.isEmpty else { return [:] }
-        guard let results = try? sharedDatabase.fetchRecords(ids) else { return nil }
-        var previews: [RecordID: [String: String]] = [:]
-        for (id, result) in results {
-            guard case .success(let record) = result else { continue }
-            previews[id] = record.fields.compactMapValues { value in
-                if case .string(let text) = value { return text }
-                return nil
-            }
-        }
-        return previews
+        try ShareClient(engine: self).refresh()
     }
 
     /// The shares as of the last refresh.
@@ -179,5 +74,145 @@ extension SyncEngine {
     public static func owner(_ db: Database, table: String, key: String, defaultOwner: String) throws -> String {
         try String.fetchOne(db, sql: "SELECT ownerName FROM sync_metadata WHERE recordType = ? AND recordName = ?",
                             arguments: [table, key]) ?? defaultOwner
+    }
+}
+
+/// The sharing requests: each asks the server, then brings the device's
+/// copy of the shares (`sync_shares`) up to date.
+struct ShareClient {
+    let engine: SyncEngine
+
+    /// Shares (or changes the permissions of) a root row with other users.
+    /// The row is synced first, so the server has it.
+    @discardableResult
+    func share(table: String, key: String, with participants: [(userName: String, permission: SharePermission)]) throws -> LocalShare {
+        guard engine.tablesByName[table] != nil else { throw SyncError.database("table \(table) is not synced") }
+        for participant in participants where participant.userName == engine.userName {
+            throw SyncError.permissionDenied("you cannot share with yourself")
+        }
+        try engine.sync()
+        let meta = try engine.writer.read { db in try Metadata.fetch(db, type: table, name: key) }
+        guard let zone = meta?.lastKnown?.id.zoneID else {
+            throw SyncError.database("\(table) \(key) is not on the server yet")
+        }
+        guard zone.ownerName == engine.userName else {
+            throw SyncError.permissionDenied("only the owner, \(zone.ownerName), can share it")
+        }
+        let root = RecordID(recordName: RecordCoder.recordName(table: table, key: key), zoneID: zone)
+        do {
+            _ = try engine.privateDatabase.saveShare(rootRecordID: root, participants: participants)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try refresh()
+        guard let share = try engine.localShares().first(where: { $0.rootTable == table && $0.rootKey == key }) else {
+            throw SyncError.database("the server did not keep the share")
+        }
+        return share
+    }
+
+    /// Removes one participant, or (with nil) stops sharing altogether.
+    func unshare(table: String, key: String, user: String?) throws {
+        try refresh()
+        guard let share = try engine.localShares().first(where: { $0.rootTable == table && $0.rootKey == key && $0.ownerName == engine.userName }) else {
+            throw SyncError.permissionDenied("it is not shared by you")
+        }
+        do {
+            if let user {
+                guard share.participant(user) != nil else {
+                    throw SyncError.permissionDenied("it is not shared with \(user)")
+                }
+                _ = try engine.privateDatabase.removeParticipant(shareID: share.id, userName: user)
+            } else {
+                try engine.privateDatabase.deleteShare(shareID: share.id)
+            }
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try refresh()
+    }
+
+    /// Accepts an invitation; its rows arrive with the sync that follows.
+    func accept(id: String) throws {
+        do {
+            _ = try engine.sharedDatabase.acceptShare(shareID: id)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try engine.sync()
+        try refresh()
+    }
+
+    /// Leaves (or declines) a share someone else owns; the local copy goes
+    /// with the sync that follows.
+    func leave(id: String) throws {
+        do {
+            try engine.sharedDatabase.leaveShare(shareID: id)
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        try engine.sync()
+        try refresh()
+    }
+
+    /// Reads the shares this user owns and was invited to from the server
+    /// into `sync_shares`.
+    func refresh() throws {
+        let owned: [Share]
+        let incoming: [Share]
+        do {
+            owned = try engine.privateDatabase.fetchShares()
+            incoming = try engine.sharedDatabase.fetchShares()
+        } catch let error as CloudError {
+            throw SyncError.server(error)
+        }
+        // Only roots this device does not hold yet (an invitation not
+        // answered, or accepted on another device and not fetched here): a
+        // refresh runs with every sync.
+        let missing = try engine.writer.read { db in
+            try incoming.filter { share in
+                guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { return false }
+                return try !engine.rowExists(db, table: table, key: key)
+            }
+        }
+        let fetched = rootPreviews(of: missing)
+        try engine.syncWrite { db in
+            // A server that could not show the roots now leaves the
+            // previews of the last refresh in place.
+            let previous = fetched == nil
+                ? Dictionary(try SyncEngine.localShares(db).map { ($0.id, $0.rootPreview) }, uniquingKeysWith: { first, _ in first })
+                : [:]
+            try db.execute(sql: "DELETE FROM sync_shares")
+            for share in owned + incoming {
+                guard let (table, key) = RecordCoder.split(share.rootRecordID.recordName) else { continue }
+                let participants = String(decoding: try RecordCoder.encoder.encode(share.participants), as: UTF8.self)
+                let found = fetched.map { $0[share.rootRecordID] } ?? previous[share.id].flatMap { $0.isEmpty ? nil : $0 }
+                let preview = try found.map { String(decoding: try RecordCoder.encoder.encode($0), as: UTF8.self) }
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO sync_shares (id, rootRecordType, rootRecordName, zoneName, ownerName, participants, rootPreview)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants, preview])
+            }
+            try engine.noteLostShares(db)
+        }
+    }
+
+    /// The text fields of the root records of shares someone else owns,
+    /// read in one request; nil when the request failed (the refresh goes
+    /// on without it). The server shows a root to whoever is invited to
+    /// it; one it refuses (a removed participant) has no preview.
+    private func rootPreviews(of shares: [Share]) -> [RecordID: [String: String]]? {
+        let ids = shares.map(\.rootRecordID)
+        guard !ids.isEmpty else { return [:] }
+        guard let results = try? engine.sharedDatabase.fetchRecords(ids) else { return nil }
+        var previews: [RecordID: [String: String]] = [:]
+        for (id, result) in results {
+            guard case .success(let record) = result else { continue }
+            previews[id] = record.fields.compactMapValues { value in
+                if case .string(let text) = value { return text }
+                return nil
+            }
+        }
+        return previews
     }
 }

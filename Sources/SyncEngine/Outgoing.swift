@@ -1,0 +1,151 @@
+import CloudServer
+import Foundation
+import GRDB
+
+/// Reading what is pending, for a send: the batch, the zone of each new
+/// record, and the notes taken before the request.
+extension SyncEngine {
+    /// Pending changes, saves parents first then deletes children first,
+    /// within the request limits.
+    ///
+    /// Read table by table, and no more rows than one request takes: the
+    /// server then holds parents before children however many changes are
+    /// pending (a device fetching them applies each at once instead of
+    /// holding it for its parent), and no row is decoded for nothing.
+    func outgoingBatch(_ db: Database, limit: Int) throws -> [OutgoingChange] {
+        var metadata: [Metadata] = []
+        let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
+        for (table, deletes) in passes where metadata.count < limit {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Metadata.columns) FROM sync_metadata
+                WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ?
+                LIMIT ?
+                """), arguments: [table.name, deletes, limit - metadata.count])
+            metadata += try rows.map(Metadata.init(row:))
+        }
+        var batch: [OutgoingChange] = []
+        // The clock cannot move during this read.
+        let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
+        var bytes = 0
+        var zoneCache: [String: ZoneID] = [:]
+        for meta in metadata {
+            guard batch.count < limit, let table = tablesByName[meta.recordType] else { break }
+            let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
+            if meta.isPendingDelete {
+                guard let zone = meta.zoneID ?? meta.lastKnown?.id.zoneID else { continue }
+                batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
+                                            deleteID: RecordID(recordName: name, zoneID: zone)))
+                continue
+            }
+            guard let row = try fetchRow(db, table: table, key: meta.recordName) else { continue }
+            let zone = try meta.zoneID ?? meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
+            let (values, blobs) = RecordCoder.values(of: row, table: table)
+            var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)
+            for column in table.columns {
+                let value = values[column]
+                let known = meta.lastKnown
+                if known == nil || known?.fields[column] != value || known?.fieldModificationTimes[column] == nil
+                    || meta.editTimes[column] != nil {
+                    record.fields[column] = value
+                    record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
+                }
+            }
+            record.parent = parentID(of: row, table: table, zone: zone)
+            bytes += record.encodedSize
+            if bytes > batchByteLimit, !batch.isEmpty { break }
+            batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: record, blobs: blobs, deleteID: nil))
+        }
+        return batch
+    }
+
+    func parentID(of row: Row, table: TableSchema, zone: ZoneID) -> RecordID? {
+        guard table.sharesWithParent, let parent = table.parent, let key: String = row[parent.column] else { return nil }
+        return RecordID(recordName: RecordCoder.recordName(table: parent.parentTable, key: key), zoneID: zone)
+    }
+
+    /// A new record goes to its parent's zone (a reminder added to a shared
+    /// list lands in the owner's zone), else to the default zone.
+    func zoneForNewRecord(_ db: Database, table: TableSchema, row: Row, cache: inout [String: ZoneID]) throws -> ZoneID {
+        guard table.sharesWithParent, let parent = table.parent, let key: String = row[parent.column],
+              let parentTable = tablesByName[parent.parentTable] else { return defaultZoneID }
+        let cacheKey = "\(parentTable.name)/\(key)"
+        if let zone = cache[cacheKey] { return zone }
+        let zone: ZoneID
+        if let meta = try Metadata.fetch(db, type: parentTable.name, name: key), let known = meta.zoneID ?? meta.lastKnown?.id.zoneID {
+            zone = known
+        } else if let parentRow = try fetchRow(db, table: parentTable, key: key) {
+            zone = try zoneForNewRecord(db, table: parentTable, row: parentRow, cache: &cache)
+        } else {
+            zone = defaultZoneID
+        }
+        cache[cacheKey] = zone
+        return zone
+    }
+
+    /// Creates the private zones the batch needs, once.
+    func ensureZones(for changes: [OutgoingChange], in database: any CloudDatabase) throws {
+        guard database.scope == .private else { return }
+        // Deletes too: a delete the device remembers may go to a zone a
+        // new server never had.
+        let zones = Set(changes.compactMap { $0.record?.id.zoneID ?? $0.deleteID?.zoneID }.filter { $0.ownerName == userName })
+        let created = try writer.read { db in
+            Set(try Row.fetchAll(db, sql: "SELECT zoneName, ownerName FROM sync_zones WHERE scope = 'private' AND isCreated")
+                .map { ZoneID(name: $0["zoneName"], ownerName: $0["ownerName"]) })
+        }
+        let missing = zones.subtracting(created)
+        guard !missing.isEmpty else { return }
+        let results = try database.modifyZones(saving: Array(missing), deleting: [])
+        try syncWrite { db in
+            for (zone, result) in results {
+                if case .failure(let error) = result { throw SyncError.server(error) }
+                try db.execute(sql: """
+                    INSERT INTO sync_zones (scope, zoneName, ownerName, isCreated) VALUES ('private', ?, ?, 1)
+                    ON CONFLICT DO UPDATE SET isCreated = 1
+                    """, arguments: [zone.name, zone.ownerName])
+            }
+        }
+    }
+
+    /// Whether a pending save may already be on the server unconfirmed:
+    /// sent (its zone noted) with no answer stored; or a re-join has not
+    /// fetched yet.
+    func hasUnconfirmedSends() throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM sync_metadata
+                               WHERE (isPendingSave OR isPendingDelete) AND isPendingSave
+                                 AND lastKnownServerRecord IS NULL AND zoneName IS NOT NULL)
+                    OR EXISTS (SELECT 1 FROM sync_state WHERE key = ?)
+                """, arguments: [Self.fetchBeforeSendKey]) ?? false
+        }
+    }
+
+    /// Notes, before the request, the zone of each record about to be
+    /// created: from then on the server may have it, whatever happens to
+    /// this process before the answer is stored, so a delete of the row
+    /// must be sent (`ChangeCapture.captureDelete` forgets only deletes of
+    /// rows never sent).
+    func noteSending(_ changes: [OutgoingChange]) throws {
+        let new = changes.filter { $0.metadata.zoneID == nil && $0.record != nil }
+        guard !new.isEmpty else { return }
+        // One statement per table and zone: a first upload notes thousands.
+        let groups = Dictionary(grouping: new) { change in
+            ZoneTable(table: change.table.name, zone: change.record?.id.zoneID ?? defaultZoneID)
+        }
+        try syncWrite { db in
+            for (group, changes) in groups {
+                let keys = String(decoding: try JSONEncoder().encode(changes.map(\.key)), as: UTF8.self)
+                try db.executeCached("""
+                    UPDATE sync_metadata SET zoneName = ?, ownerName = ?
+                    WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
+                    """, arguments: [group.zone.name, group.zone.ownerName, group.table, keys])
+            }
+        }
+    }
+
+}
+
+private struct ZoneTable: Hashable {
+    var table: String
+    var zone: ZoneID
+}
