@@ -246,6 +246,78 @@ public enum Queries {
             """, arguments: [reminderID])
     }
 
+    /// Total and completed reminders of a filter, cheaply (no row decoding).
+    public static func counts(_ db: Database, filter: ReminderFilter, clock: AppClock) throws -> (total: Int, completed: Int) {
+        var condition = "1"
+        var arguments: StatementArguments = []
+        switch filter {
+        case .list(let id):
+            condition = "remindersListID = ?"
+            arguments = [id]
+        case .today:
+            condition = "dueDate IS NOT NULL AND substr(dueDate, 1, 10) <= ?"
+            arguments = [clock.today]
+        case .scheduled:
+            condition = "dueDate IS NOT NULL"
+        case .all:
+            break
+        case .flagged:
+            condition = "isFlagged"
+        case .completed:
+            condition = "status = 'completed'"
+        case .tag(let tag):
+            condition = "id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)"
+            arguments = [TagKey.of(tag)]
+        }
+        let row = try Row.fetchOne(db, sql: """
+            SELECT count(*) AS total, count(*) FILTER (WHERE status = 'completed') AS completed
+            FROM reminders WHERE \(condition)
+            """, arguments: arguments)
+        return (row?["total"] ?? 0, row?["completed"] ?? 0)
+    }
+
+    /// Every tag's title, in key order.
+    public static func tagTitles(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY id")
+    }
+
+    /// The colours lists use, one per list.
+    public static func listColors(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT color FROM remindersLists")
+    }
+
+    /// A synced row in words, as it is now: its title (a tag link: "#tag on
+    /// reminder"), and a reminder's list title; nil for a row that is gone.
+    public static func recordTitles(_ db: Database, table: String, key: String) throws -> (title: String?, listTitle: String?) {
+        switch table {
+        case Reminder.databaseTableName:
+            let row = try Row.fetchOne(db, sql: """
+                SELECT r.title, l.title AS listTitle FROM reminders r
+                LEFT JOIN remindersLists l ON l.id = r.remindersListID WHERE r.id = ?
+                """, arguments: [key])
+            return (row?["title"], row?["listTitle"])
+        case RemindersList.databaseTableName:
+            return (try listTitle(db, id: key), nil)
+        case RemindersListCover.databaseTableName:
+            let title = try String.fetchOne(db, sql: """
+                SELECT l.title FROM remindersListCovers c JOIN remindersLists l ON l.id = c.remindersListID
+                WHERE c.remindersListID = ?
+                """, arguments: [key])
+            return (title, nil)
+        case Tag.databaseTableName:
+            return (try tagTitle(db, key), nil)
+        case ReminderTag.databaseTableName:
+            let row = try Row.fetchOne(db, sql: """
+                SELECT ifnull(tags.title, t.tagID) AS tag, r.title FROM remindersTags t
+                JOIN reminders r ON r.id = t.reminderID LEFT JOIN tags ON tags.id = t.tagID WHERE t.id = ?
+                """, arguments: [key])
+            guard let row else { return (nil, nil) }
+            return ("#\(row["tag"] as String) on \(row["title"] as String)", nil)
+        default:
+            return (nil, nil)
+        }
+    }
+
     /// The spelling of the tag `title` names (any case, any accent
     /// encoding), or nil when there is no such tag.
     public static func tagTitle(_ db: Database, _ title: String) throws -> String? {

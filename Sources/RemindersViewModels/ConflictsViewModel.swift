@@ -164,25 +164,7 @@ public final class ConflictsViewModel: ViewModel {
     /// observation, so title changes redraw the screen too.
     static func fetch(_ db: Database, timeZone: TimeZone, device: String) throws -> Fetched {
         guard try db.tableExists(SyncEngine.conflictTable) else { return Fetched(items: [], isAvailable: false) }
-        return Fetched(items: try entries(db).map { try item($0, db, device: device) }, isAvailable: true)
-    }
-
-    /// The log, newest first, read in the caller's transaction (the
-    /// engine's `conflicts()` opens one of its own, which an observation
-    /// cannot nest).
-    static func entries(_ db: Database) throws -> [ConflictEntry] {
-        let rows = try String.fetchAll(db, sql: """
-            SELECT json_object(
-              'id', id, 'recordType', recordType, 'recordID', recordName, 'field', field,
-              'ancestor', ancestor, 'local', local, 'remote', remote,
-              'localTime', localTime, 'remoteTime', remoteTime, 'winner', winner,
-              'localDevice', localDevice, 'remoteDevice', remoteDevice, 'resolvedAt', resolvedAt,
-              'isDismissed', json(CASE WHEN isDismissed THEN 'true' ELSE 'false' END),
-              'cause', cause, 'byUser', byUser, 'subject', subject)
-            FROM sync_conflicts ORDER BY resolvedAt DESC, rowid DESC
-            """)
-        let decoder = JSONDecoder()
-        return try rows.map { try decoder.decode(ConflictEntry.self, from: Data($0.utf8)) }
+        return Fetched(items: try SyncEngine.conflicts(db).map { try item($0, db, device: device) }, isAvailable: true)
     }
 
     /// Describes entries for a toast ("“Buy milk” (title)"), reading titles
@@ -265,34 +247,7 @@ public final class ConflictsViewModel: ViewModel {
 
     /// The record's title now, and a reminder's list title.
     static func titles(of entry: ConflictEntry, _ db: Database) throws -> (String?, String?) {
-        let key = entry.recordID
-        switch entry.recordType {
-        case Reminder.databaseTableName:
-            let row = try Row.fetchOne(db, sql: """
-                SELECT r.title, l.title AS listTitle FROM reminders r
-                LEFT JOIN remindersLists l ON l.id = r.remindersListID WHERE r.id = ?
-                """, arguments: [key])
-            return (row?["title"], row?["listTitle"])
-        case RemindersList.databaseTableName:
-            return (try Queries.listTitle(db, id: key), nil)
-        case RemindersListCover.databaseTableName:
-            let title = try String.fetchOne(db, sql: """
-                SELECT l.title FROM remindersListCovers c JOIN remindersLists l ON l.id = c.remindersListID
-                WHERE c.remindersListID = ?
-                """, arguments: [key])
-            return (title, nil)
-        case Tag.databaseTableName:
-            return (try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [key]), nil)
-        case ReminderTag.databaseTableName:
-            let row = try Row.fetchOne(db, sql: """
-                SELECT ifnull(tags.title, t.tagID) AS tag, r.title FROM remindersTags t
-                JOIN reminders r ON r.id = t.reminderID LEFT JOIN tags ON tags.id = t.tagID WHERE t.id = ?
-                """, arguments: [key])
-            guard let row else { return (nil, nil) }
-            return ("#\(row["tag"] as String) on \(row["title"] as String)", nil)
-        default:
-            return (nil, nil)
-        }
+        try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID)
     }
 }
 
@@ -358,7 +313,7 @@ public enum ConflictText {
         case "tagID" where table == ReminderTag.databaseTableName:
             // A link names its tag by key; the tag's title reads better.
             guard let raw else { return nil }
-            return try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [raw]) ?? raw
+            return try Queries.tagTitle(db, raw) ?? raw
         default:
             return raw
         }

@@ -137,7 +137,7 @@ public final class ListDetailViewModel: ViewModel {
             }
             snapshot.rows = try Queries.reminders(db, filter: filter, sort: sort, showCompleted: showCompleted,
                                                   clock: clock, limit: limit)
-            let counts = try Self.counts(db, filter: filter, clock: clock)
+            let counts = try Queries.counts(db, filter: filter, clock: clock)
             snapshot.totalCount = showCompleted || filter == .completed ? counts.total : counts.total - counts.completed
             snapshot.completedCount = counts.completed
             return snapshot
@@ -160,36 +160,6 @@ public final class ListDetailViewModel: ViewModel {
             state.completedCount = snapshot.completedCount
             state.isLoaded = true
         })
-    }
-
-    /// Total and completed reminders of a filter, cheaply (no row decoding).
-    private static func counts(_ db: Database, filter: ReminderFilter, clock: AppClock) throws -> (total: Int, completed: Int) {
-        var condition = "1"
-        var arguments: StatementArguments = []
-        switch filter {
-        case .list(let id):
-            condition = "remindersListID = ?"
-            arguments = [id]
-        case .today:
-            condition = "dueDate IS NOT NULL AND substr(dueDate, 1, 10) <= ?"
-            arguments = [clock.today]
-        case .scheduled:
-            condition = "dueDate IS NOT NULL"
-        case .all:
-            break
-        case .flagged:
-            condition = "isFlagged"
-        case .completed:
-            condition = "status = 'completed'"
-        case .tag(let tag):
-            condition = "id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)"
-            arguments = [TagKey.of(tag)]
-        }
-        let row = try Row.fetchOne(db, sql: """
-            SELECT count(*) AS total, count(*) FILTER (WHERE status = 'completed') AS completed
-            FROM reminders WHERE \(condition)
-            """, arguments: arguments)
-        return (row?["total"] ?? 0, row?["completed"] ?? 0)
     }
 
     // MARK: View settings

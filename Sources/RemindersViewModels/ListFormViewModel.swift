@@ -75,7 +75,7 @@ public final class ListFormViewModel: ViewModel {
     public let core: ViewModelCore<ListFormState>
     /// A new list, in the next palette color after those in use.
     public init(environment: AppEnvironment) {
-        let used = (try? environment.writer.read { db in try String.fetchAll(db, sql: "SELECT color FROM remindersLists") }) ?? []
+        let used = (try? environment.writer.read { db in try Queries.listColors(db) }) ?? []
         let color = RemindersStore.palette.first { !used.contains($0) } ?? RemindersStore.palette[used.count % RemindersStore.palette.count]
         core = ViewModelCore(environment: environment,
                    initial: ListFormState(listID: nil, fields: ListFields(color: color), fieldErrors: [:]),

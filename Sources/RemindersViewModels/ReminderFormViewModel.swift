@@ -111,7 +111,7 @@ public final class ReminderFormViewModel: ViewModel {
     private func startObserving() {
         observe({ db in
             (try RemindersList.order(Column("position"), Column("title").collating(.nocase), Column("id")).fetchAll(db),
-             try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY id"))
+             try Queries.tagTitles(db))
         }, apply: { state, value in
             state.lists = value.0
             state.tagChoices = value.1

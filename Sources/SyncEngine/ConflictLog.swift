@@ -206,12 +206,16 @@ extension SyncEngine {
 
     /// The conflict log, newest first.
     public func conflicts(includingDismissed: Bool = true) throws -> [ConflictEntry] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM sync_conflicts \(includingDismissed ? "" : "WHERE NOT isDismissed")
-                ORDER BY resolvedAt DESC, rowid DESC
-                """).map(ConflictEntry.init(row:))
-        }
+        try writer.read { db in try Self.conflicts(db, includingDismissed: includingDismissed) }
+    }
+
+    /// The log, newest first, read in the caller's transaction (an
+    /// observation's, which cannot nest another).
+    public static func conflicts(_ db: Database, includingDismissed: Bool = true) throws -> [ConflictEntry] {
+        try Row.fetchAll(db, sql: """
+            SELECT * FROM sync_conflicts \(includingDismissed ? "" : "WHERE NOT isDismissed")
+            ORDER BY resolvedAt DESC, rowid DESC
+            """).map(ConflictEntry.init(row:))
     }
 
     public func dismissConflict(id: String) throws {
