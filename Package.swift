@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +48,28 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The server as a network service: an HTTP API over any store,
+        // accounts, and the long poll that tells devices of changes.
+        .target(
+            name: "SyncService",
+            dependencies: [
+                "CloudServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // A `CloudDatabase` over that HTTP API, for devices.
+        .target(
+            name: "CloudClient",
+            dependencies: [
+                "CloudServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "SyncEngine",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "CloudServer"]
@@ -61,7 +86,7 @@ let package = Package(
         // ask for (sync status, sharing, alerts) through their protocols.
         .target(
             name: "DeviceRuntime",
-            dependencies: ["RemindersCore", "SyncEngine", "CloudServer", "RemindersViewModels"]
+            dependencies: ["RemindersCore", "SyncEngine", "CloudServer", "CloudClient", "RemindersViewModels"]
         ),
         .target(
             name: "RemindersTUI",
@@ -71,7 +96,9 @@ let package = Package(
             name: "reminders",
             dependencies: [
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
+                "SyncService", "CloudClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(

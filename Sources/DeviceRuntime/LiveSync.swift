@@ -25,7 +25,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         var nextObserverID = 0
         var connection: (any ServerConnection)?
         var regionObservation: AnyDatabaseCancellable?
-        var watcher: ServerWatcher?
+        var watcher: (any ServerWatching)?
         var sendQueued = false
         var fetchQueued = false
         var lastHead: Int64 = -1
@@ -194,7 +194,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
             let connection = try openServer(!shared.withLock { $0.hasOpened })
             // Opening may have created the directory (first round) or found
             // a new one (repaired): watch it now, not at the next poll.
-            let watcher = shared.withLock { shared -> ServerWatcher? in
+            let watcher = shared.withLock { shared -> (any ServerWatching)? in
                 shared.connection = connection
                 shared.hasOpened = true
                 return shared.watcher

@@ -1,5 +1,7 @@
+import CloudClient
 import CloudServer
 import Foundation
+import Synchronization
 
 /// Where a device's server is, and the one place that turns that into a
 /// connection and a way of hearing about changes. A directory that every
@@ -8,12 +10,15 @@ import Foundation
 public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     /// A server kept in a directory (`DirectoryServer`).
     case directory(URL)
+    /// A network service (`reminders serve`), signed in to as an account.
+    case remote(URL, RemoteCredential)
 
     /// Where the server is, as the user names it and as the engine
     /// remembers it (a different location on a re-join is reported).
     public var description: String {
         switch self {
         case .directory(let url): url.path
+        case .remote(let url, _): url.absoluteString
         }
     }
 
@@ -25,16 +30,20 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     public func open(createIfMissing: Bool = true) throws -> any ServerConnection {
         switch self {
         case .directory(let url): try DirectoryServer(directory: url, createIfMissing: createIfMissing)
+        case .remote(let url, let credential): RemoteServer(url: url, credential: credential)
         }
     }
 
     /// A watch that calls `onTick` whenever the server may have changed,
     /// and at least every `pollInterval`.
     func watcher(pollInterval: TimeInterval, onUnavailable: @escaping @Sendable (String?) -> Void,
-                 onTick: @escaping @Sendable () -> Void) -> ServerWatcher {
+                 onTick: @escaping @Sendable () -> Void) -> any ServerWatching {
         switch self {
         case .directory(let url):
             ServerWatcher(directory: url, pollInterval: pollInterval, onUnavailable: onUnavailable, onTick: onTick)
+        case .remote(let url, let credential):
+            RemoteWatcher(server: RemoteServer(url: url, credential: credential), retryInterval: pollInterval,
+                          onTick: onTick)
         }
     }
 }
@@ -49,5 +58,94 @@ public protocol ServerConnection: Sendable {
 extension DirectoryServer: ServerConnection {
     public func databases(user: String, device: String) -> (private: any CloudDatabase, shared: any CloudDatabase) {
         (database(user: user, scope: .private, device: device), database(user: user, scope: .shared, device: device))
+    }
+}
+
+extension RemoteServer: ServerConnection {
+    /// The databases of the account signed in to: the service decides who
+    /// a request comes from, so `user` is the credential's.
+    public func databases(user: String, device: String) -> (private: any CloudDatabase, shared: any CloudDatabase) {
+        (database(scope: .private, device: device), database(scope: .shared, device: device))
+    }
+
+    /// -1 when the service cannot be reached: a value no head has, so the
+    /// next round tries (and reports why it cannot).
+    public func head() -> Int64 {
+        (try? head(after: nil)) ?? -1
+    }
+}
+
+/// How live sync hears that the server may have changed.
+protocol ServerWatching: Sendable {
+    func start()
+    /// The server was just opened or made: look again now.
+    func rewatch()
+    func stop()
+}
+
+extension ServerWatcher: ServerWatching {}
+
+/// Hears of changes on a network service by a long poll: the service
+/// answers when its head moves, or after a while with the same head. Ticks
+/// after every change, and every `retryInterval` while the service cannot
+/// be reached, so live sync retries and shows why.
+final class RemoteWatcher: ServerWatching {
+    private let server: RemoteServer
+    private let retryInterval: TimeInterval
+    private let onTick: @Sendable () -> Void
+    private let state = Mutex(State())
+
+    private struct State {
+        var running = false
+        var generation = 0
+    }
+
+    /// How long one long poll waits on the service.
+    static let wait: Double = 25
+
+    init(server: RemoteServer, retryInterval: TimeInterval, onTick: @escaping @Sendable () -> Void) {
+        self.server = server
+        self.retryInterval = retryInterval
+        self.onTick = onTick
+    }
+
+    func start() {
+        let generation = state.withLock { state -> Int? in
+            guard !state.running else { return nil }
+            state.running = true
+            state.generation += 1
+            return state.generation
+        }
+        guard let generation else { return }
+        let server = self.server, retryInterval = self.retryInterval, onTick = self.onTick
+        let isCurrent: @Sendable () -> Bool = { [weak self] in
+            self?.state.withLock { $0.running && $0.generation == generation } ?? false
+        }
+        let thread = Thread {
+            var last: Int64?
+            while isCurrent() {
+                do {
+                    let head = try server.head(after: last, wait: last == nil ? 0 : Self.wait)
+                    guard isCurrent() else { return }
+                    if head != last {
+                        last = head
+                        onTick()
+                    }
+                } catch {
+                    guard isCurrent() else { return }
+                    last = nil
+                    onTick()
+                    Thread.sleep(forTimeInterval: retryInterval)
+                }
+            }
+        }
+        thread.name = "reminders.remote-watcher"
+        thread.start()
+    }
+
+    func rewatch() {}
+
+    func stop() {
+        state.withLock { $0.running = false }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudClient
 import Foundation
 import RemindersCore
 
@@ -7,8 +8,8 @@ import RemindersCore
 /// environment variable, then to a default under the data directory.
 struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("server"), help: ArgumentHelp(
-        "The server directory shared by all devices (env REMINDERS_SERVER; default <data>/server).",
-        valueName: "dir"))
+        "The server: a directory shared by all devices, or the URL of a `reminders serve` signed in to with `reminders login` (env REMINDERS_SERVER; default <data>/server).",
+        valueName: "dir|url"))
     var server: String?
 
     @Option(name: .customLong("user"), help: ArgumentHelp(
@@ -44,15 +45,22 @@ struct CommonOptions: ParsableArguments {
             return nil
         }
         let dataDirectory = Location.dataDirectory(environment: environment)
-        let user = value(user, "REMINDERS_USER") ?? "me"
-        let device = value(device, "REMINDERS_DEVICE") ?? "default"
         let server = value(server, "REMINDERS_SERVER") ?? "\(dataDirectory)/server"
+        // On a network service the account signed in to is the user, unless
+        // told otherwise (`RemindersContext` checks that one is signed in).
+        let signedIn = Credentials.isURL(server)
+            ? try? Credentials.load(from: Credentials.path(environment: environment))
+                .credential(for: server, user: value(user, "REMINDERS_USER")).userName
+            : nil
+        let user = value(user, "REMINDERS_USER") ?? signedIn ?? "me"
+        let device = value(device, "REMINDERS_DEVICE") ?? "default"
         let database = value(db, "REMINDERS_DB") ?? "\(dataDirectory)/devices/\(user)-\(device).sqlite"
-        for (path, what) in [(server, "server directory"), (database, "database path")] where path.isEmpty {
+        for (path, what) in [(server, "server"), (database, "database path")] where path.isEmpty {
             throw ValidationError("\(what) must not be empty")
         }
         return Location(
-            dataDirectory: dataDirectory, serverDirectory: Location.expand(server), user: user, device: device,
+            dataDirectory: dataDirectory, server: Credentials.isURL(server) ? server : Location.expand(server),
+            user: user, device: device,
             databasePath: Location.expand(database))
     }
 
@@ -72,7 +80,8 @@ struct CommonOptions: ParsableArguments {
 struct Location: Sendable, Equatable {
     /// `$XDG_DATA_HOME/reminders`, or `~/.local/share/reminders`.
     var dataDirectory: String
-    var serverDirectory: String
+    /// A server directory, or the URL of a network service.
+    var server: String
     var user: String
     var device: String
     var databasePath: String

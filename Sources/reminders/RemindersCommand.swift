@@ -47,6 +47,8 @@ struct RemindersCommand: ParsableCommand {
             AcceptCommand.self,
             LeaveCommand.self,
             ServerCommand.self,
+            ServeCommand.self,
+            LoginCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )

@@ -1,3 +1,4 @@
+import CloudClient
 import CloudServer
 import DeviceRuntime
 import Foundation
@@ -38,7 +39,7 @@ struct RemindersContext {
         location = try options.resolve()
         clock = try AppClock.fromEnvironment()
         session = try DeviceSession(
-            databasePath: location.databasePath, server: .directory(URL(fileURLWithPath: location.serverDirectory)),
+            databasePath: location.databasePath, server: try location.serverAddress(),
             userName: location.user, deviceName: location.device, clock: clock)
     }
 
@@ -108,5 +109,19 @@ struct RemindersContext {
     /// lists of their own and lists never synced.
     func owner(_ db: Database, ofList id: String) -> String {
         (try? SyncEngine.owner(db, table: RemindersList.databaseTableName, key: id, defaultOwner: location.user)) ?? location.user
+    }
+}
+
+extension Location {
+    /// Where the server is and how to reach it: a directory, or a network
+    /// service with the credential `reminders login` stored for this user.
+    func serverAddress(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerAddress {
+        guard Credentials.isURL(server) else { return .directory(URL(fileURLWithPath: server)) }
+        guard let url = URL(string: server), url.host != nil else {
+            throw CLIFailure("'\(server)' is not a server URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
+        }
+        let credential = try Credentials.load(from: Credentials.path(environment: environment))
+            .credential(for: server, user: user)
+        return .remote(url, credential)
     }
 }

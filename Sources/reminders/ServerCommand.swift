@@ -18,9 +18,13 @@ struct ServerDumpCommand: ParsableCommand {
 
     func run() throws {
         let location = try common.resolve()
-        let directory = URL(fileURLWithPath: location.serverDirectory)
+        guard !Credentials.isURL(location.server) else {
+            throw CLIFailure("`server dump` reads a server directory; \(location.server) is a network service "
+                             + "(dump its store with --server DIR where it runs)", code: 2)
+        }
+        let directory = URL(fileURLWithPath: location.server)
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("server.sqlite").path) else {
-            throw SyncFailure(.serverUnavailable("no server at \(location.serverDirectory) (nothing has synced there yet)"))
+            throw SyncFailure(.serverUnavailable("no server at \(location.server) (nothing has synced there yet)"))
         }
         let dump = try SyncFailure.mapping { try DirectoryServer(directory: directory).dump() }
         if json {

@@ -90,7 +90,7 @@ struct StatusCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let status = try context.engine.status()
         let output = Output(
-            user: context.location.user, device: context.location.device, server: context.location.serverDirectory,
+            user: context.location.user, device: context.location.device, server: context.location.server,
             pendingSaves: status.pendingSaves, pendingDeletes: status.pendingDeletes,
             lastSyncAt: status.lastSyncAt.map { Timestamps.iso($0) }, isOffline: status.isOffline,
             conflicts: status.conflicts)

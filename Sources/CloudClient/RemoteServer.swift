@@ -1,0 +1,214 @@
+import AsyncHTTPClient
+import CloudServer
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Who a device signs in as on a network service: an account name and its
+/// secret (see `reminders login`).
+public struct RemoteCredential: Sendable, Equatable {
+    public var userName: String
+    public var secret: String
+
+    public init(userName: String, secret: String) {
+        self.userName = userName
+        self.secret = secret
+    }
+}
+
+/// A network service (`reminders serve`) as a device reaches it: every
+/// `CloudDatabase` call is one HTTP request, with the same results and the
+/// same errors as the directory store. A server out of reach, a cut
+/// connection or an answer that is not the API's is `serverUnavailable`,
+/// so the engine keeps the edits pending and tries again later.
+public final class RemoteServer: Sendable {
+    public let url: URL
+    public let credential: RemoteCredential
+    /// How long one request may take before it counts as unanswered.
+    public let timeout: TimeAmount
+
+    public init(url: URL, credential: RemoteCredential, timeout: TimeAmount = .seconds(30)) {
+        self.url = url
+        self.credential = credential
+        self.timeout = timeout
+    }
+
+    /// The user's database of `scope`, making requests as `device`.
+    public func database(scope: DatabaseScope, device: String) -> RemoteDatabase {
+        RemoteDatabase(server: self, scope: scope, deviceName: device)
+    }
+
+    /// The service's head: a number that moves with every commit. With
+    /// `after`, waits up to `wait` seconds for it to move past that value
+    /// (a long poll; how a device hears of changes at once).
+    public func head(after: Int64? = nil, wait: Double = 0) throws -> Int64 {
+        var query = "/v1/head"
+        if let after { query += "?after=\(after)&wait=\(wait)" }
+        let data = try send(.GET, query, body: nil, device: "watcher", timeout: .milliseconds(Int64((wait + 10) * 1000)))
+        guard let head = (try? JSONDecoder().decode([String: Int64].self, from: data))?["head"] else {
+            throw CloudError.serverUnavailable("\(url.absoluteString) answered the head request with something else")
+        }
+        return head
+    }
+
+    func call(_ request: WireRequest, scope: DatabaseScope, device: String) throws -> WireResponse {
+        let body = try JSONEncoder().encode(request)
+        let data = try send(.POST, "/v1/db/\(scope.rawValue)", body: body, device: device)
+        do {
+            return try JSONDecoder().decode(WireResponse.self, from: data)
+        } catch {
+            throw CloudError.serverUnavailable("\(url.absoluteString) sent an answer this version cannot read")
+        }
+    }
+
+    func upload(_ data: Data, device: String) throws -> Asset {
+        let answer = try send(.PUT, "/v1/assets", body: data, device: device, contentType: "application/octet-stream")
+        guard let asset = try? JSONDecoder().decode(Asset.self, from: answer) else {
+            throw CloudError.serverUnavailable("\(url.absoluteString) sent an answer this version cannot read")
+        }
+        return asset
+    }
+
+    func download(_ asset: Asset, device: String) throws -> Data {
+        let data = try send(.GET, "/v1/assets/\(asset.sha256)?size=\(asset.size)", body: nil, device: device)
+        guard Asset.digest(of: data) == asset.sha256 else {
+            throw CloudError.assetUnavailable("asset \(asset.sha256) arrived altered")
+        }
+        return data
+    }
+
+    /// One request; the body of a 200 answer, or the error the server sent
+    /// (its `CloudError` when it is one).
+    private func send(_ method: HTTPMethod, _ path: String, body: Data?, device: String,
+                      contentType: String = "application/json", timeout: TimeAmount? = nil) throws -> Data {
+        let address = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+        var headers = HTTPHeaders()
+        let token = Data("\(credential.userName):\(credential.secret)".utf8).base64EncodedString()
+        headers.add(name: "Authorization", value: "Basic \(token)")
+        headers.add(name: "X-Reminders-Device", value: device)
+        if body != nil { headers.add(name: "Content-Type", value: contentType) }
+        let response: HTTPClient.Response
+        do {
+            let request = try HTTPClient.Request(url: address + path, method: method, headers: headers,
+                                                 body: body.map { .bytes($0) })
+            response = try HTTPClient.shared.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
+        } catch {
+            throw CloudError.serverUnavailable("cannot reach the server at \(address): \(Self.describe(error))")
+        }
+        let data = response.body.map { Data($0.readableBytesView) } ?? Data()
+        guard response.status == .ok else {
+            let wire = (try? JSONDecoder().decode([String: WireError].self, from: data))?["error"]
+            if let error = wire?.cloudError { throw error }
+            switch response.status {
+            case .unauthorized:
+                throw CloudError.permissionFailure(
+                    "the server at \(address) refused \(credential.userName)'s credentials: \(wire?.message ?? "sign in again")")
+            default:
+                throw CloudError.serverUnavailable(
+                    "the server at \(address) answered \(response.status.code): \(wire?.message ?? "no explanation")")
+            }
+        }
+        return data
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError { return "\(error)" }
+        return "\(error)"
+    }
+}
+
+/// One user's database on a network service.
+public struct RemoteDatabase: CloudDatabase {
+    public let server: RemoteServer
+    public let scope: DatabaseScope
+    public let deviceName: String
+    public var userName: String { server.credential.userName }
+
+    private func call(_ request: WireRequest) throws -> WireResponse {
+        try server.call(request, scope: scope, device: deviceName)
+    }
+
+    private func unexpected(_ response: WireResponse) -> CloudError {
+        .serverUnavailable("the server at \(server.url.absoluteString) answered with the wrong kind of result")
+    }
+
+    public func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] {
+        guard case .zones(let outcomes) = try call(.modifyZones(saving: saving, deleting: deleting)) else {
+            throw unexpected(.done)
+        }
+        return Dictionary(outcomes.map { ($0.zone, $0.result) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
+        let response = try call(.modifyRecords(saving: saving, deleting: deleting))
+        guard case .modified(let result) = response else { throw unexpected(response) }
+        return result.result
+    }
+
+    public func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
+        let response = try call(.serverIdentity(checking: sequence))
+        guard case .identity(let identity) = response else { throw unexpected(response) }
+        return identity
+    }
+
+    public func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {
+        let response = try call(.fetchDatabaseChanges(since: token))
+        guard case .databaseChanges(let changes) = response else { throw unexpected(response) }
+        return changes.changes
+    }
+
+    public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
+        let response = try call(.fetchZoneChanges(zoneID: zoneID, since: token, limit: limit))
+        guard case .zoneChanges(let changes) = response else { throw unexpected(response) }
+        return changes.changes
+    }
+
+    public func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] {
+        let response = try call(.fetchRecords(ids))
+        guard case .records(let outcomes) = response else { throw unexpected(response) }
+        return Dictionary(outcomes.map { ($0.id, $0.result) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func uploadAsset(_ data: Data) throws -> Asset {
+        try server.upload(data, device: deviceName)
+    }
+
+    public func assetData(_ asset: Asset) throws -> Data {
+        try server.download(asset, device: deviceName)
+    }
+
+    public func saveShare(rootRecordID: RecordID, participants: [(userName: String, permission: SharePermission)]) throws -> Share {
+        let invitees = participants.map { WireInvitee(userName: $0.userName, permission: $0.permission) }
+        let response = try call(.saveShare(rootRecordID: rootRecordID, participants: invitees))
+        guard case .share(let share) = response else { throw unexpected(response) }
+        return share
+    }
+
+    public func removeParticipant(shareID: String, userName: String) throws -> Share {
+        let response = try call(.removeParticipant(shareID: shareID, userName: userName))
+        guard case .share(let share) = response else { throw unexpected(response) }
+        return share
+    }
+
+    public func deleteShare(shareID: String) throws {
+        let response = try call(.deleteShare(shareID: shareID))
+        guard case .done = response else { throw unexpected(response) }
+    }
+
+    public func fetchShares() throws -> [Share] {
+        let response = try call(.fetchShares)
+        guard case .shares(let shares) = response else { throw unexpected(response) }
+        return shares
+    }
+
+    public func acceptShare(shareID: String) throws -> Share {
+        let response = try call(.acceptShare(shareID: shareID))
+        guard case .share(let share) = response else { throw unexpected(response) }
+        return share
+    }
+
+    public func leaveShare(shareID: String) throws {
+        let response = try call(.leaveShare(shareID: shareID))
+        guard case .done = response else { throw unexpected(response) }
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+
+/// The operations of `CloudDatabase` as values, so that a transport (the
+/// network service) can carry them and a server can run them against any
+/// store with the same semantics and the same errors. Assets travel as
+/// bytes of their own, not here. docs/API.md describes the JSON.
+public enum WireRequest: Codable, Sendable, Equatable {
+    case modifyZones(saving: [ZoneID], deleting: [ZoneID])
+    case modifyRecords(saving: [ServerRecord], deleting: [RecordID])
+    case serverIdentity(checking: Int64?)
+    case fetchDatabaseChanges(since: ChangeToken?)
+    case fetchZoneChanges(zoneID: ZoneID, since: ChangeToken?, limit: Int)
+    case fetchRecords([RecordID])
+    case saveShare(rootRecordID: RecordID, participants: [WireInvitee])
+    case removeParticipant(shareID: String, userName: String)
+    case deleteShare(shareID: String)
+    case fetchShares
+    case acceptShare(shareID: String)
+    case leaveShare(shareID: String)
+
+    /// Runs the request against `database` (the server side of a transport).
+    /// Request-level errors are thrown as they are; per-record and per-zone
+    /// errors travel in the response.
+    public func perform(on database: any CloudDatabase) throws -> WireResponse {
+        switch self {
+        case .modifyZones(let saving, let deleting):
+            let results = try database.modifyZones(saving: saving, deleting: deleting)
+            return .zones(results.map { WireOutcome(zone: $0.key, $0.value) }.sorted { $0.zone < $1.zone })
+        case .modifyRecords(let saving, let deleting):
+            return .modified(WireModifyResult(try database.modifyRecords(saving: saving, deleting: deleting)))
+        case .serverIdentity(let sequence):
+            return .identity(try database.serverIdentity(checking: sequence))
+        case .fetchDatabaseChanges(let token):
+            return .databaseChanges(WireDatabaseChanges(try database.fetchDatabaseChanges(since: token)))
+        case .fetchZoneChanges(let zone, let token, let limit):
+            return .zoneChanges(WireZoneChanges(try database.fetchZoneChanges(zoneID: zone, since: token, limit: limit)))
+        case .fetchRecords(let ids):
+            let results = try database.fetchRecords(ids)
+            return .records(results.map { WireRecordOutcome(id: $0.key, $0.value) }.sorted { $0.id < $1.id })
+        case .saveShare(let root, let invitees):
+            return .share(try database.saveShare(rootRecordID: root,
+                                                 participants: invitees.map { ($0.userName, $0.permission) }))
+        case .removeParticipant(let shareID, let userName):
+            return .share(try database.removeParticipant(shareID: shareID, userName: userName))
+        case .deleteShare(let shareID):
+            try database.deleteShare(shareID: shareID)
+            return .done
+        case .fetchShares:
+            return .shares(try database.fetchShares())
+        case .acceptShare(let shareID):
+            return .share(try database.acceptShare(shareID: shareID))
+        case .leaveShare(let shareID):
+            try database.leaveShare(shareID: shareID)
+            return .done
+        }
+    }
+}
+
+/// A user invited to a share, with what they may do.
+public struct WireInvitee: Codable, Sendable, Equatable {
+    public var userName: String
+    public var permission: SharePermission
+
+    public init(userName: String, permission: SharePermission) {
+        self.userName = userName
+        self.permission = permission
+    }
+}
+
+/// The answer to a `WireRequest`.
+public enum WireResponse: Codable, Sendable, Equatable {
+    case zones([WireOutcome])
+    case modified(WireModifyResult)
+    case identity(ServerIdentity)
+    case databaseChanges(WireDatabaseChanges)
+    case zoneChanges(WireZoneChanges)
+    case records([WireRecordOutcome])
+    case share(Share)
+    case shares([Share])
+    case done
+}
+
+/// A `CloudError` as the wire carries it: its case, its one line, and the
+/// value it holds, so the other side throws the very same error.
+public struct WireError: Codable, Sendable, Equatable, Error {
+    public var code: String
+    public var message: String
+    public var record: ServerRecord?
+    public var zone: ZoneID?
+    public var recordID: RecordID?
+
+    /// An error of the transport itself (not signed in, a malformed
+    /// request), which no `CloudError` stands for.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public init(_ error: CloudError) {
+        message = error.description
+        switch error {
+        case .serverRecordChanged(let record): code = "serverRecordChanged"; self.record = record
+        case .zoneNotFound(let zone): code = "zoneNotFound"; self.zone = zone
+        case .unknownItem(let id): code = "unknownItem"; recordID = id
+        case .limitExceeded(let why): code = "limitExceeded"; message = why
+        case .batchRequestFailed(let id): code = "batchRequestFailed"; recordID = id
+        case .permissionFailure(let why): code = "permissionFailure"; message = why
+        case .changeTokenExpired: code = "changeTokenExpired"
+        case .assetUnavailable(let why): code = "assetUnavailable"; message = why
+        case .shareNotFound(let what): code = "shareNotFound"; message = what
+        case .serverUnavailable(let why): code = "serverUnavailable"; message = why
+        case .incompatibleVersion(let why): code = "incompatibleVersion"; message = why
+        }
+    }
+
+    /// The error this stands for; nil for a code this version does not know
+    /// or a payload that is missing.
+    public var cloudError: CloudError? {
+        switch code {
+        case "serverRecordChanged": record.map(CloudError.serverRecordChanged)
+        case "zoneNotFound": zone.map(CloudError.zoneNotFound)
+        case "unknownItem": recordID.map(CloudError.unknownItem)
+        case "limitExceeded": .limitExceeded(message)
+        case "batchRequestFailed": recordID.map(CloudError.batchRequestFailed)
+        case "permissionFailure": .permissionFailure(message)
+        case "changeTokenExpired": .changeTokenExpired
+        case "assetUnavailable": .assetUnavailable(message)
+        case "shareNotFound": .shareNotFound(message)
+        case "serverUnavailable": .serverUnavailable(message)
+        case "incompatibleVersion": .incompatibleVersion(message)
+        default: nil
+        }
+    }
+
+    /// The HTTP status a request-level error is answered with.
+    public var httpStatus: Int {
+        switch code {
+        case "permissionFailure": 403
+        case "zoneNotFound", "unknownItem", "shareNotFound": 404
+        case "changeTokenExpired": 410
+        case "limitExceeded": 413
+        case "serverRecordChanged", "batchRequestFailed": 409
+        case "assetUnavailable": 422
+        case "serverUnavailable": 503
+        default: 500
+        }
+    }
+}
+
+/// The outcome of one zone of `modifyZones`: nil error for success.
+public struct WireOutcome: Codable, Sendable, Equatable {
+    public var zone: ZoneID
+    public var error: WireError?
+
+    public init(zone: ZoneID, _ result: Result<Void, CloudError>) {
+        self.zone = zone
+        if case .failure(let error) = result { self.error = WireError(error) }
+    }
+
+    public var result: Result<Void, CloudError> {
+        error.map { .failure($0.cloudError ?? .serverUnavailable($0.message)) } ?? .success(())
+    }
+}
+
+/// The outcome of one record: the record, or why not.
+public struct WireRecordOutcome: Codable, Sendable, Equatable {
+    public var id: RecordID
+    public var record: ServerRecord?
+    public var error: WireError?
+
+    public init(id: RecordID, _ result: Result<ServerRecord, CloudError>) {
+        self.id = id
+        switch result {
+        case .success(let record): self.record = record
+        case .failure(let error): self.error = WireError(error)
+        }
+    }
+
+    public var result: Result<ServerRecord, CloudError> {
+        if let record { return .success(record) }
+        return .failure(error?.cloudError ?? .serverUnavailable(error?.message ?? "the server sent neither record nor error"))
+    }
+}
+
+/// `ModifyRecordsResult` on the wire.
+public struct WireModifyResult: Codable, Sendable, Equatable {
+    public var saves: [WireRecordOutcome]
+    public var deletes: [WireOutcomeOfDelete]
+    public var head: HistoryMark?
+
+    public init(_ result: ModifyRecordsResult) {
+        saves = result.saveResults.map { WireRecordOutcome(id: $0.key, $0.value) }.sorted { $0.id < $1.id }
+        deletes = result.deleteResults.map { WireOutcomeOfDelete(id: $0.key, $0.value) }.sorted { $0.id < $1.id }
+        head = result.head
+    }
+
+    public var result: ModifyRecordsResult {
+        ModifyRecordsResult(saveResults: Dictionary(uniqueKeysWithValues: saves.map { ($0.id, $0.result) }),
+                            deleteResults: Dictionary(uniqueKeysWithValues: deletes.map { ($0.id, $0.result) }),
+                            head: head)
+    }
+}
+
+/// The outcome of one delete.
+public struct WireOutcomeOfDelete: Codable, Sendable, Equatable {
+    public var id: RecordID
+    public var error: WireError?
+
+    public init(id: RecordID, _ result: Result<Void, CloudError>) {
+        self.id = id
+        if case .failure(let error) = result { self.error = WireError(error) }
+    }
+
+    public var result: Result<Void, CloudError> {
+        error.map { .failure($0.cloudError ?? .serverUnavailable($0.message)) } ?? .success(())
+    }
+}
+
+/// `DatabaseChanges` on the wire.
+public struct WireDatabaseChanges: Codable, Sendable, Equatable {
+    public var changedZoneIDs: [ZoneID]
+    public var deletedZoneIDs: [ZoneID]
+    public var token: ChangeToken
+    public var moreComing: Bool
+    public var head: HistoryMark?
+
+    public init(_ changes: DatabaseChanges) {
+        changedZoneIDs = changes.changedZoneIDs
+        deletedZoneIDs = changes.deletedZoneIDs
+        token = changes.token
+        moreComing = changes.moreComing
+        head = changes.head
+    }
+
+    public var changes: DatabaseChanges {
+        DatabaseChanges(changedZoneIDs: changedZoneIDs, deletedZoneIDs: deletedZoneIDs, token: token,
+                        moreComing: moreComing, head: head)
+    }
+}
+
+/// `ZoneChanges` on the wire.
+public struct WireZoneChanges: Codable, Sendable, Equatable {
+    public var changed: [ServerRecord]
+    public var deleted: [WireDeletion]
+    public var token: ChangeToken
+    public var moreComing: Bool
+    public var head: HistoryMark?
+
+    public init(_ changes: ZoneChanges) {
+        changed = changes.changed
+        deleted = changes.deleted.map { WireDeletion(id: $0.id, recordType: $0.recordType) }
+        token = changes.token
+        moreComing = changes.moreComing
+        head = changes.head
+    }
+
+    public var changes: ZoneChanges {
+        ZoneChanges(changed: changed, deleted: deleted.map { RecordDeletion(id: $0.id, recordType: $0.recordType) },
+                    token: token, moreComing: moreComing, head: head)
+    }
+}
+
+/// A tombstone on the wire.
+public struct WireDeletion: Codable, Sendable, Equatable {
+    public var id: RecordID
+    public var recordType: String
+}
+
+/// What a network service serves: each user's two databases and the head
+/// of its change feed. `DirectoryServer` is one.
+public protocol CloudStore: Sendable {
+    func cloudDatabase(user: String, scope: DatabaseScope, device: String) -> any CloudDatabase
+    /// A number that moves with every commit.
+    func head() -> Int64
+}
+
+extension DirectoryServer: CloudStore {
+    public func cloudDatabase(user: String, scope: DatabaseScope, device: String) -> any CloudDatabase {
+        database(user: user, scope: scope, device: device)
+    }
+}

@@ -1,0 +1,197 @@
+import ArgumentParser
+import CloudClient
+import CloudServer
+import Foundation
+import Hummingbird
+import SyncService
+
+/// `reminders serve`: the server as a network service, for devices on
+/// other machines.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a store over HTTP to the devices of its accounts.",
+        discussion: """
+            Devices reach it with --server http://HOST:PORT after `reminders login`. \
+            Accounts are made with `reminders serve user add NAME --store DIR`. \
+            It listens on loopback unless told otherwise; another address needs \
+            --insecure, as this version serves plain HTTP only.
+            """,
+        subcommands: [ServeRunCommand.self, ServeUserCommand.self],
+        defaultSubcommand: ServeRunCommand.self)
+}
+
+struct StoreOption: ParsableArguments {
+    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a server directory.", valueName: "dir"))
+    var store: String
+
+    var directory: URL { URL(fileURLWithPath: Location.expand(store)) }
+
+    func accounts() throws -> AccountStore {
+        do {
+            return try AccountStore(directory: directory)
+        } catch {
+            throw CLIFailure("cannot open the accounts of \(store): \(error)")
+        }
+    }
+}
+
+struct ServeRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Serve the store (the default).")
+
+    @OptionGroup var store: StoreOption
+
+    @Option(help: ArgumentHelp("Address and port to listen on (port 0: any free port).", valueName: "host:port"))
+    var listen = "127.0.0.1:8080"
+
+    @Flag(help: "Serve plain HTTP on an address other than loopback.")
+    var insecure = false
+
+    func validate() throws {
+        let (host, _) = try Self.split(listen)
+        if !Self.isLoopback(host), !insecure {
+            throw ValidationError("\(host) is not a loopback address: plain HTTP there would show every secret to the network; pass --insecure to do it anyway")
+        }
+    }
+
+    func run() async throws {
+        let (host, port) = try Self.split(listen)
+        let server: DirectoryServer
+        do {
+            server = try DirectoryServer(directory: store.directory)
+        } catch let error as CloudError {
+            throw SyncFailure(error)
+        }
+        let service = SyncServer(store: server, accounts: try store.accounts())
+        let app = Application(
+            router: service.router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "reminders"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                // The line scripts and tests wait for, with the port a
+                // request for port 0 got.
+                print("reminders: serving \(store.store) on http://\(host):\(bound)")
+                fflush(nil)
+            },
+            logger: .init(label: "reminders-serve"))
+        try await app.runService()
+    }
+
+    static func split(_ address: String) throws -> (String, Int) {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+              (0...65535).contains(port), colon > address.startIndex else {
+            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8080; got '\(address)'")
+        }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+struct ServeUserCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Make, remove and list the accounts of a store.",
+        subcommands: [ServeUserAdd.self, ServeUserRemove.self, ServeUserList.self])
+}
+
+struct ServeUserAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Make an account; its secret is printed once, as the last line.")
+
+    @Argument(help: "The account's name.") var name: String
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        let secret: String
+        do {
+            secret = try store.accounts().add(name)
+        } catch let error as AccountError {
+            throw CLIFailure(error.description, code: 2)
+        }
+        print("Made account \(name). Its secret, shown this once (give it to `reminders login`):")
+        print(secret)
+    }
+}
+
+struct ServeUserRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove an account: its devices are refused from then on; its data stays.")
+
+    @Argument(help: "The account's name.") var name: String
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        do {
+            try store.accounts().remove(name)
+        } catch let error as AccountError {
+            throw CLIFailure(error.description, code: 2)
+        }
+        print("Removed account \(name).")
+    }
+}
+
+struct ServeUserList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
+
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        for name in try store.accounts().names() { print(name) }
+    }
+}
+
+/// `reminders login URL --user NAME`: stores the secret of an account for
+/// this user's devices.
+struct LoginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in to a network service: reads the account's secret from standard input and keeps it.",
+        discussion: "The secret is kept in $XDG_CONFIG_HOME/reminders/credentials.json, readable by you only.")
+
+    @Argument(help: "The service's URL, such as http://127.0.0.1:8080.") var url: String
+    @Option(help: "The account's name.") var user: String
+
+    func run() throws {
+        guard Credentials.isURL(url), let address = URL(string: Credentials.normalize(url)), address.host != nil else {
+            throw CLIFailure("'\(url)' is not a server URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
+        }
+        if isatty(STDIN_FILENO) != 0 {
+            FileHandle.standardError.write(Data("Secret for \(user) at \(address.absoluteString): ".utf8))
+        }
+        let secret = Self.readSecret()
+        guard !secret.isEmpty else { throw CLIFailure("no secret given on standard input", code: 2) }
+        let credential = RemoteCredential(userName: user, secret: secret)
+        // Checked before it is kept: a typo is caught now, not at the first sync.
+        do {
+            _ = try RemoteServer(url: address, credential: credential, timeout: .seconds(10)).head(after: nil)
+        } catch let error as CloudError {
+            throw SyncFailure(error)
+        }
+        var credentials = try Credentials.load()
+        credentials.store(url: address.absoluteString, user: user, secret: secret)
+        try credentials.save()
+        print("Signed in to \(address.absoluteString) as \(user).")
+    }
+
+    /// One line from standard input, not echoed when it is a terminal.
+    static func readSecret() -> String {
+        var original = termios()
+        let isTerminal = tcgetattr(STDIN_FILENO, &original) == 0
+        if isTerminal {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+        }
+        defer {
+            if isTerminal {
+                tcsetattr(STDIN_FILENO, TCSANOW, &original)
+                FileHandle.standardError.write(Data("\n".utf8))
+            }
+        }
+        return (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
+    }
+}
