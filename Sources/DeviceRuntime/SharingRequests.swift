@@ -26,6 +26,8 @@ extension SharingRequest {
 }
 
 extension LiveSync: SharingService {
+    /// Runs the request on the sync queue with the engine connected, then
+    /// `completion` with a line for the user if it failed.
     public func perform(_ request: SharingRequest, completion: @escaping @Sendable (String?) -> Void) {
         withConnectedEngine({ engine in try request.run(on: engine) }, completion: { error in
             completion(error.map(describeSyncFailure))
