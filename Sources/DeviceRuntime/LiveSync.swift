@@ -46,7 +46,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
 
     /// How long after a commit the send starts, so that a burst of writes
     /// goes in one request.
-    public let sendDelay: TimeInterval = 0.03
+    let sendDelay: TimeInterval = 0.03
 
     /// A live sync that does nothing until `start()`.
     /// - Parameters:
@@ -147,7 +147,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
 
     /// Runs `body` on the sync queue with the engine connected (sharing
     /// calls make server requests), then `completion` with its error, if any.
-    public func withConnectedEngine(_ body: @escaping @Sendable (SyncEngine) throws -> Void,
+    func withConnectedEngine(_ body: @escaping @Sendable (SyncEngine) throws -> Void,
                                     completion: @escaping @Sendable ((any Error)?) -> Void) {
         queue.async { [weak self] in
             guard let self else { return }

@@ -36,7 +36,7 @@ extension LiveSync: SharingService {
 }
 
 /// A user-facing line for a failure of a sync or sharing request.
-public func describeSyncFailure(_ error: any Error) -> String {
+func describeSyncFailure(_ error: any Error) -> String {
     if let error = error as? SyncError { return error.description }
     if let error = error as? CloudError { return error.description }
     if let error = error as? CoreError { return error.description }

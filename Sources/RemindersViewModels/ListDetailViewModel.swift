@@ -2,10 +2,6 @@ import Foundation
 import GRDB
 import RemindersCore
 
-/// `RemindersCore.SortOrder` under a name Foundation's `SortOrder` does not
-/// shadow (a bare `SortOrder` is ambiguous in files importing Foundation).
-public typealias ReminderSortOrder = RemindersCore.SortOrder
-
 /// The state of `ListDetailViewModel`.
 public struct ListDetailState: ViewState {
     /// Which reminders: a list, a smart list or a tag.
