@@ -9,13 +9,21 @@ import SyncEngine
 /// attached (so every write is captured), the store, and where the server
 /// is. Both the command line and the full-screen app start from here.
 public final class DeviceSession: Sendable {
+    /// The device's SQLite file.
     public let databasePath: String
     /// Where the server is; the transport follows from it.
     public let server: ServerAddress
+    /// Who the user is; the engine syncs their lists and those shared with
+    /// them.
     public let userName: String
+    /// This device's name, which the conflict log records.
     public let deviceName: String
+    /// The device's database, with the engine's change capture attached.
     public let writer: DatabasePool
+    /// The sync engine attached to `writer`; `connect()` gives it the server.
     public let engine: SyncEngine
+    /// Where edits go: one transaction each, captured for sync in the same
+    /// transaction. A read-only share's lists refuse them.
     public let store: RemindersStore
     /// Sharing lines and read-only rules of lists.
     public let sharing: ListSharing
@@ -30,10 +38,18 @@ public final class DeviceSession: Sendable {
             : SyncedTable(name)
     }
 
-    /// Opens the device's database and attaches the engine. Does not touch
-    /// the server: that happens on the first sync.
-    /// - Parameter wallClock: the sync engine's wall clock (milliseconds),
-    ///   which orders edits; tests move it by hand instead of sleeping.
+    /// Opens the device's database (created and migrated if new) and
+    /// attaches the engine. Does not touch the server: that happens on the
+    /// first sync.
+    /// - Parameters:
+    ///   - databasePath: the device's SQLite file.
+    ///   - server: where the server is.
+    ///   - userName: who the user is.
+    ///   - deviceName: this device's name.
+    ///   - clock: "now" for due dates, Today and alerts; a pinned clock
+    ///     makes screen states repeatable.
+    ///   - wallClock: the sync engine's wall clock (milliseconds), which
+    ///     orders edits; tests move it by hand instead of sleeping.
     public init(databasePath: String, server: ServerAddress, userName: String, deviceName: String, clock: AppClock,
                 wallClock: @escaping @Sendable () -> Int64 = systemWallClock) throws {
         self.databasePath = databasePath

@@ -9,8 +9,10 @@ import SyncEngine
 /// device's database (so observations that read it redraw when a share
 /// changes).
 public struct ListSharing: SharingInfoProvider {
+    /// The user of this device: lists no one else owns are theirs.
     public let userName: String
 
+    /// The sharing of `userName`'s lists and of those shared with them.
     public init(userName: String) {
         self.userName = userName
     }
@@ -20,10 +22,15 @@ public struct ListSharing: SharingInfoProvider {
         try SyncEngine.localShares(db).first { $0.rootTable == RemindersList.databaseTableName && $0.rootKey == listID }
     }
 
+    /// Who owns a list: this user, unless the engine's metadata names
+    /// another.
     public func owner(_ db: Database, listID: String) throws -> String {
         try SyncEngine.owner(db, table: RemindersList.databaseTableName, key: listID, defaultOwner: userName)
     }
 
+    /// "Shared with" for a list this user shares with someone, "shared by"
+    /// for another user's list; nil for the user's own list that nobody else
+    /// is in.
     public func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
         let owner = try owner(db, listID: listID)
         guard let share = try share(db, listID: listID) else {
@@ -60,6 +67,8 @@ public struct ListSharing: SharingInfoProvider {
         }
     }
 
+    /// Whether another user owns the list and has not let this user change
+    /// it.
     public func isReadOnly(_ db: Database, listID: String) throws -> Bool {
         guard try owner(db, listID: listID) != userName, let share = try share(db, listID: listID) else { return false }
         return share.participant(userName)?.permission != .readWrite

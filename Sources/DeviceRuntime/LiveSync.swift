@@ -11,7 +11,9 @@ import SyncEngine
 /// fetched at once. All sync work runs on one queue of its own; screens
 /// learn of it through `SyncStatusProvider` and their observations.
 public final class LiveSync: SyncStatusProvider, Sendable {
+    /// The device's engine, which every round runs.
     public let engine: SyncEngine
+    /// Where the server is; the watch follows from it.
     public let server: ServerAddress
     private let queue = DispatchQueue(label: "reminders.live-sync")
     private let shared: Mutex<Shared>
@@ -44,10 +46,14 @@ public final class LiveSync: SyncStatusProvider, Sendable {
 
     /// How long after a commit the send starts, so that a burst of writes
     /// goes in one request.
-    public let sendDelay: TimeInterval = 0.03
+    let sendDelay: TimeInterval = 0.03
 
-    /// - Parameter pollInterval: how often the server's head is read when
-    ///   the directory watch brings no news (its fallback).
+    /// A live sync that does nothing until `start()`.
+    /// - Parameters:
+    ///   - engine: the device's engine (`DeviceSession.engine`).
+    ///   - server: where the server is (`DeviceSession.server`).
+    ///   - pollInterval: how often the server's head is read when the
+    ///     directory watch brings no news (its fallback).
     ///   - openServer: opens the server (tests put a failing one here);
     ///     by default `server.open(createIfMissing:)`.
     public init(engine: SyncEngine, server: ServerAddress, pollInterval: TimeInterval = 1,
@@ -97,6 +103,9 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         queue.async { [weak self] in self?.run(send: true, fetch: true) }
     }
 
+    /// Stops watching the database and the server, and waits for the sync
+    /// work under way. Never call it on the sync queue (from a sharing
+    /// request's completion, say): it would wait for itself.
     public func stop() {
         let (observation, watcher) = shared.withLock { shared in
             defer { shared.regionObservation = nil; shared.watcher = nil }
@@ -110,6 +119,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     /// Waits until the queued sync work is done (for tests and shutdown).
     public func drain() { queue.sync {} }
 
+    /// Whether the user took this device offline.
     public var isOffline: Bool { engine.isOffline }
 
     /// Takes the device offline (no sends, no fetches; edits pile up as
@@ -120,6 +130,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         if !offline { queue.async { [weak self] in self?.run(send: true, fetch: true) } }
     }
 
+    /// Takes the device offline if it is online, and back.
     public func toggleOffline() { setOffline(!isOffline) }
 
     /// A full round now, whatever the watchers say.
@@ -136,7 +147,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
 
     /// Runs `body` on the sync queue with the engine connected (sharing
     /// calls make server requests), then `completion` with its error, if any.
-    public func withConnectedEngine(_ body: @escaping @Sendable (SyncEngine) throws -> Void,
+    func withConnectedEngine(_ body: @escaping @Sendable (SyncEngine) throws -> Void,
                                     completion: @escaping @Sendable ((any Error)?) -> Void) {
         queue.async { [weak self] in
             guard let self else { return }
@@ -310,10 +321,13 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         for callback in callbacks { callback() }
     }
 
+    /// The status as of its last change.
     public func currentStatus() -> SyncStatus {
         shared.withLock { $0.status }
     }
 
+    /// Calls `onChange`, from any thread, after every change of the status
+    /// until the subscription is cancelled or released.
     public func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
         let id = shared.withLock { shared -> Int in
             shared.nextObserverID += 1
@@ -328,11 +342,15 @@ public final class LiveSync: SyncStatusProvider, Sendable {
 }
 
 extension LiveSync: SyncControls {
+    /// Marks a conflict log entry as seen; the status bar's count follows.
     public func dismissConflict(id: String) throws {
         try engine.dismissConflict(id: id)
         refreshStatus()
     }
 
+    /// Puts the value that lost back, as a local edit that is sent like any
+    /// other, and marks the entry as seen. False when the record is gone or
+    /// the entry is not a field conflict.
     public func restoreLosingValue(conflictID: String) throws -> Bool {
         // The restored value is an ordinary edit: change capture marks it
         // pending and the commit schedules its send.

@@ -95,11 +95,15 @@ public enum NotifyCommand {
 /// first failure (not found, non-zero exit, killed, hung) once: a broken
 /// command must not raise an error toast on every alert.
 public final class NotifyRunner: AlertNotifier, Sendable {
+    /// The command and its first arguments.
     public let words: [String]
+    /// Seconds a command may run before it is stopped and reported.
     public let timeout: TimeInterval
     private let hasReported = Atomic(false)
     private let running = Mutex<[Int32: SpawnedProcess]>([:])
 
+    /// A runner for a command already split into words
+    /// (`NotifyCommand.split(_:)`).
     /// - Parameters:
     ///   - words: the command and its first arguments (already split).
     ///   - timeout: a command still running after this long is stopped and

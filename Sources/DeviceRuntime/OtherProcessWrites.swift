@@ -19,16 +19,23 @@ public final class OtherProcessWrites: Sendable {
     private let generation = Atomic(0)
     private let lastVersion = Mutex<Int?>(nil)
 
+    /// A watch that checks nothing until `start()`.
+    /// - Parameters:
+    ///   - writer: the device's database (`DeviceSession.writer`).
+    ///   - interval: seconds between two checks.
     public init(writer: any DatabaseWriter, interval: TimeInterval = 0.25) {
         self.writer = writer
         self.interval = interval
     }
 
+    /// Starts checking every `interval` seconds, on a queue of its own.
+    /// Starting again restarts the checks.
     public func start() {
         let mine = generation.add(1, ordering: .acquiringAndReleasing).newValue
         scheduleCheck(mine)
     }
 
+    /// Stops the checks; one under way finishes.
     public func stop() {
         generation.add(1, ordering: .acquiringAndReleasing)
     }

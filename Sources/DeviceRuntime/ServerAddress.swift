@@ -51,11 +51,17 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
 /// An open server, as a device uses it: the user's two databases, and the
 /// head of its change feed (a number that moves with every commit).
 public protocol ServerConnection: Sendable {
+    /// The user's private database (their own lists) and shared database
+    /// (lists others share with them), as `device` uses them.
     func databases(user: String, device: String) -> (private: any CloudDatabase, shared: any CloudDatabase)
+    /// The head of the change feed: it moves with every commit.
     func head() -> Int64
 }
 
+/// A directory server is the connection of `ServerAddress.directory`.
 extension DirectoryServer: ServerConnection {
+    /// The user's private and shared databases in this directory, as
+    /// `device` uses them.
     public func databases(user: String, device: String) -> (private: any CloudDatabase, shared: any CloudDatabase) {
         (database(user: user, scope: .private, device: device), database(user: user, scope: .shared, device: device))
     }

@@ -26,6 +26,8 @@ extension SharingRequest {
 }
 
 extension LiveSync: SharingService {
+    /// Runs the request on the sync queue with the engine connected, then
+    /// `completion` with a line for the user if it failed.
     public func perform(_ request: SharingRequest, completion: @escaping @Sendable (String?) -> Void) {
         withConnectedEngine({ engine in try request.run(on: engine) }, completion: { error in
             completion(error.map(describeSyncFailure))
@@ -34,7 +36,7 @@ extension LiveSync: SharingService {
 }
 
 /// A user-facing line for a failure of a sync or sharing request.
-public func describeSyncFailure(_ error: any Error) -> String {
+func describeSyncFailure(_ error: any Error) -> String {
     if let error = error as? SyncError { return error.description }
     if let error = error as? CloudError { return error.description }
     if let error = error as? CoreError { return error.description }

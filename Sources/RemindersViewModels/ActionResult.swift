@@ -15,6 +15,8 @@ public struct ActionResult: Equatable, Sendable {
     /// The id of what the action created (a list, a tag title), if any.
     public var createdID: String?
 
+    /// A result with any of its parts; `done` and `failed(_:)` cover the
+    /// plain cases.
     public init(message: String? = nil, errorMessage: String? = nil, undo: UndoAction? = nil, createdID: String? = nil) {
         self.message = message
         self.errorMessage = errorMessage
@@ -22,10 +24,13 @@ public struct ActionResult: Equatable, Sendable {
         self.createdID = createdID
     }
 
+    /// Whether the action went through (no `errorMessage`).
     public var succeeded: Bool { errorMessage == nil }
 
+    /// Done, with nothing to say: no toast, no undo.
     public static let done = ActionResult()
 
+    /// Failed, with the line to show; nothing was changed.
     public static func failed(_ message: String) -> ActionResult {
         ActionResult(errorMessage: message)
     }
@@ -116,6 +121,7 @@ public enum FormSaveResult<Field: Hashable & Sendable>: Equatable, Sendable {
     /// meanwhile).
     case failed(String)
 
+    /// The id of the saved record; nil when nothing was saved.
     public var savedID: String? {
         if case .saved(let id) = self { return id }
         return nil

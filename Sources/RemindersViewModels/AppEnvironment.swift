@@ -8,8 +8,14 @@ import RemindersCore
 ///
 /// One per process; every view model gets the same one.
 public final class AppEnvironment: Sendable {
+    /// The database and clock every screen reads and every action writes
+    /// through.
     public let store: RemindersStore
+    /// The user's name: the owner of every list no one else owns, and the
+    /// first half of `identity`.
     public let userName: String
+    /// This device's name, which the conflict log records: the conflicts
+    /// screen tells this device's edits from others' by it.
     public let deviceName: String
     /// Online/offline, pending changes, last sync, conflicts. Local only
     /// until the sync engine provides its own.
@@ -27,6 +33,20 @@ public final class AppEnvironment: Sendable {
     /// `syncStatus: liveSync` gets both.
     public let syncControls: (any SyncControls)?
 
+    /// An environment for one store; without providers, the device has no
+    /// server and no shares.
+    /// - Parameters:
+    ///   - store: the device's store.
+    ///   - userName: who the user is.
+    ///   - deviceName: this device's name.
+    ///   - syncStatus: the sync layer's report (`LiveSync` in the app).
+    ///   - sharing: how lists are shared (`ListSharing` in the app).
+    ///   - completionDelay: seconds from the last tick until ticked
+    ///     reminders become completed.
+    ///   - completionClock: the completion batch's timer; a test passes one
+    ///     it moves by hand.
+    ///   - syncControls: the offline switch and the conflict log's actions;
+    ///     by default `syncStatus`, when it offers them.
     public init(
         store: RemindersStore,
         userName: String = "me",
@@ -46,7 +66,9 @@ public final class AppEnvironment: Sendable {
         self.completions = CompletionScheduler(store: store, delay: completionDelay, clock: completionClock)
     }
 
+    /// The store's database, which observations read.
     public var writer: any DatabaseWriter { store.writer }
+    /// The store's clock: what "now" and "today" mean on every screen.
     public var clock: AppClock { store.clock }
 
     /// "me@default", for the status bar.

@@ -14,6 +14,7 @@ public protocol CompletionClock: Sendable {
 public struct DispatchCompletionClock: CompletionClock {
     private let queue = DispatchQueue(label: "reminders.completions")
 
+    /// A clock with a serial queue of its own.
     public init() {}
 
     public func schedule(after delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {

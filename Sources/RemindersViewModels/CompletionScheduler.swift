@@ -12,6 +12,7 @@ import RemindersCore
 /// the batch. One scheduler per app (in `AppEnvironment`), shared by every
 /// screen, so a tick made in Search and taken back in a list is one batch.
 public final class CompletionScheduler: Sendable {
+    /// Seconds from the last tick until the batch is completed.
     public let delay: TimeInterval
     private let store: RemindersStore
     private let clock: any CompletionClock
@@ -23,8 +24,12 @@ public final class CompletionScheduler: Sendable {
         var errorHandler: (@Sendable (String) -> Void)?
     }
 
-    /// - Parameter clock: when the delay has passed; real time unless a
-    ///   test moves time by hand.
+    /// A scheduler for one app; `AppEnvironment` makes it.
+    /// - Parameters:
+    ///   - store: where the completions are written.
+    ///   - delay: seconds from the last tick until the batch is completed.
+    ///   - clock: when the delay has passed; real time unless a
+    ///     test moves time by hand.
     public init(store: RemindersStore, delay: TimeInterval = 3, clock: any CompletionClock = DispatchCompletionClock()) {
         self.store = store
         self.delay = delay

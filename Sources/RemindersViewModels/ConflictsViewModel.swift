@@ -3,7 +3,8 @@ import GRDB
 import RemindersCore
 import SyncEngine
 
-/// Who won a conflict.
+/// Who won a conflict: this device's edit, the other device's, or a
+/// delete over an edit.
 public enum ConflictWinner: String, Equatable, Sendable {
     case thisDevice, otherDevice, delete
 }
@@ -16,8 +17,11 @@ public struct ConflictSide: Equatable, Sendable {
     /// The edit's time on the hybrid logical clock (milliseconds since 1970,
     /// close to the wall clock of the device that made it).
     public var time: Date?
+    /// The name of the device that made the edit; nil when the log does
+    /// not say.
     public var device: String?
 
+    /// A side as the log records it.
     public init(value: String?, time: Date?, device: String?) {
         self.value = value
         self.time = time
@@ -27,6 +31,7 @@ public struct ConflictSide: Equatable, Sendable {
 
 /// A conflict log entry as the conflicts screen shows it.
 public struct ConflictItem: Equatable, Sendable, Identifiable {
+    /// The log's entry, as this device sees it.
     public var entry: ConflictEntry
     public var id: String { entry.id }
     /// "Reminder", "List", "Tag", "List cover", "Tag link".
@@ -39,11 +44,16 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     public var fieldName: String
     /// The last value both devices agreed on; nil when unknown (a delete).
     public var ancestor: String?
+    /// This device's side, or the first device's for an entry between two
+    /// others (see `isAboutThisDevice`).
     public var thisDevice: ConflictSide
+    /// The other side.
     public var otherDevice: ConflictSide
+    /// Which side the merge kept.
     public var winner: ConflictWinner
     /// Why the winner won, in words.
     public var reason: String
+    /// When the merge resolved the conflict.
     public var resolvedAt: Date
     /// Dismissed, or its losing value was restored.
     public var isDismissed: Bool
@@ -75,6 +85,7 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     }
 }
 
+/// The state of `ConflictsViewModel`: the conflict log.
 public struct ConflictsState: ViewState {
     /// Every entry of the conflict log, newest first.
     public var items: [ConflictItem]
@@ -82,9 +93,11 @@ public struct ConflictsState: ViewState {
     public var newCount: Int
     /// False on a device without sync: there is no conflict log.
     public var isAvailable: Bool
+    /// False until the first read arrived.
     public var isLoaded: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(items: [ConflictItem] = [], newCount: Int = 0, isAvailable: Bool = false, isLoaded: Bool = false,
                 errorMessage: String? = nil) {
         self.items = items
@@ -101,6 +114,7 @@ public struct ConflictsState: ViewState {
 /// value is a new edit that syncs; dismissing marks the entry as seen.
 public final class ConflictsViewModel: ViewModel {
     public let core: ViewModelCore<ConflictsState>
+    /// Starts observing the conflict log at once.
     public init(environment: AppEnvironment) {
         core = ViewModelCore(environment: environment, initial: ConflictsState(), label: "conflicts")
         let timeZone = environment.clock.timeZone

@@ -15,6 +15,7 @@ public struct DueAlertSettings: Sendable {
     /// only count as past due.
     public var catchUp: TimeInterval
 
+    /// The app's settings unless told otherwise.
     public init(defaultHour: Int = DueQueries.defaultHour, notifier: (any AlertNotifier)? = nil,
                 catchUp: TimeInterval = 12 * 3600) {
         self.defaultHour = defaultHour
@@ -34,19 +35,24 @@ public protocol AlertNotifier: Sendable {
 
 /// A reminder whose due moment arrived and that this device alerted for.
 public struct DueAlert: Equatable, Sendable, Identifiable {
+    /// The reminder's id, for completing, opening or snoozing it.
     public var reminderID: String
     public var title: String
     public var listTitle: String
     /// "#rrggbb".
     public var listColor: String
+    /// The due date as set: a date, or a date and time.
     public var dueDate: DueDate
+    /// The moment it falls due: its time, or the default hour of its date.
     public var dueAt: Date
+    /// Whether it was past due when the scheduler last looked at the clock.
     public var isPastDue: Bool
     /// Ticked and about to be completed (still shown so it can be undone).
     public var isCompleting: Bool
 
     public var id: String { reminderID }
 
+    /// An alert as the scheduler reports it.
     public init(reminderID: String, title: String, listTitle: String, listColor: String, dueDate: DueDate,
                 dueAt: Date, isPastDue: Bool, isCompleting: Bool = false) {
         self.reminderID = reminderID
@@ -72,10 +78,12 @@ public enum DueAlertEvent: Equatable, Sendable {
     case notifyFailed(String)
 }
 
-/// When to move a due reminder to.
+/// When to move a due reminder to: ten minutes or an hour from now, or
+/// tomorrow at the settings' default hour.
 public enum SnoozeOption: String, CaseIterable, Sendable {
     case tenMinutes, oneHour, tomorrowMorning
 
+    /// The option as the snooze menu shows it.
     public var label: String {
         switch self {
         case .tenMinutes: "10 minutes"
@@ -85,6 +93,8 @@ public enum SnoozeOption: String, CaseIterable, Sendable {
     }
 }
 
+/// The state of `DueAlertScheduler`: what is due now and how much is
+/// past due.
 public struct DueAlertState: ViewState {
     /// Reminders this device alerted for that are still open and not
     /// dismissed, earliest due first: the Home screen's "Due now".
@@ -94,9 +104,11 @@ public struct DueAlertState: ViewState {
     public var pastDueCount: Int
     /// When the next alert falls due, if any: the timer is set for it.
     public var nextAlertAt: Date?
+    /// False until the first read arrived.
     public var isLoaded: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(dueNow: [DueAlert] = [], pastDueCount: Int = 0, nextAlertAt: Date? = nil, isLoaded: Bool = false,
                 errorMessage: String? = nil) {
         self.dueNow = dueNow
@@ -125,6 +137,7 @@ public struct DueAlertState: ViewState {
 /// woke it. Call `start()` once; `stop()` cancels the timer.
 public final class DueAlertScheduler: ViewModel {
     public let core: ViewModelCore<DueAlertState>
+    /// The settings it was made with.
     public let settings: DueAlertSettings
     /// Read and written on `queue`; guarded all the same, so the compiler
     /// can check it.
@@ -148,6 +161,7 @@ public final class DueAlertScheduler: ViewModel {
         var shown: [String: DueAlertLog.Entry]
     }
 
+    /// A scheduler that raises nothing until `start()`.
     public init(environment: AppEnvironment, settings: DueAlertSettings = DueAlertSettings()) {
         self.settings = settings
         core = ViewModelCore(environment: environment, initial: DueAlertState(), label: "due-alerts")
@@ -193,6 +207,7 @@ public final class DueAlertScheduler: ViewModel {
         onQueue { evaluate() }
     }
 
+    /// Cancels the observation and the timer; `start()` begins again.
     public func willStop() {
         onQueue {
             let observation = planner.withLock { planner in

@@ -87,6 +87,8 @@ public enum DueDateInput {
 
 /// Messages for the date and time fields; nil where the field is fine.
 public struct DueDateInputError: Error, Equatable, Sendable {
+    /// What is wrong with the date field; nil when it is fine.
     public var date: String?
+    /// What is wrong with the time field; nil when it is fine.
     public var time: String?
 }

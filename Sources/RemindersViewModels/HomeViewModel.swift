@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 import RemindersCore
 
-/// The smart lists at the top of the home screen.
+/// The smart lists at the top of the home screen: reminders due today
+/// or earlier, with a due date, all of them, flagged, and completed.
 public enum SmartList: String, CaseIterable, Sendable {
     case today, scheduled, all, flagged, completed
 
+    /// The name shown on Home and as the title of its screen.
     public var title: String {
         switch self {
         case .today: "Today"
@@ -16,6 +18,7 @@ public enum SmartList: String, CaseIterable, Sendable {
         }
     }
 
+    /// The reminders it shows, as `ListDetailViewModel` takes them.
     public var filter: ReminderFilter {
         switch self {
         case .today: .today
@@ -37,6 +40,7 @@ public enum SmartList: String, CaseIterable, Sendable {
         }
     }
 
+    /// The smart list a filter stands for; nil for a list or a tag.
     public init?(filter: ReminderFilter) {
         guard let match = SmartList.allCases.first(where: { $0.filter == filter }) else { return nil }
         self = match
@@ -45,11 +49,13 @@ public enum SmartList: String, CaseIterable, Sendable {
 
 /// A smart list with its count.
 public struct SmartListItem: Equatable, Sendable, Identifiable {
+    /// Which smart list.
     public var kind: SmartList
     /// Open reminders (completed ones for Completed).
     public var count: Int
     public var id: SmartList { kind }
 
+    /// A smart list with its count.
     public init(kind: SmartList, count: Int) {
         self.kind = kind
         self.count = count
@@ -58,14 +64,18 @@ public struct SmartListItem: Equatable, Sendable, Identifiable {
 
 /// One of My Lists as the home screen shows it.
 public struct HomeListItem: Equatable, Sendable, Identifiable {
+    /// The list with its count of open reminders.
     public var summary: ListSummary
     /// How the list is shared; nil when it is not.
     public var share: ListShareStatus?
+    /// Shared with this user read-only: its reminders cannot be changed.
     public var isReadOnly: Bool
 
     public var id: String { summary.list.id }
+    /// The list itself.
     public var list: RemindersList { summary.list }
 
+    /// A list as Home shows it.
     public init(summary: ListSummary, share: ListShareStatus? = nil, isReadOnly: Bool = false) {
         self.summary = summary
         self.share = share
@@ -73,12 +83,15 @@ public struct HomeListItem: Equatable, Sendable, Identifiable {
     }
 }
 
+/// The state of `HomeViewModel`.
 public struct HomeState: ViewState {
     /// Today, Scheduled, All, Flagged, Completed, in that order.
     public var smartLists: [SmartListItem]
+    /// Every smart list's count, and past due, as last read.
     public var counts: SmartCounts
     /// Open reminders past their due date (drawn in red next to Today).
     public var pastDueCount: Int { counts.pastDue }
+    /// My Lists, in their order, each with how it is shared.
     public var lists: [HomeListItem]
     /// Tags that at least one reminder carries.
     public var tags: [TagSummary]
@@ -86,6 +99,7 @@ public struct HomeState: ViewState {
     public var isLoaded: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(smartLists: [SmartListItem] = SmartList.allCases.map { SmartListItem(kind: $0, count: 0) },
                 counts: SmartCounts = SmartCounts(), lists: [HomeListItem] = [], tags: [TagSummary] = [],
                 isLoaded: Bool = false, errorMessage: String? = nil) {
@@ -100,6 +114,7 @@ public struct HomeState: ViewState {
 
 /// What deleting a list would delete, for the confirmation.
 public struct ListDeletionSummary: Equatable, Sendable {
+    /// The list that would be deleted.
     public var listID: String
     public var title: String
     /// Every reminder of the list, completed ones included.
@@ -108,6 +123,7 @@ public struct ListDeletionSummary: Equatable, Sendable {
     /// cannot: its share ends with it, for every participant.
     public var canUndo: Bool
 
+    /// What deleting a list would delete.
     public init(listID: String, title: String, reminderCount: Int, canUndo: Bool = true) {
         self.listID = listID
         self.title = title
@@ -133,6 +149,7 @@ public struct ListDeletionSummary: Equatable, Sendable {
 /// The home screen: smart lists with counts, My Lists, tags in use.
 public final class HomeViewModel: ViewModel {
     public let core: ViewModelCore<HomeState>
+    /// Starts observing counts, lists and tags at once.
     public init(environment: AppEnvironment) {
         core = ViewModelCore(environment: environment, initial: HomeState(), label: "home")
         let clock = environment.clock

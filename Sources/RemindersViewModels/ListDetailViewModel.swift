@@ -2,11 +2,9 @@ import Foundation
 import GRDB
 import RemindersCore
 
-/// `RemindersCore.SortOrder` under a name Foundation's `SortOrder` does not
-/// shadow (a bare `SortOrder` is ambiguous in files importing Foundation).
-public typealias ReminderSortOrder = RemindersCore.SortOrder
-
+/// The state of `ListDetailViewModel`.
 public struct ListDetailState: ViewState {
+    /// Which reminders: a list, a smart list or a tag.
     public var filter: ReminderFilter
     /// The list's title, the smart list's name, or "#tag".
     public var title: String
@@ -15,12 +13,15 @@ public struct ListDetailState: ViewState {
     /// The list's cover image (PNG bytes), nil when it has none or for
     /// smart lists and tags.
     public var coverPNG: Data?
+    /// The reminders shown, in `sort` order, at most `limit` of them.
     public var rows: [ReminderRow]
     /// How many rows the filter has in all (rows may be cut at `limit`).
     public var totalCount: Int
     /// Completed reminders of the filter, shown or not ("N completed").
     public var completedCount: Int
+    /// The order of `rows`.
     public var sort: RemindersCore.SortOrder
+    /// Whether completed reminders are among `rows`.
     public var showCompleted: Bool
     /// The row limit asked for with `setLimit`, nil for all.
     public var limit: Int?
@@ -31,9 +32,11 @@ public struct ListDetailState: ViewState {
     /// False when the list was deleted (here or on another device): the
     /// screen should go back.
     public var exists: Bool
+    /// False until the first read arrived.
     public var isLoaded: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(filter: ReminderFilter, title: String, color: String, coverPNG: Data? = nil, rows: [ReminderRow] = [],
                 totalCount: Int = 0, completedCount: Int = 0, sort: RemindersCore.SortOrder = .manual,
                 showCompleted: Bool = false, limit: Int? = nil, share: ListShareStatus? = nil, isReadOnly: Bool = false,
@@ -70,11 +73,17 @@ public struct ListDetailState: ViewState {
 /// actions on its reminders. Selection is the screen's business.
 public final class ListDetailViewModel: ViewModel {
     public let core: ViewModelCore<ListDetailState>
+    /// Which reminders it shows, for its whole life.
     public let filter: ReminderFilter
 
+    /// Starts observing the filter's reminders at once.
     /// - Parameters:
+    ///   - environment: the device's environment.
+    ///   - filter: which reminders: a list, a smart list or a tag.
     ///   - sort: initial order; smart lists other than a list default to
     ///     manual too (lists in their order, then reminders in theirs).
+    ///   - showCompleted: whether completed reminders are shown; by
+    ///     default only in Completed.
     ///   - limit: at most this many rows are read (a window for huge
     ///     lists); nil reads all. Change it with `setLimit`.
     public init(environment: AppEnvironment, filter: ReminderFilter, sort: RemindersCore.SortOrder = .manual,
@@ -96,6 +105,7 @@ public final class ListDetailViewModel: ViewModel {
         startObserving()
     }
 
+    /// Completes the reminders still completing.
     public func willStop() {
         environment.completions.finishNow()
     }
@@ -178,6 +188,7 @@ public final class ListDetailViewModel: ViewModel {
         startObserving()
     }
 
+    /// Shows completed reminders if hidden, hides them if shown.
     public func toggleShowCompleted() {
         setShowCompleted(!state.showCompleted)
     }
@@ -201,11 +212,13 @@ public final class ListDetailViewModel: ViewModel {
         ReminderActions.toggleCompletion(environment, id: id)
     }
 
+    /// Flags or unflags a reminder; the result's undo sets it back.
     @discardableResult
     public func setFlag(id: String, _ flagged: Bool) -> ActionResult {
         ReminderActions.setFlag(environment, id: id, flagged)
     }
 
+    /// Flips a reminder's flag; the result's undo flips it back.
     @discardableResult
     public func toggleFlag(id: String) -> ActionResult {
         guard let row = state.rows.first(where: { $0.id == id }) else {

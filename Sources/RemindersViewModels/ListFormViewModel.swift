@@ -24,14 +24,17 @@ public enum CoverSource: Equatable, Sendable {
     }
 }
 
+/// The fields of the list form.
 public struct ListFields: Equatable, Sendable {
     public var title: String
     /// "#rrggbb", one of `RemindersStore.palette` (any valid color works).
     public var color: String
+    /// Where the cover comes from.
     public var coverSource: CoverSource
     /// The chosen cover's PNG bytes (checked), nil for none.
     public var coverPNG: Data?
 
+    /// Fields for a new list: no title, the palette's first color, no cover.
     public init(title: String = "", color: String = RemindersStore.palette[0],
                 coverSource: CoverSource = .none, coverPNG: Data? = nil) {
         self.title = title
@@ -41,19 +44,24 @@ public struct ListFields: Equatable, Sendable {
     }
 }
 
+/// A field of the list form, to attach error messages to.
 public enum ListField: String, CaseIterable, Hashable, Sendable {
     case title, color, cover
 }
 
+/// The state of `ListFormViewModel`.
 public struct ListFormState: ViewState {
     /// Nil for a new list.
     public var listID: String?
+    /// The fields as edited.
     public var fields: ListFields
+    /// A message per field that failed the last `validate()` or `save()`.
     public var fieldErrors: [ListField: String]
     /// Why the last `save()` was refused by the store, or nil.
     public var saveError: String?
     public var errorMessage: String?
 
+    /// The defaults are the state of a new list's form.
     public init(listID: String? = nil, fields: ListFields = ListFields(), fieldErrors: [ListField: String] = [:],
                 saveError: String? = nil, errorMessage: String? = nil) {
         self.listID = listID
@@ -63,6 +71,7 @@ public struct ListFormState: ViewState {
         self.errorMessage = errorMessage
     }
 
+    /// Whether saving creates a list (rather than edits one).
     public var isNew: Bool { listID == nil }
     /// The colors to choose from.
     public var palette: [String] { RemindersStore.palette }
@@ -96,6 +105,8 @@ public final class ListFormViewModel: ViewModel {
                    label: "list-form")
     }
 
+    /// The fields as edited; setting them clears the errors of the fields
+    /// that changed.
     public var fields: ListFields {
         get { state.fields }
         set {

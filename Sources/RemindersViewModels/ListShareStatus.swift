@@ -16,6 +16,7 @@ public struct SharedPerson: Equatable, Sendable {
     /// Invited, not accepted yet.
     public var isInvited: Bool
 
+    /// A person a list is shared with.
     public init(name: String, isInvited: Bool) {
         self.name = name
         self.isInvited = isInvited
@@ -25,22 +26,28 @@ public struct SharedPerson: Equatable, Sendable {
 /// What a person may do with a list shared with them. The view models' own
 /// type, so screens need not know the server's.
 public enum SharingPermission: String, Equatable, Sendable {
+    /// May read the list, not change it.
     case readOnly = "read-only"
+    /// May read and change the list.
     case readWrite = "read-write"
 }
 
 /// Someone a list is shared with, as the Sharing screen lists them.
 public struct ListParticipant: Equatable, Sendable {
+    /// Whether they accepted the invitation.
     public enum Status: String, Equatable, Sendable {
         /// Invited, not accepted yet.
         case pending
+        /// In the share: the list syncs to their devices.
         case accepted
     }
 
     public var userName: String
+    /// What they may do with the list.
     public var permission: SharingPermission
     public var status: Status
 
+    /// A participant as the sharing layer reports them.
     public init(userName: String, permission: SharingPermission, status: Status) {
         self.userName = userName
         self.permission = permission
@@ -50,14 +57,18 @@ public struct ListParticipant: Equatable, Sendable {
 
 /// A share someone else owns that this user has not answered yet.
 public struct Invitation: Equatable, Sendable, Identifiable {
+    /// The share's id, which accepting or declining names.
     public var id: String
     public var ownerName: String
+    /// The shared list's id.
     public var listID: String
     /// The list's title: this device's copy, else what the server showed
     /// at the last refresh; nil when neither is known.
     public var listTitle: String?
+    /// What this user may do once they accept.
     public var permission: SharingPermission
 
+    /// An invitation as the sharing layer reports it.
     public init(id: String, ownerName: String, listID: String, listTitle: String?, permission: SharingPermission) {
         self.id = id
         self.ownerName = ownerName
@@ -92,6 +103,7 @@ public protocol SharingInfoProvider: Sendable {
 
 /// No sharing: every list is the user's own.
 public struct NoSharing: SharingInfoProvider {
+    /// The provider of a device with no sharing.
     public init() {}
     public func shareStatus(_ db: Database, listID: String) -> ListShareStatus? { nil }
     public func isReadOnly(_ db: Database, listID: String) -> Bool { false }
@@ -103,5 +115,6 @@ extension SharingInfoProvider {
         (nil, [])
     }
 
+    /// None: a provider that knows of no shares has no invitations.
     public func invitations(_ db: Database) throws -> [Invitation] { [] }
 }

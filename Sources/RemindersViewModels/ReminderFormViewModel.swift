@@ -13,10 +13,12 @@ public struct ReminderFields: Equatable, Sendable {
     public var dueTime: String
     public var priority: Priority
     public var isFlagged: Bool
+    /// The id of the list the reminder is in, or goes into.
     public var listID: String
     /// Tag titles, in the order chosen; new ones are created on save.
     public var tags: [String]
 
+    /// Fields as typed; empty ones mean no value.
     public init(title: String = "", notes: String = "", dueDate: String = "", dueTime: String = "",
                 priority: Priority = .none, isFlagged: Bool = false, listID: String = "", tags: [String] = []) {
         self.title = title
@@ -35,9 +37,11 @@ public enum ReminderField: String, CaseIterable, Hashable, Sendable {
     case title, notes, dueDate, dueTime, priority, flag, list, tags
 }
 
+/// The state of `ReminderFormViewModel`.
 public struct ReminderFormState: ViewState {
     /// Nil for a new reminder.
     public var reminderID: String?
+    /// The fields as typed.
     public var fields: ReminderFields
     /// Error messages from the last `validate()` or `save()`.
     public var fieldErrors: [ReminderField: String]
@@ -49,6 +53,8 @@ public struct ReminderFormState: ViewState {
     public var saveError: String?
     public var errorMessage: String?
 
+    /// The defaults are the state of a new reminder's form before the first
+    /// read.
     public init(reminderID: String? = nil, fields: ReminderFields = ReminderFields(), fieldErrors: [ReminderField: String] = [:],
                 lists: [RemindersList] = [], tagChoices: [String] = [], saveError: String? = nil, errorMessage: String? = nil) {
         self.reminderID = reminderID
@@ -60,6 +66,7 @@ public struct ReminderFormState: ViewState {
         self.errorMessage = errorMessage
     }
 
+    /// Whether saving creates a reminder (rather than edits one).
     public var isNew: Bool { reminderID == nil }
 }
 
@@ -203,6 +210,7 @@ public final class ReminderFormViewModel: ViewModel {
         }
     }
 
+    /// Removes a tag from the form, spelled any way with the same key.
     public func removeTag(_ tag: String) {
         let key = TagKey.of(tag)
         fields.tags.removeAll { TagKey.of($0) == key }

@@ -2,18 +2,21 @@ import Foundation
 import GRDB
 import RemindersCore
 
+/// The state of `SearchViewModel`.
 public struct SearchState: ViewState {
     /// The text as typed.
     public var query: String
     /// Hits (snippets mark matches with `Queries.matchStart` /
     /// `Queries.matchEnd`) and the number of completed matches.
     public var results: SearchResults
+    /// Whether completed reminders are among the hits.
     public var showCompleted: Bool
     /// The query `results` answer; differs from `query` while a new search
     /// is running.
     public var resultsQuery: String
     public var errorMessage: String?
 
+    /// The defaults are the state of an empty search.
     public init(query: String = "", results: SearchResults = SearchResults(), showCompleted: Bool = false,
                 resultsQuery: String = "", errorMessage: String? = nil) {
         self.query = query
@@ -23,9 +26,11 @@ public struct SearchState: ViewState {
         self.errorMessage = errorMessage
     }
 
+    /// The hits of `results`.
     public var hits: [SearchHit] { results.hits }
     /// Completed reminders that match, shown or not ("N completed").
     public var completedCount: Int { results.completedCount }
+    /// Whether the results of the latest query are still to come.
     public var isSearching: Bool { resultsQuery != query }
 }
 
@@ -37,6 +42,7 @@ public final class SearchViewModel: ViewModel {
     /// At most this many hits are read.
     public let limit: Int
 
+    /// Starts searching at once; an empty query finds nothing.
     public init(environment: AppEnvironment, query: String = "", showCompleted: Bool = false, limit: Int = 500) {
         self.limit = limit
         core = ViewModelCore(environment: environment,
@@ -45,6 +51,7 @@ public final class SearchViewModel: ViewModel {
         startObserving()
     }
 
+    /// Completes the reminders still completing.
     public func willStop() {
         environment.completions.finishNow()
     }
@@ -74,12 +81,14 @@ public final class SearchViewModel: ViewModel {
         startObserving()
     }
 
+    /// Includes completed matches among the hits, or leaves them out.
     public func setShowCompleted(_ show: Bool) {
         guard show != state.showCompleted else { return }
         update { $0.showCompleted = show }
         startObserving()
     }
 
+    /// Shows completed matches if hidden, hides them if shown.
     public func toggleShowCompleted() {
         setShowCompleted(!state.showCompleted)
     }
@@ -110,21 +119,25 @@ public final class SearchViewModel: ViewModel {
 
     // MARK: Actions on hits (same behaviour as in a list)
 
+    /// Ticks a hit, or takes the tick back, as in a list.
     @discardableResult
     public func toggleCompletion(id: String) -> ActionResult {
         ReminderActions.toggleCompletion(environment, id: id)
     }
 
+    /// Flips a hit's flag; the result's undo flips it back.
     @discardableResult
     public func toggleFlag(id: String) -> ActionResult {
         ReminderActions.toggleFlag(environment, id: id)
     }
 
+    /// Deletes a hit; the result's undo puts it back.
     @discardableResult
     public func delete(id: String) -> ActionResult {
         ReminderActions.delete(environment, id: id)
     }
 
+    /// Undoes an action's result (delete, completion, flag, clearing).
     @discardableResult
     public func undo(_ action: UndoAction) -> ActionResult {
         ReminderActions.undo(environment, action)

@@ -5,6 +5,7 @@ import SyncEngine
 /// synced with, and re-joined it: it fetched everything the server has and
 /// sent everything it holds, merging by edit time (see docs/SYNC.md).
 public struct ServerRejoin: Equatable, Sendable {
+    /// What the device found in place of the server it synced with.
     public enum Cause: Equatable, Sendable {
         /// Another store: the directory was deleted and made again, or
         /// `--server` points elsewhere now.
@@ -15,6 +16,7 @@ public struct ServerRejoin: Equatable, Sendable {
         case elsewhere
     }
 
+    /// Why the server is not the one this device synced with.
     public var cause: Cause
     /// Lists this user had shared that the server does not have: to share
     /// again.
@@ -24,6 +26,7 @@ public struct ServerRejoin: Equatable, Sendable {
     /// When this device noticed.
     public var at: Date
 
+    /// A re-join, for a fake sync layer or a test.
     public init(cause: Cause, server: String, at: Date, lostShares: [String] = []) {
         self.cause = cause
         self.server = server
@@ -31,6 +34,7 @@ public struct ServerRejoin: Equatable, Sendable {
         self.lostShares = lostShares
     }
 
+    /// The engine's notice, in the terms of the screens.
     public init(_ notice: RejoinNotice, server: String, at: Date) {
         let cause: Cause = switch notice.reason {
         case .olderCopy: .olderCopy

@@ -53,6 +53,7 @@ extension ViewModel where State: SharingRequestState {
 
 // MARK: - One list's sharing
 
+/// The state of `SharingViewModel`.
 public struct SharingState: SharingRequestState {
     public var listID: String
     public var listTitle: String
@@ -62,15 +63,19 @@ public struct SharingState: SharingRequestState {
     public var isOwner: Bool
     /// The share's participants, by name; removed ones left out.
     public var participants: [ListParticipant]
+    /// Whether anyone besides the owner is in the share.
     public var isShared: Bool
     /// Requests still running.
     public var pendingRequests: Int
     /// The outcome of the last action, one line.
     public var message: String?
+    /// Whether `message` reports a failure.
     public var messageIsError: Bool
+    /// False until the first read arrived.
     public var isLoaded: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(listID: String, listTitle: String = "", ownerName: String = "", isOwner: Bool = true,
                 participants: [ListParticipant] = [], isShared: Bool = false, pendingRequests: Int = 0,
                 message: String? = nil, messageIsError: Bool = false, isLoaded: Bool = false, errorMessage: String? = nil) {
@@ -87,6 +92,7 @@ public struct SharingState: SharingRequestState {
         self.errorMessage = errorMessage
     }
 
+    /// Whether a request is still running.
     public var isBusy: Bool { pendingRequests > 0 }
 }
 
@@ -98,6 +104,12 @@ public final class SharingViewModel: ViewModel {
     public let listID: String
     private let service: (any SharingService)?
 
+    /// Starts observing the list's sharing at once.
+    /// - Parameters:
+    ///   - environment: the device's environment.
+    ///   - listID: the list whose sharing the screen shows.
+    ///   - service: where requests run; by default the environment's
+    ///     `sharingService`.
     public init(environment: AppEnvironment, listID: String, service: (any SharingService)? = nil) {
         self.listID = listID
         self.service = service ?? environment.sharingService
@@ -155,13 +167,19 @@ public final class SharingViewModel: ViewModel {
 
 // MARK: - Invitations (Home)
 
+/// The state of `InvitationsViewModel`.
 public struct InvitationsState: SharingRequestState {
+    /// Invitations this user has not answered.
     public var invitations: [Invitation]
+    /// Requests still running.
     public var pendingRequests: Int
+    /// The outcome of the last action, one line.
     public var message: String?
+    /// Whether `message` reports a failure.
     public var messageIsError: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(invitations: [Invitation] = [], pendingRequests: Int = 0, message: String? = nil,
                 messageIsError: Bool = false, errorMessage: String? = nil) {
         self.invitations = invitations
@@ -179,6 +197,11 @@ public final class InvitationsViewModel: ViewModel {
     public let core: ViewModelCore<InvitationsState>
     private let service: (any SharingService)?
 
+    /// Starts observing invitations at once.
+    /// - Parameters:
+    ///   - environment: the device's environment.
+    ///   - service: where requests run; by default the environment's
+    ///     `sharingService`.
     public init(environment: AppEnvironment, service: (any SharingService)? = nil) {
         self.service = service ?? environment.sharingService
         core = ViewModelCore(environment: environment, initial: InvitationsState(), label: "invitations")
@@ -193,10 +216,13 @@ public final class InvitationsViewModel: ViewModel {
         request(.refresh, done: nil)
     }
 
+    /// Accepts an invitation; the list's reminders arrive with the sync
+    /// that follows.
     public func accept(_ invitation: Invitation) {
         request(.accept(shareID: invitation.id), done: "Accepted \(invitation.ownerName)’s list")
     }
 
+    /// Declines an invitation.
     public func decline(_ invitation: Invitation) {
         request(.decline(shareID: invitation.id), done: "Declined \(invitation.ownerName)’s invitation")
     }

@@ -2,12 +2,15 @@ import Foundation
 import Synchronization
 import RemindersCore
 
+/// The state of `StatusBarViewModel`.
 public struct StatusBarState: ViewState {
     /// "me@default".
     public var identity: String
+    /// What the sync layer reported last.
     public var sync: SyncStatus
     public var errorMessage: String?
 
+    /// The defaults are those of a device without a server.
     public init(identity: String, sync: SyncStatus = .localOnly, errorMessage: String? = nil) {
         self.identity = identity
         self.sync = sync
@@ -24,6 +27,7 @@ public final class StatusBarViewModel: ViewModel {
     public let core: ViewModelCore<StatusBarState>
     private let subscription = Mutex<StatusSubscription?>(nil)
 
+    /// Subscribes to the environment's sync status at once.
     public init(environment: AppEnvironment) {
         core = ViewModelCore(environment: environment,
                              initial: StatusBarState(identity: environment.identity,
@@ -40,6 +44,7 @@ public final class StatusBarViewModel: ViewModel {
         self.subscription.withLock { $0 = subscription }
     }
 
+    /// Ends the subscription to the sync status.
     public func willStop() {
         subscription.withLock { $0 }?.cancel()
     }

@@ -3,6 +3,7 @@ import Synchronization
 
 /// What the status bar says about sync.
 public struct SyncStatus: Equatable, Sendable {
+    /// Where the device stands with its server.
     public enum Connection: Equatable, Sendable {
         /// No server configured: everything stays on this device.
         case localOnly
@@ -14,9 +15,11 @@ public struct SyncStatus: Equatable, Sendable {
         case syncing
     }
 
+    /// Where the device stands with its server.
     public var connection: Connection
     /// Local changes not yet confirmed by the server.
     public var pendingCount: Int
+    /// When a round last finished without error; nil before the first.
     public var lastSync: Date?
     /// Entries in the conflict log the user has not looked at.
     public var conflictsCount: Int
@@ -30,6 +33,7 @@ public struct SyncStatus: Equatable, Sendable {
     /// nothing left to send.
     public var rejoin: ServerRejoin?
 
+    /// A status, for a fake sync layer or a test.
     public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,
                 conflictsCount: Int = 0, errorMessage: String? = nil, watchUnavailableReason: String? = nil,
                 rejoin: ServerRejoin? = nil) {
@@ -42,6 +46,7 @@ public struct SyncStatus: Equatable, Sendable {
         self.rejoin = rejoin
     }
 
+    /// The status of a device without a server.
     public static let localOnly = SyncStatus()
 
     /// A short line for the status bar: "local only", "synced 10:42",
@@ -76,6 +81,7 @@ public struct SyncStatus: Equatable, Sendable {
 /// The sync layer's report to the screens. Implementations call the
 /// observers whenever the status changes, from any thread.
 public protocol SyncStatusProvider: Sendable {
+    /// The status now.
     func currentStatus() -> SyncStatus
     /// Calls `onChange` after every change of the status until the
     /// returned subscription is cancelled or released.
@@ -87,10 +93,12 @@ public protocol SyncStatusProvider: Sendable {
 public final class StatusSubscription: Sendable {
     private let cancelAction: Mutex<(@Sendable () -> Void)?>
 
+    /// A subscription that runs `cancel` once: when cancelled or released.
     public init(cancel: @escaping @Sendable () -> Void) {
         cancelAction = Mutex(cancel)
     }
 
+    /// Stops the calls. Idempotent.
     public func cancel() {
         let action = cancelAction.withLock { action in
             defer { action = nil }
@@ -104,6 +112,7 @@ public final class StatusSubscription: Sendable {
 
 /// The status of an app without a server: never changes.
 public struct LocalOnlySyncStatus: SyncStatusProvider {
+    /// The status of a device with no server.
     public init() {}
     public func currentStatus() -> SyncStatus { .localOnly }
     public func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {

@@ -2,12 +2,15 @@ import Foundation
 import GRDB
 import RemindersCore
 
+/// The state of `TagsViewModel`.
 public struct TagsState: ViewState {
     /// Every tag, used or not, with its count of open reminders.
     public var tags: [TagSummary]
+    /// False until the first read arrived.
     public var isLoaded: Bool
     public var errorMessage: String?
 
+    /// The defaults are the state before the first read.
     public init(tags: [TagSummary] = [], isLoaded: Bool = false, errorMessage: String? = nil) {
         self.tags = tags
         self.isLoaded = isLoaded
@@ -19,6 +22,7 @@ public struct TagsState: ViewState {
 /// Opening a tag's reminders is `ListDetailViewModel(filter: .tag(title))`.
 public final class TagsViewModel: ViewModel {
     public let core: ViewModelCore<TagsState>
+    /// Starts observing the tags at once.
     public init(environment: AppEnvironment) {
         core = ViewModelCore(environment: environment, initial: TagsState(tags: [], isLoaded: false), label: "tags")
         observe({ db in try Queries.allTags(db) }, apply: { state, tags in

@@ -29,6 +29,7 @@ public protocol ViewState: Equatable, Sendable {
 /// stored properties are constants or guarded by a `Mutex`, so the compiler
 /// checks that it is `Sendable`.
 public protocol ViewModel: AnyObject, Sendable {
+    /// The screen's state, a value compared on every change.
     associatedtype State: ViewState
     /// The machinery: state, observation and queue.
     var core: ViewModelCore<State> { get }
@@ -40,7 +41,9 @@ public protocol ViewModel: AnyObject, Sendable {
 }
 
 extension ViewModel {
+    /// The environment the view model was made with.
     public var environment: AppEnvironment { core.environment }
+    /// The environment's store, which actions write through.
     public var store: RemindersStore { core.environment.store }
     /// The serial queue observations are delivered on and `onChange` is
     /// called on.
@@ -105,7 +108,10 @@ func describeViewModelError(_ error: any Error) -> String {
 
 /// The machinery shared by every screen's view model (see `ViewModel`).
 public final class ViewModelCore<State: ViewState>: Sendable {
+    /// The environment the view model was made with.
     public let environment: AppEnvironment
+    /// The serial queue observations are delivered on and `onChange` is
+    /// called on.
     public let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private let inner: Mutex<Inner>
@@ -124,6 +130,12 @@ public final class ViewModelCore<State: ViewState>: Sendable {
         var staleReads = 0
     }
 
+    /// A core holding `initial` until the view model's first read.
+    /// - Parameters:
+    ///   - environment: what the view model reads and writes through.
+    ///   - initial: the state before the first read.
+    ///   - label: names the queue ("reminders.viewmodel.<label>"), for a
+    ///     debugger.
     public init(environment: AppEnvironment, initial: State, label: String) {
         self.environment = environment
         self.queue = DispatchQueue(label: "reminders.viewmodel.\(label)")
