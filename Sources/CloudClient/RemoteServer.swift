@@ -91,7 +91,7 @@ public final class RemoteServer: Sendable {
         do {
             let request = try HTTPClient.Request(url: address + path, method: method, headers: headers,
                                                  body: body.map { .bytes($0) })
-            response = try HTTPClient.shared.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
+            response = try Self.client.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
         } catch {
             throw CloudError.serverUnavailable("cannot reach the server at \(address): \(Self.describe(error))")
         }
@@ -111,8 +111,26 @@ public final class RemoteServer: Sendable {
         return data
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError { return "\(error)" }
+    /// One client for the process (it pools connections). Its connect
+    /// timeout is short: the client keeps retrying a refused connection
+    /// until that timeout, and a server that is down should read as down at
+    /// once, with the edits left pending.
+    static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(3))))
+
+    /// A transport failure in a few words: "connection refused", "no
+    /// answer in time".
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout: return "no answer to the connection within 3 seconds"
+            case .deadlineExceeded, .readTimeout: return "no answer in time"
+            case .remoteConnectionClosed: return "the connection was closed before the answer"
+            default: return "\(error)"
+            }
+        }
         return "\(error)"
     }
 }
