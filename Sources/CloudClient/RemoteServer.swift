@@ -3,16 +3,23 @@ import CloudServer
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
+import Synchronization
 
 /// Who a device signs in as on a network service: an account name and its
 /// secret (see `reminders login`).
 public struct RemoteCredential: Sendable, Equatable {
     public var userName: String
     public var secret: String
+    /// A PEM file of the certificate authority (or the self-signed
+    /// certificate) an HTTPS service is trusted by, in place of the
+    /// system's; nil for the system's.
+    public var certificateAuthority: String?
 
-    public init(userName: String, secret: String) {
+    public init(userName: String, secret: String, certificateAuthority: String? = nil) {
         self.userName = userName
         self.secret = secret
+        self.certificateAuthority = certificateAuthority
     }
 }
 
@@ -88,10 +95,11 @@ public final class RemoteServer: Sendable {
         headers.add(name: "X-Reminders-Device", value: device)
         if body != nil { headers.add(name: "Content-Type", value: contentType) }
         let response: HTTPClient.Response
+        let client = try Self.client(trusting: credential.certificateAuthority)
         do {
             let request = try HTTPClient.Request(url: address + path, method: method, headers: headers,
                                                  body: body.map { .bytes($0) })
-            response = try Self.client.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
+            response = try client.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
         } catch {
             throw CloudError.serverUnavailable("cannot reach the server at \(address): \(Self.describe(error))")
         }
@@ -119,10 +127,36 @@ public final class RemoteServer: Sendable {
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(3))))
 
+    /// Clients that trust a certificate authority of their own, one per
+    /// file, kept for the process.
+    private static let trustingClients = Mutex<[String: HTTPClient]>([:])
+
+    static func client(trusting authority: String?) throws -> HTTPClient {
+        guard let authority else { return client }
+        return try trustingClients.withLock { clients in
+            if let client = clients[authority] { return client }
+            let certificates: [NIOSSLCertificate]
+            do {
+                certificates = try NIOSSLCertificate.fromPEMFile(authority)
+            } catch {
+                throw CloudError.serverUnavailable("cannot read the certificate authority \(authority) (PEM expected)")
+            }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(certificates)
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(3))))
+            clients[authority] = client
+            return client
+        }
+    }
+
     /// A transport failure in a few words: "connection refused", "no
     /// answer in time".
     static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        if let error = error as? NIOSSLError { return "TLS: \(error)" }
+        if let error = error as? BoringSSLError { return "TLS: \(error)" }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout: return "no answer to the connection within 3 seconds"

@@ -1,7 +1,10 @@
 import CloudServer
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import NIOCore
+import NIOSSL
 
 /// `reminders serve`: the operations of `CloudDatabase` over HTTP, for the
 /// accounts of an `AccountStore`, on any `CloudStore`. docs/API.md is the
@@ -19,6 +22,39 @@ public struct SyncServer: Sendable {
     public init(store: any CloudStore, accounts: AccountStore) {
         self.store = store
         self.accounts = accounts
+    }
+
+    /// The service, ready to run: plain HTTP, or HTTPS with `tls`.
+    /// - Parameter onRunning: called with the port once it listens (the
+    ///   one the system chose, for port 0).
+    /// - Throws: `ServeError` for a certificate or key that cannot be read.
+    public func application(host: String, port: Int, tls: ServerTLS? = nil,
+                            onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        throws -> Application<RouterResponder<BasicRequestContext>> {
+        let server: HTTPServerBuilder
+        if let tls {
+            let chain: [NIOSSLCertificate]
+            let key: NIOSSLPrivateKey
+            do {
+                chain = try NIOSSLCertificate.fromPEMFile(tls.certificatePath)
+            } catch {
+                throw ServeError("cannot read the certificate \(tls.certificatePath) (PEM expected): \(error)")
+            }
+            do {
+                key = try NIOSSLPrivateKey(file: tls.keyPath, format: .pem)
+            } catch {
+                throw ServeError("cannot read the private key \(tls.keyPath) (PEM expected): \(error)")
+            }
+            guard !chain.isEmpty else { throw ServeError("\(tls.certificatePath) holds no certificate") }
+            server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(
+                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
+        } else {
+            server = .http1()
+        }
+        return Application(
+            router: router(), server: server,
+            configuration: .init(address: .hostname(host, port: port), serverName: "reminders"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }
 
     /// The routes, for `Application` (and for tests that serve them).
@@ -180,5 +216,26 @@ struct HTTPFailure: Error {
         case .notFound: "notFound"
         default: "badRequest"
         }
+    }
+}
+
+/// The certificate (chain) and private key HTTPS is served with, as PEM
+/// files.
+public struct ServerTLS: Sendable {
+    public var certificatePath: String
+    public var keyPath: String
+
+    public init(certificatePath: String, keyPath: String) {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+    }
+}
+
+/// Why the service cannot start, in one line.
+public struct ServeError: Error, CustomStringConvertible {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

@@ -9,6 +9,8 @@ struct Credentials: Codable, Equatable {
         var url: String
         var user: String
         var secret: String
+        /// The certificate authority an HTTPS service is trusted by.
+        var certificateAuthority: String?
     }
 
     var servers: [Entry] = []
@@ -59,13 +61,14 @@ struct Credentials: Codable, Equatable {
         guard matches.count == 1 else {
             throw CLIFailure("signed in to \(key) as \(matches.map(\.user).joined(separator: ", ")): say which with --user")
         }
-        return RemoteCredential(userName: entry.user, secret: entry.secret)
+        return RemoteCredential(userName: entry.user, secret: entry.secret,
+                                certificateAuthority: entry.certificateAuthority)
     }
 
-    mutating func store(url: String, user: String, secret: String) {
+    mutating func store(url: String, user: String, secret: String, certificateAuthority: String?) {
         let key = Self.normalize(url)
         servers.removeAll { Self.normalize($0.url) == key && $0.user == user }
-        servers.append(Entry(url: key, user: user, secret: secret))
+        servers.append(Entry(url: key, user: user, secret: secret, certificateAuthority: certificateAuthority))
     }
 
     static func normalize(_ url: String) -> String {

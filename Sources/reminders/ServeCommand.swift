@@ -15,7 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
             Devices reach it with --server http://HOST:PORT after `reminders login`. \
             Accounts are made with `reminders serve user add NAME --store DIR`. \
             It listens on loopback unless told otherwise; another address needs \
-            --insecure, as this version serves plain HTTP only.
+            HTTPS (--tls-cert, --tls-key), or --insecure for plain HTTP.
             """,
         subcommands: [ServeRunCommand.self, ServeUserCommand.self],
         defaultSubcommand: ServeRunCommand.self)
@@ -44,13 +44,27 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address and port to listen on (port 0: any free port).", valueName: "host:port"))
     var listen = "127.0.0.1:8080"
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this certificate (chain), PEM.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key, PEM.", valueName: "file"))
+    var tlsKey: String?
+
     @Flag(help: "Serve plain HTTP on an address other than loopback.")
     var insecure = false
 
+    var tls: ServerTLS? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return ServerTLS(certificatePath: Location.expand(tlsCert), keyPath: Location.expand(tlsKey))
+    }
+
     func validate() throws {
         let (host, _) = try Self.split(listen)
-        if !Self.isLoopback(host), !insecure {
-            throw ValidationError("\(host) is not a loopback address: plain HTTP there would show every secret to the network; pass --insecure to do it anyway")
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        if !Self.isLoopback(host), tls == nil, !insecure {
+            throw ValidationError("\(host) is not a loopback address: plain HTTP there would show every secret to the network; serve HTTPS with --tls-cert and --tls-key, or pass --insecure to do it anyway")
         }
     }
 
@@ -63,17 +77,19 @@ struct ServeRunCommand: AsyncParsableCommand {
             throw SyncFailure(error)
         }
         let service = SyncServer(store: server, accounts: try store.accounts())
-        let app = Application(
-            router: service.router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "reminders"),
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port
+        let scheme = tls == nil ? "http" : "https"
+        let storeName = store.store
+        let app: Application<RouterResponder<BasicRequestContext>>
+        do {
+            app = try service.application(host: host, port: port, tls: tls) { bound in
                 // The line scripts and tests wait for, with the port a
                 // request for port 0 got.
-                print("reminders: serving \(store.store) on http://\(host):\(bound)")
+                print("reminders: serving \(storeName) on \(scheme)://\(host):\(bound)")
                 fflush(nil)
-            },
-            logger: .init(label: "reminders-serve"))
+            }
+        } catch let error as ServeError {
+            throw CLIFailure(error.description, code: 2)
+        }
         try await app.runService()
     }
 
@@ -154,6 +170,9 @@ struct LoginCommand: ParsableCommand {
 
     @Argument(help: "The service's URL, such as http://127.0.0.1:8080.") var url: String
     @Option(help: "The account's name.") var user: String
+    @Option(name: .customLong("ca-cert"), help: ArgumentHelp(
+        "Trust an HTTPS service by this certificate authority (or its self-signed certificate), PEM.", valueName: "file"))
+    var caCert: String?
 
     func run() throws {
         guard Credentials.isURL(url), let address = URL(string: Credentials.normalize(url)), address.host != nil else {
@@ -164,7 +183,11 @@ struct LoginCommand: ParsableCommand {
         }
         let secret = Self.readSecret()
         guard !secret.isEmpty else { throw CLIFailure("no secret given on standard input", code: 2) }
-        let credential = RemoteCredential(userName: user, secret: secret)
+        let authority = caCert.map { URL(fileURLWithPath: Location.expand($0)).standardizedFileURL.path }
+        if let authority, !FileManager.default.isReadableFile(atPath: authority) {
+            throw CLIFailure("cannot read \(authority)", code: 2)
+        }
+        let credential = RemoteCredential(userName: user, secret: secret, certificateAuthority: authority)
         // Checked before it is kept: a typo is caught now, not at the first sync.
         do {
             _ = try RemoteServer(url: address, credential: credential, timeout: .seconds(10)).head(after: nil)
@@ -172,7 +195,7 @@ struct LoginCommand: ParsableCommand {
             throw SyncFailure(error)
         }
         var credentials = try Credentials.load()
-        credentials.store(url: address.absoluteString, user: user, secret: secret)
+        credentials.store(url: address.absoluteString, user: user, secret: secret, certificateAuthority: authority)
         try credentials.save()
         print("Signed in to \(address.absoluteString) as \(user).")
     }
