@@ -33,19 +33,7 @@ public struct SyncServer: Sendable {
         throws -> Application<RouterResponder<BasicRequestContext>> {
         let server: HTTPServerBuilder
         if let tls {
-            let chain: [NIOSSLCertificate]
-            let key: NIOSSLPrivateKey
-            do {
-                chain = try NIOSSLCertificate.fromPEMFile(tls.certificatePath)
-            } catch {
-                throw ServeError("cannot read the certificate \(tls.certificatePath) (PEM expected): \(error)")
-            }
-            do {
-                key = try NIOSSLPrivateKey(file: tls.keyPath, format: .pem)
-            } catch {
-                throw ServeError("cannot read the private key \(tls.keyPath) (PEM expected): \(error)")
-            }
-            guard !chain.isEmpty else { throw ServeError("\(tls.certificatePath) holds no certificate") }
+            let (chain, key) = try tls.load()
             server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(
                 certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
         } else {
@@ -228,6 +216,25 @@ public struct ServerTLS: Sendable {
     public init(certificatePath: String, keyPath: String) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
+    }
+
+    /// Reads both files; `ServeError` names the one that cannot be used.
+    @discardableResult
+    public func load() throws -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
+        } catch {
+            throw ServeError("cannot read the certificate \(certificatePath) (PEM expected): \(error)")
+        }
+        do {
+            key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
+        } catch {
+            throw ServeError("cannot read the private key \(keyPath) (PEM expected): \(error)")
+        }
+        guard !chain.isEmpty else { throw ServeError("\(certificatePath) holds no certificate") }
+        return (chain, key)
     }
 }
 

@@ -70,6 +70,12 @@ struct ServeRunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (host, port) = try Self.split(listen)
+        // The certificate first: a refused start leaves no store behind.
+        do {
+            try tls?.load()
+        } catch let error as ServeError {
+            throw CLIFailure(error.description, code: 2)
+        }
         let server: DirectoryServer
         do {
             server = try DirectoryServer(directory: store.directory)
