@@ -114,6 +114,7 @@ let package = Package(
             name: "reminders-bench",
             dependencies: [
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
+                "SyncService", "CloudClient",
             ]
         ),
         // What the test targets share: one seeded generator, not a copy each.

@@ -27,7 +27,12 @@ struct BenchRun {
             let world = try World(size: size, under: root)
             if phases.contains(.sync) || (atFocus && phases.contains(.incremental)) {
                 let syncFigures = try InitialSyncBench(world: world, runs: options.syncRuns(size), budget: options.syncBudget(size)).run()
-                if phases.contains(.sync) { figures += syncFigures }
+                if phases.contains(.sync) {
+                    figures += syncFigures
+                    var overHTTP = InitialSyncBench(world: world, runs: options.syncRuns(size), budget: options.syncBudget(size))
+                    overHTTP.overHTTP = true
+                    figures += try overHTTP.run()
+                }
             }
             if phases.contains(.queries) {
                 figures += try QueryBench(world: world, runs: options.queryRuns(size)).run()
@@ -47,7 +52,7 @@ struct BenchRun {
         }
         // Sections in a fixed order, each figure's sizes together and
         // ascending, so the table reads as growth.
-        let sections = ["Initial sync", "Incremental sync", "Queries", "TUI", "Memory"]
+        let sections = ["Initial sync", "Initial sync over HTTP", "Incremental sync", "Queries", "TUI", "Memory"]
         var firstSeen: [String: Int] = [:]
         for (index, figure) in figures.enumerated() where firstSeen[figure.name] == nil { firstSeen[figure.name] = index }
         figures.sort { a, b in

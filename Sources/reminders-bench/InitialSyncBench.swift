@@ -1,9 +1,12 @@
+import CloudClient
 import CloudServer
 import DeviceRuntime
 import Foundation
 import GRDB
 import RemindersCore
 import RemindersViewModels
+import Synchronization
+import SyncService
 
 /// Initial sync: every row of device A goes to a fresh server directory,
 /// then to a fresh device B; beside it the floor, the same rows written to
@@ -16,6 +19,9 @@ struct InitialSyncBench {
     let runs: Int
     /// Seconds one run (upload and download) may take.
     let budget: TimeInterval
+    /// Through `reminders serve` (in the child, on loopback) instead of the
+    /// server directory.
+    var overHTTP = false
 
     func run() throws -> [Figure] {
         var upload = Samples(), download = Samples(), total = Samples()
@@ -31,7 +37,8 @@ struct InitialSyncBench {
             floor.add(bare.seconds)
             appSchema.add(app.seconds)
 
-            let child = ChildProcess(arguments: ["--sync-once", "--template", world.templateA.path, "--folder", folder.path])
+            let child = ChildProcess(arguments: ["--sync-once", "--template", world.templateA.path, "--folder", folder.path]
+                                     + (overHTTP ? ["--http", "yes"] : []))
             let began = Date()
             try child.start()
             defer { child.finish(timeout: 0) }
@@ -65,10 +72,25 @@ struct InitialSyncBench {
                          + "(\(sent.records) records), download \(Report.format(fetched.seconds, .seconds)) "
                          + "(\(fetched.records) records); bare insert \(Report.format(bare.seconds, .seconds)), "
                          + "app schema \(Report.format(app.seconds, .seconds))")
+            if overHTTP {
+                try? FileManager.default.removeItem(at: folder)
+                continue
+            }
             if let previous = world.server?.deletingLastPathComponent() { try? FileManager.default.removeItem(at: previous) }
             world.server = folder.appendingPathComponent("server")
             world.deviceA = folder.appendingPathComponent("a.sqlite")
             world.deviceB = folder.appendingPathComponent("b.sqlite")
+        }
+        if overHTTP {
+            let section = "Initial sync over HTTP"
+            return [
+                Figure(section: section, name: "upload A → reminders serve", reminders: size, samples: upload,
+                       stoppedAfter: stoppedUpload),
+                Figure(section: section, name: "download reminders serve → fresh B", reminders: size, samples: download,
+                       stoppedAfter: stoppedUpload ?? stoppedDownload),
+                Figure(section: section, name: "upload + download over HTTP", reminders: size, samples: total,
+                       goal: size == 10_000 ? .median(under: 3) : nil, stoppedAfter: stoppedUpload ?? stoppedDownload),
+            ]
         }
         let section = "Initial sync"
         var stoppedTotal: Double?
@@ -115,8 +137,9 @@ enum SyncOnce {
         let pathA = folder.appendingPathComponent("a.sqlite")
         let pathB = folder.appendingPathComponent("b.sqlite")
         try World.copyDatabase(URL(fileURLWithPath: template), to: pathA)
+        let address: ServerAddress = options["--http"] == nil ? .directory(server) : try LoopbackService.start(store: server)
 
-        let a = try openDevice(pathA, server: server, device: "A")
+        let a = try openDevice(pathA, server: address, device: "A")
         try a.connect()
         // One call sends at most 50 requests; a big first upload takes
         // several, as repeated syncs would.
@@ -130,7 +153,7 @@ enum SyncOnce {
             }
         }
         emit("upload \(sent.seconds) \(sent.value)")
-        let b = try openDevice(pathB, server: server, device: "B")
+        let b = try openDevice(pathB, server: address, device: "B")
         try b.connect()
         let fetched = try timed { try b.engine.fetchChanges() }
         emit("download \(fetched.seconds) \(fetched.value.receivedSaves)")
@@ -151,5 +174,27 @@ enum SyncOnce {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
             }
         }
+    }
+}
+
+/// `reminders serve` on loopback inside a benchmark child, with an account
+/// for the benchmark's user.
+enum LoopbackService {
+    static func start(store: URL) throws -> ServerAddress {
+        let accounts = try AccountStore(directory: store)
+        let secret = try accounts.add(World.userName)
+        let service = SyncServer(store: try DirectoryServer(directory: store), accounts: accounts)
+        let bound = Mutex<Int?>(nil)
+        let listening = DispatchSemaphore(value: 0)
+        let app = try service.application(host: "127.0.0.1", port: 0) { port in
+            bound.withLock { $0 = port }
+            listening.signal()
+        }
+        Task { try await app.run() }
+        guard listening.wait(timeout: .now() + 30) == .success, let port = bound.withLock({ $0 }),
+              let url = URL(string: "http://127.0.0.1:\(port)") else {
+            throw BenchError("the loopback service did not start")
+        }
+        return .remote(url, RemoteCredential(userName: World.userName, secret: secret))
     }
 }

@@ -87,7 +87,11 @@ final class World {
 
 /// Opens a device the way the app does: database, migrations, engine.
 func openDevice(_ url: URL, server: URL, device: String) throws -> DeviceSession {
-    try DeviceSession(databasePath: url.path, server: .directory(server), userName: World.userName, deviceName: device,
+    try openDevice(url, server: .directory(server), device: device)
+}
+
+func openDevice(_ url: URL, server: ServerAddress, device: String) throws -> DeviceSession {
+    try DeviceSession(databasePath: url.path, server: server, userName: World.userName, deviceName: device,
                       clock: DataSet.clock)
 }
 
