@@ -73,6 +73,7 @@ cleanup() {
     done
   fi
   tmux -L "$DEMO_SOCKET" kill-server >/dev/null 2>&1 || true
+  if [[ -n "${SERVER_PID:-}" ]]; then kill "$SERVER_PID" 2>/dev/null || true; fi
   if [[ "$KEEP" == 1 ]]; then
     say "Kept the demo's files in $WORLD"
   else
@@ -86,10 +87,12 @@ cleanup() {
 
 # The command line of one device's app (user `me` unless a second
 # argument names another).
+# DEMO_SERVER, when set, is the server (a URL); each device then keeps its
+# credentials in a config folder of its own, as on its own machine.
 device_command() {
   local device="$1" user="${2:-me}"
-  printf 'env REMINDERS_SERVER=%q REMINDERS_USER=%q REMINDERS_DEVICE=%q REMINDERS_DB=%q XDG_DATA_HOME=%q %q tui' \
-    "$WORLD/server" "$user" "$device" "$WORLD/$device.sqlite" "$WORLD/data" "$BIN"
+  printf 'env REMINDERS_SERVER=%q REMINDERS_USER=%q REMINDERS_DEVICE=%q REMINDERS_DB=%q XDG_DATA_HOME=%q XDG_CONFIG_HOME=%q %q tui' \
+    "${DEMO_SERVER:-$WORLD/server}" "$user" "$device" "$WORLD/$device.sqlite" "$WORLD/data" "$WORLD/config-$device" "$BIN"
 }
 
 t() { tmux -L "$DEMO_SOCKET" "$@"; }
