@@ -176,6 +176,9 @@ struct LoginCommand: ParsableCommand {
 
     @Argument(help: "The service's URL, such as http://127.0.0.1:8080.") var url: String
     @Option(help: "The account's name.") var user: String
+    @Option(name: .customLong("secret-file"), help: ArgumentHelp(
+        "Read the secret from this file (its first line) instead of standard input.", valueName: "file"))
+    var secretFile: String?
     @Option(name: .customLong("ca-cert"), help: ArgumentHelp(
         "Trust an HTTPS service by this certificate authority (or its self-signed certificate), PEM.", valueName: "file"))
     var caCert: String?
@@ -184,11 +187,19 @@ struct LoginCommand: ParsableCommand {
         guard Credentials.isURL(url), let address = URL(string: Credentials.normalize(url)), address.host != nil else {
             throw CLIFailure("'\(url)' is not a server URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
         }
-        if isatty(STDIN_FILENO) != 0 {
-            FileHandle.standardError.write(Data("Secret for \(user) at \(address.absoluteString): ".utf8))
+        let secret: String
+        if let secretFile {
+            guard let text = try? String(contentsOfFile: Location.expand(secretFile), encoding: .utf8) else {
+                throw CLIFailure("cannot read \(secretFile)", code: 2)
+            }
+            secret = String(text.split(separator: "\n").first ?? "").trimmingCharacters(in: .whitespaces)
+        } else {
+            if isatty(STDIN_FILENO) != 0 {
+                FileHandle.standardError.write(Data("Secret for \(user) at \(address.absoluteString): ".utf8))
+            }
+            secret = Self.readSecret()
         }
-        let secret = Self.readSecret()
-        guard !secret.isEmpty else { throw CLIFailure("no secret given on standard input", code: 2) }
+        guard !secret.isEmpty else { throw CLIFailure("no secret given", code: 2) }
         let authority = caCert.map { URL(fileURLWithPath: Location.expand($0)).standardizedFileURL.path }
         if let authority, !FileManager.default.isReadableFile(atPath: authority) {
             throw CLIFailure("cannot read \(authority)", code: 2)
