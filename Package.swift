@@ -81,7 +81,8 @@ let package = Package(
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
             ]
         ),
-        // What the test targets share: one seeded generator, not a copy each.
+        // What the test targets share, one copy each: the seeded generator,
+        // the process runner, temporary folders and the test clock.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),

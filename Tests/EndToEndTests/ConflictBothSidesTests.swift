@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 /// A conflict merged on one device shows on the other too, from its own
 /// side, with real `reminders` processes; dismissing it on one dismisses it

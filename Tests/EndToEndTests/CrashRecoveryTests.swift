@@ -51,7 +51,7 @@ struct CrashRecoveryTests {
                 let result = try world.fleet.run(victim, ["sync", "--json"], environment: [
                     "REMINDERS_FAULT_AFTER_WRITES": String(n), "REMINDERS_FAULT_SCOPE": plan.scope,
                 ])
-                if result.status == 9 {
+                if result.signal == SIGKILL {
                     #expect(result.stderr.contains("fault injected before"), "run \(runs): \(result)")
                     injected += 1
                     fired[plan.scope, default: []].insert(n)
@@ -94,8 +94,8 @@ struct CrashRecoveryTests {
             let running = try world.fleet.start(victim, ["sync", "--json"])
             Thread.sleep(forTimeInterval: delay)
             running.kill()
-            let (result, signal) = try running.wait()
-            if signal == 9 {
+            let result = try running.wait()
+            if result.signal == SIGKILL {
                 killed += 1
             } else {
                 #expect(result.status == 0 && result.stderr.isEmpty, "kill run \(run): \(result)")

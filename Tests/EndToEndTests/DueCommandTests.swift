@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `reminders due` and the full-screen app's due alerts, through the built
 /// binary.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Two running apps (`reminders tui`) of one user on one server directory,
 /// side by side in a private tmux server: what one shows, the other shows
@@ -110,12 +111,12 @@ struct LiveSyncTmuxTests {
         // Another device makes the server again and re-joins it; the app
         // notices, re-joins too, and says so once.
         let result = try panes.cli("desktop", ["sync"])
-        #expect(result.output.contains("is not the one this device synced with"), "\(result.output)")
+        #expect(result.stdout.contains("is not the one this device synced with"), "\(result.stdout)")
         try panes.waitFor(laptop, "is not the one this device synced with (it was reset or replaced)")
         try panes.waitFor(laptop, "re-joined server")
         try panes.waitSynced(laptop)
         #expect(try !panes.capture(laptop).contains("server error"))
-        let lists = try panes.cli("desktop", ["lists"]).output
+        let lists = try panes.cli("desktop", ["lists"]).stdout
         #expect(lists.contains("Groceries") && lists.contains("Personal"), "\(lists)")
     }
 
@@ -124,9 +125,9 @@ struct LiveSyncTmuxTests {
         for script in ["two-devices.sh", "conflict.sh", "sharing.sh"] {
             var environment = ProcessInfo.processInfo.environment
             environment["REMINDERS_BIN"] = binary.path
-            let (status, output) = try Spawn.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],
-                                                 environment: environment, includingErrors: true)
-            #expect(status == 0, "Demo/\(script) --check:\n\(output)")
+            let result = try Subprocess.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],
+                                            environment: environment, mergingErrors: true)
+            #expect(result.status == 0, "Demo/\(script) --check:\n\(result.stdout)")
         }
     }
 }
@@ -178,14 +179,14 @@ final class TwoPanes {
     /// Runs the command line as another device of the same user on the
     /// same server; returns its status and its output (stderr included).
     @discardableResult
-    func cli(_ device: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    func cli(_ device: String, _ arguments: [String]) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in ["REMINDERS_SERVER": "\(folder.path)/server", "REMINDERS_USER": "me", "REMINDERS_DEVICE": device,
                              "REMINDERS_DB": "\(folder.path)/\(device).sqlite", "XDG_DATA_HOME": "\(folder.path)/data",
                              "REMINDERS_NOW": "2026-03-01T10:00:00Z", "TZ": "UTC"] {
             environment[key] = value
         }
-        return try Spawn.run([binary.path] + arguments, environment: environment, includingErrors: true)
+        return try Subprocess.run([binary.path] + arguments, environment: environment, mergingErrors: true)
     }
 
     func capture(_ pane: String) throws -> String {
@@ -268,11 +269,11 @@ final class TwoPanes {
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
-        let (status, output) = try Spawn.run(["tmux", "-u", "-S", socket] + arguments, environment: environment)
-        guard status == 0 else {
-            throw TwoPanesError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
+        let result = try Subprocess.run(["tmux", "-u", "-S", socket] + arguments, environment: environment)
+        guard result.status == 0 else {
+            throw TwoPanesError(message: "tmux \(arguments.joined(separator: " ")) failed: \(result)")
         }
-        return output
+        return result.stdout
     }
 
     struct TwoPanesError: Error, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// Two and more `reminders` processes on one server directory.
 @Suite struct SyncEndToEndTests {
@@ -102,9 +103,9 @@ import Testing
         #expect(try runner.run(["status", "--json"], environment: env).stdout.contains("\"pendingSaves\" : 1"))
     }
 
-    func inParallel(_ jobs: [@Sendable () throws -> CommandRunner.Result]) throws {
+    func inParallel(_ jobs: [@Sendable () throws -> ProcessResult]) throws {
         let group = DispatchGroup()
-        let outcomes = Mutex<[Result<CommandRunner.Result, any Error>]>([])
+        let outcomes = Mutex<[Result<ProcessResult, any Error>]>([])
         for job in jobs {
             group.enter()
             DispatchQueue.global().async {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestSupport
 
 /// The full-screen app running in a detached tmux session of its own (a
 /// private server socket, so nothing touches the user's tmux), read back
@@ -67,11 +65,11 @@ final class TmuxSession {
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         // -u: the panes are UTF-8 whatever the locale of the test runner.
-        let (status, output) = try Spawn.run(["tmux", "-u", "-S", socket.path] + arguments, environment: environment)
-        guard status == 0 else {
-            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
+        let result = try Subprocess.run(["tmux", "-u", "-S", socket.path] + arguments, environment: environment)
+        guard result.status == 0 else {
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) failed: \(result)")
         }
-        return output
+        return result.stdout
     }
 
     struct TmuxError: Error, CustomStringConvertible {

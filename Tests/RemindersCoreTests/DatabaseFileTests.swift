@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RemindersCore
+import TestSupport
 
 /// Files the app must refuse without crashing and without touching them.
 @Suite("Database files")

@@ -70,10 +70,6 @@ extension RemindersStore {
     }
 }
 
-/// The package's root folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 /// A fresh temporary folder, removed by the caller.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-tests-\(UUID().uuidString)")

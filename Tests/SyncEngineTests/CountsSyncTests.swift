@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 /// The home screen's counts are kept by triggers (RemindersCore's v2
 /// migration); they must follow the writes the engine applies too: rows

@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 @Suite struct FetchPageCacheTests {
     let directory = TemporaryDirectory()

@@ -5,6 +5,7 @@ import RemindersCore
 import RemindersViewModels
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 extension Device {
     /// Points the device at another server (or the same directory opened

@@ -7,18 +7,6 @@ import RemindersViewModels
 import TestSupport
 @testable import SyncEngine
 
-/// A temporary folder removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-sync-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// One device of one user: its own database, store and engine, on a shared
 /// server directory.
 final class Device {

@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 /// Two devices that tag with different spellings of one tag end with one
 /// tag, spelled one way, on both devices and on the server.
