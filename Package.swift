@@ -82,8 +82,9 @@ let package = Package(
             ]
         ),
         // What the test targets share, one copy each: the seeded generator,
-        // the process runner, temporary folders and the test clock.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // the process runner, temporary folders, the test clock and the
+        // world of devices on a temporary server directory.
+        .target(name: "TestSupport", dependencies: ["RemindersCore", "DeviceRuntime"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),

@@ -5,26 +5,27 @@ import TestSupport
 
 /// Several devices (and users) on one server directory, each driven through
 /// the built `reminders` binary with its own database, as separate
-/// processes: what two terminals on one machine are.
+/// processes: what two terminals on one machine are. The files are laid out
+/// as a `DeviceWorld`'s, in a folder that is also the commands' home.
 final class DeviceFleet {
+    let world: DeviceWorld
     let cli: CommandRunner
-    let server: URL
+    var server: URL { world.serverDirectory }
 
     init(now: String = "2026-03-01T10:00:00Z") throws {
-        cli = try CommandRunner(now: now)
-        server = cli.home.appendingPathComponent("server")
+        world = DeviceWorld(now: now)
+        cli = try CommandRunner(now: now, home: world.directory)
     }
 
     func cleanUp() { cli.cleanUp() }
 
     func databaseURL(_ device: String, user: String = "me") -> URL {
-        cli.home.appendingPathComponent("devices/\(user)-\(device).sqlite")
+        world.databaseURL(device, user: user)
     }
 
     /// The environment that points the binary at one device of one user.
     func environment(_ device: String, user: String = "me") -> [String: String] {
-        ["REMINDERS_SERVER": server.path, "REMINDERS_USER": user, "REMINDERS_DEVICE": device,
-         "REMINDERS_DB": databaseURL(device, user: user).path]
+        world.commandEnvironment(device, user: user)
     }
 
     @discardableResult

@@ -3,6 +3,7 @@ import RemindersCore
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// The conflicts screen's data: real conflicts made by two devices that
 /// edited the same reminder between syncs.
@@ -11,13 +12,13 @@ import Testing
     /// and flags it, the desktop renames it later and sets a due date; the
     /// laptop syncs first, so the desktop's merge logs the title conflict.
     struct Scenario {
-        let cloud: Cloud
+        let cloud: DeviceWorld
         let laptop: DeviceSession
         let desktop: DeviceSession
         let reminderID: String
 
         init() throws {
-            cloud = try Cloud()
+            cloud = DeviceWorld()
             laptop = try cloud.device("laptop")
             desktop = try cloud.device("desktop")
             let listID = try laptop.store.createList(title: "Groceries").id
@@ -142,7 +143,7 @@ import Testing
     }
 
     @Test func aDeleteThatBeatAnEditSaysWhy() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
         let listID = try laptop.store.createList(title: "Groceries").id

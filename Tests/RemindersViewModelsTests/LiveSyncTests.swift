@@ -3,12 +3,13 @@ import RemindersCore
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// Two running devices on one server directory, each with its live sync:
 /// edits travel with no call on the receiving side.
 @Suite(.serialized) struct LiveSyncTests {
     @Test func anEditOnOneDeviceReachesTheOtherWithinASecond() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
         let laptopLive = cloud.live(laptop)
@@ -29,7 +30,7 @@ import Testing
     /// Ten edits by default; `REMINDERS_PROPAGATION_EDITS=50` measures more.
     @Test func propagationStaysUnderASecondOverTenEdits() throws {
         let count = Int(ProcessInfo.processInfo.environment["REMINDERS_PROPAGATION_EDITS"] ?? "") ?? 10
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
         let laptopLive = cloud.live(laptop)
@@ -57,7 +58,7 @@ import Testing
     /// syncs that were dropped without `stop()` give theirs back, so the next
     /// one still gets its watch.
     @Test func droppedLiveSyncsGiveBackTheirDirectoryWatch() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
         let scratch = try cloud.device("scratch")
         var unwatched = 0
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
         let laptopLive = cloud.live(laptop)
@@ -114,7 +115,7 @@ import Testing
     }
 
     @Test func offlineDeviceDoesNotFetchEither() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
         let laptopLive = cloud.live(laptop)
@@ -132,7 +133,7 @@ import Testing
     }
 
     @Test func aDamagedServerShowsAnErrorAndLocalEditsStillWork() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: cloud.serverDirectory.appendingPathComponent("server.sqlite"))
         let laptop = try cloud.device("laptop")
@@ -164,7 +165,7 @@ import Testing
     }
 
     @Test func newConflictsAreAnnounced() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         let desktop = try cloud.device("desktop")
         let listID = try laptop.store.createList(title: "Groceries").id

@@ -2,6 +2,7 @@ import Foundation
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// The directory watch under live sync, with a poll far slower than any wait
 /// here: every tick comes from the watch or from a wake-up the test asked for.

@@ -2,7 +2,7 @@ import Foundation
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 
-/// Thrown by `waitFor` and `eventually` when a state does not arrive in time.
+/// Thrown by `waitFor` when a state does not arrive in time.
 struct ViewModelTimeout: Error, CustomStringConvertible {
     var description: String
 }

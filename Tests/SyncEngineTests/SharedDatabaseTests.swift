@@ -14,20 +14,14 @@ import TestSupport
 @Suite(.serialized) struct SharedDatabaseTests {
     @Test func liveSyncAndCommandsOnTheSameDatabaseLoseNothing() throws {
         let rounds = ProcessInfo.processInfo.environment["REMINDERS_CONCURRENCY_ROUNDS"].flatMap(Int.init) ?? 12
-        let folder = TemporaryDirectory()
-        let server = folder.url.appendingPathComponent("server")
-        let pathA = folder.url.appendingPathComponent("a.sqlite").path
-        let cli = try CommandRunner(home: folder.url)
-        func device(_ name: String, _ path: String) -> [String: String] {
-            ["REMINDERS_SERVER": server.path, "REMINDERS_USER": "me", "REMINDERS_DEVICE": name, "REMINDERS_DB": path]
-        }
-        let envA = device("a", pathA)
-        let envB = device("b", folder.url.appendingPathComponent("b.sqlite").path)
+        let world = DeviceWorld()
+        let cli = try CommandRunner(home: world.directory)
+        let envA = world.commandEnvironment("a")
+        let envB = world.commandEnvironment("b")
 
         // The app: its session and live sync, recording every error it shows.
-        let session = try DeviceSession(databasePath: pathA, server: .directory(server), userName: "me", deviceName: "a",
-                                        clock: AppClock(pinned: Date(timeIntervalSince1970: 1_772_359_200)))
-        let live = LiveSync(engine: session.engine, server: .directory(server))
+        let session = try world.device("a")
+        let live = LiveSync(engine: session.engine, server: session.server)
         let errors = ErrorLog()
         let subscription = live.observeStatus { [live] in
             if let message = live.currentStatus().errorMessage { errors.append(message) }

@@ -9,6 +9,12 @@ import TestSupport
 
 /// One device of one user: its own database, store and engine, on a shared
 /// server directory.
+///
+/// Not `DeviceWorld`'s `DeviceSession`: the engine's tests connect it to
+/// `CloudDatabase` values they make themselves (a server opened again,
+/// swapped, or intercepted) and run hundreds of devices in the property
+/// tests, on in-memory databases; a session only opens a database file and
+/// reaches its server through its address.
 final class Device {
     let name: String
     let user: String

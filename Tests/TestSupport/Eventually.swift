@@ -1,0 +1,22 @@
+import Foundation
+
+/// Thrown by `eventually` when its condition does not hold in time.
+public struct EventuallyTimeout: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Waits for background work by its outcome: checks `condition` every
+/// 5 ms until it holds, and returns how long that took. Throws
+/// `EventuallyTimeout`, naming `what`, after `timeout` seconds.
+@discardableResult
+public func eventually(timeout: TimeInterval = 3, _ what: String = "condition",
+                       _ condition: () throws -> Bool) throws -> TimeInterval {
+    let start = Date()
+    while true {
+        if try condition() { return Date().timeIntervalSince(start) }
+        if Date().timeIntervalSince(start) > timeout {
+            throw EventuallyTimeout(description: "\(what) did not hold within \(timeout) s")
+        }
+        usleep(5_000)
+    }
+}
