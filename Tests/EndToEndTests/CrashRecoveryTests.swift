@@ -92,7 +92,7 @@ struct CrashRecoveryTests {
             let (victim, _) = try world.editRound()
             let delay = Double.random(in: 0...window, using: &world.random)
             let running = try world.fleet.start(victim, ["sync", "--json"])
-            Thread.sleep(forTimeInterval: delay)
+            Thread.sleep(forTimeInterval: delay)  // on purpose: a random moment of the sync to kill it at
             running.kill()
             let result = try running.wait()
             if result.signal == SIGKILL {

@@ -211,16 +211,10 @@ final class TwoPanes {
         let pid = try tmux(["display-message", "-p", "-t", pane, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let number = Int32(pid) else { throw TwoPanesError(message: "no pid for pane \(pane): '\(pid)'") }
         Foundation.kill(number, SIGKILL)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            let dead = try tmux(["display-message", "-p", "-t", pane, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            if dead == "1" {
-                _ = try tmux(["kill-pane", "-t", pane])
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        try eventually(timeout: 5, every: 0.05, "the app in pane \(pane) to die") {
+            try tmux(["display-message", "-p", "-t", pane, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
         }
-        throw TwoPanesError(message: "the app in pane \(pane) did not die")
+        _ = try tmux(["kill-pane", "-t", pane])
     }
 
     /// Waits until the pane shows `text`; returns the screen.
@@ -254,14 +248,16 @@ final class TwoPanes {
 
     @discardableResult
     private func wait(_ pane: String, _ what: String, timeout: TimeInterval, _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
-            last = try capture(pane)
-            if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.05)
+        do {
+            try eventually(timeout: timeout, every: 0.05, what) {
+                last = try capture(pane)
+                return condition(last)
+            }
+        } catch is EventuallyTimeout {
+            throw TwoPanesError(message: "waited \(timeout) s for \(what) in pane \(pane); it shows:\n\(last)")
         }
-        throw TwoPanesError(message: "waited \(timeout) s for \(what) in pane \(pane); it shows:\n\(last)")
+        return last
     }
 
     @discardableResult

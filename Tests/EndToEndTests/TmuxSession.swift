@@ -46,14 +46,16 @@ final class TmuxSession {
     /// with the last capture after `timeout`.
     @discardableResult
     func waitFor(_ text: String, timeout: TimeInterval = 10) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
-            last = try capture()
-            if last.contains(text) { return last }
-            Thread.sleep(forTimeInterval: 0.1)
+        do {
+            try eventually(timeout: timeout, every: 0.1, "'\(text)' to appear") {
+                last = try capture()
+                return last.contains(text)
+            }
+        } catch is EventuallyTimeout {
+            throw TmuxError(message: "'\(text)' did not appear within \(timeout) s; the window shows:\n\(last)")
         }
-        throw TmuxError(message: "'\(text)' did not appear within \(timeout) s; the window shows:\n\(last)")
+        return last
     }
 
     /// Whether the program in the window is still running.

@@ -124,7 +124,8 @@ import TestSupport
         desktopLive.setOffline(true)
         try laptop.store.createList(title: "Garden")
         try eventually("sent") { laptopLive.currentStatus().pendingCount == 0 && laptopLive.currentStatus().lastSync != nil }
-        // Give the desktop's watcher a poll period to (wrongly) fetch.
+        // A sleep on purpose: time for the desktop's watch to (wrongly) fetch,
+        // which nothing could be waited for.
         usleep(300_000)
         desktopLive.drain()
         #expect(try desktop.listTitles() == [])

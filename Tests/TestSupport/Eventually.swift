@@ -6,10 +6,11 @@ public struct EventuallyTimeout: Error, CustomStringConvertible {
 }
 
 /// Waits for background work by its outcome: checks `condition` every
-/// 5 ms until it holds, and returns how long that took. Throws
+/// `interval` seconds (a check that starts a process wants a longer one)
+/// until it holds, and returns how long that took. Throws
 /// `EventuallyTimeout`, naming `what`, after `timeout` seconds.
 @discardableResult
-public func eventually(timeout: TimeInterval = 3, _ what: String = "condition",
+public func eventually(timeout: TimeInterval = 3, every interval: TimeInterval = 0.005, _ what: String = "condition",
                        _ condition: () throws -> Bool) throws -> TimeInterval {
     let start = Date()
     while true {
@@ -17,6 +18,6 @@ public func eventually(timeout: TimeInterval = 3, _ what: String = "condition",
         if Date().timeIntervalSince(start) > timeout {
             throw EventuallyTimeout(description: "\(what) did not hold within \(timeout) s")
         }
-        usleep(5_000)
+        Thread.sleep(forTimeInterval: interval)
     }
 }
