@@ -98,7 +98,7 @@ struct DueCommandTests {
     /// A reminder due three seconds after the app opens raises its toast,
     /// runs the notify command with the title as one argument, and can be
     /// snoozed from the keyboard; the snooze is an ordinary edit.
-    @Test(.enabled(if: TmuxSession.isAvailable, "needs tmux"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TmuxServer.isAvailable, "needs tmux"), .timeLimit(.minutes(1)))
     func aReminderDueInAFewSecondsRaisesItsToast() throws {
         var cli = try CommandRunner(now: "2026-03-01T10:29:00Z")
         defer { cli.cleanUp() }

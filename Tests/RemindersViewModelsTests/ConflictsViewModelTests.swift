@@ -19,12 +19,7 @@ import TestSupport
 
         init() throws {
             cloud = DeviceWorld()
-            laptop = try cloud.device("laptop")
-            desktop = try cloud.device("desktop")
-            let listID = try laptop.store.createList(title: "Groceries").id
-            reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk", priority: .low)).id
-            try laptop.syncOnce()
-            try desktop.syncOnce()
+            (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop(priority: .low)
             try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk", priority: .high, isFlagged: true))
             cloud.later()
             try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk", dueDate: DueDate("2026-03-04T18:00"),
@@ -144,12 +139,7 @@ import TestSupport
 
     @Test func aDeleteThatBeatAnEditSaysWhy() throws {
         let cloud = DeviceWorld()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let listID = try laptop.store.createList(title: "Groceries").id
-        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk")).id
-        try laptop.syncOnce()
-        try desktop.syncOnce()
+        let (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop()
         _ = try laptop.store.deleteReminder(id: reminderID)
         try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
         try laptop.syncOnce()

@@ -10,11 +10,7 @@ import TestSupport
 @Suite(.serialized) struct LiveSyncTests {
     @Test func anEditOnOneDeviceReachesTheOtherWithinASecond() throws {
         let cloud = DeviceWorld()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        _ = cloud.live(desktop)
-        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil }
+        let (laptop, desktop, _, _) = try cloud.liveLaptopAndDesktop()
 
         let listID = try laptop.store.createList(title: "Garden").id
         let took = try eventually(timeout: 1, "the new list on the desktop") { try desktop.listTitles() == ["Garden"] }
@@ -31,13 +27,9 @@ import TestSupport
     @Test func propagationStaysUnderASecondOverTenEdits() throws {
         let count = Int(ProcessInfo.processInfo.environment["REMINDERS_PROPAGATION_EDITS"] ?? "") ?? 10
         let cloud = DeviceWorld()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        let desktopLive = cloud.live(desktop)
+        let (laptop, desktop, _, desktopLive) = try cloud.liveLaptopAndDesktop()
         // Without its directory watch the desktop only polls, once a second.
         #expect(desktopLive.currentStatus().watchUnavailableReason == nil)
-        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
         let listID = try laptop.store.createList(title: "Errands").id
         let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "edit 0")).id
         try eventually(timeout: 5, "the reminder on the desktop") { try desktop.reminderTitle(reminderID) == "edit 0" }
@@ -87,11 +79,7 @@ import TestSupport
 
     @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {
         let cloud = DeviceWorld()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        _ = cloud.live(desktop)
-        try eventually("first round") { laptopLive.currentStatus().lastSync != nil }
+        let (laptop, desktop, laptopLive, _) = try cloud.liveLaptopAndDesktop()
 
         laptopLive.setOffline(true)
         #expect(laptopLive.isOffline)
@@ -116,11 +104,7 @@ import TestSupport
 
     @Test func offlineDeviceDoesNotFetchEither() throws {
         let cloud = DeviceWorld()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        let desktopLive = cloud.live(desktop)
-        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
+        let (laptop, desktop, laptopLive, desktopLive) = try cloud.liveLaptopAndDesktop()
         desktopLive.setOffline(true)
         try laptop.store.createList(title: "Garden")
         try eventually("sent") { laptopLive.currentStatus().pendingCount == 0 && laptopLive.currentStatus().lastSync != nil }
@@ -167,12 +151,7 @@ import TestSupport
 
     @Test func newConflictsAreAnnounced() throws {
         let cloud = DeviceWorld()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let listID = try laptop.store.createList(title: "Groceries").id
-        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk")).id
-        try laptop.syncOnce()
-        try desktop.syncOnce()
+        let (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop()
         try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk"))
         try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
         try laptop.syncOnce()

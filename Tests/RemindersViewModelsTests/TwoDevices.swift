@@ -11,6 +11,27 @@ extension DeviceWorld {
         AppEnvironment(store: session.store, userName: session.userName, deviceName: session.deviceName,
                        syncStatus: live ?? LocalOnlySyncStatus(), completionDelay: 0.2)
     }
+
+    /// A laptop and a desktop, each with its live sync, past their first rounds.
+    func liveLaptopAndDesktop() throws -> (laptop: DeviceSession, desktop: DeviceSession, laptopLive: LiveSync, desktopLive: LiveSync) {
+        let laptop = try device("laptop")
+        let desktop = try device("desktop")
+        let laptopLive = live(laptop)
+        let desktopLive = live(desktop)
+        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
+        return (laptop, desktop, laptopLive, desktopLive)
+    }
+
+    /// "Milk" in Groceries, made on a laptop and synced to a desktop.
+    func milkOnLaptopAndDesktop(priority: Priority = .none) throws -> (laptop: DeviceSession, desktop: DeviceSession, reminderID: String) {
+        let laptop = try device("laptop")
+        let desktop = try device("desktop")
+        let listID = try laptop.store.createList(title: "Groceries").id
+        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk", priority: priority)).id
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        return (laptop, desktop, reminderID)
+    }
 }
 
 extension DeviceSession {

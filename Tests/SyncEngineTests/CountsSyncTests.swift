@@ -13,9 +13,7 @@ import TestSupport
     let directory = TemporaryDirectory()
 
     @Test func countsFollowWhatTheEngineApplies() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let home = try a.store.createList(title: "Home")
         let work = try a.store.createList(title: "Work")
         var ids: [String] = []

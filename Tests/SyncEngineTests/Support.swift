@@ -68,3 +68,13 @@ enum RemindersTables {
 func makeServer(_ directory: TemporaryDirectory) throws -> DirectoryServer {
     try DirectoryServer(directory: directory.url.appendingPathComponent("server"))
 }
+
+/// Devices A and B of one user on a new server in `directory`.
+func twoDevices(_ directory: TemporaryDirectory) throws -> (Device, Device) {
+    try twoDevices(on: makeServer(directory))
+}
+
+/// Devices A and B of one user on `server`.
+func twoDevices(on server: DirectoryServer) throws -> (Device, Device) {
+    (try Device("A", server: server), try Device("B", server: server))
+}
