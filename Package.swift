@@ -82,8 +82,9 @@ let package = Package(
             ]
         ),
         // What the test targets share, one copy each: the seeded generator,
-        // the process runner, temporary folders, the test clock and the
-        // world of devices on a temporary server directory.
+        // the process runner, temporary folders, the test clock, the world
+        // of devices on a temporary server directory, waiting by outcome
+        // (`eventually`) and recording from other threads.
         .target(name: "TestSupport", dependencies: ["RemindersCore", "DeviceRuntime"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),

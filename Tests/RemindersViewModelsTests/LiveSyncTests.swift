@@ -156,11 +156,11 @@ import TestSupport
         try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
         try laptop.syncOnce()
 
-        let announced = Announcements()
+        let announced = Recorder<String>()
         let live = cloud.live(desktop)
-        live.onNewConflicts { entries in announced.add(entries.map(\.field)) }
+        live.onNewConflicts { entries in announced.append(contentsOf: entries.map(\.field)) }
         live.syncNow()
-        try eventually("announced") { announced.fields == ["title"] }
+        try eventually("announced") { announced.all == ["title"] }
         #expect(live.currentStatus().conflictsCount == 1)
         // Dismissing updates the badge.
         let id = try #require(try desktop.engine.conflicts().first?.id)
@@ -169,15 +169,8 @@ import TestSupport
         // Announced once only.
         live.syncNow()
         live.drain()
-        #expect(announced.fields == ["title"])
+        #expect(announced.all == ["title"])
     }
 }
 
 struct ServerUnreachable: Error {}
-
-final class Announcements: @unchecked Sendable {
-    private let lock = NSLock()
-    private var all: [String] = []
-    func add(_ fields: [String]) { lock.withLock { all += fields } }
-    var fields: [String] { lock.withLock { all } }
-}

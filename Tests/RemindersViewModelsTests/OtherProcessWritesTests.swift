@@ -13,7 +13,7 @@ import TestSupport
     let path = folder.url.appendingPathComponent("device.sqlite").path
     let app = try AppDatabase.open(path: path)
     let cli = try AppDatabase.open(path: path)
-    let seen = LockedCounts()
+    let seen = Recorder<Int>()
     let cancellable = ValueObservation.tracking { db in try RemindersList.fetchCount(db) }
         .start(in: app, scheduling: .async(onQueue: DispatchQueue(label: "test")), onError: { _ in }, onChange: { seen.append($0) })
     defer { cancellable.cancel() }
@@ -21,15 +21,8 @@ import TestSupport
     #expect(!watcher.check())
     try RemindersStore(writer: cli).createList(title: "From the command line")
     #expect(watcher.check())
-    try eventually(timeout: 5, "the observation to see the new list") { seen.values.contains(1) }
+    try eventually(timeout: 5, "the observation to see the new list") { seen.all.contains(1) }
     // The app's own writes do not count as another process's.
     try RemindersStore(writer: app).createList(title: "From the app")
     #expect(!watcher.check())
-}
-
-final class LockedCounts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Int] = []
-    func append(_ value: Int) { lock.withLock { stored.append(value) } }
-    var values: [Int] { lock.withLock { stored } }
 }

@@ -22,7 +22,7 @@ import TestSupport
         // The app: its session and live sync, recording every error it shows.
         let session = try world.device("a")
         let live = LiveSync(engine: session.engine, server: session.server)
-        let errors = ErrorLog()
+        let errors = Recorder<String>()
         let subscription = live.observeStatus { [live] in
             if let message = live.currentStatus().errorMessage { errors.append(message) }
         }
@@ -67,7 +67,7 @@ import TestSupport
                 #expect(result.status == 0 && result.stderr.isEmpty, "final sync: \(result)")
             }
         }
-        #expect(errors.messages.isEmpty, "the app showed sync errors: \(errors.messages)")
+        #expect(errors.all.isEmpty, "the app showed sync errors: \(errors.all)")
         let exportA = try cli.run(["export", "--json"], environment: envA).stdout
         let exportB = try cli.run(["export", "--json"], environment: envB).stdout
         #expect(exportA == exportB)
@@ -77,11 +77,4 @@ import TestSupport
         #expect(Set(titles) == expected)
         print("shared database: \(rounds) rounds, \(processes) processes beside the live sync, \(expected.count) reminders")
     }
-}
-
-final class ErrorLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ message: String) { lock.withLock { stored.append(message) } }
-    var messages: [String] { lock.withLock { stored } }
 }
