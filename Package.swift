@@ -117,8 +117,11 @@ let package = Package(
                 "SyncService", "CloudClient",
             ]
         ),
-        // What the test targets share: one seeded generator, not a copy each.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What the test targets share, one copy each: the seeded generator,
+        // the process runner, temporary folders, the test clock, the world
+        // of devices on a temporary server directory, waiting by outcome
+        // (`eventually`) and recording from other threads.
+        .target(name: "TestSupport", dependencies: ["RemindersCore", "DeviceRuntime"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),

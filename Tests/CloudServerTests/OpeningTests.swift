@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import CloudServer
+import TestSupport
 
 struct OpeningTests {
     @Test func openingCreatesTheDirectoryStoreAssetsAndHead() throws {

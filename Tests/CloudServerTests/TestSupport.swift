@@ -1,20 +1,7 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CloudServer
-
-/// A fresh directory under the system temp folder, removed when released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("cloudserver-tests-\(UUID().uuidString)", isDirectory: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
 
 /// A server in a fresh directory, with helpers to build the scene of a test
 /// in a few lines.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `reminders-bench --quick` runs every phase at a tiny size: run here so the
 /// benchmark cannot rot. The figures of a debug build on a busy machine mean
@@ -36,38 +37,21 @@ struct BenchSmokeTests {
 
     /// Runs `reminders-bench` (next to the `reminders` binary, or
     /// `REMINDERS_BENCH_BINARY`) with its work files in a temporary folder.
-    func runBench(_ arguments: [String]) throws -> CommandRunner.Result {
+    func runBench(_ arguments: [String]) throws -> ProcessResult {
         let binary: URL
         if let override = ProcessInfo.processInfo.environment["REMINDERS_BENCH_BINARY"], !override.isEmpty {
             binary = URL(fileURLWithPath: override)
         } else {
             binary = try CommandRunner.locateBinary().deletingLastPathComponent().appendingPathComponent("reminders-bench")
         }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-bench-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments + ["--work", home.appendingPathComponent("work").path]
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TMPDIR": home.path,
-                               "LANG": "C.UTF-8"]
-        let out = home.appendingPathComponent("stdout"), err = home.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let home = TemporaryDirectory(prefix: "reminders-bench-test")
         // A hung phase must fail the test, not stall the run.
-        let deadline = Date().addingTimeInterval(300)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("reminders-bench \(arguments.joined(separator: " ")) took more than 300 s")
+        return try withExtendedLifetime(home) {
+            try Subprocess.run(
+                [binary.path] + arguments + ["--work", home.url.appendingPathComponent("work").path],
+                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TMPDIR": home.url.path,
+                              "LANG": "C.UTF-8"],
+                timeout: 300)
         }
-        return CommandRunner.Result(status: process.terminationStatus,
-                                    stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                                    stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }

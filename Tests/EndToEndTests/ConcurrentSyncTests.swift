@@ -47,8 +47,8 @@ struct ConcurrentSyncTests {
                 }
             }
             for (device, sync) in zip(devices, syncs) {
-                let (result, signal) = try sync.wait()
-                #expect(signal == nil && result.status == 0 && result.stderr.isEmpty, "round \(round), \(device): \(result)")
+                let result = try sync.wait()
+                #expect(result.signal == nil && result.status == 0 && result.stderr.isEmpty, "round \(round), \(device): \(result)")
                 #expect(!result.stderr.contains("locked") && !result.stderr.contains("busy"), "round \(round), \(device): \(result)")
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 /// A conflict merged on one device shows on the other too, from its own
 /// side, with real `reminders` processes; dismissing it on one dismisses it
@@ -14,8 +15,9 @@ struct ConflictBothSidesTests {
         try fleet.ok("a", "add", "Paint", "--list", "Home")
         try fleet.sync("a")
         try fleet.sync("b")
+        // a's edit is the later one: its process starts after b's has ended
+        // (the binary's engine reads the system clock).
         try fleet.ok("b", "edit", "Paint", "--title", "Paint the fence")
-        Thread.sleep(forTimeInterval: 0.01)
         try fleet.ok("a", "edit", "Paint", "--title", "Paint the shed")
         try fleet.sync("b")
         try fleet.sync("a")     // a merges: its edit is the later one

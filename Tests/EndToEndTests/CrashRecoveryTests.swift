@@ -51,7 +51,7 @@ struct CrashRecoveryTests {
                 let result = try world.fleet.run(victim, ["sync", "--json"], environment: [
                     "REMINDERS_FAULT_AFTER_WRITES": String(n), "REMINDERS_FAULT_SCOPE": plan.scope,
                 ])
-                if result.status == 9 {
+                if result.signal == SIGKILL {
                     #expect(result.stderr.contains("fault injected before"), "run \(runs): \(result)")
                     injected += 1
                     fired[plan.scope, default: []].insert(n)
@@ -92,10 +92,10 @@ struct CrashRecoveryTests {
             let (victim, _) = try world.editRound()
             let delay = Double.random(in: 0...window, using: &world.random)
             let running = try world.fleet.start(victim, ["sync", "--json"])
-            Thread.sleep(forTimeInterval: delay)
+            Thread.sleep(forTimeInterval: delay)  // on purpose: a random moment of the sync to kill it at
             running.kill()
-            let (result, signal) = try running.wait()
-            if signal == 9 {
+            let result = try running.wait()
+            if result.signal == SIGKILL {
                 killed += 1
             } else {
                 #expect(result.status == 0 && result.stderr.isEmpty, "kill run \(run): \(result)")
@@ -152,8 +152,7 @@ struct CrashWorld {
     }
 
     mutating func addList(on index: Int, device: String) throws {
-        counter += 1
-        let title = "\(device)-list-\(counter)"
+        let title = "\(device)-list-\(nextNumber())"
         let id = try fleet.ok(device, "list", "add", title)
         lists[id] = (title, index)
         bornThisRound[id] = index
@@ -188,6 +187,12 @@ struct CrashWorld {
         return (devices[victim], devices[other])
     }
 
+    /// A number not used before, for titles and notes.
+    mutating func nextNumber() -> Int {
+        counter += 1
+        return counter
+    }
+
     /// One random edit on a device, of something it may change.
     mutating func edit(on index: Int, avoiding doomed: Set<String>) throws {
         let device = devices[index]
@@ -205,22 +210,19 @@ struct CrashWorld {
         case 0..<4 where lists.filter({ $0.value.creator == index }).count < 3:
             try addList(on: index, device: device)
         case 0..<30 where !targets.isEmpty, 30..<100 where mine.isEmpty && !targets.isEmpty:
-            counter += 1
-            let title = "\(device)-\(counter)"
+            let title = "\(device)-\(nextNumber())"
             let list = targets.randomElement(using: &random)!
             let id = try fleet.ok(device, "add", title, "--list", list)
             items[id] = Item(listID: list, title: title, creator: index)
             bornThisRound[id] = index
         case 30..<42 where !mine.isEmpty:
             let id = mine.randomElement(using: &random)!
-            counter += 1
-            let title = "\(device)-\(counter)"
+            let title = "\(device)-\(nextNumber())"
             try fleet.ok(device, "edit", id, "--title", title)
             items[id]?.title = title
         case 42..<52 where !notesOf.isEmpty:
             let id = notesOf.randomElement(using: &random)!
-            counter += 1
-            let notes = "note \(counter) from \(device)"
+            let notes = "note \(nextNumber()) from \(device)"
             try fleet.ok(device, "edit", id, "--notes", notes)
             items[id]?.notes = notes
         case 52..<62 where !flagsOf.isEmpty:

@@ -254,13 +254,6 @@ final class TmpfsMount {
 
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? Subprocess.run([tool] + arguments, environment: ProcessInfo.processInfo.environment))?.status == 0
     }
 }

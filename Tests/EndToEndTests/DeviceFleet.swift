@@ -3,36 +3,33 @@ import RemindersCore
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Several devices (and users) on one server directory, each driven through
 /// the built `reminders` binary with its own database, as separate
-/// processes: what two terminals on one machine are.
+/// processes: what two terminals on one machine are. The files are laid out
+/// as a `DeviceWorld`'s, in a folder that is also the commands' home.
 final class DeviceFleet {
+    let world: DeviceWorld
     let cli: CommandRunner
-    let server: URL
+    var server: URL { world.serverDirectory }
 
     init(now: String = "2026-03-01T10:00:00Z") throws {
-        cli = try CommandRunner(now: now)
-        server = cli.home.appendingPathComponent("server")
+        world = DeviceWorld(now: now)
+        cli = try CommandRunner(now: now, home: world.directory)
     }
 
     func cleanUp() { cli.cleanUp() }
 
     func databaseURL(_ device: String, user: String = "me") -> URL {
-        cli.home.appendingPathComponent("devices/\(user)-\(device).sqlite")
+        world.databaseURL(device, user: user)
     }
 
     /// The environment that points the binary at one device of one user.
     func environment(_ device: String, user: String = "me") -> [String: String] {
-        ["REMINDERS_SERVER": server.path, "REMINDERS_USER": user, "REMINDERS_DEVICE": device,
-         "REMINDERS_DB": databaseURL(device, user: user).path]
+        world.commandEnvironment(device, user: user)
     }
 
     @discardableResult
-    func run(_ device: String, user: String = "me", _ arguments: [String], environment extra: [String: String] = [:]) throws -> CommandRunner.Result {
+    func run(_ device: String, user: String = "me", _ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
         try cli.run(arguments, environment: environment(device, user: user).merging(extra) { $1 })
     }
 
@@ -98,56 +95,9 @@ final class DeviceFleet {
         return syncs
     }
 
-    /// A command started in the background, to be waited for or killed.
-    final class Running {
-        let process: Process
-        let out: URL
-        let err: URL
-
-        init(process: Process, out: URL, err: URL) {
-            self.process = process
-            self.out = out
-            self.err = err
-        }
-
-        var pid: Int32 { process.processIdentifier }
-
-        /// SIGKILL, like `kill -9`.
-        func kill() {
-            if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
-        }
-
-        /// Waits for the end; `killed` tells whether a signal ended it.
-        func wait() throws -> (result: CommandRunner.Result, killedBy: Int32?) {
-            process.waitUntilExit()
-            defer {
-                try? FileManager.default.removeItem(at: out)
-                try? FileManager.default.removeItem(at: err)
-            }
-            let result = CommandRunner.Result(
-                status: process.terminationStatus,
-                stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
-            return (result, process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
-        }
-    }
-
-    /// Starts a command without waiting for it.
-    func start(_ device: String, user: String = "me", _ arguments: [String], environment extra: [String: String] = [:]) throws -> Running {
-        let process = Process()
-        process.executableURL = cli.binary
-        process.arguments = arguments
-        process.environment = cli.environment.merging(environment(device, user: user)) { $1 }.merging(extra) { $1 }
-        process.currentDirectoryURL = cli.home
-        let out = cli.home.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = cli.home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return Running(process: process, out: out, err: err)
+    /// Starts a command without waiting for it, to be waited for or killed.
+    func start(_ device: String, user: String = "me", _ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
+        try cli.start(arguments, environment: environment(device, user: user).merging(extra) { $1 })
     }
 }
 

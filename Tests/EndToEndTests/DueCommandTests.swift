@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `reminders due` and the full-screen app's due alerts, through the built
 /// binary.
@@ -97,7 +98,7 @@ struct DueCommandTests {
     /// A reminder due three seconds after the app opens raises its toast,
     /// runs the notify command with the title as one argument, and can be
     /// snoozed from the keyboard; the snooze is an ordinary edit.
-    @Test(.enabled(if: TmuxSession.isAvailable, "needs tmux"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TmuxServer.isAvailable, "needs tmux"), .timeLimit(.minutes(1)))
     func aReminderDueInAFewSecondsRaisesItsToast() throws {
         var cli = try CommandRunner(now: "2026-03-01T10:29:00Z")
         defer { cli.cleanUp() }
@@ -108,7 +109,9 @@ struct DueCommandTests {
 
         let argv = cli.home.appendingPathComponent("notify-argv")
         let script = cli.home.appendingPathComponent("notify me")
-        try Data("#!/bin/sh\nprintf '%s\\0' \"$@\" > '\(argv.path)'\n".utf8).write(to: script)
+        // Written aside and renamed, so the file appears whole.
+        try Data("#!/bin/sh\nprintf '%s\\0' \"$@\" > '\(argv.path).part' && mv '\(argv.path).part' '\(argv.path)'\n".utf8)
+            .write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
 
         // The app's clock starts three seconds before the reminder is due and runs.
@@ -126,9 +129,7 @@ struct DueCommandTests {
         #expect(screen.contains("DUE NOW"))
 
         // The notify command got the title as one argument, and ran nothing.
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: argv.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        Thread.sleep(forTimeInterval: 0.2)
+        try eventually(timeout: 5, every: 0.05, "the notify command to run") { FileManager.default.fileExists(atPath: argv.path) }
         let arguments = String(decoding: try Data(contentsOf: argv), as: UTF8.self).split(separator: "\0").map(String.init)
         #expect(arguments == ["--app", "reminders", title, "2026-03-01 10:30"])
         #expect(!FileManager.default.fileExists(atPath: canary.path))
@@ -140,12 +141,9 @@ struct DueCommandTests {
         try session.waitFor("until 10:40")
         // q closes the box, then quits (Escape then q would be read as Alt-q).
         try session.send("q")
-        let home = Date().addingTimeInterval(5)
-        while try session.capture().contains("s +10m"), Date() < home { Thread.sleep(forTimeInterval: 0.1) }
+        try eventually(timeout: 5, every: 0.1, "the alerts box to close") { try !session.capture().contains("s +10m") }
         try session.send("q")
-        let quitBy = Date().addingTimeInterval(10)
-        while session.isRunning, Date() < quitBy { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(!session.isRunning)
+        try eventually(timeout: 10, every: 0.1, "the app to quit") { !session.isRunning }
 
         cli.environment["REMINDERS_CLOCK"] = nil
         let export = try cli.ok("export", "--json")

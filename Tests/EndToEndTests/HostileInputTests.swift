@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 
 /// What a person or another device could feed the command line: it refuses
 /// what users may not type, prints what is in the database without letting

@@ -1,17 +1,15 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Two running apps (`reminders tui`) of one user on one server directory,
 /// side by side in a private tmux server: what one shows, the other shows
 /// too, with no key pressed in it.
-@Suite(.serialized, .enabled(if: TwoPanes.tmuxIsAvailable, "tmux is not installed: the live sync tests under tmux are skipped"))
+@Suite(.serialized, .enabled(if: TmuxServer.isAvailable, "tmux is not installed: the live sync tests under tmux are skipped"))
 struct LiveSyncTmuxTests {
     @Test func anEditInOnePaneAppearsInTheOtherWithNoKeyPressed() throws {
         let panes = try TwoPanes()
-        let laptop = try panes.open("laptop")
-        try panes.waitSynced(laptop)
-        let desktop = try panes.open("desktop")
-        try panes.waitSynced(desktop)
+        let (laptop, desktop) = try panes.openLaptopAndDesktop()
         // The desktop joined: it fetched the sample lists and did not add its own.
         #expect(try panes.lines(desktop).filter { $0.hasPrefix("  ● Groceries ") }.count == 1)
 
@@ -27,10 +25,7 @@ struct LiveSyncTmuxTests {
 
     @Test func offlineEditsOnBothSidesConvergeAndTheConflictIsShown() throws {
         let panes = try TwoPanes()
-        let laptop = try panes.open("laptop")
-        try panes.waitSynced(laptop)
-        let desktop = try panes.open("desktop")
-        try panes.waitSynced(desktop)
+        let (laptop, desktop) = try panes.openLaptopAndDesktop()
         for pane in [laptop, desktop] {
             try panes.keys(pane, "o")
             try panes.waitFor(pane, "· offline")
@@ -66,10 +61,7 @@ struct LiveSyncTmuxTests {
 
     @Test func anAppKilledWithPendingEditsSendsThemWhenStartedAgain() throws {
         let panes = try TwoPanes()
-        let laptop = try panes.open("laptop")
-        try panes.waitSynced(laptop)
-        let desktop = try panes.open("desktop")
-        try panes.waitSynced(desktop)
+        let (laptop, desktop) = try panes.openLaptopAndDesktop()
 
         // An edit made offline waits as pending…
         try panes.keys(laptop, "o")
@@ -102,7 +94,7 @@ struct LiveSyncTmuxTests {
         let laptop = try panes.open("laptop")
         try panes.waitSynced(laptop)
         try panes.cli("desktop", ["sync"])
-        try FileManager.default.removeItem(at: panes.folder.appendingPathComponent("server"))
+        try FileManager.default.removeItem(at: panes.world.serverDirectory)
         // The app does not go on writing to the deleted store, nor make an
         // empty one: it says the directory is gone.
         try panes.waitFor(laptop, "server error")
@@ -110,12 +102,12 @@ struct LiveSyncTmuxTests {
         // Another device makes the server again and re-joins it; the app
         // notices, re-joins too, and says so once.
         let result = try panes.cli("desktop", ["sync"])
-        #expect(result.output.contains("is not the one this device synced with"), "\(result.output)")
+        #expect(result.stderr.contains("is not the one this device synced with"), "\(result)")
         try panes.waitFor(laptop, "is not the one this device synced with (it was reset or replaced)")
         try panes.waitFor(laptop, "re-joined server")
         try panes.waitSynced(laptop)
         #expect(try !panes.capture(laptop).contains("server error"))
-        let lists = try panes.cli("desktop", ["lists"]).output
+        let lists = try panes.cli("desktop", ["lists"]).stdout
         #expect(lists.contains("Groceries") && lists.contains("Personal"), "\(lists)")
     }
 
@@ -124,50 +116,43 @@ struct LiveSyncTmuxTests {
         for script in ["two-devices.sh", "conflict.sh", "sharing.sh"] {
             var environment = ProcessInfo.processInfo.environment
             environment["REMINDERS_BIN"] = binary.path
-            let (status, output) = try Spawn.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],
-                                                 environment: environment, includingErrors: true)
-            #expect(status == 0, "Demo/\(script) --check:\n\(output)")
+            let result = try Subprocess.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],
+                                            environment: environment, mergingErrors: true)
+            #expect(result.status == 0, "Demo/\(script) --check:\n\(result.stdout)")
         }
     }
 }
 
 /// Devices of user `me` in panes of a private tmux server, on one server
-/// directory in a temporary folder.
+/// directory in a `DeviceWorld`'s folder.
 final class TwoPanes {
-    let folder: URL
-    let binary: URL
-    private let socket: String
+    let world = DeviceWorld()
+    let runner: CommandRunner
+    private let tmux: TmuxServer
     private var session = false
 
-    static var tmuxIsAvailable: Bool {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/tmux") }
-    }
-
     init() throws {
-        binary = try CommandRunner.locateBinary()
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-tmux-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        socket = folder.appendingPathComponent("tmux").path
+        runner = try CommandRunner(home: world.directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        tmux = TmuxServer(socket: world.directory.appendingPathComponent("tmux"), environment: environment)
     }
 
     deinit {
-        _ = try? tmux(["kill-server"])
-        try? FileManager.default.removeItem(at: folder)
+        tmux.kill()
     }
 
     /// Starts a device's app in a new pane (the first in a new 200x30
     /// window, the next beside it); returns the pane's id.
     func open(_ device: String) throws -> String {
-        let command = ["env", "REMINDERS_SERVER=\(folder.path)/server", "REMINDERS_USER=me", "REMINDERS_DEVICE=\(device)",
-                       "REMINDERS_DB=\(folder.path)/\(device).sqlite", "XDG_DATA_HOME=\(folder.path)/data",
-                       "REMINDERS_NOW=2026-03-01T10:00:00Z", "TZ=UTC", binary.path, "tui"]
+        let variables = runner.environment.merging(world.commandEnvironment(device)) { $1 }
+        let command = ["env"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [runner.binary.path, "tui"]
         let pane: String
         if session {
-            pane = try tmux(["split-window", "-h", "-t", "live", "-P", "-F", "#{pane_id}", "--"] + command)
+            pane = try tmux.run(["split-window", "-h", "-t", "live", "-P", "-F", "#{pane_id}", "--"] + command)
         } else {
-            pane = try tmux(["new-session", "-d", "-s", "live", "-x", "200", "-y", "30", "-P", "-F", "#{pane_id}", "--"] + command)
-            _ = try tmux(["set-option", "-t", "live", "remain-on-exit", "on"])
+            pane = try tmux.run(["new-session", "-d", "-s", "live", "-x", "200", "-y", "30", "-P", "-F", "#{pane_id}", "--"] + command)
+            try tmux.run(["set-option", "-t", "live", "remain-on-exit", "on"])
             session = true
         }
         let id = pane.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -175,21 +160,24 @@ final class TwoPanes {
         return id
     }
 
+    /// The laptop's app, then the desktop's beside it, each once synced.
+    func openLaptopAndDesktop() throws -> (laptop: String, desktop: String) {
+        let laptop = try open("laptop")
+        try waitSynced(laptop)
+        let desktop = try open("desktop")
+        try waitSynced(desktop)
+        return (laptop, desktop)
+    }
+
     /// Runs the command line as another device of the same user on the
-    /// same server; returns its status and its output (stderr included).
+    /// same server.
     @discardableResult
-    func cli(_ device: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in ["REMINDERS_SERVER": "\(folder.path)/server", "REMINDERS_USER": "me", "REMINDERS_DEVICE": device,
-                             "REMINDERS_DB": "\(folder.path)/\(device).sqlite", "XDG_DATA_HOME": "\(folder.path)/data",
-                             "REMINDERS_NOW": "2026-03-01T10:00:00Z", "TZ": "UTC"] {
-            environment[key] = value
-        }
-        return try Spawn.run([binary.path] + arguments, environment: environment, includingErrors: true)
+    func cli(_ device: String, _ arguments: [String]) throws -> ProcessResult {
+        try runner.run(arguments, environment: world.commandEnvironment(device))
     }
 
     func capture(_ pane: String) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", pane])
+        try tmux.capture(pane)
     }
 
     func lines(_ pane: String) throws -> [String] {
@@ -198,39 +186,33 @@ final class TwoPanes {
 
     /// Keys by tmux name ("Enter", "C-u", "o").
     func keys(_ pane: String, _ keys: String...) throws {
-        try tmux(["send-keys", "-t", pane] + keys)
+        try tmux.run(["send-keys", "-t", pane] + keys)
     }
 
     func type(_ pane: String, _ text: String) throws {
-        try tmux(["send-keys", "-t", pane, "-l", "--", text])
+        try tmux.run(["send-keys", "-t", pane, "-l", "--", text])
     }
 
     /// Kills the pane's app with SIGKILL: nothing is flushed or sent.
     func kill(_ pane: String) throws {
-        let pid = try tmux(["display-message", "-p", "-t", pane, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let number = Int32(pid) else { throw TwoPanesError(message: "no pid for pane \(pane): '\(pid)'") }
+        let pid = try tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let number = Int32(pid) else { throw TmuxServer.Failure(message: "no pid for pane \(pane): '\(pid)'") }
         Foundation.kill(number, SIGKILL)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            let dead = try tmux(["display-message", "-p", "-t", pane, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            if dead == "1" {
-                _ = try tmux(["kill-pane", "-t", pane])
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        try eventually(timeout: 5, every: 0.05, "the app in pane \(pane) to die") {
+            try tmux.run(["display-message", "-p", "-t", pane, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
         }
-        throw TwoPanesError(message: "the app in pane \(pane) did not die")
+        try tmux.run(["kill-pane", "-t", pane])
     }
 
     /// Waits until the pane shows `text`; returns the screen.
     @discardableResult
     func waitFor(_ pane: String, _ text: String, timeout: TimeInterval = 5) throws -> String {
-        try wait(pane, "'\(text)' to show", timeout: timeout) { $0.contains(text) }
+        try tmux.wait(pane, for: "'\(text)' to show", timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until the status bar says synced with nothing pending.
     func waitSynced(_ pane: String, timeout: TimeInterval = 10) throws {
-        try wait(pane, "synced, nothing pending", timeout: timeout) { screen in
+        try tmux.wait(pane, for: "synced, nothing pending", timeout: timeout) { screen in
             let bar = screen.components(separatedBy: "\n").last { !$0.isEmpty } ?? ""
             return bar.contains("synced ") && !bar.contains("pending") && !bar.contains("syncing")
         }
@@ -246,37 +228,8 @@ final class TwoPanes {
         try waitFor(pane, "Edit Reminder")
         try keys(pane, "C-u")
         try type(pane, title)
-        if !formKeys.isEmpty { try tmux(["send-keys", "-t", pane] + formKeys) }
+        if !formKeys.isEmpty { try tmux.run(["send-keys", "-t", pane] + formKeys) }
         try keys(pane, "Enter")
-        try wait(pane, "the form to close", timeout: 5) { !$0.contains("Edit Reminder") }
-    }
-
-    @discardableResult
-    private func wait(_ pane: String, _ what: String, timeout: TimeInterval, _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = ""
-        while Date() < deadline {
-            last = try capture(pane)
-            if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw TwoPanesError(message: "waited \(timeout) s for \(what) in pane \(pane); it shows:\n\(last)")
-    }
-
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANG"] = "C.UTF-8"
-        environment.removeValue(forKey: "TMUX")
-        let (status, output) = try Spawn.run(["tmux", "-u", "-S", socket] + arguments, environment: environment)
-        guard status == 0 else {
-            throw TwoPanesError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
-        }
-        return output
-    }
-
-    struct TwoPanesError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+        try tmux.wait(pane, for: "the form to close", timeout: 5) { !$0.contains("Edit Reminder") }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 
 /// What the commands print, for people and for scripts.
 @Suite("Command line output", .serialized)

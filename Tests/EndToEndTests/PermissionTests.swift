@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 /// Alice shares a list with Bob read-only and with Carol read-write, then
 /// removes Carol; Dave was never invited. Through every command, none of

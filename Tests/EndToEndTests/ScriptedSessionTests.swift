@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 
 /// Drives the built `reminders` binary the way a person would, then checks
 /// the whole database through `export --json`.

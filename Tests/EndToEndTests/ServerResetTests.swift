@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 
 /// The server directory deleted and made again, swapped for another, or put
 /// back from an older copy, with real `reminders` processes: devices re-join

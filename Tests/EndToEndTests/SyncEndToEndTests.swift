@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// Two and more `reminders` processes on one server directory.
 @Suite struct SyncEndToEndTests {
@@ -8,13 +9,19 @@ import Testing
         ["REMINDERS_DEVICE": name, "REMINDERS_USER": user]
     }
 
-    @Test func scriptedSessionOnTwoDevicesConverges() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
+    /// The laptop seeds the sample data and syncs; the desktop joins.
+    func seededLaptopAndDesktop(_ runner: CommandRunner) throws -> (laptop: [String: String], desktop: [String: String]) {
         let a = device(runner, "laptop"), b = device(runner, "desktop")
         #expect(try runner.run(["seed"], environment: a).status == 0)
         #expect(try runner.run(["sync"], environment: a).status == 0)
         #expect(try runner.run(["sync"], environment: b).status == 0)
+        return (a, b)
+    }
+
+    @Test func scriptedSessionOnTwoDevicesConverges() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let (a, b) = try seededLaptopAndDesktop(runner)
         // Edits on both, then both sync at the same time.
         let added = try runner.run(["add", "Water plants", "--list", "Personal", "--due", "2026-03-02T08:00", "--tag", "home"], environment: a)
         #expect(added.status == 0)
@@ -41,12 +48,10 @@ import Testing
     @Test func conflictIsLoggedAndShownByTheCommandLine() throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
-        let a = device(runner, "laptop"), b = device(runner, "desktop")
-        #expect(try runner.run(["seed"], environment: a).status == 0)
-        #expect(try runner.run(["sync"], environment: a).status == 0)
-        #expect(try runner.run(["sync"], environment: b).status == 0)
+        let (a, b) = try seededLaptopAndDesktop(runner)
+        // The desktop's edit is the later one: its process starts after the
+        // laptop's has ended (the binary's engine reads the system clock).
         #expect(try runner.run(["edit", "Milk", "--title", "Milk from laptop"], environment: a).status == 0)
-        Thread.sleep(forTimeInterval: 0.05)
         #expect(try runner.run(["edit", "Milk", "--title", "Milk from desktop", "--notes", "2 liters"], environment: b).status == 0)
         #expect(try runner.run(["sync"], environment: a).status == 0)
         let merged = try runner.run(["sync"], environment: b)
@@ -102,9 +107,9 @@ import Testing
         #expect(try runner.run(["status", "--json"], environment: env).stdout.contains("\"pendingSaves\" : 1"))
     }
 
-    func inParallel(_ jobs: [@Sendable () throws -> CommandRunner.Result]) throws {
+    func inParallel(_ jobs: [@Sendable () throws -> ProcessResult]) throws {
         let group = DispatchGroup()
-        let outcomes = Mutex<[Result<CommandRunner.Result, any Error>]>([])
+        let outcomes = Mutex<[Result<ProcessResult, any Error>]>([])
         for job in jobs {
             group.enter()
             DispatchQueue.global().async {

@@ -1,28 +1,17 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestSupport
 
-/// The full-screen app running in a detached tmux session of its own (a
-/// private server socket, so nothing touches the user's tmux), read back
-/// with `capture-pane` and driven with `send-keys`.
+/// The full-screen app running in a detached tmux session of its own, on
+/// a private tmux server.
 final class TmuxSession {
-    let socket: URL
+    let tmux: TmuxServer
     let name = "reminders"
-    let environment: [String: String]
-
-    /// Whether tmux is installed (CI installs it; see .ci/run).
-    static var isAvailable: Bool {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/tmux") }
-    }
 
     /// Starts `command` (argument words, run without a shell by tmux's
     /// `new-session ... -- argv`) in a width x height window.
     init(_ command: [String], environment: [String: String], in folder: URL, width: Int = 100, height: Int = 30) throws {
-        socket = folder.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))")
-        self.environment = environment
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "--"] + command)
+        tmux = TmuxServer(socket: folder.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))"), environment: environment)
+        try tmux.run(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "--"] + command)
     }
 
     deinit {
@@ -31,51 +20,28 @@ final class TmuxSession {
 
     /// Ends the tmux server and the program in it. Idempotent.
     func stop() {
-        _ = try? tmux(["kill-server"])
+        tmux.kill()
     }
 
     /// The window's text now.
     func capture() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", name])
+        try tmux.capture(name)
     }
 
     /// Types keys (tmux key names: "Escape", "Enter", or plain text with -l).
     func send(_ keys: String, literal: Bool = true) throws {
-        try tmux(["send-keys", "-t", name] + (literal ? ["-l", keys] : [keys]))
+        try tmux.run(["send-keys", "-t", name] + (literal ? ["-l", keys] : [keys]))
     }
 
     /// Waits until the window shows `text`; returns the window, or throws
     /// with the last capture after `timeout`.
     @discardableResult
     func waitFor(_ text: String, timeout: TimeInterval = 10) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = ""
-        while Date() < deadline {
-            last = try capture()
-            if last.contains(text) { return last }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        throw TmuxError(message: "'\(text)' did not appear within \(timeout) s; the window shows:\n\(last)")
+        try tmux.wait(name, for: "'\(text)' to appear", timeout: timeout) { $0.contains(text) }
     }
 
     /// Whether the program in the window is still running.
     var isRunning: Bool {
-        ((try? tmux(["list-panes", "-t", name, "-F", "#{pane_dead}"])) ?? "1").trimmingCharacters(in: .whitespacesAndNewlines) == "0"
-    }
-
-    /// Runs the tmux client and returns what it printed.
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        // -u: the panes are UTF-8 whatever the locale of the test runner.
-        let (status, output) = try Spawn.run(["tmux", "-u", "-S", socket.path] + arguments, environment: environment)
-        guard status == 0 else {
-            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
-        }
-        return output
-    }
-
-    struct TmuxError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+        ((try? tmux.run(["list-panes", "-t", name, "-F", "#{pane_dead}"])) ?? "1").trimmingCharacters(in: .whitespacesAndNewlines) == "0"
     }
 }

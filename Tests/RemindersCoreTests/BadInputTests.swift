@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RemindersCore
+import TestSupport
 
 /// Every kind of bad input is refused with a clear error and the exit code
 /// of the command line contract, and leaves the database exactly as it was.
@@ -117,19 +118,18 @@ struct BadInputTests {
 
     @Test func unreadableOrNonImageCovers() throws {
         let (store, home, _) = try fixture()
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let text = folder.appendingPathComponent("notes.png")
+        let folder = TemporaryDirectory()
+        let text = folder.url.appendingPathComponent("notes.png")
         try Data("just text, not a picture".utf8).write(to: text)
         let forest = try #require(SampleCovers.png(named: "forest"))
-        let truncated = folder.appendingPathComponent("truncated.png")
+        let truncated = folder.url.appendingPathComponent("truncated.png")
         try forest.prefix(forest.count / 2).write(to: truncated)
-        let headerOnly = folder.appendingPathComponent("header.png")
+        let headerOnly = folder.url.appendingPathComponent("header.png")
         try forest.prefix(8).write(to: headerOnly)
 
-        var paths = [folder.appendingPathComponent("missing.png").path, folder.path, text.path, truncated.path, headerOnly.path]
+        var paths = [folder.url.appendingPathComponent("missing.png").path, folder.url.path, text.path, truncated.path, headerOnly.path]
         if getuid() != 0 {  // root reads anything
-            let locked = folder.appendingPathComponent("locked.png")
+            let locked = folder.url.appendingPathComponent("locked.png")
             try forest.write(to: locked)
             try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)
             paths.append(locked.path)

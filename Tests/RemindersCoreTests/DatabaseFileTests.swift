@@ -2,14 +2,14 @@ import Foundation
 import GRDB
 import Testing
 @testable import RemindersCore
+import TestSupport
 
 /// Files the app must refuse without crashing and without touching them.
 @Suite("Database files")
 struct DatabaseFileTests {
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("notes.sqlite").path
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("notes.sqlite").path
         let contents = Data("These are my notes, not a database.\n".utf8)
         try contents.write(to: URL(fileURLWithPath: path))
 
@@ -20,9 +20,8 @@ struct DatabaseFileTests {
     }
 
     @Test func aDamagedDatabaseIsRefusedAndLeftAlone() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("damaged.sqlite").path
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("damaged.sqlite").path
         var contents = Data("SQLite format 3\u{0}".utf8)
         contents.append(Data(repeating: 0xAB, count: 4096))
         try contents.write(to: URL(fileURLWithPath: path))
@@ -32,9 +31,8 @@ struct DatabaseFileTests {
     }
 
     @Test func aDatabaseFromANewerVersionIsRefusedAndLeftAlone() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("future.sqlite").path
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("future.sqlite").path
         do {
             let pool = try AppDatabase.open(path: path)
             try RemindersStore(writer: pool).createList(title: "From the future")
@@ -52,9 +50,8 @@ struct DatabaseFileTests {
     }
 
     @Test func aDatabaseFromANewerVersionInRollbackModeIsLeftAlone() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("future.sqlite").path
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("future.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
             try Schema.migrator.migrate(queue)
@@ -69,9 +66,8 @@ struct DatabaseFileTests {
     }
 
     @Test func reopeningKeepsTheData() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("nested/folders/me-default.sqlite").path
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("nested/folders/me-default.sqlite").path
         do {
             let pool = try AppDatabase.open(path: path)
             try RemindersStore(writer: pool).createList(title: "Kept")
@@ -83,9 +79,8 @@ struct DatabaseFileTests {
     }
 
     @Test func anEmptyFileBecomesADatabase() throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("empty.sqlite").path
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("empty.sqlite").path
         FileManager.default.createFile(atPath: path, contents: Data())
         let pool = try AppDatabase.open(path: path)
         #expect(try pool.read { try Queries.lists($0) }.isEmpty)

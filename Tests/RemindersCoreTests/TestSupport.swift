@@ -70,17 +70,6 @@ extension RemindersStore {
     }
 }
 
-/// The package's root folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// A fresh temporary folder, removed by the caller.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// Asserts that `body` throws exactly `expected`.
 func expectError(_ expected: CoreError, sourceLocation: SourceLocation = #_sourceLocation,
                  _ body: () throws -> Void) {

@@ -3,6 +3,7 @@ import RemindersCore
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// The conflicts screen's data: real conflicts made by two devices that
 /// edited the same reminder between syncs.
@@ -11,19 +12,14 @@ import Testing
     /// and flags it, the desktop renames it later and sets a due date; the
     /// laptop syncs first, so the desktop's merge logs the title conflict.
     struct Scenario {
-        let cloud: Cloud
+        let cloud: DeviceWorld
         let laptop: DeviceSession
         let desktop: DeviceSession
         let reminderID: String
 
         init() throws {
-            cloud = try Cloud()
-            laptop = try cloud.device("laptop")
-            desktop = try cloud.device("desktop")
-            let listID = try laptop.store.createList(title: "Groceries").id
-            reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk", priority: .low)).id
-            try laptop.syncOnce()
-            try desktop.syncOnce()
+            cloud = DeviceWorld()
+            (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop(priority: .low)
             try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk", priority: .high, isFlagged: true))
             cloud.later()
             try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk", dueDate: DueDate("2026-03-04T18:00"),
@@ -142,13 +138,8 @@ import Testing
     }
 
     @Test func aDeleteThatBeatAnEditSaysWhy() throws {
-        let cloud = try Cloud()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let listID = try laptop.store.createList(title: "Groceries").id
-        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk")).id
-        try laptop.syncOnce()
-        try desktop.syncOnce()
+        let cloud = DeviceWorld()
+        let (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop()
         _ = try laptop.store.deleteReminder(id: reminderID)
         try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
         try laptop.syncOnce()

@@ -3,6 +3,7 @@ import GRDB
 import RemindersCore
 import SyncEngine
 import Testing
+import TestSupport
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 
@@ -237,13 +238,9 @@ struct DueAlertSchedulerTests {
     }
 
     @Test func aSnoozeIsAnEditTheSyncEngineSends() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("alerts-sync-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let world = DeviceWorld()
         let clock = HandClock("2026-03-01T10:30:00Z")
-        let session = try DeviceSession(
-            databasePath: directory.appendingPathComponent("device.sqlite").path,
-            server: .directory(directory.appendingPathComponent("server")), userName: "alice", deviceName: "laptop",
-            clock: clock.appClock)
+        let session = try world.device("laptop", user: "alice", clock: clock.appClock)
         let list = try session.store.createList(title: "Home")
         let id = try session.store.createReminder(ReminderDraft(
             listID: list.id, title: "Pay rent", dueDate: DueDate("2026-03-01T10:30"))).id

@@ -1,6 +1,7 @@
 import Foundation
 import RemindersCore
 import Testing
+import TestSupport
 @testable import RemindersViewModels
 
 /// A device's first start seeds sample data only when nobody has any: not a
@@ -9,7 +10,7 @@ import Testing
 @Suite struct FirstRunTests {
     @Test func twoDevicesStartingAtOnceSeedOneCopy() throws {
         for round in 1...4 {
-            let cloud = try Cloud()
+            let cloud = DeviceWorld()
             let devices = [try cloud.device("laptop"), try cloud.device("desktop")]
             let seeded = Seeded()
             DispatchQueue.concurrentPerform(iterations: devices.count) { index in
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func aDeviceJoiningLaterSeedsNothing() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let laptop = try cloud.device("laptop")
         #expect(try laptop.seedIfNew())
         try laptop.syncOnce()

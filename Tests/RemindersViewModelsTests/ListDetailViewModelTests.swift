@@ -50,6 +50,8 @@ import Testing
         detail.refresh()
         #expect(detail.state.titles == ["Call mom"])
         #expect(detail.state.rows.first?.reminder.status == .completing)
+        // A sleep on purpose: time for that first value to (wrongly) arrive;
+        // a value that changes nothing leaves no trace to wait for.
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(detail.state.rows.first?.reminder.status == .completing)
         // Then it leaves the list (completed ones are hidden).

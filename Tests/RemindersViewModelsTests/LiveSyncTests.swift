@@ -3,17 +3,14 @@ import RemindersCore
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// Two running devices on one server directory, each with its live sync:
 /// edits travel with no call on the receiving side.
 @Suite(.serialized) struct LiveSyncTests {
     @Test func anEditOnOneDeviceReachesTheOtherWithinASecond() throws {
-        let cloud = try Cloud()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        _ = cloud.live(desktop)
-        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil }
+        let cloud = DeviceWorld()
+        let (laptop, desktop, _, _) = try cloud.liveLaptopAndDesktop()
 
         let listID = try laptop.store.createList(title: "Garden").id
         let took = try eventually(timeout: 1, "the new list on the desktop") { try desktop.listTitles() == ["Garden"] }
@@ -29,14 +26,10 @@ import Testing
     /// Ten edits by default; `REMINDERS_PROPAGATION_EDITS=50` measures more.
     @Test func propagationStaysUnderASecondOverTenEdits() throws {
         let count = Int(ProcessInfo.processInfo.environment["REMINDERS_PROPAGATION_EDITS"] ?? "") ?? 10
-        let cloud = try Cloud()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        let desktopLive = cloud.live(desktop)
+        let cloud = DeviceWorld()
+        let (laptop, desktop, _, desktopLive) = try cloud.liveLaptopAndDesktop()
         // Without its directory watch the desktop only polls, once a second.
         #expect(desktopLive.currentStatus().watchUnavailableReason == nil)
-        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
         let listID = try laptop.store.createList(title: "Errands").id
         let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "edit 0")).id
         try eventually(timeout: 5, "the reminder on the desktop") { try desktop.reminderTitle(reminderID) == "edit 0" }
@@ -57,7 +50,7 @@ import Testing
     /// syncs that were dropped without `stop()` give theirs back, so the next
     /// one still gets its watch.
     @Test func droppedLiveSyncsGiveBackTheirDirectoryWatch() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
         let scratch = try cloud.device("scratch")
         var unwatched = 0
@@ -85,12 +78,8 @@ import Testing
     }
 
     @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {
-        let cloud = try Cloud()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        _ = cloud.live(desktop)
-        try eventually("first round") { laptopLive.currentStatus().lastSync != nil }
+        let cloud = DeviceWorld()
+        let (laptop, desktop, laptopLive, _) = try cloud.liveLaptopAndDesktop()
 
         laptopLive.setOffline(true)
         #expect(laptopLive.isOffline)
@@ -114,16 +103,13 @@ import Testing
     }
 
     @Test func offlineDeviceDoesNotFetchEither() throws {
-        let cloud = try Cloud()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let laptopLive = cloud.live(laptop)
-        let desktopLive = cloud.live(desktop)
-        try eventually("first rounds") { laptopLive.currentStatus().lastSync != nil && desktopLive.currentStatus().lastSync != nil }
+        let cloud = DeviceWorld()
+        let (laptop, desktop, laptopLive, desktopLive) = try cloud.liveLaptopAndDesktop()
         desktopLive.setOffline(true)
         try laptop.store.createList(title: "Garden")
         try eventually("sent") { laptopLive.currentStatus().pendingCount == 0 && laptopLive.currentStatus().lastSync != nil }
-        // Give the desktop's watcher a poll period to (wrongly) fetch.
+        // A sleep on purpose: time for the desktop's watch to (wrongly) fetch,
+        // which nothing could be waited for.
         usleep(300_000)
         desktopLive.drain()
         #expect(try desktop.listTitles() == [])
@@ -132,7 +118,7 @@ import Testing
     }
 
     @Test func aDamagedServerShowsAnErrorAndLocalEditsStillWork() throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         try FileManager.default.createDirectory(at: cloud.serverDirectory, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: cloud.serverDirectory.appendingPathComponent("server.sqlite"))
         let laptop = try cloud.device("laptop")
@@ -164,22 +150,17 @@ import Testing
     }
 
     @Test func newConflictsAreAnnounced() throws {
-        let cloud = try Cloud()
-        let laptop = try cloud.device("laptop")
-        let desktop = try cloud.device("desktop")
-        let listID = try laptop.store.createList(title: "Groceries").id
-        let reminderID = try laptop.store.createReminder(ReminderDraft(listID: listID, title: "Milk")).id
-        try laptop.syncOnce()
-        try desktop.syncOnce()
+        let cloud = DeviceWorld()
+        let (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop()
         try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk"))
         try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
         try laptop.syncOnce()
 
-        let announced = Announcements()
+        let announced = Recorder<String>()
         let live = cloud.live(desktop)
-        live.onNewConflicts { entries in announced.add(entries.map(\.field)) }
+        live.onNewConflicts { entries in announced.append(contentsOf: entries.map(\.field)) }
         live.syncNow()
-        try eventually("announced") { announced.fields == ["title"] }
+        try eventually("announced") { announced.all == ["title"] }
         #expect(live.currentStatus().conflictsCount == 1)
         // Dismissing updates the badge.
         let id = try #require(try desktop.engine.conflicts().first?.id)
@@ -188,15 +169,8 @@ import Testing
         // Announced once only.
         live.syncNow()
         live.drain()
-        #expect(announced.fields == ["title"])
+        #expect(announced.all == ["title"])
     }
 }
 
 struct ServerUnreachable: Error {}
-
-final class Announcements: @unchecked Sendable {
-    private let lock = NSLock()
-    private var all: [String] = []
-    func add(_ fields: [String]) { lock.withLock { all += fields } }
-    var fields: [String] { lock.withLock { all } }
-}

@@ -2,18 +2,18 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 
 /// A write through another connection (as another process would make)
 /// reaches this connection's observations once the watcher notices it.
-@Test func writesOfAnotherConnectionReachObservations() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("other-writes-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("device.sqlite").path
+@Test func writesOfAnotherConnectionReachObservations() throws {
+    let folder = TemporaryDirectory(prefix: "other-writes")
+    let path = folder.url.appendingPathComponent("device.sqlite").path
     let app = try AppDatabase.open(path: path)
     let cli = try AppDatabase.open(path: path)
-    let seen = LockedCounts()
+    let seen = Recorder<Int>()
     let cancellable = ValueObservation.tracking { db in try RemindersList.fetchCount(db) }
         .start(in: app, scheduling: .async(onQueue: DispatchQueue(label: "test")), onError: { _ in }, onChange: { seen.append($0) })
     defer { cancellable.cancel() }
@@ -21,17 +21,8 @@ import Testing
     #expect(!watcher.check())
     try RemindersStore(writer: cli).createList(title: "From the command line")
     #expect(watcher.check())
-    let deadline = Date().addingTimeInterval(5)
-    while !seen.values.contains(1), Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
-    #expect(seen.values.contains(1))
+    try eventually(timeout: 5, "the observation to see the new list") { seen.all.contains(1) }
     // The app's own writes do not count as another process's.
     try RemindersStore(writer: app).createList(title: "From the app")
     #expect(!watcher.check())
-}
-
-final class LockedCounts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Int] = []
-    func append(_ value: Int) { lock.withLock { stored.append(value) } }
-    var values: [Int] { lock.withLock { stored } }
 }

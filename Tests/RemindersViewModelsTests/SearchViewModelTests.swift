@@ -38,6 +38,8 @@ import Testing
         let search = SearchViewModel(environment: world.environment)
         for text in ["a", "al", "alp", "alph", "alpha", "b", "be", "bet", "beta"] { search.setQuery(text) }
         let state = try await search.waitFor { $0.resultsQuery == "beta" }
+        // A sleep on purpose: time for a late answer to an earlier query to
+        // (wrongly) replace the results; a dropped answer leaves no trace.
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(search.state == state)
         #expect(state.titles == ["Beta blocker"])

@@ -2,6 +2,7 @@ import Foundation
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// The directory watch under live sync, with a poll far slower than any wait
 /// here: every tick comes from the watch or from a wake-up the test asked for.
@@ -36,8 +37,9 @@ import Testing
         for _ in 0..<3 {
             try FileManager.default.removeItem(at: directory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            // The deletion's own tick comes and goes first, so that it is
-            // not taken for the head's.
+            // A sleep on purpose: the deletion's own ticks (how many is not
+            // fixed, so there is no count to wait for) come and go first, so
+            // that none is taken for the head's.
             usleep(200_000)
             try Self.expectATick(ticks, after: { try Self.writeHead(in: directory) })
         }
@@ -71,11 +73,7 @@ import Testing
         while Date() < deadline {
             let before = ticks.value
             try change()
-            let moment = Date().addingTimeInterval(0.5)
-            while Date() < moment {
-                if ticks.value > before { return }
-                usleep(5_000)
-            }
+            if (try? eventually(timeout: 0.5, "a tick") { ticks.value > before }) != nil { return }
         }
         Issue.record("no tick followed a change in the directory for 10 s")
     }

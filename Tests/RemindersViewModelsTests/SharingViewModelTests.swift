@@ -4,6 +4,7 @@ import RemindersCore
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 import Testing
+import TestSupport
 
 /// Two users on one temporary server: alice shares a list with bob through
 /// the Sharing view model, bob accepts through the invitations view model.
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func inviteAcceptChangePermissionRemove() async throws {
-        let cloud = try Cloud()
+        let cloud = DeviceWorld()
         let alice = try cloud.device("mac", user: "alice")
         let bob = try cloud.device("phone", user: "bob")
         let listID = try alice.store.createList(title: "Groceries").id

@@ -40,6 +40,7 @@ struct GuideTimeout: Error {}
 // MARK: Opening a device
 
 /// A device on a temporary database, with a server directory beside it.
+/// The guide's own code, shown to readers, so not the tests' `DeviceWorld`.
 func openDevice(_ name: String, in folder: URL) throws -> DeviceSession {
     try DeviceSession(
         databasePath: folder.appendingPathComponent("\(name).sqlite").path,

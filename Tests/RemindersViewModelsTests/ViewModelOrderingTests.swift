@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RemindersCore
 import Testing
+import TestSupport
 @testable import RemindersViewModels
 
 /// A list's title, observed by a view model whose first fetch can be held
@@ -20,40 +21,53 @@ private final class HeldTitleViewModel: ViewModel, @unchecked Sendable {
     private let lock = NSLock()
     private var fetches = 0
     private var seen: [String?] = []
+    private var heldValueApplied = false
 
     init(environment: AppEnvironment, listID: String) {
         core = ViewModelCore(environment: environment, initial: TitleState(), label: "held-title")
         onChange = { [weak self] in self?.record() }
         observe({ [weak self] db in
             let title = try String.fetchOne(db, sql: "SELECT title FROM remindersLists WHERE id = ?", arguments: [listID])
-            self?.holdIfFirst()
-            return title
-        }, apply: { state, title in state.title = title })
+            let isHeld = self?.holdIfFirst() ?? false
+            return (title: title, isHeld: isHeld)
+        }, apply: { [weak self] state, fetched in
+            state.title = fetched.title
+            if fetched.isHeld { self?.lock.withLock { self?.heldValueApplied = true } }
+        })
     }
 
     /// Every title the state has shown, in order.
     var titlesSeen: [String?] { lock.withLock { seen } }
+
+    /// Waits until the held value reached the view model (shown, dropped
+    /// or read again), then until what that set off on its queue is done.
+    func drainHeldValue() throws {
+        try eventually(timeout: 10, "the held value to arrive") { lock.withLock { heldValueApplied } }
+        queue.sync {}
+    }
 
     private func record() {
         let title = state.title
         lock.withLock { if seen.last != title { seen.append(title) } }
     }
 
-    private func holdIfFirst() {
+    /// Holds the first fetch after it has read; returns whether it held.
+    private func holdIfFirst() -> Bool {
         let isFirst = lock.withLock { () -> Bool in
             fetches += 1
             return fetches == 1
         }
-        guard isFirst else { return }
+        guard isFirst else { return false }
         firstFetchRead.signal()
         _ = releaseFirstFetch.wait(timeout: .now() + 10)
+        return true
     }
 }
 
 @Suite struct ViewModelOrderingTests {
     /// Fails without the refresh epoch: the held first value, read before the
     /// rename, arrived after the refresh and showed the old title again.
-    @Test func aValueReadBeforeARefreshNeverTakesTheStateBack() async throws {
+    @Test func aValueReadBeforeARefreshNeverTakesTheStateBack() throws {
         let world = try World()
         let listID = try world.list("Before")
         let model = HeldTitleViewModel(environment: world.environment, listID: listID)
@@ -64,10 +78,10 @@ private final class HeldTitleViewModel: ViewModel, @unchecked Sendable {
         #expect(model.state.title == "After")
         model.releaseFirstFetch.signal()
 
-        // Let the held value and the observation's own reaction to the rename
-        // arrive, then look at everything the state went through.
-        try await Task.sleep(nanoseconds: 300_000_000)
-        model.queue.sync {}
+        // Once the held value arrived, look at everything the state went
+        // through (whatever the observation reads later was read after the
+        // rename).
+        try model.drainHeldValue()
         #expect(model.state.title == "After")
         #expect(model.titlesSeen == ["After"])
         #expect(model.core.staleValuesReadAgain == 1)
@@ -77,15 +91,14 @@ private final class HeldTitleViewModel: ViewModel, @unchecked Sendable {
     /// The usual case, a screen refreshed as it opens with no write in
     /// between: the held first value equals what the refresh read, and is
     /// not read a third time.
-    @Test func aValueEqualToTheRefreshedStateIsNotReadAgain() async throws {
+    @Test func aValueEqualToTheRefreshedStateIsNotReadAgain() throws {
         let world = try World()
         let listID = try world.list("Same")
         let model = HeldTitleViewModel(environment: world.environment, listID: listID)
         #expect(model.firstFetchRead.wait(timeout: .now() + 10) == .success)
         model.refresh()
         model.releaseFirstFetch.signal()
-        try await Task.sleep(nanoseconds: 300_000_000)
-        model.queue.sync {}
+        try model.drainHeldValue()
         #expect(model.state.title == "Same")
         #expect(model.core.staleValuesReadAgain == 0)
         model.stop()

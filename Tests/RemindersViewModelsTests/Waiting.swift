@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 
-/// Thrown by `waitFor` and `eventually` when a state does not arrive in time.
+/// Thrown by `waitFor` when a state does not arrive in time.
 struct ViewModelTimeout: Error, CustomStringConvertible {
     var description: String
 }
@@ -28,9 +29,6 @@ extension DueAlertScheduler {
     /// Waits until every notify command started so far finished.
     func waitForNotifyCommands(timeout: TimeInterval = 10) {
         guard let notifier = settings.notifier as? NotifyRunner else { return }
-        let deadline = Date().addingTimeInterval(timeout)
-        while !notifier.isIdle, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        _ = try? eventually(timeout: timeout, "the notify commands to finish") { notifier.isIdle }
     }
 }

@@ -1,26 +1,23 @@
 import Foundation
 import RemindersCore
+import TestSupport
 @testable import RemindersViewModels
 
 /// A device's world for one test: a database file in a temporary folder, a
 /// clock pinned to Sunday 2026-03-01 10:00 UTC and a short completion delay.
 final class World {
-    static let utc = TimeZone(identifier: "UTC") ?? .current
-    let directory: URL
+    static let utc = DeviceWorld.utc
+    let folder = TemporaryDirectory(prefix: "vm-tests")
     let environment: AppEnvironment
+    var directory: URL { folder.url }
 
     init(completionDelay: TimeInterval = 0.2, completionClock: any CompletionClock = DispatchCompletionClock(),
          sharing: any SharingInfoProvider = NoSharing(), syncStatus: any SyncStatusProvider = LocalOnlySyncStatus()) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vm-tests-\(UUID().uuidString)")
-        let pool = try AppDatabase.open(path: directory.appendingPathComponent("reminders.sqlite").path)
+        let pool = try AppDatabase.open(path: folder.url.appendingPathComponent("reminders.sqlite").path)
         let clock = AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: Self.utc)
         environment = AppEnvironment(store: RemindersStore(writer: pool, clock: clock), userName: "alice",
                                      deviceName: "laptop", syncStatus: syncStatus, sharing: sharing,
                                      completionDelay: completionDelay, completionClock: completionClock)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
     }
 
     var store: RemindersStore { environment.store }

@@ -4,14 +4,13 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 @Suite struct BasicSyncTests {
     let directory = TemporaryDirectory()
 
     @Test func createOnOneDeviceAppearsOnAnother() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let list = try a.store.createList(title: "Groceries", color: "#5cc15a")
         let milk = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Milk", dueDate: DueDate("2026-05-01"), tags: ["food"]))
         try a.store.setCover(listID: list.id, png: SampleCovers.png(named: "ocean"))
@@ -24,9 +23,7 @@ import Testing
     }
 
     @Test func editsAndDeletesPropagate() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let list = try a.store.createList(title: "Work")
         let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Report"))
         try a.sync(); try b.sync()
@@ -44,9 +41,7 @@ import Testing
     }
 
     @Test func enginesOwnWritesAreNotCaptured() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let list = try a.store.createList(title: "Work")
         _ = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Report"))
         try a.sync()
@@ -58,9 +53,7 @@ import Testing
     /// device and before: either way both end with the whole list back.
     @Test(arguments: [true, false])
     func aListDeletedThenRestoredComesBackEverywhere(deleteSyncedFirst: Bool) throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let list = try a.store.createList(title: "Groceries")
         try a.store.setCover(listID: list.id, png: SampleCovers.png(named: "ocean"))
         for title in ["Milk", "Bread", "Eggs"] {
@@ -83,9 +76,7 @@ import Testing
     }
 
     @Test func deleteThenInsertSameKeyEndsWithNewRow() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         try a.store.createTag("Work")
         try a.sync(); try b.sync()
         try a.store.deleteTag("Work")
@@ -96,9 +87,7 @@ import Testing
     }
 
     @Test func sameTagCreatedOnTwoDevicesEndsAsOne() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         try a.store.createTag("Home")
         try b.store.createTag("Home")
         try a.sync(); try b.sync(); try a.sync()
@@ -108,9 +97,7 @@ import Testing
     }
 
     @Test func tagRenameSyncs() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let list = try a.store.createList(title: "Work")
         let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Report", tags: ["todo"]))
         try a.sync(); try b.sync()

@@ -21,6 +21,14 @@ import TestSupport
         return (a, b, r)
     }
 
+    /// Both devices give the reminder a title of their own ("A's title"),
+    /// `later`'s edit a second after `earlier`'s.
+    func retitle(_ r: Reminder, earlier: Device, later: Device) throws {
+        earlier.clock.advance(1_000); later.clock.advance(2_000)
+        try earlier.store.updateReminder(id: r.id, ReminderChanges(title: "\(earlier.name)'s title"))
+        try later.store.updateReminder(id: r.id, ReminderChanges(title: "\(later.name)'s title"))
+    }
+
     @Test(arguments: [true, false])
     func differentFieldsBothKept(aSendsFirst: Bool) throws {
         let (a, b, r) = try world()
@@ -41,9 +49,7 @@ import TestSupport
     /// Conflict on send: B sends a stale record and merges the server's.
     @Test func sameFieldNewerEditWinsOnSend() throws {
         let (a, b, r) = try world()
-        a.clock.advance(1_000); b.clock.advance(2_000)
-        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A's title"))
-        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B's title"))
+        try retitle(r, earlier: a, later: b)
         try a.sync()
         let report = try b.engine.sendChanges()
         #expect(report.merged == 1)
@@ -64,9 +70,7 @@ import TestSupport
     /// edit of the same field.
     @Test func sameFieldNewerEditWinsOnFetch() throws {
         let (a, b, r) = try world()
-        b.clock.advance(1_000); a.clock.advance(2_000)
-        try b.store.updateReminder(id: r.id, ReminderChanges(title: "B's title"))
-        try a.store.updateReminder(id: r.id, ReminderChanges(title: "A's title"))
+        try retitle(r, earlier: b, later: a)
         try a.sync()
         let fetched = try b.engine.fetchChanges()
         #expect(fetched.conflicts == 1)
@@ -175,8 +179,7 @@ import TestSupport
 
     @Test func childArrivingBeforeParentIsHeldAcrossRestarts() throws {
         let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(on: server)
         let list = try a.store.createList(title: "Later")
         let r = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Child first"))
         try a.sync()

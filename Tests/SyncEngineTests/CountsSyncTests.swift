@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 /// The home screen's counts are kept by triggers (RemindersCore's v2
 /// migration); they must follow the writes the engine applies too: rows
@@ -12,9 +13,7 @@ import Testing
     let directory = TemporaryDirectory()
 
     @Test func countsFollowWhatTheEngineApplies() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         let home = try a.store.createList(title: "Home")
         let work = try a.store.createList(title: "Work")
         var ids: [String] = []

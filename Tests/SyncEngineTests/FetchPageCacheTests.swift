@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 @Suite struct FetchPageCacheTests {
     let directory = TemporaryDirectory()
@@ -11,9 +12,7 @@ import Testing
     /// A big page widens the writer's page cache for the fetch; whatever the
     /// app had set before is back afterwards, and a small fetch leaves it be.
     @Test func theWritersCacheIsGivenBackAfterABigFetch() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(directory)
         try b.db.write { db in try db.execute(sql: "PRAGMA cache_size = -3000") }
         let list = try a.store.createList(title: "Many")
         for index in 0..<(FetchPageCache.bigPage + 10) {

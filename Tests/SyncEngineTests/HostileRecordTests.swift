@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 @testable import SyncEngine
 import Testing
+import TestSupport
 
 /// Another device (buggy, or someone with the server directory and a
 /// script) saves records straight through the server API, bypassing every

@@ -5,6 +5,7 @@ import RemindersCore
 import RemindersViewModels
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 extension Device {
     /// Points the device at another server (or the same directory opened
@@ -44,8 +45,7 @@ struct ServerDirectory {
 
     /// Lists with reminders on A, synced to B.
     private func twoSyncedDevices(_ server: DirectoryServer) throws -> (Device, Device, list: RemindersList, milk: Reminder) {
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(on: server)
         let list = try a.store.createList(title: "Groceries")
         let milk = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Milk", tags: ["food"]))
         _ = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Bread"))

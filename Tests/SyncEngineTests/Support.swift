@@ -7,20 +7,14 @@ import RemindersViewModels
 import TestSupport
 @testable import SyncEngine
 
-/// A temporary folder removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-sync-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// One device of one user: its own database, store and engine, on a shared
 /// server directory.
+///
+/// Not `DeviceWorld`'s `DeviceSession`: the engine's tests connect it to
+/// `CloudDatabase` values they make themselves (a server opened again,
+/// swapped, or intercepted) and run hundreds of devices in the property
+/// tests, on in-memory databases; a session only opens a database file and
+/// reaches its server through its address.
 final class Device {
     let name: String
     let user: String
@@ -73,4 +67,14 @@ enum RemindersTables {
 
 func makeServer(_ directory: TemporaryDirectory) throws -> DirectoryServer {
     try DirectoryServer(directory: directory.url.appendingPathComponent("server"))
+}
+
+/// Devices A and B of one user on a new server in `directory`.
+func twoDevices(_ directory: TemporaryDirectory) throws -> (Device, Device) {
+    try twoDevices(on: makeServer(directory))
+}
+
+/// Devices A and B of one user on `server`.
+func twoDevices(on server: DirectoryServer) throws -> (Device, Device) {
+    (try Device("A", server: server), try Device("B", server: server))
 }

@@ -4,6 +4,7 @@ import GRDB
 import RemindersCore
 import Testing
 @testable import SyncEngine
+import TestSupport
 
 /// Two devices that tag with different spellings of one tag end with one
 /// tag, spelled one way, on both devices and on the server.
@@ -14,8 +15,7 @@ import Testing
     /// reminders synced before), then both sync three times.
     func tagOnTwoDevices(_ first: String, _ second: String) throws -> (a: Device, b: Device, server: DirectoryServer) {
         let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(on: server)
         let list = try a.store.createList(title: "Errands")
         let x = try a.store.createReminder(ReminderDraft(listID: list.id, title: "X"))
         let y = try a.store.createReminder(ReminderDraft(listID: list.id, title: "Y"))
@@ -69,8 +69,7 @@ import Testing
 
     @Test func theSameTagOnTheSameReminderOfflineIsOneLink() throws {
         let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        let b = try Device("B", server: server)
+        let (a, b) = try twoDevices(on: server)
         let list = try a.store.createList(title: "Errands")
         let x = try a.store.createReminder(ReminderDraft(listID: list.id, title: "X"))
         try a.sync(); try b.sync()

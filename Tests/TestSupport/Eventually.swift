@@ -1,0 +1,23 @@
+import Foundation
+
+/// Thrown by `eventually` when its condition does not hold in time.
+public struct EventuallyTimeout: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Waits for background work by its outcome: checks `condition` every
+/// `interval` seconds (a check that starts a process wants a longer one)
+/// until it holds, and returns how long that took. Throws
+/// `EventuallyTimeout`, naming `what`, after `timeout` seconds.
+@discardableResult
+public func eventually(timeout: TimeInterval = 3, every interval: TimeInterval = 0.005, _ what: String = "condition",
+                       _ condition: () throws -> Bool) throws -> TimeInterval {
+    let start = Date()
+    while true {
+        if try condition() { return Date().timeIntervalSince(start) }
+        if Date().timeIntervalSince(start) > timeout {
+            throw EventuallyTimeout(description: "\(what) did not hold within \(timeout) s")
+        }
+        Thread.sleep(forTimeInterval: interval)
+    }
+}
