@@ -113,7 +113,7 @@ struct LiveSyncTmuxTests {
 
     @Test func demoScriptsPassTheirChecks() throws {
         let binary = try CommandRunner.locateBinary()
-        for script in ["two-devices.sh", "conflict.sh", "sharing.sh"] {
+        for script in ["two-devices.sh", "conflict.sh", "sharing.sh", "network.sh"] {
             var environment = ProcessInfo.processInfo.environment
             environment["REMINDERS_BIN"] = binary.path
             let result = try Subprocess.run(["bash", packageRoot.appendingPathComponent("Demo/\(script)").path, "--check"],

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real binary as a network service and as its devices: `reminders
+/// serve` on a loopback port, accounts, `reminders login`, and devices of
+/// two people that sync and share through it by URL.
+@Suite struct NetworkServiceTests {
+    @Test func devicesOfTwoPeopleSyncAndShareThroughReminderServe() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let store = runner.home.appendingPathComponent("store").path
+        let aliceSecret = try #require(try runner.ok("serve", "user", "add", "alice", "--store", store)
+            .split(separator: "\n").last.map(String.init))
+        let bobSecret = try #require(try runner.ok("serve", "user", "add", "bob", "--store", store)
+            .split(separator: "\n").last.map(String.init))
+        #expect(try runner.ok("serve", "user", "list", "--store", store) == "alice\nbob")
+        // The same name twice is refused, and the first account stays.
+        #expect(try runner.run("serve", "user", "add", "alice", "--store", store).status == 2)
+
+        let port = try Self.freePort()
+        let server = try runner.start(["serve", "--store", store, "--listen", "127.0.0.1:\(port)"])
+        defer { server.signal(SIGTERM); _ = try? server.wait(timeout: 10) }
+        let url = "http://127.0.0.1:\(port)"
+
+        // Each device keeps its credentials in its own config folder.
+        func device(_ name: String) -> [String: String] {
+            ["XDG_CONFIG_HOME": runner.home.appendingPathComponent("config-\(name)").path,
+             "REMINDERS_SERVER": url, "REMINDERS_DEVICE": name]
+        }
+        func login(_ name: String, _ user: String, _ secret: String) throws -> ProcessResult {
+            let file = runner.home.appendingPathComponent("secret-\(name)")
+            try secret.write(to: file, atomically: true, encoding: .utf8)
+            return try runner.run(["login", url, "--user", user, "--secret-file", file.path], environment: device(name))
+        }
+        try eventually(timeout: 20, "the service answers") { (try? login("laptop", "alice", aliceSecret))?.status == 0 }
+        #expect(try login("phone", "bob", "not-the-secret").status == 3)
+        #expect(try login("phone", "bob", bobSecret).status == 0)
+        #expect(try login("desktop", "alice", aliceSecret).status == 0)
+
+        // Two devices of Alice: an edit on one reaches the other.
+        #expect(try runner.run(["list", "add", "Groceries"], environment: device("laptop")).status == 0)
+        #expect(try runner.run(["add", "Milk", "--list", "Groceries"], environment: device("laptop")).status == 0)
+        #expect(try runner.run(["sync"], environment: device("laptop")).status == 0)
+        #expect(try runner.run(["sync"], environment: device("desktop")).status == 0)
+        #expect(try runner.run(["lists"], environment: device("desktop")).stdout.contains("Groceries"))
+
+        // Alice shares the list with Bob, read-only; Bob sees it and may not change it.
+        #expect(try runner.run(["share", "Groceries", "--with", "bob", "--read-only"], environment: device("laptop")).status == 0)
+        let shares = try runner.run(["shares"], environment: device("phone"))
+        #expect(shares.stdout.contains("alice"), "\(shares)")
+        #expect(try runner.run(["accept", Self.shareID(in: shares.stdout)], environment: device("phone")).status == 0)
+        #expect(try runner.run(["sync"], environment: device("phone")).status == 0)
+        let shown = try runner.run(["show", "Groceries"], environment: device("phone"))
+        #expect(shown.status == 0 && shown.stdout.contains("Milk"), "\(shown)")
+        #expect(try runner.run(["complete", "Milk"], environment: device("phone")).status == 3)
+
+        // The service is down: edits wait as pending; it comes back and they go.
+        server.signal(SIGTERM)
+        _ = try server.wait(timeout: 10)
+        #expect(try runner.run(["add", "Eggs", "--list", "Groceries"], environment: device("desktop")).status == 0)
+        let down = try runner.run(["sync"], environment: device("desktop"))
+        #expect(down.status == 4)
+        #expect(down.stderr.contains("connection refused"), "\(down)")
+        let again = try runner.start(["serve", "--store", store, "--listen", "127.0.0.1:\(port)"])
+        defer { again.signal(SIGTERM); _ = try? again.wait(timeout: 10) }
+        try eventually(timeout: 20, "the service answers again") {
+            (try? runner.run(["sync"], environment: device("desktop")))?.status == 0
+        }
+        #expect(try runner.run(["sync"], environment: device("laptop")).status == 0)
+        let titles = try runner.run(["export", "--json"], environment: device("laptop")).stdout
+        #expect(titles.contains("Eggs") && titles.contains("Milk"))
+    }
+
+    /// A loopback port nothing listens on now.
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw PortError() }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct PortError: Error {}
+
+    static func shareID(in text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).first { $0.count >= 8 && $0.allSatisfy { $0.isHexDigit || $0 == "-" } }
+            .map(String.init) ?? ""
+    }
+}
