@@ -29,7 +29,7 @@ struct InitialSyncBench {
         var stoppedUpload: Double?, stoppedDownload: Double?
         let size = world.size
         for run in 1...runs {
-            let folder = world.folder.appendingPathComponent("sync-\(run)")
+            let folder = world.folder.appendingPathComponent((overHTTP ? "http-sync-" : "sync-") + "\(run)")
             try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bare = try timed { try writeBare(folder.appendingPathComponent("bare.sqlite")) }

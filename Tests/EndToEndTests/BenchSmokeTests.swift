@@ -12,7 +12,7 @@ struct BenchSmokeTests {
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "| Figure | Reminders | Median | Spread (min–max) | p95 | Goal | |", "\(result)")
-        for section in ["Initial sync:", "Incremental sync:", "Queries:", "TUI:", "Memory:"] {
+        for section in ["Initial sync:", "Initial sync over HTTP:", "Incremental sync:", "Queries:", "TUI:", "Memory:"] {
             #expect(lines.contains { $0.hasPrefix("| \(section)") }, "no \(section) figure in\n\(result.stdout)")
         }
         #expect(lines.contains { $0.hasPrefix("Goals met: ") }, "\(result)")
