@@ -173,6 +173,24 @@ open_two_devices() {
   wait_synced "$DESKTOP" 20 || fail "the desktop did not sync"
 }
 
+# The start of a demo of two devices: for an interactive run, prints the
+# introduction it is given and waits for Enter; opens the two devices; then,
+# for an interactive run, hands the terminal over until the demo ends.
+# A --check run goes on with the devices open.
+start_two_devices() {
+  if [[ "$CHECK" == 0 ]]; then
+    printf '%s\n' "$1"
+    if [[ -t 0 ]]; then
+      read -r -p "Press Enter to start… " _
+    fi
+  fi
+  open_two_devices
+  if [[ "$CHECK" == 0 ]]; then
+    attach
+    exit 0
+  fi
+}
+
 # Hands the terminal to tmux (interactive runs). Quitting both apps (q)
 # or detaching (Ctrl-b d) ends the demo.
 attach() {

@@ -38,8 +38,7 @@ for device in laptop desktop; do
   printf '%s\n' "$SECRET" | XDG_CONFIG_HOME="$WORLD/config-$device" "$BIN" login "$DEMO_SERVER" --user me >/dev/null
 done
 
-if [[ "$CHECK" == 0 ]]; then
-  cat <<EOF
+start_two_devices "$(cat <<EOF
 A server at $DEMO_SERVER (reminders serve; its log is $WORLD/serve.log)
 and two devices of the account "me" that reach it by URL, each with its own
 database and credentials, as on their own machines:
@@ -54,17 +53,7 @@ it again with
   $BIN serve --store $WORLD/store --listen 127.0.0.1:$PORT
 Click a pane (or Ctrl-b and an arrow) to switch devices; q quits an app.
 EOF
-  if [[ -t 0 ]]; then
-    read -r -p "Press Enter to start… " _
-  fi
-fi
-
-open_two_devices
-
-if [[ "$CHECK" == 0 ]]; then
-  attach
-  exit 0
-fi
+)"
 
 keys "$LAPTOP" a
 wait_for "$LAPTOP" "New List" 5 || fail "the laptop's list form did not open"

@@ -20,8 +20,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 new_world
 
-if [[ "$CHECK" == 0 ]]; then
-  cat <<EOF
+start_two_devices "$(cat <<EOF
 Two devices of one user ("me"), each its own app and database, one server
 directory ($WORLD/server):
 
@@ -41,17 +40,7 @@ What to watch for:
 Click a pane (or Ctrl-b and an arrow) to switch devices; q quits an app.
 The demo ends when both apps have quit.
 EOF
-  if [[ -t 0 ]]; then
-    read -r -p "Press Enter to start… " _
-  fi
-fi
-
-open_two_devices
-
-if [[ "$CHECK" == 0 ]]; then
-  attach
-  exit 0
-fi
+)"
 
 # --check: the joining device did not seed a second copy…
 for pane in "$LAPTOP" "$DESKTOP"; do
