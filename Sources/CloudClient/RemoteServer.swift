@@ -48,7 +48,7 @@ public final class RemoteServer: Sendable {
     /// The service's head: a number that moves with every commit. With
     /// `after`, waits up to `wait` seconds for it to move past that value
     /// (a long poll; how a device hears of changes at once).
-    public func head(after: Int64? = nil, wait: Double = 0) throws -> Int64 {
+    public func fetchHead(after: Int64? = nil, wait: Double = 0) throws -> Int64 {
         var query = "/v1/head"
         if let after { query += "?after=\(after)&wait=\(wait)" }
         let data = try send(.GET, query, body: nil, device: "watcher", timeout: .milliseconds(Int64((wait + 10) * 1000)))

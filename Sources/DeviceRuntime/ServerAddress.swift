@@ -77,7 +77,7 @@ extension RemoteServer: ServerConnection {
     /// -1 when the service cannot be reached: a value no head has, so the
     /// next round tries (and reports why it cannot).
     public func head() -> Int64 {
-        (try? head(after: nil)) ?? -1
+        (try? fetchHead()) ?? -1
     }
 }
 
@@ -131,7 +131,7 @@ final class RemoteWatcher: ServerWatching {
             var last: Int64?
             while isCurrent() {
                 do {
-                    let head = try server.head(after: last, wait: last == nil ? 0 : Self.wait)
+                    let head = try server.fetchHead(after: last, wait: last == nil ? 0 : Self.wait)
                     guard isCurrent() else { return }
                     if head != last {
                         last = head

@@ -207,7 +207,7 @@ struct LoginCommand: ParsableCommand {
         let credential = RemoteCredential(userName: user, secret: secret, certificateAuthority: authority)
         // Checked before it is kept: a typo is caught now, not at the first sync.
         do {
-            _ = try RemoteServer(url: address, credential: credential, timeout: .seconds(10)).head(after: nil)
+            _ = try RemoteServer(url: address, credential: credential, timeout: .seconds(10)).fetchHead()
         } catch let error as CloudError {
             throw SyncFailure(error)
         }

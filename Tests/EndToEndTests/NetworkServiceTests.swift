@@ -18,7 +18,7 @@ import TestSupport
         // The same name twice is refused, and the first account stays.
         #expect(try runner.run("serve", "user", "add", "alice", "--store", store).status == 2)
 
-        let port = try Self.freePort()
+        let port = try freeLoopbackPort()
         let server = try runner.start(["serve", "--store", store, "--listen", "127.0.0.1:\(port)"])
         defer { server.signal(SIGTERM); _ = try? server.wait(timeout: 10) }
         let url = "http://127.0.0.1:\(port)"
@@ -71,24 +71,6 @@ import TestSupport
         let titles = try runner.run(["export", "--json"], environment: device("laptop")).stdout
         #expect(titles.contains("Eggs") && titles.contains("Milk"))
     }
-
-    /// A loopback port nothing listens on now.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw PortError() }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    struct PortError: Error {}
 
     static func shareID(in text: String) -> String {
         text.split(whereSeparator: \.isWhitespace).first { $0.count >= 8 && $0.allSatisfy { $0.isHexDigit || $0 == "-" } }

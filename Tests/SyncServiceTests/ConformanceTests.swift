@@ -141,7 +141,7 @@ import Testing
         let wrong = RemoteServer(url: url, credential: RemoteCredential(userName: "alice", secret: "guess"))
         await #expect(throws: CloudError.self) { try await blocking { try wrong.database(scope: .private, device: "d").fetchShares() } }
         let nobody = RemoteServer(url: url, credential: RemoteCredential(userName: "mallory", secret: world.secret("alice")))
-        await #expect(throws: CloudError.self) { try await blocking { try nobody.head() } }
+        await #expect(throws: CloudError.self) { try await blocking { try nobody.fetchHead() } }
         let status = try await Self.raw(url, path: "/v1/db/private", body: "{}", auth: nil).status
         #expect(status == 401)
     }
@@ -177,18 +177,18 @@ import Testing
         let world = try await ServiceWorld(.http)
         let url = try #require(world.url)
         let remote = RemoteServer(url: url, credential: RemoteCredential(userName: "alice", secret: world.secret("alice")))
-        let start = try await blocking { try remote.head() }
+        let start = try await blocking { try remote.fetchHead() }
         let alice = world.database("alice")
         // The longest wait the service allows: a loaded machine may take
         // seconds to make the save below.
-        let waiting = Task { try await blocking { try remote.head(after: start, wait: SyncServer.maxWait) } }
+        let waiting = Task { try await blocking { try remote.fetchHead(after: start, wait: SyncServer.maxWait) } }
         try await Task.sleep(for: .milliseconds(200))
         _ = try await blocking { try alice.createZone("Reminders") }
         let moved = try await waiting.value
         #expect(moved > start)
         // Nothing new: the poll answers with the same head once its time is up.
-        let now = try await blocking { try remote.head() }
-        #expect(try await blocking { try remote.head(after: now, wait: 0.2) } == now)
+        let now = try await blocking { try remote.fetchHead() }
+        #expect(try await blocking { try remote.fetchHead(after: now, wait: 0.2) } == now)
     }
 
     static func raw(_ url: URL, path: String, body: String, auth: (String, String)?) async throws

@@ -1,10 +1,10 @@
 import CloudClient
 import CloudServer
 import Foundation
-import Hummingbird
 import Synchronization
 import SyncService
 import Testing
+import TestSupport
 
 /// How a test reaches the store: the directory store itself, or
 /// `reminders serve` over HTTP in front of the same store. Every
@@ -24,7 +24,7 @@ final class ServiceWorld: Sendable {
     let store: DirectoryServer
     let accounts: AccountStore
     private let secrets: Mutex<[String: String]>
-    private let serving: Task<Void, any Error>?
+    private let serving: RunningProcess?
     let url: URL?
 
     init(_ transport: Transport, users: [String] = ["alice", "bob", "carol"]) async throws {
@@ -40,27 +40,36 @@ final class ServiceWorld: Sendable {
             url = nil
             return
         }
-        let (task, port) = try await Self.serve(SyncServer(store: store, accounts: accounts))
-        serving = task
-        url = URL(string: "http://127.0.0.1:\(port)")
+        let (process, url) = try await Self.serve(store: folder.appendingPathComponent("store"), secret: secrets["alice"] ?? "")
+        serving = process
+        self.url = url
     }
 
     deinit {
-        serving?.cancel()
+        serving?.signal(SIGTERM)
+        _ = try? serving?.wait(timeout: 10)
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Starts the service on a free loopback port; returns it once it
-    /// listens.
-    static func serve(_ service: SyncServer) async throws -> (Task<Void, any Error>, Int) {
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: service.router(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let task = Task { try await app.run() }
-        for await port in ports { return (task, port) }
-        throw CancellationError()
+    /// Starts the real `reminders serve` on a free loopback port (a process
+    /// of its own: a service inside the test process would wait for the
+    /// concurrency threads that the other tests keep busy), and returns
+    /// once it answers alice.
+    static func serve(store: URL, secret: String, tls: [String] = [], scheme: String = "http",
+                      certificateAuthority: String? = nil) async throws -> (RunningProcess, URL) {
+        let port = try freeLoopbackPort()
+        let binary = try CommandRunner.locateBinary()
+        let process = try Subprocess.start(
+            [binary.path, "serve", "--store", store.path, "--listen", "127.0.0.1:\(port)"] + tls,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                          "HOME": store.deletingLastPathComponent().path])
+        let url = try #require(URL(string: "\(scheme)://127.0.0.1:\(port)"))
+        let remote = RemoteServer(url: url, credential: RemoteCredential(
+            userName: "alice", secret: secret, certificateAuthority: certificateAuthority))
+        try await blocking {
+            try eventually(timeout: 30, every: 0.05, "reminders serve answers") { (try? remote.fetchHead()) != nil }
+        }
+        return (process, url)
     }
 
     func secret(_ user: String) -> String { secrets.withLock { $0[user] ?? "" } }

@@ -2,7 +2,6 @@ import CloudClient
 import CloudServer
 import Crypto
 import Foundation
-import Hummingbird
 import SwiftASN1
 import SyncService
 import Testing
@@ -14,20 +13,14 @@ import X509
     @Test func aDeviceTrustingTheCertificateSyncsAndOneThatDoesNotIsRefused() async throws {
         let world = try await ServiceWorld(.directory)
         let (certificate, key) = try Self.selfSigned(in: world.folder)
-        let service = SyncServer(store: world.store, accounts: world.accounts)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try service.application(host: "127.0.0.1", port: 0,
-                                          tls: ServerTLS(certificatePath: certificate, keyPath: key)) { port in
-            continuation.yield(port)
+        let (server, url) = try await ServiceWorld.serve(
+            store: world.folder.appendingPathComponent("store"), secret: world.secret("alice"),
+            tls: ["--tls-cert", certificate, "--tls-key", key], scheme: "https", certificateAuthority: certificate)
+        defer {
+            server.signal(SIGTERM)
+            _ = try? server.wait(timeout: 10)
         }
-        let serving = Task { try await app.run() }
-        defer { serving.cancel() }
-        var port = 0
-        for await bound in ports {
-            port = bound
-            break
-        }
-        let url = try #require(URL(string: "https://localhost:\(port)"))
+        let port = try #require(url.port)
 
         let trusting = RemoteServer(url: url, credential: RemoteCredential(
             userName: "alice", secret: world.secret("alice"), certificateAuthority: certificate))
@@ -35,11 +28,11 @@ import X509
         #expect(zone.ownerName == "alice")
 
         let stranger = RemoteServer(url: url, credential: RemoteCredential(userName: "alice", secret: world.secret("alice")))
-        await #expect(throws: CloudError.self) { try await blocking { try stranger.head() } }
+        await #expect(throws: CloudError.self) { try await blocking { try stranger.fetchHead() } }
 
-        let plain = RemoteServer(url: try #require(URL(string: "http://localhost:\(port)")),
+        let plain = RemoteServer(url: try #require(URL(string: "http://127.0.0.1:\(port)")),
                                  credential: RemoteCredential(userName: "alice", secret: world.secret("alice")))
-        await #expect(throws: CloudError.self) { try await blocking { try plain.head() } }
+        await #expect(throws: CloudError.self) { try await blocking { try plain.fetchHead() } }
     }
 
     /// A self-signed certificate for localhost and 127.0.0.1, and its key,
