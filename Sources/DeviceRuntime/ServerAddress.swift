@@ -4,9 +4,9 @@ import Foundation
 import Synchronization
 
 /// Where a device's server is, and the one place that turns that into a
-/// connection and a way of hearing about changes. A directory that every
-/// device reaches is the only transport today; the network service will be
-/// a second case here, and nothing above this file needs to know which.
+/// connection and a way of hearing about changes: a directory that every
+/// device reaches, or a network service by URL. Nothing above this file
+/// needs to know which.
 public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     /// A server kept in a directory (`DirectoryServer`).
     case directory(URL)

@@ -75,6 +75,15 @@ struct Credentials: Codable, Equatable {
         url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 
+    /// The URL of a network service, without a trailing slash; exit 2 for
+    /// text that is not an http(s) URL with a host.
+    static func serviceURL(_ text: String) throws -> URL {
+        guard isURL(text), let url = URL(string: normalize(text)), url.host != nil else {
+            throw CLIFailure("'\(text)' is not a server URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
+        }
+        return url
+    }
+
     /// Whether `server` names a network service rather than a directory.
     static func isURL(_ server: String) -> Bool {
         server.hasPrefix("http://") || server.hasPrefix("https://")

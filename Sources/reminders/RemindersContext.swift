@@ -117,9 +117,7 @@ extension Location {
     /// service with the credential `reminders login` stored for this user.
     func serverAddress(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerAddress {
         guard Credentials.isURL(server) else { return .directory(URL(fileURLWithPath: server)) }
-        guard let url = URL(string: server), url.host != nil else {
-            throw CLIFailure("'\(server)' is not a server URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
-        }
+        let url = try Credentials.serviceURL(server)
         let credential = try Credentials.load(from: Credentials.path(environment: environment))
             .credential(for: server, user: user)
         return .remote(url, credential)

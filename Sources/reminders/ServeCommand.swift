@@ -184,9 +184,7 @@ struct LoginCommand: ParsableCommand {
     var caCert: String?
 
     func run() throws {
-        guard Credentials.isURL(url), let address = URL(string: Credentials.normalize(url)), address.host != nil else {
-            throw CLIFailure("'\(url)' is not a server URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
-        }
+        let address = try Credentials.serviceURL(url)
         let secret: String
         if let secretFile {
             guard let text = try? String(contentsOfFile: Location.expand(secretFile), encoding: .utf8) else {
