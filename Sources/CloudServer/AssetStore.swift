@@ -13,8 +13,9 @@ import Darwin
 /// final name (temp file, fsync, rename, fsync of the folder), and are
 /// checked against their name on every read, so that a file altered on disk
 /// is reported instead of served.
-struct AssetStore: Sendable {
+struct AssetStore: AssetStoring {
     let directory: URL
+    var location: String { directory.path }
 
     /// Creates the folder if needed.
     init(directory: URL) throws {
@@ -33,7 +34,7 @@ struct AssetStore: Sendable {
         let asset = Asset(sha256: hash, size: data.count)
         let final = directory.appendingPathComponent(hash)
         if (try? read(asset)) != nil { return asset }
-        let temporary = directory.appendingPathComponent(".tmp-\(hash.prefix(16))-\(Schema.randomHex(bytes: 8))")
+        let temporary = directory.appendingPathComponent(".tmp-\(hash.prefix(16))-\(StoreMeta.randomHex(bytes: 8))")
         do {
             try FileSync.writeDurably(data, to: temporary)
             try FileSync.rename(temporary, to: final)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The change feeds of one database: zones since a token, and records of a
 /// zone since a token.
@@ -14,8 +13,8 @@ import GRDB
 /// left the participant's view (deleted, unshared, moved out) are
 /// participant tombstones.
 struct ChangeFeed {
-    let database: DirectoryDatabase
-    let db: Database
+    let database: StoreDatabase
+    let db: any StoreConnection
 
     private var userName: String { database.userName }
 
@@ -35,9 +34,9 @@ struct ChangeFeed {
     /// (deletions since were forgotten), or past the head (a token from
     /// another server, or from a store restored from an older backup).
     func position(after token: ChangeToken?) throws -> Position {
-        let head = try Schema.metaInteger(db, Schema.Meta.sequence)
+        let head = try StoreMeta.integer(db, StoreMeta.sequence)
         guard let token else { return Position(head: head, since: 0, scratchHead: head) }
-        let compacted = try Schema.metaInteger(db, Schema.Meta.compactedThrough)
+        let compacted = try StoreMeta.integer(db, StoreMeta.compactedThrough)
         // A reader from scratch needs the deletions after its start only.
         let needsTombstonesAfter = token.scratchHead ?? token.sequence
         if needsTombstonesAfter < compacted || token.sequence > head || needsTombstonesAfter > head {
@@ -61,15 +60,14 @@ struct ChangeFeed {
         var deleted: [ZoneID] = []
         switch database.scope {
         case .private:
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try db.rows("""
                 SELECT name, deletedSequence FROM zone
                 WHERE ownerName = ? AND changeSequence > ?
                 ORDER BY name
-                """, arguments: [userName, since])
+                """, [userName, since])
             for row in rows {
-                let zone = ZoneID(name: try row.decode(atIndex: 0), ownerName: userName)
-                let deletedSequence: Int64? = try row.decode(atIndex: 1)
-                if deletedSequence == nil {
+                let zone = ZoneID(name: try row.text(0), ownerName: userName)
+                if try row.optionalInteger(1) == nil {
                     changed.append(zone)
                 } else if token != nil {
                     deleted.append(zone)
@@ -78,16 +76,16 @@ struct ChangeFeed {
         case .shared:
             // A zone the participant sees anything of is changed; one where
             // the last visible record just went away is deleted for them.
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try db.rows("""
                 SELECT ownerName, zoneName, MAX(isVisible) FROM sharedView
                 WHERE userName = ?
                 GROUP BY ownerName, zoneName
                 HAVING MAX(sequence) > ?
                 ORDER BY ownerName, zoneName
-                """, arguments: [userName, since])
+                """, [userName, since])
             for row in rows {
-                let zone = ZoneID(name: try row.decode(atIndex: 1), ownerName: try row.decode(atIndex: 0))
-                if try row.decode(Bool.self, atIndex: 2) {
+                let zone = ZoneID(name: try row.text(1), ownerName: try row.text(0))
+                if try row.bool(2) {
                     changed.append(zone)
                 } else if token != nil {
                     deleted.append(zone)
@@ -115,13 +113,13 @@ struct ChangeFeed {
             throw CloudError.permissionFailure("zone \(zone) belongs to \(zone.ownerName); read it through the shared database")
         }
         guard try ZoneRows.state(db, zone) == .live else { throw CloudError.zoneNotFound(zone) }
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try db.rows("""
             SELECT \(StoredRecord.columns) FROM record
             WHERE ownerName = ? AND zoneName = ? AND sequence > ?
-              AND (NOT isDeleted OR sequence > ?)
+              AND (isDeleted = 0 OR sequence > ?)
             ORDER BY sequence
             LIMIT ?
-            """, arguments: [zone.ownerName, zone.name, position.since, position.scratchHead ?? 0, limit + 1])
+            """, [zone.ownerName, zone.name, position.since, position.scratchHead ?? 0, limit + 1])
         let moreComing = rows.count > limit
         var changes = ZoneChanges(changed: [], deleted: [], token: ChangeToken(sequence: position.head), moreComing: moreComing)
         var last = position.since
@@ -139,38 +137,36 @@ struct ChangeFeed {
     }
 
     private func sharedZoneChanges(_ zone: ZoneID, position: Position, limit: Int) throws -> ZoneChanges {
-        let known = try Bool.fetchOne(db, sql: """
+        let known = try db.bool("""
             SELECT EXISTS (SELECT 1 FROM sharedView WHERE userName = ? AND ownerName = ? AND zoneName = ?)
-            """, arguments: [userName, zone.ownerName, zone.name]) ?? false
+            """, [userName, zone.ownerName, zone.name])
         guard known else { throw CloudError.zoneNotFound(zone) }
         let recordColumns = StoredRecord.columns
             .split(separator: ",")
             .map { "r." + $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: ", ")
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT v.sequence AS viewSequence, v.isVisible AS viewIsVisible, v.recordType AS viewRecordType, v.recordName AS viewRecordName,
-                   r.recordName IS NOT NULL AND NOT r.isDeleted AS isLive, \(recordColumns)
+        // The view's columns come first (0 to 4), then the record's.
+        let rows = try db.rows("""
+            SELECT v.sequence, v.isVisible, v.recordType, v.recordName,
+                   CASE WHEN r.recordName IS NOT NULL AND r.isDeleted = 0 THEN 1 ELSE 0 END, \(recordColumns)
             FROM sharedView v
             LEFT JOIN record r ON r.ownerName = v.ownerName AND r.zoneName = v.zoneName AND r.recordName = v.recordName
             WHERE v.userName = ? AND v.ownerName = ? AND v.zoneName = ? AND v.sequence > ?
-              AND (v.isVisible OR v.sequence > ?)
+              AND (v.isVisible = 1 OR v.sequence > ?)
             ORDER BY v.sequence
             LIMIT ?
-            """, arguments: [userName, zone.ownerName, zone.name, position.since, position.scratchHead ?? 0, limit + 1])
+            """, [userName, zone.ownerName, zone.name, position.since, position.scratchHead ?? 0, limit + 1])
         let moreComing = rows.count > limit
         var changes = ZoneChanges(changed: [], deleted: [], token: ChangeToken(sequence: position.head), moreComing: moreComing)
         var last = position.since
         for row in rows.prefix(limit) {
-            last = try row.decode(forColumn: "viewSequence")
-            let isVisible: Bool = try row.decode(forColumn: "viewIsVisible")
-            let isLive: Bool? = try row.decode(forColumn: "isLive")
-            if isVisible, isLive == true {
-                changes.changed.append(try StoredRecord(row: row).record)
+            last = try row.integer(0)
+            if try row.bool(1), try row.bool(4) {
+                changes.changed.append(try StoredRecord(row: row, at: 5).record)
             } else {
-                let name: String = try row.decode(forColumn: "viewRecordName")
                 changes.deleted.append(RecordDeletion(
-                    id: RecordID(recordName: name, zoneID: zone),
-                    recordType: try row.decode(forColumn: "viewRecordType")))
+                    id: RecordID(recordName: try row.text(3), zoneID: zone),
+                    recordType: try row.text(2)))
             }
         }
         changes.token = token(after: position, lastDelivered: last, moreComing: moreComing)

@@ -18,12 +18,7 @@ import Darwin
 ///
 /// Several `DirectoryServer` instances, in one process or many, may use the
 /// same directory at once.
-public final class DirectoryServer: Sendable {
-    /// The most records (saves plus deletes) one `modifyRecords` accepts.
-    public static let maximumRecordsPerRequest = 400
-    /// The most bytes (`ServerRecord.encodedSize`, assets not counted) one
-    /// `modifyRecords` accepts.
-    public static let maximumBytesPerRequest = 2 * 1024 * 1024
+public final class DirectoryServer: RecordStore {
     /// The store format this program writes; a store with a higher one is
     /// refused with `incompatibleVersion`.
     public static let formatVersion = Schema.formatVersion
@@ -38,7 +33,8 @@ public final class DirectoryServer: Sendable {
     public var headFileURL: URL { headFile.url }
 
     let pool: DatabasePool
-    let assets: AssetStore
+    private let assetFiles: AssetStore
+    package var assets: any AssetStoring { assetFiles }
     /// `server.sqlite` as opened: a store deleted or replaced while open is
     /// refused instead of read and written through the old file's handles.
     private let storeFile: String
@@ -89,7 +85,7 @@ public final class DirectoryServer: Sendable {
         } catch {
             throw StoreFailure.map(error, directory: directory)
         }
-        assets = try AssetStore(directory: directory.appendingPathComponent("assets"))
+        assetFiles = try AssetStore(directory: directory.appendingPathComponent("assets"))
         storeFile = file
         storeFileIdentity = FileIdentity(path: file)
         if headFile.read() == nil {
@@ -99,8 +95,8 @@ public final class DirectoryServer: Sendable {
 
     /// One user's private or shared database on this server, making requests
     /// as `device` (recorded as `modifiedByDevice` on what it saves).
-    public func database(user: String, scope: DatabaseScope, device: String) -> DirectoryDatabase {
-        DirectoryDatabase(server: self, userName: user, scope: scope, deviceName: device)
+    public func database(user: String, scope: DatabaseScope, device: String) -> StoreDatabase {
+        StoreDatabase(store: self, userName: user, scope: scope, deviceName: device)
     }
 
     /// The latest change sequence, from the `HEAD` file (cheap enough to call
@@ -113,7 +109,7 @@ public final class DirectoryServer: Sendable {
 
     /// The latest change sequence, read from the store.
     public func currentSequence() throws -> Int64 {
-        try read { try Schema.metaInteger($0, Schema.Meta.sequence) }
+        try read { try StoreMeta.integer($0, StoreMeta.sequence) }
     }
 
     /// Removes tombstones (deleted records, records that left a participant's
@@ -125,17 +121,7 @@ public final class DirectoryServer: Sendable {
     /// - returns: the number of record tombstones removed.
     @discardableResult
     public func compactTombstones(through sequence: Int64) throws -> Int {
-        try write(user: "", device: "") { context in
-            let db = context.db
-            let point = min(sequence, try Schema.metaInteger(db, Schema.Meta.sequence))
-            guard point > (try Schema.metaInteger(db, Schema.Meta.compactedThrough)) else { return 0 }
-            try db.execute(sql: "DELETE FROM record WHERE isDeleted AND sequence <= ?", arguments: [point])
-            let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM sharedView WHERE NOT isVisible AND sequence <= ?", arguments: [point])
-            try db.execute(sql: "DELETE FROM zone WHERE deletedSequence IS NOT NULL AND deletedSequence <= ?", arguments: [point])
-            try Schema.setMeta(db, Schema.Meta.compactedThrough, point)
-            return removed
-        }
+        try Compaction.compact(self, through: sequence)
     }
 
     /// Removes tombstones of records deleted before `date` (and every
@@ -144,18 +130,12 @@ public final class DirectoryServer: Sendable {
     /// `date` start over from a nil token.
     @discardableResult
     public func compactTombstones(olderThan date: Date) throws -> Int {
-        let sequence = try read { db in
-            try Int64.fetchOne(
-                db, sql: "SELECT MAX(sequence) FROM record WHERE isDeleted AND modificationDate < ?",
-                arguments: [date.timeIntervalSinceReferenceDate])
-        }
-        guard let sequence else { return 0 }
-        return try compactTombstones(through: sequence)
+        try Compaction.compact(self, olderThan: date)
     }
 
     /// The compaction point: tokens older than this have expired.
     public func compactedThrough() throws -> Int64 {
-        try read { try Schema.metaInteger($0, Schema.Meta.compactedThrough) }
+        try read { try StoreMeta.integer($0, StoreMeta.compactedThrough) }
     }
 
     // MARK: Requests
@@ -172,10 +152,10 @@ public final class DirectoryServer: Sendable {
     }
 
     /// Runs a read in a snapshot of the store.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try checkStoreFile()
         do {
-            return try pool.read(body)
+            return try pool.read { db in try body(SQLiteConnection(db)) }
         } catch {
             throw StoreFailure.map(error, directory: directory)
         }
@@ -184,18 +164,15 @@ public final class DirectoryServer: Sendable {
     /// Runs one write request in one IMMEDIATE transaction, then publishes
     /// the new head if it changed anything. A thrown error rolls back
     /// everything the request did.
-    func write<T>(user: String, device: String, _ body: (WriteContext) throws -> T) throws -> T {
+    package func write<T>(user: String, device: String, _ body: (WriteContext) throws -> T) throws -> T {
         try checkStoreFile()
         let outcome: (value: T, changed: Bool)
         do {
             outcome = try pool.writeWithoutTransaction { db in
                 var outcome: (value: T, changed: Bool)?
                 try db.inTransaction(.immediate) {
-                    let context = try WriteContext(db: db, now: clock(), userName: user, deviceName: device)
-                    let value = try body(context)
-                    outcome = (value, try context.finish())
-                    // Test-only: crash tests may kill the process here.
-                    FaultInjection.beforeCommit(.server)
+                    outcome = try WriteContext.perform(
+                        on: SQLiteConnection(db), now: clock(), user: user, device: device, body)
                     return .commit
                 }
                 guard let outcome else {
@@ -214,7 +191,7 @@ public final class DirectoryServer: Sendable {
 
     private func publishHead() {
         headFile.publish {
-            try pool.read { try Schema.metaInteger($0, Schema.Meta.sequence) }
+            try pool.read { try StoreMeta.integer(SQLiteConnection($0), StoreMeta.sequence) }
         }
     }
 

@@ -1,28 +1,27 @@
 import Foundation
-import GRDB
 
 /// One `modifyRecords` request: limits, per-record checks, and the
 /// per-zone atomicity CloudKit gives atomic zones.
 ///
-/// The whole request runs in one IMMEDIATE transaction, and each zone's
+/// The whole request runs in one write transaction, and each zone's
 /// changes in a savepoint inside it: if any record of a zone fails, the
 /// savepoint is rolled back and the zone's other records report
 /// `batchRequestFailed`, while other zones still commit. Every record is
 /// checked even after one failed, so a client learns of all its conflicts
 /// in one round trip.
 struct RecordBatch {
-    let database: DirectoryDatabase
+    let database: StoreDatabase
     let saves: [ServerRecord]
     let deletes: [RecordID]
 
-    private var server: DirectoryServer { database.server }
+    private var store: any RecordStore { database.store }
     private var userName: String { database.userName }
 
     func run() throws -> ModifyRecordsResult {
         try checkLimits()
         let unavailableAssets = missingAssets()
         let zones = Set(saves.map(\.id.zoneID)).union(deletes.map(\.zoneID)).sorted()
-        return try server.write(user: userName, device: database.deviceName) { context in
+        return try store.write(user: userName, device: database.deviceName) { context in
             var result = ModifyRecordsResult()
             let coverage = ShareCoverage(db: context.db)
             for zone in zones {
@@ -36,7 +35,7 @@ struct RecordBatch {
                 let mark = context.lastSequence
                 var failures: [RecordID: CloudError] = [:]
                 var saved: [RecordID: ServerRecord] = [:]
-                try context.db.inSavepoint {
+                try context.db.savepoint {
                     var changed: [RecordID: Int64] = [:]
                     var moved: Set<RecordID> = []
                     for save in Self.parentsFirst(zoneSaves) {
@@ -72,7 +71,7 @@ struct RecordBatch {
                             failures[id] = error
                         }
                     }
-                    guard failures.isEmpty else { return .rollback }
+                    guard failures.isEmpty else { return false }
                     for stored in doomed {
                         changed[stored.record.id] = try context.tombstone(stored)
                         try context.deleteShares(rootedAt: stored.record.id)
@@ -83,7 +82,7 @@ struct RecordBatch {
                         changed[id] = try context.tombstone(unknown)
                     }
                     try SharedVisibility(context: context).refresh(subtreesOf: moved, changed: changed)
-                    return .commit
+                    return true
                 }
                 if failures.isEmpty {
                     for save in zoneSaves {
@@ -112,14 +111,14 @@ struct RecordBatch {
     /// record, and a client splitting the batch resolves it.
     private func checkLimits() throws {
         let count = saves.count + deletes.count
-        if count > DirectoryServer.maximumRecordsPerRequest {
+        if count > StoreDatabase.maximumRecordsPerRequest {
             throw CloudError.limitExceeded(
-                "\(count) records in one request; the limit is \(DirectoryServer.maximumRecordsPerRequest)")
+                "\(count) records in one request; the limit is \(StoreDatabase.maximumRecordsPerRequest)")
         }
         let bytes = saves.reduce(0) { $0 + $1.encodedSize } + deletes.reduce(0) { $0 + $1.recordName.utf8.count }
-        if bytes > DirectoryServer.maximumBytesPerRequest {
+        if bytes > StoreDatabase.maximumBytesPerRequest {
             throw CloudError.limitExceeded(
-                "\(bytes) bytes in one request; the limit is \(DirectoryServer.maximumBytesPerRequest) bytes (2 MB), assets not counted")
+                "\(bytes) bytes in one request; the limit is \(StoreDatabase.maximumBytesPerRequest) bytes (2 MB), assets not counted")
         }
         var seen: Set<RecordID> = []
         for id in saves.map(\.id) + deletes where !seen.insert(id).inserted {
@@ -133,9 +132,9 @@ struct RecordBatch {
         var missing: [RecordID: CloudError] = [:]
         for save in saves where save.fields.values.contains(where: { if case .asset = $0 { true } else { false } }) {
             for (field, value) in save.fields.sorted(by: { $0.key < $1.key }) {
-                guard case .asset(let asset) = value, !server.assets.contains(asset) else { continue }
+                guard case .asset(let asset) = value, !store.assets.contains(asset) else { continue }
                 missing[save.id] = .assetUnavailable(
-                    "field \(field) of record \(save.id.recordName) references asset \(asset.sha256) (\(asset.size) bytes), which was never uploaded to \(server.assets.directory.path)")
+                    "field \(field) of record \(save.id.recordName) references asset \(asset.sha256) (\(asset.size) bytes), which was never uploaded to \(store.assets.location)")
                 break
             }
         }

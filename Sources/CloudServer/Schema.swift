@@ -11,19 +11,6 @@ enum Schema {
     /// without it, and devices would take the store for another one).
     static let formatVersion = 2
 
-    /// Names of the rows of the `meta` table.
-    enum Meta {
-        /// The last change sequence handed out. Every record save, delete,
-        /// visibility change and share change takes the next one.
-        static let sequence = "sequence"
-        /// Tombstones with a sequence up to this were removed: tokens older
-        /// than it have expired.
-        static let compactedThrough = "compactedThrough"
-        /// Random identity of this store, part of every change tag so that a
-        /// tag from a deleted and re-created server never matches.
-        static let serverID = "serverID"
-    }
-
     /// Refuses a store that a newer program wrote, through a read-only
     /// connection, before anything opens it for writing: opening a
     /// `DatabasePool` writes to the file, and a store this program refuses
@@ -170,26 +157,6 @@ enum Schema {
             """)
         try db.execute(
             sql: "INSERT INTO meta (key, value) VALUES (?, 0), (?, 0), (?, ?)",
-            arguments: [Meta.sequence, Meta.compactedThrough, Meta.serverID, randomHex(bytes: 4)])
-    }
-
-    static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }.joined()
-    }
-
-    static func metaInteger(_ db: Database, _ key: String) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) ?? 0
-    }
-
-    static func metaString(_ db: Database, _ key: String) throws -> String {
-        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) ?? ""
-    }
-
-    static func setMeta(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+            arguments: [StoreMeta.sequence, StoreMeta.compactedThrough, StoreMeta.serverID, StoreMeta.randomHex(bytes: 4)])
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Everything a server holds, for people (`reminders server dump`) and for
 /// tests (`--json`): users, zones, records with their field timestamps,
@@ -159,24 +158,24 @@ extension DirectoryServer {
 
 /// Reads the tables into a `ServerDump`.
 struct ServerDumpReader {
-    let db: Database
+    let db: any StoreConnection
     let directory: String
 
     func read() throws -> ServerDump {
         var users: Set<String> = []
-        let zones = try Row.fetchAll(db, sql: """
+        let zones = try db.rows("""
             SELECT ownerName, name, createdSequence, changeSequence, deletedSequence FROM zone ORDER BY ownerName, name
             """).map { row in
             ServerDump.Zone(
-                ownerName: try row.decode(atIndex: 0), name: try row.decode(atIndex: 1),
-                createdSequence: try row.decode(atIndex: 2), changeSequence: try row.decode(atIndex: 3),
-                deletedSequence: try row.decode(atIndex: 4))
+                ownerName: try row.text(0), name: try row.text(1),
+                createdSequence: try row.integer(2), changeSequence: try row.integer(3),
+                deletedSequence: try row.optionalInteger(4))
         }
         users.formUnion(zones.map(\.ownerName))
 
         var records: [ServerDump.Record] = []
         var tombstones: [ServerDump.Tombstone] = []
-        let rows = try Row.fetchAll(db, sql: "SELECT \(StoredRecord.columns) FROM record ORDER BY ownerName, zoneName, recordName")
+        let rows = try db.rows("SELECT \(StoredRecord.columns) FROM record ORDER BY ownerName, zoneName, recordName")
         for row in rows {
             let stored = try StoredRecord(row: row)
             let record = stored.record
@@ -202,31 +201,30 @@ struct ServerDumpReader {
         }
 
         var shares: [ServerDump.ShareEntry] = []
-        for row in try Row.fetchAll(db, sql: "SELECT id, ownerName, zoneName, rootRecordName FROM share ORDER BY id") {
-            let id: String = try row.decode(atIndex: 0)
-            let participants = try Row.fetchAll(
-                db, sql: "SELECT userName, permission, status, sequence FROM participant WHERE shareID = ? ORDER BY userName",
-                arguments: [id]
+        for row in try db.rows("SELECT id, ownerName, zoneName, rootRecordName FROM share ORDER BY id") {
+            let id = try row.text(0)
+            let participants = try db.rows(
+                "SELECT userName, permission, status, sequence FROM participant WHERE shareID = ? ORDER BY userName", [id]
             ).map { row in
-                let permission: String = try row.decode(atIndex: 1)
-                let status: String = try row.decode(atIndex: 2)
+                let permission = try row.text(1)
+                let status = try row.text(2)
                 guard let permission = SharePermission(rawValue: permission), let status = ParticipantStatus(rawValue: status) else {
                     throw StoredDataCorrupted(message: "a participant of share \(id) has permission \(permission) and status \(status)")
                 }
                 return ServerDump.Participant(
-                    userName: try row.decode(atIndex: 0), permission: permission, status: status, sequence: try row.decode(atIndex: 3))
+                    userName: try row.text(0), permission: permission, status: status, sequence: try row.integer(3))
             }
             users.formUnion(participants.map(\.userName))
             shares.append(ServerDump.ShareEntry(
-                id: id, ownerName: try row.decode(atIndex: 1), zoneName: try row.decode(atIndex: 2),
-                rootRecordName: try row.decode(atIndex: 3), participants: participants))
+                id: id, ownerName: try row.text(1), zoneName: try row.text(2),
+                rootRecordName: try row.text(3), participants: participants))
         }
         users.remove("")
         return ServerDump(
             directory: directory,
             formatVersion: Schema.formatVersion,
-            head: try Schema.metaInteger(db, Schema.Meta.sequence),
-            compactedThrough: try Schema.metaInteger(db, Schema.Meta.compactedThrough),
+            head: try StoreMeta.integer(db, StoreMeta.sequence),
+            compactedThrough: try StoreMeta.integer(db, StoreMeta.compactedThrough),
             users: users.sorted(),
             zones: zones, records: records, tombstones: tombstones, shares: shares)
     }

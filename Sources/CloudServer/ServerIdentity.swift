@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A point in one store's history: which store, a change sequence, and the
 /// random id of the commit that ended there.
@@ -30,15 +29,15 @@ public struct HistoryMark: Hashable, Codable, Sendable {
     }
 
     /// The mark of `sequence` in the store `db` holds.
-    static func read(_ db: Database, sequence: Int64) throws -> HistoryMark {
+    static func read(_ db: any StoreConnection, sequence: Int64) throws -> HistoryMark {
         HistoryMark(
-            storeID: try Schema.metaString(db, Schema.Meta.serverID), sequence: sequence,
-            commit: try String.fetchOne(db, sql: "SELECT id FROM commitLog WHERE sequence = ?", arguments: [sequence]))
+            storeID: try StoreMeta.text(db, StoreMeta.serverID), sequence: sequence,
+            commit: try db.text("SELECT id FROM commitLog WHERE sequence = ?", [sequence]))
     }
 
     /// The latest mark of the store `db` holds.
-    static func head(_ db: Database) throws -> HistoryMark {
-        try read(db, sequence: try Schema.metaInteger(db, Schema.Meta.sequence))
+    static func head(_ db: any StoreConnection) throws -> HistoryMark {
+        try read(db, sequence: try StoreMeta.integer(db, StoreMeta.sequence))
     }
 }
 
@@ -55,7 +54,7 @@ public struct ServerIdentity: Hashable, Codable, Sendable {
         self.checked = checked
     }
 
-    static func read(_ db: Database, checking sequence: Int64?) throws -> ServerIdentity {
+    static func read(_ db: any StoreConnection, checking sequence: Int64?) throws -> ServerIdentity {
         let head = try HistoryMark.head(db)
         let checked = try sequence.flatMap { $0 <= head.sequence ? try HistoryMark.read(db, sequence: $0) : nil }
         return ServerIdentity(head: head, checked: checked)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Answers "which shares cover this record?" by walking its parent chain.
 ///
@@ -13,12 +12,12 @@ import GRDB
 /// Results are memoized: call `reset()` after any write that changes
 /// records or shares.
 final class ShareCoverage {
-    private let db: Database
+    private let db: any StoreConnection
     private var memo: [RecordID: [String]] = [:]
     private var rootMemo: [RecordID: String?] = [:]
     private var viewerMemo: [String: Set<String>] = [:]
 
-    init(db: Database) {
+    init(db: any StoreConnection) {
         self.db = db
     }
 
@@ -71,10 +70,9 @@ final class ShareCoverage {
     /// The id of the share whose root is `id`, if any.
     func share(rootedAt id: RecordID) throws -> String? {
         if let known = rootMemo[id] { return known }
-        let statement = try db.cachedStatement(sql: """
+        let share = try db.text("""
             SELECT id FROM share WHERE ownerName = ? AND zoneName = ? AND rootRecordName = ?
-            """)
-        let share = try String.fetchOne(statement, arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName])
+            """, [id.zoneID.ownerName, id.zoneID.name, id.recordName])
         rootMemo[id] = share
         return share
     }
@@ -82,10 +80,9 @@ final class ShareCoverage {
     /// Users who see a share's records: its accepted participants.
     func viewers(of shareID: String) throws -> Set<String> {
         if let known = viewerMemo[shareID] { return known }
-        let statement = try db.cachedStatement(sql: """
+        let viewers = Set(try db.texts("""
             SELECT userName FROM participant WHERE shareID = ? AND status = 'accepted'
-            """)
-        let viewers = Set(try String.fetchAll(statement, arguments: [shareID]))
+            """, [shareID]))
         viewerMemo[shareID] = viewers
         return viewers
     }
@@ -102,12 +99,11 @@ final class ShareCoverage {
     /// What `userName` may do with records covered by `shares`: the best
     /// permission among the shares the user accepted, or nil.
     func access(of userName: String, through shares: [String]) throws -> SharePermission? {
-        let statement = try db.cachedStatement(sql: """
-            SELECT permission FROM participant WHERE shareID = ? AND userName = ? AND status = 'accepted'
-            """)
         var best: SharePermission?
         for share in shares {
-            guard let raw = try String.fetchOne(statement, arguments: [share, userName]),
+            guard let raw = try db.text("""
+                    SELECT permission FROM participant WHERE shareID = ? AND userName = ? AND status = 'accepted'
+                    """, [share, userName]),
                   let permission = SharePermission(rawValue: raw) else { continue }
             if permission == .readWrite { return .readWrite }
             best = permission
@@ -122,16 +118,15 @@ final class ShareCoverage {
     /// The parent link of a live record; nil if the record is deleted or
     /// missing, which ends a chain.
     private func liveParent(of id: RecordID) throws -> Link? {
-        let statement = try db.cachedStatement(sql: """
+        guard let row = try db.row("""
             SELECT parentOwnerName, parentZoneName, parentRecordName FROM record
-            WHERE ownerName = ? AND zoneName = ? AND recordName = ? AND NOT isDeleted
-            """)
-        guard let row = try Row.fetchOne(statement, arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName]) else {
+            WHERE ownerName = ? AND zoneName = ? AND recordName = ? AND isDeleted = 0
+            """, [id.zoneID.ownerName, id.zoneID.name, id.recordName]) else {
             return nil
         }
-        guard let owner: String = try row.decode(atIndex: 0),
-              let zone: String = try row.decode(atIndex: 1),
-              let name: String = try row.decode(atIndex: 2),
+        guard let owner = try row.optionalText(0),
+              let zone = try row.optionalText(1),
+              let name = try row.optionalText(2),
               owner == id.zoneID.ownerName else {
             return Link(parent: nil)
         }

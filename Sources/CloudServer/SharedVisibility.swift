@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Keeps the `sharedView` table, every participant's view of records shared
 /// with them, in step with records and shares, inside the write transaction
@@ -45,27 +44,24 @@ struct SharedVisibility {
         for id in affected.sorted() {
             try recompute(id, changeSequence: changed[id])
         }
-        let touch = try context.db.cachedStatement(sql: """
-            UPDATE sharedView SET sequence = ?, recordType = ?
-            WHERE ownerName = ? AND zoneName = ? AND recordName = ? AND isVisible
-            """)
         for (id, sequence) in changed.sorted(by: { $0.key < $1.key }) where !affected.contains(id) {
-            try touch.execute(arguments: [sequence, try recordType(of: id) ?? "", id.zoneID.ownerName, id.zoneID.name, id.recordName])
+            try context.db.execute("""
+                UPDATE sharedView SET sequence = ?, recordType = ?
+                WHERE ownerName = ? AND zoneName = ? AND recordName = ? AND isVisible = 1
+                """, [sequence, try recordType(of: id) ?? "", id.zoneID.ownerName, id.zoneID.name, id.recordName])
         }
     }
 
     private func isShared(_ zone: ZoneID) throws -> Bool {
-        try Bool.fetchOne(
-            context.db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM share WHERE ownerName = ?1 AND zoneName = ?2)
-                    OR EXISTS (SELECT 1 FROM sharedView WHERE ownerName = ?1 AND zoneName = ?2)
-                """),
-            arguments: [zone.ownerName, zone.name]) ?? true
+        try context.db.bool("""
+            SELECT EXISTS (SELECT 1 FROM share WHERE ownerName = ?1 AND zoneName = ?2)
+                OR EXISTS (SELECT 1 FROM sharedView WHERE ownerName = ?1 AND zoneName = ?2)
+            """, [zone.ownerName, zone.name])
     }
 
     /// A record and every record whose parent chain passes through it.
     private func descendants(of root: RecordID) throws -> Set<RecordID> {
-        let statement = try context.db.cachedStatement(sql: """
+        let rows = try context.db.rows("""
             WITH RECURSIVE subtree(ownerName, zoneName, recordName) AS (
                 VALUES (?, ?, ?)
                 UNION
@@ -74,24 +70,20 @@ struct SharedVisibility {
                   ON r.parentOwnerName = s.ownerName AND r.parentZoneName = s.zoneName AND r.parentRecordName = s.recordName
             )
             SELECT ownerName, zoneName, recordName FROM subtree
-            """)
-        let rows = try Row.fetchAll(statement, arguments: [root.zoneID.ownerName, root.zoneID.name, root.recordName])
+            """, [root.zoneID.ownerName, root.zoneID.name, root.recordName])
         return Set(try rows.map { row in
-            RecordID(recordName: try row.decode(atIndex: 2),
-                     zoneID: ZoneID(name: try row.decode(atIndex: 1), ownerName: try row.decode(atIndex: 0)))
+            RecordID(recordName: try row.text(2), zoneID: ZoneID(name: try row.text(1), ownerName: try row.text(0)))
         })
     }
 
     private func recompute(_ id: RecordID, changeSequence: Int64?) throws {
         let desired = try coverage.viewers(of: id)
-        let current = try Row.fetchAll(
-            context.db.cachedStatement(sql: """
-                SELECT userName, isVisible FROM sharedView WHERE ownerName = ? AND zoneName = ? AND recordName = ?
-                """),
-            arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName])
+        let current = try context.db.rows("""
+            SELECT userName, isVisible FROM sharedView WHERE ownerName = ? AND zoneName = ? AND recordName = ?
+            """, [id.zoneID.ownerName, id.zoneID.name, id.recordName])
         var visibleNow: Set<String> = []
-        for row in current where try row.decode(Bool.self, forColumn: "isVisible") {
-            visibleNow.insert(try row.decode(forColumn: "userName"))
+        for row in current where try row.bool(1) {
+            visibleNow.insert(try row.text(0))
         }
         var appearing = desired.subtracting(visibleNow)
         let disappearing = visibleNow.subtracting(desired)
@@ -103,21 +95,22 @@ struct SharedVisibility {
         guard !appearing.isEmpty || !disappearing.isEmpty else { return }
         let sequence = changeSequence ?? context.nextSequence()
         let type = try recordType(of: id) ?? ""
-        let upsert = try context.db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO sharedView (userName, ownerName, zoneName, recordName, recordType, isVisible, sequence)
+        let upsert = """
+            INSERT INTO sharedView (userName, ownerName, zoneName, recordName, recordType, isVisible, sequence)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
+            ON CONFLICT (userName, ownerName, zoneName, recordName) DO UPDATE SET
+                recordType = excluded.recordType, isVisible = excluded.isVisible, sequence = excluded.sequence
+            """
         for user in appearing.sorted() {
-            try upsert.execute(arguments: [user, id.zoneID.ownerName, id.zoneID.name, id.recordName, type, true, sequence])
+            try context.db.execute(upsert, [user, id.zoneID.ownerName, id.zoneID.name, id.recordName, type, true, sequence])
         }
         for user in disappearing.sorted() {
-            try upsert.execute(arguments: [user, id.zoneID.ownerName, id.zoneID.name, id.recordName, type, false, sequence])
+            try context.db.execute(upsert, [user, id.zoneID.ownerName, id.zoneID.name, id.recordName, type, false, sequence])
         }
     }
 
     private func recordType(of id: RecordID) throws -> String? {
-        try String.fetchOne(
-            context.db.cachedStatement(sql: "SELECT recordType FROM record WHERE ownerName = ? AND zoneName = ? AND recordName = ?"),
-            arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName])
+        try context.db.text("SELECT recordType FROM record WHERE ownerName = ? AND zoneName = ? AND recordName = ?",
+                            [id.zoneID.ownerName, id.zoneID.name, id.recordName])
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The sharing requests of one database: owners create shares, invite and
 /// remove participants, delete shares; participants accept and leave.
@@ -8,9 +7,9 @@ import GRDB
 /// transaction (see `SharedVisibility`), so access starts and ends at once,
 /// and participants' next fetches report it.
 struct ShareRequests {
-    let database: DirectoryDatabase
+    let database: StoreDatabase
 
-    private var server: DirectoryServer { database.server }
+    private var store: any RecordStore { database.store }
     private var userName: String { database.userName }
 
     func save(rootRecordID root: RecordID, participants: [(userName: String, permission: SharePermission)]) throws -> Share {
@@ -28,7 +27,7 @@ struct ShareRequests {
                 throw CloudError.permissionFailure("\(userName) owns the share of \(root.recordName) and cannot also be a participant")
             }
         }
-        return try server.write(user: userName, device: database.deviceName) { context in
+        return try store.write(user: userName, device: database.deviceName) { context in
             let db = context.db
             guard try context.zoneState(root.zoneID) == .live else { throw CloudError.zoneNotFound(root.zoneID) }
             guard let stored = try StoredRecord.fetch(db, root), !stored.isDeleted else { throw CloudError.unknownItem(root) }
@@ -38,16 +37,16 @@ struct ShareRequests {
             } else {
                 shareID = UUID().uuidString.lowercased()
                 try db.execute(
-                    sql: "INSERT INTO share (id, ownerName, zoneName, rootRecordName, createdSequence) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [shareID, root.zoneID.ownerName, root.zoneID.name, root.recordName, context.nextSequence()])
+                    "INSERT INTO share (id, ownerName, zoneName, rootRecordName, createdSequence) VALUES (?, ?, ?, ?, ?)",
+                    [shareID, root.zoneID.ownerName, root.zoneID.name, root.recordName, context.nextSequence()])
             }
             for (name, permission) in participants {
                 let current = try Self.participant(db, shareID: shareID, userName: name)
                 switch current {
                 case nil:
                     try db.execute(
-                        sql: "INSERT INTO participant (shareID, userName, permission, status, sequence) VALUES (?, ?, ?, 'pending', ?)",
-                        arguments: [shareID, name, permission.rawValue, context.nextSequence()])
+                        "INSERT INTO participant (shareID, userName, permission, status, sequence) VALUES (?, ?, ?, 'pending', ?)",
+                        [shareID, name, permission.rawValue, context.nextSequence()])
                 case let participant? where participant.status == .removed:
                     // Inviting again someone who was removed or left.
                     try update(context, shareID: shareID, userName: name, permission: permission, status: .pending)
@@ -62,7 +61,7 @@ struct ShareRequests {
     }
 
     func removeParticipant(shareID: String, userName participantName: String) throws -> Share {
-        try server.write(user: userName, device: database.deviceName) { context in
+        try store.write(user: userName, device: database.deviceName) { context in
             let share = try ownedShare(context.db, id: shareID)
             guard let participant = try Self.participant(context.db, shareID: shareID, userName: participantName) else {
                 throw CloudError.shareNotFound("\(participantName) is not a participant of share \(shareID)")
@@ -76,9 +75,9 @@ struct ShareRequests {
     }
 
     func delete(shareID: String) throws {
-        try server.write(user: userName, device: database.deviceName) { context in
+        try store.write(user: userName, device: database.deviceName) { context in
             let share = try ownedShare(context.db, id: shareID)
-            try context.db.execute(sql: "DELETE FROM share WHERE id = ?", arguments: [shareID])
+            try context.db.execute("DELETE FROM share WHERE id = ?", [shareID])
             // Pending invitations vanish too: move the head so invitees notice.
             _ = context.nextSequence()
             try SharedVisibility(context: context).refresh(subtreesOf: [share.rootRecordID], changed: [:])
@@ -86,24 +85,24 @@ struct ShareRequests {
     }
 
     func fetchAll() throws -> [Share] {
-        try server.read { db in
+        try store.read { db in
             let ids: [String]
             switch database.scope {
             case .private:
-                ids = try String.fetchAll(db, sql: "SELECT id FROM share WHERE ownerName = ? ORDER BY id", arguments: [userName])
+                ids = try db.texts("SELECT id FROM share WHERE ownerName = ? ORDER BY id", [userName])
             case .shared:
-                ids = try String.fetchAll(db, sql: """
+                ids = try db.texts("""
                     SELECT s.id FROM share s JOIN participant p ON p.shareID = s.id
                     WHERE p.userName = ? AND p.status IN ('pending', 'accepted')
                     ORDER BY s.id
-                    """, arguments: [userName])
+                    """, [userName])
             }
             return try ids.map { try Self.load(db, id: $0) }
         }
     }
 
     func accept(shareID: String) throws -> Share {
-        try server.write(user: userName, device: database.deviceName) { context in
+        try store.write(user: userName, device: database.deviceName) { context in
             let share = try invitedShare(context.db, id: shareID)
             guard let participant = try Self.participant(context.db, shareID: shareID, userName: userName) else {
                 throw CloudError.shareNotFound("\(userName) was not invited to share \(shareID)")
@@ -123,7 +122,7 @@ struct ShareRequests {
     }
 
     func leave(shareID: String) throws {
-        try server.write(user: userName, device: database.deviceName) { context in
+        try store.write(user: userName, device: database.deviceName) { context in
             let share = try invitedShare(context.db, id: shareID)
             guard let participant = try Self.participant(context.db, shareID: shareID, userName: userName) else {
                 throw CloudError.shareNotFound("\(userName) is not a participant of share \(shareID)")
@@ -136,7 +135,7 @@ struct ShareRequests {
 
     // MARK: Rows
 
-    private func ownedShare(_ db: Database, id: String) throws -> Share {
+    private func ownedShare(_ db: any StoreConnection, id: String) throws -> Share {
         guard database.scope == .private else {
             throw CloudError.permissionFailure("shares are managed in the private database of their owner")
         }
@@ -147,7 +146,7 @@ struct ShareRequests {
         return share
     }
 
-    private func invitedShare(_ db: Database, id: String) throws -> Share {
+    private func invitedShare(_ db: any StoreConnection, id: String) throws -> Share {
         let share = try Self.load(db, id: id)
         guard share.ownerName != userName else {
             throw CloudError.permissionFailure("\(userName) owns share \(id); delete it instead")
@@ -157,34 +156,31 @@ struct ShareRequests {
 
     private func update(_ context: WriteContext, shareID: String, userName: String, permission: SharePermission, status: ParticipantStatus) throws {
         try context.db.execute(
-            sql: "UPDATE participant SET permission = ?, status = ?, sequence = ? WHERE shareID = ? AND userName = ?",
-            arguments: [permission.rawValue, status.rawValue, context.nextSequence(), shareID, userName])
+            "UPDATE participant SET permission = ?, status = ?, sequence = ? WHERE shareID = ? AND userName = ?",
+            [permission.rawValue, status.rawValue, context.nextSequence(), shareID, userName])
     }
 
-    static func participant(_ db: Database, shareID: String, userName: String) throws -> ShareParticipant? {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT permission, status FROM participant WHERE shareID = ? AND userName = ?",
-            arguments: [shareID, userName]) else { return nil }
-        return try participant(row: row, userName: userName)
+    static func participant(_ db: any StoreConnection, shareID: String, userName: String) throws -> ShareParticipant? {
+        guard let row = try db.row(
+            "SELECT permission, status FROM participant WHERE shareID = ? AND userName = ?",
+            [shareID, userName]) else { return nil }
+        return try participant(userName: userName, permission: try row.text(0), status: try row.text(1))
     }
 
     /// A share with its participants sorted by user name.
-    static func load(_ db: Database, id: String) throws -> Share {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT ownerName, zoneName, rootRecordName FROM share WHERE id = ?", arguments: [id]) else {
+    static func load(_ db: any StoreConnection, id: String) throws -> Share {
+        guard let row = try db.row("SELECT ownerName, zoneName, rootRecordName FROM share WHERE id = ?", [id]) else {
             throw CloudError.shareNotFound("no share with id \(id)")
         }
-        let owner: String = try row.decode(atIndex: 0)
-        let root = RecordID(recordName: try row.decode(atIndex: 2), zoneID: ZoneID(name: try row.decode(atIndex: 1), ownerName: owner))
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT userName, permission, status FROM participant WHERE shareID = ? ORDER BY userName", arguments: [id])
-        let participants = try rows.map { try participant(row: $0, userName: try $0.decode(forColumn: "userName")) }
+        let owner = try row.text(0)
+        let root = RecordID(recordName: try row.text(2), zoneID: ZoneID(name: try row.text(1), ownerName: owner))
+        let rows = try db.rows(
+            "SELECT userName, permission, status FROM participant WHERE shareID = ? ORDER BY userName", [id])
+        let participants = try rows.map { try participant(userName: try $0.text(0), permission: try $0.text(1), status: try $0.text(2)) }
         return Share(id: id, rootRecordID: root, ownerName: owner, participants: participants)
     }
 
-    private static func participant(row: Row, userName: String) throws -> ShareParticipant {
-        let rawPermission: String = try row.decode(forColumn: "permission")
-        let rawStatus: String = try row.decode(forColumn: "status")
+    private static func participant(userName: String, permission rawPermission: String, status rawStatus: String) throws -> ShareParticipant {
         guard let permission = SharePermission(rawValue: rawPermission), let status = ParticipantStatus(rawValue: rawStatus) else {
             throw StoredDataCorrupted(message: "participant \(userName) has permission \(rawPermission) and status \(rawStatus)")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A row of the `record` table: the latest version of a record, or its
 /// tombstone once deleted.
@@ -22,57 +21,56 @@ struct StoredRecord {
         self.isDeleted = isDeleted
     }
 
-    /// Reads a row selected with `columns` (in that order of names).
-    init(row: Row) throws {
-        do {
-            let zone = ZoneID(name: try row.decode(forColumn: "zoneName"), ownerName: try row.decode(forColumn: "ownerName"))
-            let id = RecordID(recordName: try row.decode(forColumn: "recordName"), zoneID: zone)
-            var parent: RecordID?
-            if let parentName: String = try row.decode(forColumn: "parentRecordName"),
-               let parentZone: String = try row.decode(forColumn: "parentZoneName"),
-               let parentOwner: String = try row.decode(forColumn: "parentOwnerName") {
-                parent = RecordID(recordName: parentName, zoneID: ZoneID(name: parentZone, ownerName: parentOwner))
-            }
-            let modificationDate: Double = try row.decode(forColumn: "modificationDate")
-            record = ServerRecord(
-                id: id,
-                recordType: try row.decode(forColumn: "recordType"),
-                fields: try RecordCoding.decodeFields(try row.decode(forColumn: "fields"), of: id),
-                fieldModificationTimes: try RecordCoding.decodeTimes(try row.decode(forColumn: "fieldModificationTimes"), of: id),
-                parent: parent,
-                changeTag: try row.decode(forColumn: "changeTag"),
-                modificationDate: Date(timeIntervalSinceReferenceDate: modificationDate),
-                modifiedByUser: try row.decode(forColumn: "modifiedByUser"),
-                modifiedByDevice: try row.decode(forColumn: "modifiedByDevice"))
-            sequence = try row.decode(forColumn: "sequence")
-            isDeleted = try row.decode(forColumn: "isDeleted")
-        } catch let error as StoredDataCorrupted {
-            throw error
-        } catch {
-            throw StoredDataCorrupted(message: "a record row does not decode: \(error)")
+    /// Reads a row selected with `columns`, which start at column `offset`.
+    init(row: StoreRow, at offset: Int = 0) throws {
+        let zone = ZoneID(name: try row.text(offset + 1), ownerName: try row.text(offset))
+        let id = RecordID(recordName: try row.text(offset + 2), zoneID: zone)
+        var parent: RecordID?
+        if let parentOwner = try row.optionalText(offset + 6),
+           let parentZone = try row.optionalText(offset + 7),
+           let parentName = try row.optionalText(offset + 8) {
+            parent = RecordID(recordName: parentName, zoneID: ZoneID(name: parentZone, ownerName: parentOwner))
         }
+        record = ServerRecord(
+            id: id,
+            recordType: try row.text(offset + 3),
+            fields: try RecordCoding.decodeFields(try row.text(offset + 4), of: id),
+            fieldModificationTimes: try RecordCoding.decodeTimes(try row.text(offset + 5), of: id),
+            parent: parent,
+            changeTag: try row.optionalText(offset + 9),
+            modificationDate: Date(timeIntervalSinceReferenceDate: try row.real(offset + 10)),
+            modifiedByUser: try row.text(offset + 11),
+            modifiedByDevice: try row.text(offset + 12))
+        sequence = try row.integer(offset + 13)
+        isDeleted = try row.bool(offset + 14)
     }
 
     /// The row of a record, live or tombstone; nil if the server never had it
     /// (or compacted its tombstone away).
-    static func fetch(_ db: Database, _ id: RecordID) throws -> StoredRecord? {
-        let statement = try db.cachedStatement(sql: """
+    static func fetch(_ db: any StoreConnection, _ id: RecordID) throws -> StoredRecord? {
+        guard let row = try db.row("""
             SELECT \(columns) FROM record WHERE ownerName = ? AND zoneName = ? AND recordName = ?
-            """)
-        guard let row = try Row.fetchOne(statement, arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName]) else {
+            """, [id.zoneID.ownerName, id.zoneID.name, id.recordName]) else {
             return nil
         }
         return try StoredRecord(row: row)
     }
 
     /// Writes this version over whatever the row held.
-    func write(_ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO record (\(Self.columns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+    func write(_ db: any StoreConnection) throws {
         let zone = record.id.zoneID
-        try statement.execute(arguments: [
+        try db.execute("""
+            INSERT INTO record (\(Self.columns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (ownerName, zoneName, recordName) DO UPDATE SET
+                recordType = excluded.recordType, fields = excluded.fields,
+                fieldModificationTimes = excluded.fieldModificationTimes,
+                parentOwnerName = excluded.parentOwnerName, parentZoneName = excluded.parentZoneName,
+                parentRecordName = excluded.parentRecordName, changeTag = excluded.changeTag,
+                modificationDate = excluded.modificationDate, modifiedByUser = excluded.modifiedByUser,
+                modifiedByDevice = excluded.modifiedByDevice, sequence = excluded.sequence,
+                isDeleted = excluded.isDeleted
+            """, [
             zone.ownerName, zone.name, record.id.recordName, record.recordType,
             try RecordCoding.encodeFields(record.fields), try RecordCoding.encodeTimes(record.fieldModificationTimes),
             record.parent?.zoneID.ownerName, record.parent?.zoneID.name, record.parent?.recordName,

@@ -1,15 +1,14 @@
 import Foundation
-import GRDB
 
-/// One write request in progress: the connection inside its IMMEDIATE
+/// One write request in progress: the connection inside the store's write
 /// transaction, the server clock reading, and the change sequence counter.
 ///
 /// Every change a reader can observe (a record saved or deleted, a record
 /// appearing in or leaving a participant's view, a zone or share changing)
 /// takes its own sequence, so that a change token, which is one sequence,
 /// can resume a feed exactly between any two changes.
-final class WriteContext {
-    let db: Database
+package final class WriteContext {
+    let db: any StoreConnection
     /// The server clock when the request started.
     let now: Date
     let userName: String
@@ -17,18 +16,33 @@ final class WriteContext {
     private let serverID: String
     /// The id this request's commit gets in `commitLog`, if it changes
     /// anything.
-    private let commitID = Schema.randomHex(bytes: 8)
+    private let commitID = StoreMeta.randomHex(bytes: 8)
     private let initialSequence: Int64
     private(set) var lastSequence: Int64
 
-    init(db: Database, now: Date, userName: String, deviceName: String) throws {
+    private init(db: any StoreConnection, now: Date, userName: String, deviceName: String) throws {
         self.db = db
         self.now = now
         self.userName = userName
         self.deviceName = deviceName
-        serverID = try Schema.metaString(db, Schema.Meta.serverID)
-        initialSequence = try Schema.metaInteger(db, Schema.Meta.sequence)
+        serverID = try StoreMeta.text(db, StoreMeta.serverID)
+        initialSequence = try StoreMeta.integer(db, StoreMeta.sequence)
         lastSequence = initialSequence
+    }
+
+    /// Runs one write request on `db`, inside the transaction a store
+    /// opened for it, and stores the counter. Returns `body`'s value and
+    /// whether anything changed (a store publishes its head only then).
+    /// The store commits after this returns and rolls back if it throws.
+    package static func perform<T>(
+        on db: any StoreConnection, now: Date, user: String, device: String, _ body: (WriteContext) throws -> T
+    ) throws -> (value: T, changed: Bool) {
+        let context = try WriteContext(db: db, now: now, userName: user, deviceName: device)
+        let value = try body(context)
+        let changed = try context.finish()
+        // Test-only: crash tests may kill the process here.
+        FaultInjection.beforeCommit(.server)
+        return (value, changed)
     }
 
     /// Takes the next change sequence.
@@ -59,10 +73,10 @@ final class WriteContext {
 
     /// Stores the counter. Returns whether anything changed, so that the
     /// server publishes its head only after writes that did.
-    func finish() throws -> Bool {
+    private func finish() throws -> Bool {
         guard lastSequence != initialSequence else { return false }
-        try Schema.setMeta(db, Schema.Meta.sequence, lastSequence)
-        try db.execute(sql: "INSERT INTO commitLog (sequence, id) VALUES (?, ?)", arguments: [lastSequence, commitID])
+        try StoreMeta.set(db, StoreMeta.sequence, lastSequence)
+        try db.execute("INSERT INTO commitLog (sequence, id) VALUES (?, ?)", [lastSequence, commitID])
         return true
     }
 
@@ -88,8 +102,8 @@ extension WriteContext {
     /// Marks a zone as changed by the change at `sequence`, so that database
     /// change feeds report it.
     func touchZone(_ zone: ZoneID, sequence: Int64) throws {
-        try db.cachedStatement(sql: "UPDATE zone SET changeSequence = ? WHERE ownerName = ? AND name = ?")
-            .execute(arguments: [sequence, zone.ownerName, zone.name])
+        try db.execute("UPDATE zone SET changeSequence = ? WHERE ownerName = ? AND name = ?",
+                       [sequence, zone.ownerName, zone.name])
     }
 
     /// Replaces a live record by its tombstone, which keeps the record's name
@@ -110,17 +124,16 @@ extension WriteContext {
     /// Deletes the shares rooted at a record that is being deleted, as
     /// CloudKit does: their participants lose access in the same request.
     func deleteShares(rootedAt id: RecordID) throws {
-        try db.cachedStatement(sql: "DELETE FROM share WHERE ownerName = ? AND zoneName = ? AND rootRecordName = ?")
-            .execute(arguments: [id.zoneID.ownerName, id.zoneID.name, id.recordName])
+        try db.execute("DELETE FROM share WHERE ownerName = ? AND zoneName = ? AND rootRecordName = ?",
+                       [id.zoneID.ownerName, id.zoneID.name, id.recordName])
     }
 }
 
 /// Queries on the `zone` table shared by reads and writes.
 enum ZoneRows {
-    static func state(_ db: Database, _ zone: ZoneID) throws -> ZoneState {
-        let statement = try db.cachedStatement(sql: "SELECT deletedSequence FROM zone WHERE ownerName = ? AND name = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [zone.ownerName, zone.name]) else { return .missing }
-        let deleted: Int64? = try row.decode(atIndex: 0)
-        return deleted == nil ? .live : .deleted
+    static func state(_ db: any StoreConnection, _ zone: ZoneID) throws -> ZoneState {
+        guard let row = try db.row("SELECT deletedSequence FROM zone WHERE ownerName = ? AND name = ?",
+                                   [zone.ownerName, zone.name]) else { return .missing }
+        return try row.optionalInteger(0) == nil ? .live : .deleted
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// (one reminder).
 struct ShareScene {
     let world: ServerWorld
-    let alice: DirectoryDatabase
+    let alice: StoreDatabase
     let zone: ZoneID
     let list: ServerRecord
     let privateList: ServerRecord
@@ -27,7 +27,7 @@ struct ShareScene {
         }
     }
 
-    func shared(_ user: String) -> DirectoryDatabase {
+    func shared(_ user: String) -> StoreDatabase {
         world.database(user, .shared, device: "\(user)-phone")
     }
 

@@ -15,7 +15,7 @@ struct ServerWorld {
 
     var directory: URL { server.directory }
 
-    func database(_ user: String, _ scope: DatabaseScope = .private, device: String = "device") -> DirectoryDatabase {
+    func database(_ user: String, _ scope: DatabaseScope = .private, device: String = "device") -> StoreDatabase {
         server.database(user: user, scope: scope, device: device)
     }
 
@@ -38,7 +38,7 @@ struct UnexpectedFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-extension DirectoryDatabase {
+extension StoreDatabase {
     @discardableResult
     func createZone(_ name: String) throws -> ZoneID {
         let zone = ZoneID(name: name, ownerName: userName)

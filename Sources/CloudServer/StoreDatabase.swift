@@ -1,19 +1,25 @@
 import Foundation
-import GRDB
 
-/// One user's private or shared database on a `DirectoryServer`.
+/// One user's private or shared database on a store: a `DirectoryServer`,
+/// or the PostgreSQL store of `reminders serve`.
 ///
-/// A cheap handle: it holds the server, the user, the scope and the device,
+/// A cheap handle: it holds the store, the user, the scope and the device,
 /// and every call is one request to the store, safe from any thread or
 /// process.
-public struct DirectoryDatabase: CloudDatabase {
-    public let server: DirectoryServer
+public struct StoreDatabase: CloudDatabase {
+    /// The most records (saves plus deletes) one `modifyRecords` accepts.
+    public static let maximumRecordsPerRequest = 400
+    /// The most bytes (`ServerRecord.encodedSize`, assets not counted) one
+    /// `modifyRecords` accepts.
+    public static let maximumBytesPerRequest = 2 * 1024 * 1024
+
+    let store: any RecordStore
     public let userName: String
     public let scope: DatabaseScope
     public let deviceName: String
 
-    init(server: DirectoryServer, userName: String, scope: DatabaseScope, deviceName: String) {
-        self.server = server
+    package init(store: any RecordStore, userName: String, scope: DatabaseScope, deviceName: String) {
+        self.store = store
         self.userName = userName
         self.scope = scope
         self.deviceName = deviceName
@@ -36,7 +42,7 @@ public struct DirectoryDatabase: CloudDatabase {
         let creating = Set(saving.filter { results[$0] == nil }).sorted()
         let removing = Set(deleting.filter { results[$0] == nil }).sorted()
         guard !creating.isEmpty || !removing.isEmpty else { return results }
-        return try server.write(user: userName, device: deviceName) { context in
+        return try store.write(user: userName, device: deviceName) { context in
             for zone in creating {
                 try createZone(zone, context)
                 results[zone] = .success(())
@@ -73,30 +79,30 @@ public struct DirectoryDatabase: CloudDatabase {
         case .deleted:
             let sequence = context.nextSequence()
             try context.db.execute(
-                sql: "UPDATE zone SET createdSequence = ?, changeSequence = ?, deletedSequence = NULL WHERE ownerName = ? AND name = ?",
-                arguments: [sequence, sequence, zone.ownerName, zone.name])
+                "UPDATE zone SET createdSequence = ?, changeSequence = ?, deletedSequence = NULL WHERE ownerName = ? AND name = ?",
+                [sequence, sequence, zone.ownerName, zone.name])
         case .missing:
             let sequence = context.nextSequence()
             try context.db.execute(
-                sql: "INSERT INTO zone (ownerName, name, createdSequence, changeSequence) VALUES (?, ?, ?, ?)",
-                arguments: [zone.ownerName, zone.name, sequence, sequence])
+                "INSERT INTO zone (ownerName, name, createdSequence, changeSequence) VALUES (?, ?, ?, ?)",
+                [zone.ownerName, zone.name, sequence, sequence])
         }
     }
 
     private func deleteZone(_ zone: ZoneID, _ context: WriteContext) throws {
-        let rows = try Row.fetchAll(
-            context.db, sql: "SELECT \(StoredRecord.columns) FROM record WHERE ownerName = ? AND zoneName = ? AND NOT isDeleted ORDER BY recordName",
-            arguments: [zone.ownerName, zone.name])
+        let rows = try context.db.rows(
+            "SELECT \(StoredRecord.columns) FROM record WHERE ownerName = ? AND zoneName = ? AND isDeleted = 0 ORDER BY recordName",
+            [zone.ownerName, zone.name])
         var changed: [RecordID: Int64] = [:]
         for row in rows {
             let stored = try StoredRecord(row: row)
             changed[stored.record.id] = try context.tombstone(stored)
         }
-        try context.db.execute(sql: "DELETE FROM share WHERE ownerName = ? AND zoneName = ?", arguments: [zone.ownerName, zone.name])
+        try context.db.execute("DELETE FROM share WHERE ownerName = ? AND zoneName = ?", [zone.ownerName, zone.name])
         let sequence = context.nextSequence()
         try context.db.execute(
-            sql: "UPDATE zone SET changeSequence = ?, deletedSequence = ? WHERE ownerName = ? AND name = ?",
-            arguments: [sequence, sequence, zone.ownerName, zone.name])
+            "UPDATE zone SET changeSequence = ?, deletedSequence = ? WHERE ownerName = ? AND name = ?",
+            [sequence, sequence, zone.ownerName, zone.name])
         try SharedVisibility(context: context).refresh(subtreesOf: Set(changed.keys), changed: changed)
     }
 
@@ -107,11 +113,11 @@ public struct DirectoryDatabase: CloudDatabase {
     }
 
     public func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
-        try server.read { db in try ServerIdentity.read(db, checking: sequence) }
+        try store.read { db in try ServerIdentity.read(db, checking: sequence) }
     }
 
     public func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {
-        try server.read { db in
+        try store.read { db in
             var changes = try ChangeFeed(database: self, db: db).databaseChanges(since: token)
             changes.head = try HistoryMark.head(db)
             return changes
@@ -119,7 +125,7 @@ public struct DirectoryDatabase: CloudDatabase {
     }
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
-        try server.read { db in
+        try store.read { db in
             var changes = try ChangeFeed(database: self, db: db).zoneChanges(zoneID, since: token, limit: limit)
             changes.head = try HistoryMark.head(db)
             return changes
@@ -131,7 +137,7 @@ public struct DirectoryDatabase: CloudDatabase {
     /// accepting, so that an invitation can show what it shares (like
     /// `CKShare.Metadata.rootRecord`).
     public func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] {
-        try server.read { db in
+        try store.read { db in
             var results: [RecordID: Result<ServerRecord, CloudError>] = [:]
             for id in ids {
                 results[id] = try fetchRecord(id, db)
@@ -140,7 +146,7 @@ public struct DirectoryDatabase: CloudDatabase {
         }
     }
 
-    private func fetchRecord(_ id: RecordID, _ db: Database) throws -> Result<ServerRecord, CloudError> {
+    private func fetchRecord(_ id: RecordID, _ db: any StoreConnection) throws -> Result<ServerRecord, CloudError> {
         switch scope {
         case .private:
             guard id.zoneID.ownerName == userName else {
@@ -148,16 +154,16 @@ public struct DirectoryDatabase: CloudDatabase {
             }
             guard try ZoneRows.state(db, id.zoneID) == .live else { return .failure(.zoneNotFound(id.zoneID)) }
         case .shared:
-            let visible = try Bool.fetchOne(db, sql: """
+            let visible = try db.bool("""
                 SELECT EXISTS (
-                    SELECT 1 FROM sharedView WHERE userName = ? AND ownerName = ? AND zoneName = ? AND recordName = ? AND isVisible
+                    SELECT 1 FROM sharedView WHERE userName = ? AND ownerName = ? AND zoneName = ? AND recordName = ? AND isVisible = 1
                     UNION ALL
                     SELECT 1 FROM share s JOIN participant p ON p.shareID = s.id
                     WHERE p.userName = ? AND p.status IN ('pending', 'accepted')
                       AND s.ownerName = ? AND s.zoneName = ? AND s.rootRecordName = ?
                 )
-                """, arguments: [userName, id.zoneID.ownerName, id.zoneID.name, id.recordName,
-                                 userName, id.zoneID.ownerName, id.zoneID.name, id.recordName]) ?? false
+                """, [userName, id.zoneID.ownerName, id.zoneID.name, id.recordName,
+                      userName, id.zoneID.ownerName, id.zoneID.name, id.recordName])
             guard visible else { return .failure(.unknownItem(id)) }
         }
         guard let stored = try StoredRecord.fetch(db, id), !stored.isDeleted else { return .failure(.unknownItem(id)) }
@@ -167,11 +173,11 @@ public struct DirectoryDatabase: CloudDatabase {
     // MARK: Assets
 
     public func uploadAsset(_ data: Data) throws -> Asset {
-        try server.assets.upload(data)
+        try store.assets.upload(data)
     }
 
     public func assetData(_ asset: Asset) throws -> Data {
-        try server.assets.read(asset)
+        try store.assets.read(asset)
     }
 
     // MARK: Sharing
