@@ -30,3 +30,10 @@ package protocol AssetStoring: Sendable {
     /// Where the bytes are kept, for messages.
     var location: String { get }
 }
+
+/// A database that runs plain transactions, for tables beside the store's
+/// own (the accounts of a network service).
+package protocol StoreTransactions: Sendable {
+    /// Runs `body` in one read-write transaction; a thrown error rolls it back.
+    func transaction<T>(_ body: (any StoreConnection) throws -> T) throws -> T
+}

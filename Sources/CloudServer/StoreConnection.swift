@@ -166,18 +166,18 @@ extension StoreConnection {
 
 /// A SQLite connection of the directory store, inside a GRDB transaction.
 /// Statements are prepared once per connection and reused.
-final class SQLiteConnection: StoreConnection {
+package final class SQLiteConnection: StoreConnection {
     let db: Database
 
-    init(_ db: Database) {
+    package init(_ db: Database) {
         self.db = db
     }
 
-    func execute(_ sql: String, _ arguments: [any SQLBindable]) throws {
+    package func execute(_ sql: String, _ arguments: [any SQLBindable]) throws {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
     }
 
-    func rows(_ sql: String, _ arguments: [any SQLBindable]) throws -> [StoreRow] {
+    package func rows(_ sql: String, _ arguments: [any SQLBindable]) throws -> [StoreRow] {
         let statement = try db.cachedStatement(sql: sql)
         let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
         var rows: [StoreRow] = []
@@ -199,9 +199,9 @@ final class SQLiteConnection: StoreConnection {
         return rows
     }
 
-    var changesCount: Int { db.changesCount }
+    package var changesCount: Int { db.changesCount }
 
-    func savepoint(_ body: () throws -> Bool) throws {
+    package func savepoint(_ body: () throws -> Bool) throws {
         try db.inSavepoint { try body() ? .commit : .rollback }
     }
 

@@ -82,8 +82,8 @@ struct StoredRecord {
 
 /// Stored data that does not decode: the file was altered outside this
 /// program. Reported as a damaged store.
-struct StoredDataCorrupted: Error {
-    var message: String
+package struct StoredDataCorrupted: Error {
+    package var message: String
 }
 
 /// How fields are stored: JSON with sorted keys, so the bytes of a record are

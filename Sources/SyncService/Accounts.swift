@@ -1,3 +1,4 @@
+import CloudServer
 import Crypto
 import Foundation
 import GRDB
@@ -9,27 +10,18 @@ import GRDB
 /// secret this long and this random: it cannot be guessed, only stolen, and
 /// a stolen hash does not give it back.)
 public final class AccountStore: Sendable {
-    private let writer: DatabaseQueue
-    public let path: String
+    private let database: any StoreTransactions
 
-    /// The accounts file of a store: `accounts.sqlite` in its directory.
-    public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("accounts.sqlite").path
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        writer = try DatabaseQueue(path: path, configuration: configuration)
-        try writer.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS accounts (
-                  name TEXT PRIMARY KEY NOT NULL,
-                  salt BLOB NOT NULL,
-                  secretHash BLOB NOT NULL,
-                  createdAt TEXT NOT NULL)
-                """)
-        }
-        // Hashes only, but nobody else needs to read them.
-        chmod(path, 0o600)
+    /// The accounts file of a directory store: `accounts.sqlite` in its
+    /// directory.
+    public convenience init(directory: URL) throws {
+        try self.init(database: try AccountFile(directory: directory))
+    }
+
+    /// The `accounts` table of another store's database (the PostgreSQL
+    /// store makes it with its other tables).
+    package init(database: any StoreTransactions) {
+        self.database = database
     }
 
     /// Makes an account and returns its secret, which nothing keeps.
@@ -40,12 +32,12 @@ public final class AccountStore: Sendable {
         let secret = Self.randomBytes(32).base64URL
         let salt = Self.randomBytes(16)
         let hash = Self.hash(secret: secret, salt: salt)
-        try writer.write { db in
-            if try String.fetchOne(db, sql: "SELECT name FROM accounts WHERE name = ?", arguments: [name]) != nil {
+        try database.transaction { db in
+            if try db.text("SELECT name FROM accounts WHERE name = ?", [name]) != nil {
                 throw AccountError.exists(name)
             }
-            try db.execute(sql: "INSERT INTO accounts (name, salt, secretHash, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [name, salt, hash, ISO8601DateFormatter().string(from: Date())])
+            try db.execute("INSERT INTO accounts (name, salt, secretHash, createdAt) VALUES (?, ?, ?, ?)",
+                           [name, salt, hash, ISO8601DateFormatter().string(from: Date())])
         }
         return secret
     }
@@ -53,24 +45,22 @@ public final class AccountStore: Sendable {
     /// Removes an account: its devices are refused from then on. Its data
     /// stays in the store.
     public func remove(_ name: String) throws {
-        try writer.write { db in
-            try db.execute(sql: "DELETE FROM accounts WHERE name = ?", arguments: [name])
+        try database.transaction { db in
+            try db.execute("DELETE FROM accounts WHERE name = ?", [name])
             if db.changesCount == 0 { throw AccountError.unknown(name) }
         }
     }
 
     /// The account names, sorted.
     public func names() throws -> [String] {
-        try writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM accounts ORDER BY name") }
+        try database.transaction { db in try db.texts("SELECT name FROM accounts ORDER BY name") }
     }
 
     /// Whether `secret` is the secret of `name`.
     public func verify(_ name: String, secret: String) -> Bool {
-        guard let row = try? writer.read({ db in
-            try Row.fetchOne(db, sql: "SELECT salt, secretHash FROM accounts WHERE name = ?", arguments: [name])
-        }) else { return false }
-        let salt: Data = row["salt"]
-        let stored: Data = row["secretHash"]
+        guard let row = try? database.transaction({ db in
+            try db.row("SELECT salt, secretHash FROM accounts WHERE name = ?", [name])
+        }), case .blob(let salt) = row.values[0], case .blob(let stored) = row.values[1] else { return false }
         return Self.constantTimeEqual(Self.hash(secret: secret, salt: salt), stored)
     }
 
@@ -93,6 +83,34 @@ public final class AccountStore: Sendable {
     static func randomBytes(_ count: Int) -> Data {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}
+
+/// `accounts.sqlite`, the accounts of a directory store.
+private struct AccountFile: StoreTransactions {
+    let queue: DatabaseQueue
+
+    init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("accounts.sqlite").path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS accounts (
+                  name TEXT PRIMARY KEY NOT NULL,
+                  salt BLOB NOT NULL,
+                  secretHash BLOB NOT NULL,
+                  createdAt TEXT NOT NULL)
+                """)
+        }
+        // Hashes only, but nobody else needs to read them.
+        chmod(path, 0o600)
+    }
+
+    func transaction<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try queue.write { db in try body(SQLiteConnection(db)) }
     }
 }
 

@@ -3,6 +3,7 @@ import CloudClient
 import CloudServer
 import Foundation
 import Hummingbird
+import PostgresStore
 import SyncService
 
 /// `reminders serve`: the server as a network service, for devices on
@@ -13,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve a store over HTTP to the devices of its accounts.",
         discussion: """
             Devices reach it with --server http://HOST:PORT after `reminders login`. \
-            Accounts are made with `reminders serve user add NAME --store DIR`. \
+            Accounts are made with `reminders serve user add NAME --store STORE`. \
+            The store is a server directory, or a PostgreSQL database \
+            (postgres://USER@HOST[:PORT]/DATABASE) that several servers may share. \
             It listens on loopback unless told otherwise; another address needs \
             HTTPS (--tls-cert, --tls-key), or --insecure for plain HTTP.
             """,
@@ -22,16 +25,47 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 struct StoreOption: ParsableArguments {
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store: a server directory.", valueName: "dir"))
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "The store: a server directory, or a PostgreSQL database as postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.",
+        valueName: "store"))
     var store: String
 
     var directory: URL { URL(fileURLWithPath: Location.expand(store)) }
 
-    func accounts() throws -> AccountStore {
+    /// The store, opened: a directory is made if missing, and a PostgreSQL
+    /// database gets its tables.
+    func open() throws -> any CloudStore {
+        do {
+            if PostgresAddress.isAddress(store) {
+                return try PostgresStore(address: try postgresAddress())
+            }
+            return try DirectoryServer(directory: directory)
+        } catch let error as CloudError {
+            throw SyncFailure(error)
+        }
+    }
+
+    /// The accounts of the store: `accounts.sqlite` in a directory, the
+    /// `accounts` table of a PostgreSQL store.
+    func accounts(of opened: (any CloudStore)? = nil) throws -> AccountStore {
+        if PostgresAddress.isAddress(store) {
+            guard let postgres = try (opened ?? open()) as? PostgresStore else {
+                throw CLIFailure("\(try postgresAddress()) is not open as a PostgreSQL store")
+            }
+            return AccountStore(database: postgres)
+        }
         do {
             return try AccountStore(directory: directory)
         } catch {
             throw CLIFailure("cannot open the accounts of \(store): \(error)")
+        }
+    }
+
+    private func postgresAddress() throws -> PostgresAddress {
+        do {
+            return try PostgresAddress(store)
+        } catch let error as PostgresStoreError {
+            throw CLIFailure(error.description, code: 2)
         }
     }
 }
@@ -76,13 +110,8 @@ struct ServeRunCommand: AsyncParsableCommand {
         } catch let error as ServeError {
             throw CLIFailure(error.description, code: 2)
         }
-        let server: DirectoryServer
-        do {
-            server = try DirectoryServer(directory: store.directory)
-        } catch let error as CloudError {
-            throw SyncFailure(error)
-        }
-        let service = SyncServer(store: server, accounts: try store.accounts())
+        let server = try store.open()
+        let service = SyncServer(store: server, accounts: try store.accounts(of: server))
         let scheme = tls == nil ? "http" : "https"
         let storeName = store.store
         let app: Application<RouterResponder<BasicRequestContext>>

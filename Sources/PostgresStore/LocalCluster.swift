@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+
+/// A PostgreSQL cluster of its own, made in a folder and served on
+/// loopback, from the programs of Debian's `postgresql` package: what the
+/// tests, the benchmark and the demos run the PostgreSQL store on, so
+/// that none of them needs a database set up beforehand.
+///
+/// PostgreSQL refuses to run as root; run as root (as CI does), the cluster
+/// belongs to the `postgres` user and its programs run through `runuser`.
+public final class LocalCluster: Sendable {
+    public let directory: URL
+    public let port: Int
+    private let binaries: URL
+    private let runAs: String?
+
+    /// The folder of `initdb` and `pg_ctl`: the newest under
+    /// /usr/lib/postgresql, or the one on the PATH. Nil if PostgreSQL's
+    /// server programs are not installed.
+    public static func binaries() -> URL? {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .compactMap(Int.init).sorted(by: >)
+        for version in versions {
+            let bin = root.appendingPathComponent("\(version)/bin")
+            if FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) { return bin }
+        }
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let bin = URL(fileURLWithPath: String(folder))
+            if FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) { return bin }
+        }
+        return nil
+    }
+
+    /// Makes a cluster in `directory` (which must not exist) and starts it
+    /// on 127.0.0.1:`port`, with its socket in `directory`.
+    ///
+    /// - parameter durable: false turns off fsync, for tests: a process
+    ///   killed still loses nothing, only a machine that loses power does.
+    public init(directory: URL, port: Int, durable: Bool = true) throws {
+        guard let binaries = Self.binaries() else {
+            throw LocalClusterError.failed("PostgreSQL's server programs (initdb, pg_ctl) are not installed; apt-get install postgresql")
+        }
+        self.binaries = binaries
+        self.directory = directory
+        self.port = port
+        runAs = getuid() == 0 ? "postgres" : nil
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if let runAs {
+            try run("/bin/chown", [runAs, directory.path], asUser: nil)
+        }
+        try run(binaries.appendingPathComponent("initdb").path,
+                ["-D", dataDirectory, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+        var settings = [
+            "listen_addresses = '127.0.0.1'", "port = \(port)", "unix_socket_directories = '\(directory.path)'",
+            "max_connections = 200", "shared_buffers = 32MB",
+        ]
+        if !durable { settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off"] }
+        let configuration = URL(fileURLWithPath: dataDirectory).appendingPathComponent("postgresql.conf")
+        let handle = try FileHandle(forWritingTo: configuration)
+        handle.seekToEndOfFile()
+        handle.write(Data(("\n" + settings.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+        try start()
+    }
+
+    private var dataDirectory: String { directory.appendingPathComponent("data").path }
+
+    /// Starts the server and waits until it takes connections.
+    public func start() throws {
+        try run(binaries.appendingPathComponent("pg_ctl").path,
+                ["-D", dataDirectory, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"])
+    }
+
+    /// Stops the server: `fast` rolls back open transactions and shuts down
+    /// cleanly, `immediate` is a crash (recovery runs at the next start).
+    public func stop(immediately: Bool = false) throws {
+        try run(binaries.appendingPathComponent("pg_ctl").path,
+                ["-D", dataDirectory, "-m", immediately ? "immediate" : "fast", "-w", "-t", "60", "stop"])
+    }
+
+    /// Makes an empty database and returns its address.
+    public func createDatabase(_ name: String) throws -> PostgresAddress {
+        let connection = try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(),
+            configuration: .init(host: "127.0.0.1", port: port, username: "postgres", password: nil, database: "postgres", tls: .disable),
+            id: 0, logger: Logger(label: "reminders.postgres.cluster")
+        ).wait()
+        defer { try? connection.close().wait() }
+        _ = try connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: Logger(label: "reminders.postgres.cluster")).wait()
+        return try PostgresAddress("postgres://postgres@127.0.0.1:\(port)/\(name)")
+    }
+
+    private func run(_ program: String, _ arguments: [String]) throws {
+        try run(program, arguments, asUser: runAs)
+    }
+
+    private func run(_ program: String, _ arguments: [String], asUser user: String?) throws {
+        let process = Process()
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", user, "--", program] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw LocalClusterError.failed("\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+    }
+}
+
+public enum LocalClusterError: Error, CustomStringConvertible {
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .failed(let message): message
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import CloudServer
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// A server store in a PostgreSQL database: the same requests, semantics
+/// and errors as the directory store (`StoreDatabase` runs on both), for
+/// a deployment where several `reminders serve` processes share one
+/// database.
+///
+/// - Writes run one at a time across every process: each takes the row
+///   lock of the change counter first (as SQLite's `BEGIN IMMEDIATE` does),
+///   so sequences are handed out without gaps and commit in order, and a
+///   token never skips a change committed late.
+/// - Reads run in one `REPEATABLE READ` snapshot each.
+/// - A commit that changed anything notifies the channel `reminders_head`
+///   with the new head; every process listens, so a device connected to
+///   one server hears of a change saved through another.
+/// - Assets are kept in the database, so every process serves every asset.
+public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
+    /// The layout this program writes, kept in `meta`; a database with a
+    /// higher one is refused.
+    public static let formatVersion: Int64 = 1
+    static let headChannel = "reminders_head"
+
+    public let address: PostgresAddress
+    let pool: SessionPool
+    private let clock: @Sendable () -> Date
+    private let latestHead: Atomic<Int64>
+    private let listener: HeadListener
+    package var assets: any AssetStoring { DatabaseAssets(store: self) }
+
+    /// Connects, creates the tables in an empty database (or checks an
+    /// existing one), and starts listening for other processes' commits.
+    /// - throws: `CloudError.serverUnavailable` when the database cannot be
+    ///   reached or holds something else; `incompatibleVersion` for a store
+    ///   written by a newer program.
+    public init(address: PostgresAddress, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.address = address
+        self.clock = clock
+        pool = SessionPool(address: address)
+        latestHead = Atomic(0)
+        listener = HeadListener()
+        try mapped { try pool.withSession { try PostgresSchema.prepare($0, address: address) } }
+        latestHead.store(try currentSequence(), ordering: .relaxed)
+        listener.start(store: self)
+    }
+
+    deinit {
+        listener.stop()
+    }
+
+    public func cloudDatabase(user: String, scope: DatabaseScope, device: String) -> any CloudDatabase {
+        database(user: user, scope: scope, device: device)
+    }
+
+    public func database(user: String, scope: DatabaseScope, device: String) -> StoreDatabase {
+        StoreDatabase(store: self, userName: user, scope: scope, deviceName: device)
+    }
+
+    /// The latest change sequence any process committed, as the channel
+    /// last told it (cheap: the long poll asks it often).
+    public func head() -> Int64 {
+        latestHead.load(ordering: .relaxed)
+    }
+
+    /// The latest change sequence, read from the database.
+    public func currentSequence() throws -> Int64 {
+        try read { try StoreMeta.integer($0, StoreMeta.sequence) }
+    }
+
+    /// Stops listening and closes every connection.
+    public func close() {
+        listener.stop()
+        pool.closeAll()
+    }
+
+    func heard(head: Int64) {
+        latestHead.store(head, ordering: .relaxed)
+    }
+
+    // MARK: Transactions
+
+    package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try mapped {
+            try pool.withSession { session in
+                try session.inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(session) }
+            }
+        }
+    }
+
+    package func write<T>(user: String, device: String, _ body: (WriteContext) throws -> T) throws -> T {
+        let (value, head) = try mapped {
+            try pool.withSession { session in
+                try session.inTransaction("BEGIN") {
+                    // One writer at a time, in every process: the counter's row lock.
+                    try session.execute("SELECT value FROM meta WHERE key = ? FOR UPDATE", [StoreMeta.sequence])
+                    let outcome = try WriteContext.perform(on: session, now: clock(), user: user, device: device, body)
+                    guard outcome.changed else { return (outcome.value, Int64?.none) }
+                    let head = try StoreMeta.integer(session, StoreMeta.sequence)
+                    // Delivered to every listener when, and only if, this commits.
+                    try session.execute("SELECT pg_notify(?, ?)", [Self.headChannel, String(head)])
+                    return (outcome.value, head)
+                }
+            }
+        }
+        if let head { heard(head: head) }
+        return value
+    }
+
+    package func transaction<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try mapped { try pool.withSession { session in try session.inTransaction("BEGIN") { try body(session) } } }
+    }
+
+    /// Runs `body`, turning what PostgreSQL or the connection threw into
+    /// the `serverUnavailable` clients act on.
+    func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CloudError {
+            throw error
+        } catch let error as StoredDataCorrupted {
+            throw CloudError.serverUnavailable("the PostgreSQL store \(address) holds data this program cannot read (\(error.message)); restore it from a backup")
+        } catch {
+            throw CloudError.serverUnavailable("the PostgreSQL store \(address) failed: \(Self.describe(error))")
+        }
+    }
+
+    /// What went wrong, in PostgreSQL's own words where it gave any.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            let code = error.serverInfo?[.sqlState].map { " (\($0))" } ?? ""
+            return message + code
+        }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
+    }
+}
+
+extension StoreSession {
+    /// Runs `body` between `begin` and COMMIT, and rolls back if it throws.
+    func inTransaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// The store's connections, opened as requests need them and kept for the
+/// next ones. A connection that failed is dropped, never reused.
+final class SessionPool: Sendable {
+    let address: PostgresAddress
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let nextID = Atomic<Int>(1)
+    /// How many idle connections are kept.
+    private static let keep = 16
+    let logger = Logger(label: "reminders.postgres")
+
+    init(address: PostgresAddress) {
+        self.address = address
+    }
+
+    func connect() throws -> PostgresConnection {
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try address.configuration(),
+            id: id, logger: logger
+        ).wait()
+    }
+
+    func withSession<T>(_ body: (StoreSession) throws -> T) throws -> T {
+        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        let session = StoreSession(connection, logger: logger)
+        do {
+            let value = try body(session)
+            checkIn(connection)
+            return value
+        } catch {
+            // A connection that failed mid-request may be in any state.
+            if connection.isClosed || !(error is CloudError) {
+                connection.close().whenComplete { _ in }
+            } else {
+                checkIn(connection)
+            }
+            throw error
+        }
+    }
+
+    private func checkIn(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        let kept = idle.withLock { connections -> Bool in
+            guard connections.count < Self.keep else { return false }
+            connections.append(connection)
+            return true
+        }
+        if !kept { connection.close().whenComplete { _ in } }
+    }
+
+    func closeAll() {
+        for connection in idle.withLock({ connections in defer { connections.removeAll() }; return connections }) {
+            connection.close().whenComplete { _ in }
+        }
+    }
+}
+
+/// Listens on the head channel on a connection of its own, on a thread of
+/// its own, and connects again (reading the head afresh) whenever the
+/// connection drops.
+final class HeadListener: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let current = Mutex<PostgresConnection?>(nil)
+
+    func start(store: PostgresStore) {
+        let thread = Thread { [weak store] in
+            while let store, !self.stopped.load(ordering: .relaxed) {
+                self.listen(store)
+                guard !self.stopped.load(ordering: .relaxed) else { return }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+        thread.name = "reminders-postgres-listen"
+        thread.start()
+    }
+
+    private func listen(_ store: PostgresStore) {
+        guard let connection = try? store.pool.connect() else { return }
+        current.withLock { $0 = connection }
+        defer { current.withLock { $0 = nil } }
+        connection.addListener(channel: PostgresStore.headChannel) { [weak store] _, notification in
+            if let head = Int64(notification.payload) { store?.heard(head: head) }
+        }
+        guard (try? connection.query(PostgresQuery(unsafeSQL: "LISTEN \(PostgresStore.headChannel)"), logger: store.pool.logger).wait()) != nil else {
+            connection.close().whenComplete { _ in }
+            return
+        }
+        // What committed while nobody listened.
+        if let head = try? store.currentSequence() { store.heard(head: head) }
+        if stopped.load(ordering: .relaxed) { connection.close().whenComplete { _ in } }
+        try? connection.closeFuture.wait()
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        current.withLock { $0?.close().whenComplete { _ in } }
+    }
+}
