@@ -136,7 +136,7 @@ let package = Package(
         // the process runner, temporary folders, the test clock, the world
         // of devices on a temporary server directory, waiting by outcome
         // (`eventually`) and recording from other threads.
-        .target(name: "TestSupport", dependencies: ["RemindersCore", "DeviceRuntime"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RemindersCore", "DeviceRuntime", "PostgresStore"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"],
                     exclude: ["Recordings"]),
         .testTarget(name: "SyncServiceTests", dependencies: [
-            "SyncService", "CloudClient", "CloudServer", "TestSupport",
+            "SyncService", "CloudClient", "CloudServer", "PostgresStore", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOPosix
 import PostgresNIO
@@ -97,23 +100,34 @@ public final class LocalCluster: Sendable {
         try run(program, arguments, asUser: runAs)
     }
 
+    /// Runs a program to its end (as `user`, through `runuser`, if given).
+    /// It is spawned and waited for directly, not through Foundation's
+    /// `Process`, whose reaping of children a process that spawns others
+    /// itself (a test run) can take away from it.
     private func run(_ program: String, _ arguments: [String], asUser user: String?) throws {
-        let process = Process()
-        if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user, "--", program] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
+        let command = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program]
+        // Output goes to a file, not a pipe: the server that `pg_ctl start`
+        // leaves running would hold a pipe open.
+        let outputFile = directory.appendingPathComponent("command-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw LocalClusterError.failed("cannot run \(command[0]): \(String(cString: strerror(spawned)))")
         }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        // Exited (low 7 bits 0) with status 0.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw LocalClusterError.failed("\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
         }
     }

@@ -188,7 +188,7 @@ final class SessionPool: Sendable {
         } catch {
             // A connection that failed mid-request may be in any state.
             if connection.isClosed || !(error is CloudError) {
-                connection.close().whenComplete { _ in }
+                Self.discard(connection)
             } else {
                 checkIn(connection)
             }
@@ -203,13 +203,20 @@ final class SessionPool: Sendable {
             connections.append(connection)
             return true
         }
-        if !kept { connection.close().whenComplete { _ in } }
+        if !kept { Self.discard(connection) }
     }
 
     func closeAll() {
         for connection in idle.withLock({ connections in defer { connections.removeAll() }; return connections }) {
-            connection.close().whenComplete { _ in }
+            Self.discard(connection)
         }
+    }
+
+    /// Closes a connection, holding on to it until it is closed (one let
+    /// go while still open is a programming error to PostgresNIO).
+    static func discard(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 }
 
@@ -240,17 +247,17 @@ final class HeadListener: Sendable {
             if let head = Int64(notification.payload) { store?.heard(head: head) }
         }
         guard (try? connection.query(PostgresQuery(unsafeSQL: "LISTEN \(PostgresStore.headChannel)"), logger: store.pool.logger).wait()) != nil else {
-            connection.close().whenComplete { _ in }
+            SessionPool.discard(connection)
             return
         }
         // What committed while nobody listened.
         if let head = try? store.currentSequence() { store.heard(head: head) }
-        if stopped.load(ordering: .relaxed) { connection.close().whenComplete { _ in } }
+        if stopped.load(ordering: .relaxed) { SessionPool.discard(connection) }
         try? connection.closeFuture.wait()
     }
 
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        current.withLock { $0?.close().whenComplete { _ in } }
+        current.withLock { connection in connection.map(SessionPool.discard) }
     }
 }

@@ -1,27 +1,41 @@
 import CloudClient
 import CloudServer
 import Foundation
+import PostgresStore
 import Synchronization
 import SyncService
 import Testing
 import TestSupport
 
-/// How a test reaches the store: the directory store itself, or
-/// `reminders serve` over HTTP in front of the same store. Every
-/// conformance test runs on each, and must see the same results.
+/// How a test reaches the store: the directory store itself, `reminders
+/// serve` over HTTP in front of a directory, the PostgreSQL store itself,
+/// or `reminders serve` over HTTP in front of PostgreSQL. Every conformance
+/// test runs on each, and must see the same results.
 enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case directory
     case http
+    case postgres
+    case httpPostgres = "http+postgres"
 
     var testDescription: String { rawValue }
+    var usesPostgres: Bool { self == .postgres || self == .httpPostgres }
+    var usesHTTP: Bool { self == .http || self == .httpPostgres }
+
+    /// The transports this machine runs: the PostgreSQL ones where
+    /// PostgreSQL is installed, and always in CI.
+    static var available: [Transport] {
+        allCases.filter { !$0.usesPostgres || TestPostgres.isEnabled }
+    }
 }
 
-/// A store in a temporary directory, with accounts for the users a test
-/// names, reached through one transport.
+/// A store (a temporary directory or a new PostgreSQL database), with
+/// accounts for the users a test names, reached through one transport.
 final class ServiceWorld: Sendable {
     let transport: Transport
     let folder: URL
-    let store: DirectoryServer
+    let store: any CloudStore
+    /// What `reminders serve --store` takes for the store.
+    let storeArgument: String
     let accounts: AccountStore
     private let secrets: Mutex<[String: String]>
     private let serving: RunningProcess?
@@ -30,17 +44,31 @@ final class ServiceWorld: Sendable {
     init(_ transport: Transport, users: [String] = ["alice", "bob", "carol"]) async throws {
         self.transport = transport
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
-        store = try DirectoryServer(directory: folder.appendingPathComponent("store"))
-        accounts = try AccountStore(directory: folder.appendingPathComponent("store"))
+        if transport.usesPostgres {
+            // PostgreSQL's client waits on its event loops, which the
+            // concurrency threads this initializer runs on must not do.
+            let (address, postgres) = try await blocking {
+                let address = try TestPostgres.database()
+                return (address, try PostgresStore(address: address))
+            }
+            store = postgres
+            accounts = AccountStore(database: postgres)
+            storeArgument = "\(address)"
+        } else {
+            store = try DirectoryServer(directory: folder.appendingPathComponent("store"))
+            accounts = try AccountStore(directory: folder.appendingPathComponent("store"))
+            storeArgument = folder.appendingPathComponent("store").path
+        }
         var secrets: [String: String] = [:]
         for user in users { secrets[user] = try accounts.add(user) }
         self.secrets = Mutex(secrets)
-        guard transport == .http else {
+        guard transport.usesHTTP else {
             serving = nil
             url = nil
             return
         }
-        let (process, url) = try await Self.serve(store: folder.appendingPathComponent("store"), secret: secrets["alice"] ?? "")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (process, url) = try await Self.serve(store: storeArgument, home: folder, secret: secrets["alice"] ?? "")
         serving = process
         self.url = url
     }
@@ -48,6 +76,7 @@ final class ServiceWorld: Sendable {
     deinit {
         serving?.signal(SIGTERM)
         _ = try? serving?.wait(timeout: 10)
+        (store as? PostgresStore)?.close()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -55,14 +84,13 @@ final class ServiceWorld: Sendable {
     /// of its own: a service inside the test process would wait for the
     /// concurrency threads that the other tests keep busy), and returns
     /// once it answers alice.
-    static func serve(store: URL, secret: String, tls: [String] = [], scheme: String = "http",
+    static func serve(store: String, home: URL, secret: String, tls: [String] = [], scheme: String = "http",
                       certificateAuthority: String? = nil) async throws -> (RunningProcess, URL) {
         let port = try freeLoopbackPort()
         let binary = try CommandRunner.locateBinary()
         let process = try Subprocess.start(
-            [binary.path, "serve", "--store", store.path, "--listen", "127.0.0.1:\(port)"] + tls,
-            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                          "HOME": store.deletingLastPathComponent().path])
+            [binary.path, "serve", "--store", store, "--listen", "127.0.0.1:\(port)"] + tls,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path])
         let url = try #require(URL(string: "\(scheme)://127.0.0.1:\(port)"))
         let remote = RemoteServer(url: url, credential: RemoteCredential(
             userName: "alice", secret: secret, certificateAuthority: certificateAuthority))
@@ -77,9 +105,9 @@ final class ServiceWorld: Sendable {
     /// `user`'s database of `scope`, reached through the transport.
     func database(_ user: String, _ scope: DatabaseScope = .private, device: String = "device") -> any CloudDatabase {
         switch transport {
-        case .directory:
-            return store.database(user: user, scope: scope, device: device)
-        case .http:
+        case .directory, .postgres:
+            return store.cloudDatabase(user: user, scope: scope, device: device)
+        case .http, .httpPostgres:
             let remote = RemoteServer(url: url!, credential: RemoteCredential(userName: user, secret: secret(user)))
             return remote.database(scope: scope, device: device)
         }

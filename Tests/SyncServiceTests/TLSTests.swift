@@ -14,7 +14,7 @@ import X509
         let world = try await ServiceWorld(.directory)
         let (certificate, key) = try Self.selfSigned(in: world.folder)
         let (server, url) = try await ServiceWorld.serve(
-            store: world.folder.appendingPathComponent("store"), secret: world.secret("alice"),
+            store: world.storeArgument, home: world.folder, secret: world.secret("alice"),
             tls: ["--tls-cert", certificate, "--tls-key", key], scheme: "https", certificateAuthority: certificate)
         defer {
             server.signal(SIGTERM)

@@ -1,0 +1,40 @@
+import Foundation
+import PostgresStore
+import Synchronization
+
+/// The PostgreSQL cluster of a test run: started the first time a test asks
+/// for a database (in a temporary folder, on a free loopback port, from
+/// Debian's programs), and stopped when the test process exits. Every test
+/// gets a database of its own.
+public enum TestPostgres {
+    /// Whether tests that need PostgreSQL run: where its programs are
+    /// installed, and always in CI (`CI` set), where a missing PostgreSQL
+    /// must fail those tests rather than skip them.
+    public static var isEnabled: Bool {
+        LocalCluster.binaries() != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    }
+
+    private static let shared = Mutex<LocalCluster?>(nil)
+
+    /// The cluster, started if it is not yet.
+    public static func cluster() throws -> LocalCluster {
+        try shared.withLock { cluster in
+            if let cluster { return cluster }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-postgres-\(UUID().uuidString)")
+            let started = try LocalCluster(directory: folder, port: try freeLoopbackPort(), durable: false)
+            cluster = started
+            atexit {
+                TestPostgres.shared.withLock { cluster in
+                    try? cluster?.stop(immediately: true)
+                    if let folder = cluster?.directory { try? FileManager.default.removeItem(at: folder) }
+                }
+            }
+            return started
+        }
+    }
+
+    /// A new empty database in the cluster, as a `postgres://` address.
+    public static func database() throws -> PostgresAddress {
+        try cluster().createDatabase("t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+    }
+}
