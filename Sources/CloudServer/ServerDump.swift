@@ -150,8 +150,15 @@ public struct ServerDump: Codable, Hashable, Sendable {
 extension DirectoryServer {
     /// A consistent snapshot of the whole store.
     public func dump() throws -> ServerDump {
-        try read { db in
-            try ServerDumpReader(db: db, directory: directory.path).read()
+        try ServerDump.read(self, location: directory.path, formatVersion: Schema.formatVersion)
+    }
+}
+
+extension ServerDump {
+    /// A consistent snapshot of the whole of any store.
+    package static func read(_ store: some RecordStore, location: String, formatVersion: Int) throws -> ServerDump {
+        try store.read { db in
+            try ServerDumpReader(db: db, directory: location, formatVersion: formatVersion).read()
         }
     }
 }
@@ -160,6 +167,7 @@ extension DirectoryServer {
 struct ServerDumpReader {
     let db: any StoreConnection
     let directory: String
+    let formatVersion: Int
 
     func read() throws -> ServerDump {
         var users: Set<String> = []
@@ -222,7 +230,7 @@ struct ServerDumpReader {
         users.remove("")
         return ServerDump(
             directory: directory,
-            formatVersion: Schema.formatVersion,
+            formatVersion: formatVersion,
             head: try StoreMeta.integer(db, StoreMeta.sequence),
             compactedThrough: try StoreMeta.integer(db, StoreMeta.compactedThrough),
             users: users.sorted(),

@@ -72,6 +72,11 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
         try read { try StoreMeta.integer($0, StoreMeta.sequence) }
     }
 
+    /// A consistent snapshot of the whole store.
+    public func dump() throws -> ServerDump {
+        try mapped { try ServerDump.read(self, location: "\(address)", formatVersion: Int(Self.formatVersion)) }
+    }
+
     /// Stops listening and closes every connection.
     public func close() {
         listener.stop()
@@ -150,7 +155,7 @@ extension StoreSession {
             try execute("COMMIT")
             return value
         } catch {
-            try? execute("ROLLBACK")
+            if !connection.isClosed { try? execute("ROLLBACK") }
             throw error
         }
     }
@@ -170,6 +175,10 @@ final class SessionPool: Sendable {
         self.address = address
     }
 
+    deinit {
+        closeAll()
+    }
+
     func connect() throws -> PostgresConnection {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         return try PostgresConnection.connect(
@@ -179,7 +188,12 @@ final class SessionPool: Sendable {
     }
 
     func withSession<T>(_ body: (StoreSession) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        // An idle connection the server closed meanwhile (a restart) is
+        // dropped for another.
+        var connection = try idle.withLock { $0.popLast() } ?? connect()
+        while connection.isClosed {
+            connection = try idle.withLock { $0.popLast() } ?? connect()
+        }
         let session = StoreSession(connection, logger: logger)
         do {
             let value = try body(session)

@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 import Synchronization
@@ -55,9 +56,16 @@ final class StoreSession: StoreConnection {
             case .blob(let data): try binds.append(data)
             }
         }
+        // A connection the server closed takes no more statements (and one
+        // sent to it might never be answered).
+        guard !connection.isClosed else { throw ConnectionLost() }
         let query = PostgresQuery(unsafeSQL: Placeholders.numbered(sql), binds: binds)
-        return try connection.query(query, logger: logger).wait()
+        return try connection.query(query, logger: logger).wait(atMost: Self.statementTimeout)
     }
+
+    /// The longest one statement may take before the request gives up on
+    /// its connection: a safety net for an answer that never comes.
+    static let statementTimeout: TimeAmount = .seconds(15)
 
     /// A row of values as every store reads them: booleans (from `EXISTS`
     /// and comparisons) as integers 0 and 1.
@@ -114,5 +122,36 @@ enum Placeholders {
         }
         cache.withLock { $0[sql] = result }
         return result
+    }
+}
+
+/// The connection was closed, by the server or the network.
+struct ConnectionLost: Error, CustomStringConvertible {
+    var description: String { "the connection to PostgreSQL was closed" }
+}
+
+/// No answer came in time.
+struct StatementTimedOut: Error, CustomStringConvertible {
+    var description: String { "PostgreSQL did not answer within \(StoreSession.statementTimeout.nanoseconds / 1_000_000_000) seconds" }
+}
+
+extension EventLoopFuture where Value: Sendable {
+    /// Waits for the value, or throws `StatementTimedOut` after `limit`.
+    func wait(atMost limit: TimeAmount) throws -> Value {
+        let promise = eventLoop.makePromise(of: Value.self)
+        let completed = NIOLockedValueBox(false)
+        @Sendable func complete(_ result: Result<Value, any Error>) {
+            let first = completed.withLockedValue { done in
+                defer { done = true }
+                return !done
+            }
+            if first { promise.completeWith(result) }
+        }
+        let timeout = eventLoop.scheduleTask(in: limit) { complete(.failure(StatementTimedOut())) }
+        whenComplete { result in
+            timeout.cancel()
+            complete(result)
+        }
+        return try promise.futureResult.wait()
     }
 }

@@ -1,0 +1,163 @@
+import CloudClient
+import CloudServer
+import Foundation
+import PostgresStore
+import SyncService
+import Testing
+import TestSupport
+
+/// What only a store shared by several server processes can get wrong:
+/// writes through two `reminders serve` on one PostgreSQL database at once,
+/// the head heard across them, and PostgreSQL itself going away.
+@Suite(.enabled(if: TestPostgres.isEnabled, "PostgreSQL's server programs are not installed"))
+struct PostgresStoreTests {
+    /// Alice's devices write through two servers at once, each request a
+    /// batch: every acknowledged record is on the store once, every change
+    /// has a sequence of its own, no batch is half applied, and a fresh
+    /// reader paging through the changes sees each record exactly once.
+    @Test func twoServersOnOneDatabaseLoseNothingAndNeverShareASequence() async throws {
+        let world = try await ServiceWorld(.httpPostgres)
+        let (second, secondURL) = try await ServiceWorld.serve(
+            store: world.storeArgument, home: world.folder, secret: world.secret("alice"))
+        defer {
+            second.signal(SIGTERM)
+            _ = try? second.wait(timeout: 10)
+        }
+        let urls = [try #require(world.url), secondURL]
+        let zone = try await blocking { try world.database("alice").createZone("Reminders") }
+        let acknowledged = Recorder<String>()
+        // Six writers, three per server, each sending batches of 20.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<6 {
+                group.addTask {
+                    try await blocking {
+                        let remote = RemoteServer(url: urls[writer % 2], credential: RemoteCredential(
+                            userName: "alice", secret: world.secret("alice")))
+                        let database = remote.database(scope: .private, device: "writer\(writer)")
+                        for batch in 0..<5 {
+                            let records = (0..<20).map { index in
+                                record("w\(writer)-b\(batch)-\(index)", in: zone, fields: ["title": .string("Item \(index)")])
+                            }
+                            let result = try database.modifyRecords(saving: records, deleting: [])
+                            for (id, outcome) in result.saveResults {
+                                if case .success = outcome { acknowledged.append(id.recordName) }
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let saved = acknowledged.all
+        #expect(saved.count == 600)
+
+        let postgres = try #require(world.store as? PostgresStore)
+        let dump = try await blocking { try postgres.dump() }
+        #expect(Set(dump.records.map(\.recordName)) == Set(saved))
+        #expect(Set(dump.records.map(\.sequence)).count == dump.records.count)
+        #expect(dump.head == dump.records.map(\.sequence).max())
+
+        // A reader from scratch, 7 records a page, through the other server.
+        let names = try await blocking {
+            let reader = RemoteServer(url: urls[1], credential: RemoteCredential(userName: "alice", secret: world.secret("alice")))
+                .database(scope: .private, device: "reader")
+            var token: ChangeToken?
+            var names: [String] = []
+            while true {
+                let page = try reader.fetchZoneChanges(zoneID: zone, since: token, limit: 7)
+                names += page.changed.map(\.id.recordName)
+                token = page.token
+                if !page.moreComing { return names }
+            }
+        }
+        #expect(names.count == 600)
+        #expect(Set(names) == Set(saved))
+    }
+
+    /// A long poll waiting on one server answers when a record is saved
+    /// through the other: the commit's notification reaches every server.
+    @Test func aSaveThroughOneServerWakesALongPollOnTheOther() async throws {
+        let world = try await ServiceWorld(.httpPostgres)
+        let (second, secondURL) = try await ServiceWorld.serve(
+            store: world.storeArgument, home: world.folder, secret: world.secret("alice"))
+        defer {
+            second.signal(SIGTERM)
+            _ = try? second.wait(timeout: 10)
+        }
+        let listening = RemoteServer(url: secondURL, credential: RemoteCredential(userName: "alice", secret: world.secret("alice")))
+        let alice = world.database("alice")
+        let zone = try await blocking { try alice.createZone("Reminders") }
+        let before = try await blocking { try listening.fetchHead() }
+        let started = ContinuousClock.now
+        async let woken = blocking { try listening.fetchHead(after: before, wait: 20) }
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await blocking { try alice.save(record("milk", in: zone, fields: ["title": .string("Milk")])) }
+        let head = try await woken
+        #expect(head > before)
+        // Well before the poll's 20 seconds ran out.
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    /// PostgreSQL stopped as by a crash and started again while a device
+    /// writes: requests in the gap fail as `serverUnavailable`, the device
+    /// sends them again, and every record acknowledged is there after.
+    @Test func aPostgresRestartUnderLoadLosesNoAcknowledgedSave() async throws {
+        // A cluster of its own: other tests keep using the shared one.
+        let folder = TemporaryDirectory()
+        let cluster = try await blocking { try LocalCluster(directory: folder.url.appendingPathComponent("pg"), port: try freeLoopbackPort(), durable: false) }
+        defer { try? cluster.stop(immediately: true) }
+        let store = try await blocking { try PostgresStore(address: try cluster.createDatabase("restart")) }
+        defer { store.close() }
+        let alice = store.database(user: "alice", scope: .private, device: "laptop")
+        let zone = try await blocking { try alice.createZone("Reminders") }
+        let acknowledged = Recorder<String>()
+        let failures = Recorder<CloudError>()
+        let done = Recorder<Bool>()
+        async let writing: Void = blocking {
+            var index = 0
+            while done.all.isEmpty {
+                let name = "r\(index)"
+                do {
+                    let result = try alice.modifyRecords(saving: [record(name, in: zone)], deleting: [])
+                    if case .success? = result.saveResults[RecordID(recordName: name, zoneID: zone)] {
+                        acknowledged.append(name)
+                        index += 1
+                    }
+                } catch let error as CloudError {
+                    guard case .serverUnavailable = error else { throw error }
+                    failures.append(error)
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try await blocking { try cluster.stop(immediately: true) }
+        try await Task.sleep(for: .milliseconds(300))
+        try await blocking { try cluster.start() }
+        try await Task.sleep(for: .milliseconds(500))
+        done.append(true)
+        try await writing
+        #expect(!failures.all.isEmpty)
+        let saved = Set(acknowledged.all)
+        #expect(saved.count > 10)
+        let dump = try await blocking { try store.dump() }
+        #expect(saved.isSubset(of: Set(dump.records.map(\.recordName))))
+    }
+
+    @Test func aDatabaseHoldingSomethingElseIsRefused() async throws {
+        let address = try await blocking { try TestPostgres.database() }
+        let other = try await blocking { try PostgresStore(address: address) }
+        other.close()
+        // A database with tables of another program's.
+        let foreign = try await blocking { try TestPostgres.database() }
+        try await blocking {
+            let store = try PostgresStore(address: foreign)
+            try store.transaction { db in try db.execute("DROP TABLE meta") }
+            store.close()
+        }
+        await #expect(throws: CloudError.self) { try await blocking { try PostgresStore(address: foreign) } }
+        #expect(throws: PostgresStoreError.self) { try PostgresAddress("postgres://host") }
+        #expect(throws: PostgresStoreError.self) { try PostgresAddress("postgres://host/db?sslmode=maybe") }
+        #expect(try PostgresAddress("postgres://u:secret@db.example:6543/lists").description == "postgres://u@db.example:6543/lists")
+    }
+}
