@@ -122,11 +122,12 @@ let package = Package(
         // What the test targets share, one copy each: the seeded generator,
         // the process runner, temporary folders, the test clock, the world
         // of devices on a temporary server directory, waiting by outcome
-        // (`eventually`) and recording from other threads.
-        .target(name: "TestSupport", dependencies: ["RemindersCore", "DeviceRuntime"], path: "Tests/TestSupport"),
+        // (`eventually`), recording from other threads, `reminders serve` in a
+        // process of its own on a store of each kind, and network namespaces.
+        .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
-        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
+        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "CloudClient", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"],
                     exclude: ["Recordings"]),
@@ -139,7 +140,10 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RemindersCore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "SyncEngine", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
