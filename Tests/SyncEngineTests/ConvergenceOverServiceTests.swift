@@ -18,7 +18,8 @@ struct ServiceConvergenceServer: ConvergenceServer {
     /// The service's own randomness, apart from the run's, so the devices'
     /// steps are those of the same seed on a directory.
     private var random: SeededGenerator
-    /// The step before which the service is surely killed.
+    /// The step before which the service is surely killed: in the middle
+    /// of a run (runs have 20 steps or more).
     private let crashStep: Int
     /// The step at which the service starts again, while it is down.
     private var downUntil: Int?
@@ -33,7 +34,7 @@ struct ServiceConvergenceServer: ConvergenceServer {
 
     var connection: any ServerConnection { remote }
 
-    mutating func disrupt(before step: Int, of steps: Int, device: Device) throws -> String? {
+    mutating func disrupt(before step: Int, device: Device) throws -> String? {
         if let downUntil {
             guard step >= downUntil else { return nil }
             try service.start()

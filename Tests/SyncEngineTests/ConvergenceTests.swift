@@ -65,7 +65,7 @@ protocol ConvergenceServer {
     /// Runs before each random step, with the device that takes it: may
     /// crash the server (while that device syncs, say) or bring it back.
     /// Returns what it did, for the run's log.
-    mutating func disrupt(before step: Int, of steps: Int, device: Device) throws -> String?
+    mutating func disrupt(before step: Int, device: Device) throws -> String?
     /// Whether `error`, thrown by a step, is what a disruption explains
     /// (the server was down), so the run goes on.
     func excuses(_ error: any Error) -> Bool
@@ -81,7 +81,7 @@ struct DirectoryConvergenceServer: ConvergenceServer {
     let server: DirectoryServer
     var connection: any ServerConnection { server }
 
-    func disrupt(before step: Int, of steps: Int, device: Device) throws -> String? { nil }
+    func disrupt(before step: Int, device: Device) throws -> String? { nil }
     func excuses(_ error: any Error) -> Bool { false }
     func recover() throws {}
 
@@ -124,7 +124,7 @@ enum ConvergenceProperty {
         do {
             for step in 0..<steps {
                 let device = devices[Int.random(in: 0..<deviceCount, using: &rng)]
-                if let disruption = try server.disrupt(before: step, of: steps, device: device) {
+                if let disruption = try server.disrupt(before: step, device: device) {
                     log.append("\(step) \(disruption)")
                     try ledger.record(device)
                 }
