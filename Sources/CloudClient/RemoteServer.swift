@@ -119,13 +119,18 @@ public final class RemoteServer: Sendable {
         return data
     }
 
-    /// One client for the process (it pools connections). Its connect
-    /// timeout is short: the client keeps retrying a refused connection
-    /// until that timeout, and a server that is down should read as down at
-    /// once, with the edits left pending.
-    static let client = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(3))))
+    /// One client for the process (it pools connections).
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration())
+
+    /// A server that is down should read as down at once, with the edits
+    /// left pending: a refused connection fails the request (the client
+    /// would otherwise try again and again until the connect timeout), and
+    /// a connection that gets no answer gives up after 3 seconds.
+    static func configuration(tls: TLSConfiguration? = nil) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(3)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
 
     /// Clients that trust a certificate authority of their own, one per
     /// file, kept for the process.
@@ -143,9 +148,7 @@ public final class RemoteServer: Sendable {
             }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(certificates)
-            let client = HTTPClient(
-                eventLoopGroupProvider: .singleton,
-                configuration: HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(3))))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(tls: tls))
             clients[authority] = client
             return client
         }
@@ -155,6 +158,10 @@ public final class RemoteServer: Sendable {
     /// answer in time".
     static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        // A server that died while the request was being written.
+        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof {
+            return "the connection was closed before the answer"
+        }
         if let error = error as? NIOSSLError { return "TLS: \(error)" }
         if let error = error as? BoringSSLError { return "TLS: \(error)" }
         if let error = error as? HTTPClientError {

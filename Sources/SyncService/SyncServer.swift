@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// `reminders serve`: the operations of `CloudDatabase` over HTTP, for the
 /// accounts of an `AccountStore`, on any `CloudStore`. docs/API.md is the
@@ -99,12 +100,14 @@ public struct SyncServer: Sendable {
         return router
     }
 
-    /// The head once it is not `after` any more, or after `wait` seconds.
+    /// The head once it is not `after` any more, or after `wait` seconds,
+    /// or at once when the service is stopping: a stop waits for the
+    /// requests under way, and a device asks again when it is back.
     func head(after: Int64?, waiting wait: Double) async throws -> Int64 {
         let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
         while true {
             let head = store.head()
-            if head != after || ContinuousClock.now >= deadline { return head }
+            if head != after || ContinuousClock.now >= deadline || Task.isShuttingDownGracefully { return head }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -3,18 +3,28 @@ import RemindersCore
 import Testing
 import TestSupport
 
-/// Several devices (and users) on one server directory, each driven through
-/// the built `reminders` binary with its own database, as separate
-/// processes: what two terminals on one machine are. The files are laid out
-/// as a `DeviceWorld`'s, in a folder that is also the commands' home.
+/// Several devices (and users) on one server, each driven through the
+/// built `reminders` binary with its own database, as separate processes:
+/// what two terminals on one machine are, or, with a service URL, devices
+/// on machines of their own that each sign in to `reminders serve`. The
+/// files are laid out as a `DeviceWorld`'s, in a folder that is also the
+/// commands' home.
 final class DeviceFleet {
     let world: DeviceWorld
     let cli: CommandRunner
+    /// The world's server directory, or the URL of a service.
+    let serverAddress: String
+    /// What runs a device's commands, by device name (`ip netns exec NAME`,
+    /// for a device in a network namespace of its own).
+    var launchers: [String: [String]] = [:]
     var server: URL { world.serverDirectory }
 
-    init(now: String = "2026-03-01T10:00:00Z") throws {
+    /// - Parameter service: the URL of `reminders serve` the devices reach
+    ///   (each signs in with `login`); the world's directory if nil.
+    init(now: String = "2026-03-01T10:00:00Z", service: URL? = nil) throws {
         world = DeviceWorld(now: now)
         cli = try CommandRunner(now: now, home: world.directory)
+        serverAddress = service?.absoluteString ?? world.serverDirectory.path
     }
 
     func cleanUp() { cli.cleanUp() }
@@ -23,14 +33,28 @@ final class DeviceFleet {
         world.databaseURL(device, user: user)
     }
 
-    /// The environment that points the binary at one device of one user.
+    /// The environment that points the binary at one device of one user,
+    /// with credentials of its own.
     func environment(_ device: String, user: String = "me") -> [String: String] {
-        world.commandEnvironment(device, user: user)
+        world.commandEnvironment(device, user: user).merging([
+            "REMINDERS_SERVER": serverAddress,
+            "XDG_CONFIG_HOME": world.directory.appendingPathComponent("config/\(user)-\(device)").path,
+        ]) { $1 }
+    }
+
+    /// Signs a device in to the service as `user`, with the account's
+    /// secret (given by file, as a script would).
+    @discardableResult
+    func login(_ device: String, user: String = "me", secret: String) throws -> ProcessResult {
+        let file = world.directory.appendingPathComponent("secret-\(user)-\(device)")
+        try secret.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try run(device, user: user, ["login", serverAddress, "--user", user, "--secret-file", file.path])
     }
 
     @discardableResult
     func run(_ device: String, user: String = "me", _ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
-        try cli.run(arguments, environment: environment(device, user: user).merging(extra) { $1 })
+        try start(device, user: user, arguments, environment: extra).wait()
     }
 
     /// Runs a command that must succeed quietly; returns stdout, trimmed.
@@ -97,7 +121,8 @@ final class DeviceFleet {
 
     /// Starts a command without waiting for it, to be waited for or killed.
     func start(_ device: String, user: String = "me", _ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
-        try cli.start(arguments, environment: environment(device, user: user).merging(extra) { $1 })
+        try cli.start(arguments, environment: environment(device, user: user).merging(extra) { $1 },
+                      launcher: launchers[device] ?? [])
     }
 }
 

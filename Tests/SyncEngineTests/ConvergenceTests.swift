@@ -1,4 +1,5 @@
 import CloudServer
+import DeviceRuntime
 import Foundation
 import GRDB
 import RemindersCore
@@ -55,102 +56,87 @@ struct EditLedger {
     }
 }
 
-@Suite struct ConvergenceTests {
-    /// Random devices, random edits, random send/fetch interleavings; then
-    /// sync until quiet: every device shows the same data, every field holds
-    /// its latest edit, and nothing is duplicated. Tags are spelled in
-    /// case and accent variants, and respelled: every device and the
-    /// server end with one tag per folded title.
-    @Test(arguments: Self.seeds)
-    func convergesUnderRandomInterleavings(seed: Int) throws {
-        let directory = TemporaryDirectory()
+/// How the devices of a convergence run reach their server, and what may
+/// happen to the server while they work. The random edits, interleavings
+/// and checks of `ConvergenceProperty` are the same whatever the server.
+protocol ConvergenceServer {
+    /// What every device's engine connects to.
+    var connection: any ServerConnection { get }
+    /// Runs before each random step, with the device that takes it: may
+    /// crash the server (while that device syncs, say) or bring it back.
+    /// Returns what it did, for the run's log.
+    mutating func disrupt(before step: Int, device: Device) throws -> String?
+    /// Whether `error`, thrown by a step, is what a disruption explains
+    /// (the server was down), so the run goes on.
+    func excuses(_ error: any Error) -> Bool
+    /// Brings the server back, if it is down, for the final syncs.
+    mutating func recover() throws
+    /// The record names of the user's tags on the server.
+    func tagRecordNames() throws -> [String]
+}
+
+/// The directory server itself, as the engine's own tests use it: nothing
+/// happens to it.
+struct DirectoryConvergenceServer: ConvergenceServer {
+    let server: DirectoryServer
+    var connection: any ServerConnection { server }
+
+    func disrupt(before step: Int, device: Device) throws -> String? { nil }
+    func excuses(_ error: any Error) -> Bool { false }
+    func recover() throws {}
+
+    func tagRecordNames() throws -> [String] {
+        try server.dump().records.filter { $0.recordType == "tags" }.map(\.recordName)
+    }
+}
+
+/// Random devices, random edits, random send/fetch interleavings; then
+/// sync until quiet: every device shows the same data, every field holds
+/// its latest edit, and nothing is duplicated. Tags are spelled in case and
+/// accent variants, and respelled: every device and the server end with one
+/// tag per folded title.
+enum ConvergenceProperty {
+    /// Spellings of three tags: Work, Café and home.
+    static let tagPool = ["Work", "work", "WORK", "Café", "CAFÉ", "cafe\u{301}", "home", "Home"]
+
+    /// What one run did, for its summary line.
+    struct Run {
+        var devices: Int
+        var steps: Int
+        /// Every step and disruption, in order.
+        var log: [String]
+    }
+
+    /// One run with `seed` on `server`; failures are recorded as issues
+    /// that name the seed and carry the run's log.
+    @discardableResult
+    static func check(seed: Int, on server: inout some ConvergenceServer) throws -> Run {
         var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
-        let server = try makeServer(directory)
         let deviceCount = Int.random(in: 2...4, using: &rng)
         let devices = try (0..<deviceCount).map { index in
             // Some clocks run behind by up to an hour.
             let skew = Int64.random(in: -3_600_000...0, using: &rng)
-            return try Device("D\(index)", server: server, clock: TestClock(1_800_000_000_000 + skew))
+            return try Device("D\(index)", server: server.connection, clock: TestClock(1_800_000_000_000 + skew))
         }
         var ledger = EditLedger()
-        // Spellings of three tags: Work, Café and home.
-        let tagPool = ["Work", "work", "WORK", "Café", "CAFÉ", "cafe\u{301}", "home", "Home"]
         let steps = Int.random(in: 20...45, using: &rng)
         var log: [String] = []
         do {
             for step in 0..<steps {
                 let device = devices[Int.random(in: 0..<deviceCount, using: &rng)]
-                device.clock.advance(Int64.random(in: 1...5_000, using: &rng))
-                let lists = try device.db.read { try RemindersList.fetchAll($0) }
-                let reminders = try device.db.read { try Reminder.fetchAll($0) }
-                let roll = Int.random(in: 0..<100, using: &rng)
-                switch roll {
-                case 0..<8:
-                    log.append("\(step) \(device.name) create list")
-                    try device.store.createList(title: "List \(step)", color: RemindersStore.palette.randomElement(using: &rng))
-                case 8..<12 where !lists.isEmpty:
-                    let list = lists.randomElement(using: &rng)!
-                    log.append("\(step) \(device.name) rename list \(list.id.prefix(4))")
-                    try device.store.updateList(id: list.id, title: "Renamed \(step)")
-                case 12..<14 where !lists.isEmpty:
-                    let list = lists.randomElement(using: &rng)!
-                    log.append("\(step) \(device.name) delete list \(list.id.prefix(4))")
-                    try device.store.deleteList(id: list.id)
-                case 14..<30 where !lists.isEmpty:
-                    let list = lists.randomElement(using: &rng)!
-                    log.append("\(step) \(device.name) create reminder in \(list.id.prefix(4))")
-                    try device.store.createReminder(ReminderDraft(
-                        listID: list.id, title: "R\(step)", priority: Priority.allCases.randomElement(using: &rng)!,
-                        tags: Array(tagPool.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng)))))
-                case 30..<55 where !reminders.isEmpty:
-                    let r = reminders.randomElement(using: &rng)!
-                    var changes = ReminderChanges()
-                    switch Int.random(in: 0..<5, using: &rng) {
-                    case 0: changes.title = "T\(step)"
-                    case 1: changes.notes = "N\(step)"
-                    case 2: changes.priority = Priority.allCases.randomElement(using: &rng)!
-                    case 3: changes.isFlagged = Bool.random(using: &rng)
-                    default: changes.dueDate = .some(Bool.random(using: &rng) ? DueDate("2026-0\(Int.random(in: 1...9, using: &rng))-1\(step % 10)") : nil)
-                    }
-                    log.append("\(step) \(device.name) edit \(r.id.prefix(4)) \(changes)")
-                    try device.store.updateReminder(id: r.id, changes)
-                case 55..<62 where !reminders.isEmpty:
-                    let r = reminders.randomElement(using: &rng)!
-                    log.append("\(step) \(device.name) toggle complete \(r.id.prefix(4))")
-                    if r.status == .completed { try device.store.uncomplete(id: r.id) } else { try device.store.complete(id: r.id) }
-                case 62..<67 where !reminders.isEmpty:
-                    let r = reminders.randomElement(using: &rng)!
-                    log.append("\(step) \(device.name) delete reminder \(r.id.prefix(4))")
-                    try device.store.deleteReminder(id: r.id)
-                case 67..<72 where !reminders.isEmpty && lists.count > 1:
-                    let r = reminders.randomElement(using: &rng)!
-                    let list = lists.randomElement(using: &rng)!
-                    log.append("\(step) \(device.name) move \(r.id.prefix(4)) to \(list.id.prefix(4))")
-                    try device.store.updateReminder(id: r.id, ReminderChanges(listID: list.id))
-                case 72..<75 where !reminders.isEmpty:
-                    let r = reminders.randomElement(using: &rng)!
-                    let tags = Array(tagPool.shuffled(using: &rng).prefix(2))
-                    log.append("\(step) \(device.name) tags \(r.id.prefix(4)) \(tags)")
-                    try device.store.updateReminder(id: r.id, ReminderChanges(tags: tags))
-                case 75..<76:
-                    let tags = try device.db.read { try Tag.fetchAll($0) }
-                    guard let tag = tags.randomElement(using: &rng) else { break }
-                    let spelling = tagPool.filter { TagKey.of($0) == tag.id }.randomElement(using: &rng) ?? tag.title
-                    log.append("\(step) \(device.name) respell \(tag.title) as \(spelling)")
-                    try device.store.renameTag(tag.title, to: spelling)
-                case 76..<84:
-                    log.append("\(step) \(device.name) send")
-                    try device.engine.sendChanges()
-                case 84..<92:
-                    log.append("\(step) \(device.name) fetch")
-                    try device.engine.fetchChanges()
-                default:
-                    log.append("\(step) \(device.name) sync")
-                    try device.sync()
+                if let disruption = try server.disrupt(before: step, device: device) {
+                    log.append("\(step) \(disruption)")
+                    try ledger.record(device)
+                }
+                do {
+                    try randomStep(step, device: device, log: &log, using: &rng)
+                } catch let error where server.excuses(error) {
+                    log.append("\(step) \(device.name) failed, the server being down: \(error)")
                 }
                 try ledger.record(device)
             }
             // Sync until quiet.
+            try server.recover()
             for _ in 0..<6 {
                 for device in devices {
                     try device.sync()
@@ -159,7 +145,7 @@ struct EditLedger {
             }
         } catch {
             Issue.record("seed \(seed): \(error)\n\(log.joined(separator: "\n"))")
-            return
+            return Run(devices: deviceCount, steps: steps, log: log)
         }
         let exports = try devices.map { try $0.export() }
         for (index, export) in exports.enumerated().dropFirst() where export != exports[0] {
@@ -195,8 +181,92 @@ struct EditLedger {
             #expect(tags.allSatisfy { $0.id == TagKey.of($0.title) }, "seed \(seed): \(device.name) holds \(tags)")
         }
         let keys = try d0.db.read { try String.fetchAll($0, sql: "SELECT id FROM tags ORDER BY id") }
-        let tagRecords = try server.dump().records.filter { $0.recordType == "tags" }.map(\.recordName).sorted()
+        let tagRecords = try server.tagRecordNames().sorted()
         #expect(tagRecords == keys.map { "tags/" + $0 }.sorted(), "seed \(seed): the server holds \(tagRecords)\n\(log.joined(separator: "\n"))")
+        return Run(devices: deviceCount, steps: steps, log: log)
+    }
+
+    /// One random step of `device`: an edit of its data, or a send, a
+    /// fetch or a sync. Logs the step before it runs.
+    static func randomStep(_ step: Int, device: Device, log: inout [String], using rng: inout SeededGenerator) throws {
+        device.clock.advance(Int64.random(in: 1...5_000, using: &rng))
+        let lists = try device.db.read { try RemindersList.fetchAll($0) }
+        let reminders = try device.db.read { try Reminder.fetchAll($0) }
+        let roll = Int.random(in: 0..<100, using: &rng)
+        switch roll {
+        case 0..<8:
+            log.append("\(step) \(device.name) create list")
+            try device.store.createList(title: "List \(step)", color: RemindersStore.palette.randomElement(using: &rng))
+        case 8..<12 where !lists.isEmpty:
+            let list = lists.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) rename list \(list.id.prefix(4))")
+            try device.store.updateList(id: list.id, title: "Renamed \(step)")
+        case 12..<14 where !lists.isEmpty:
+            let list = lists.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) delete list \(list.id.prefix(4))")
+            try device.store.deleteList(id: list.id)
+        case 14..<30 where !lists.isEmpty:
+            let list = lists.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) create reminder in \(list.id.prefix(4))")
+            try device.store.createReminder(ReminderDraft(
+                listID: list.id, title: "R\(step)", priority: Priority.allCases.randomElement(using: &rng)!,
+                tags: Array(tagPool.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng)))))
+        case 30..<55 where !reminders.isEmpty:
+            let r = reminders.randomElement(using: &rng)!
+            var changes = ReminderChanges()
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: changes.title = "T\(step)"
+            case 1: changes.notes = "N\(step)"
+            case 2: changes.priority = Priority.allCases.randomElement(using: &rng)!
+            case 3: changes.isFlagged = Bool.random(using: &rng)
+            default: changes.dueDate = .some(Bool.random(using: &rng) ? DueDate("2026-0\(Int.random(in: 1...9, using: &rng))-1\(step % 10)") : nil)
+            }
+            log.append("\(step) \(device.name) edit \(r.id.prefix(4)) \(changes)")
+            try device.store.updateReminder(id: r.id, changes)
+        case 55..<62 where !reminders.isEmpty:
+            let r = reminders.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) toggle complete \(r.id.prefix(4))")
+            if r.status == .completed { try device.store.uncomplete(id: r.id) } else { try device.store.complete(id: r.id) }
+        case 62..<67 where !reminders.isEmpty:
+            let r = reminders.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) delete reminder \(r.id.prefix(4))")
+            try device.store.deleteReminder(id: r.id)
+        case 67..<72 where !reminders.isEmpty && lists.count > 1:
+            let r = reminders.randomElement(using: &rng)!
+            let list = lists.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) move \(r.id.prefix(4)) to \(list.id.prefix(4))")
+            try device.store.updateReminder(id: r.id, ReminderChanges(listID: list.id))
+        case 72..<75 where !reminders.isEmpty:
+            let r = reminders.randomElement(using: &rng)!
+            let tags = Array(tagPool.shuffled(using: &rng).prefix(2))
+            log.append("\(step) \(device.name) tags \(r.id.prefix(4)) \(tags)")
+            try device.store.updateReminder(id: r.id, ReminderChanges(tags: tags))
+        case 75..<76:
+            let tags = try device.db.read { try Tag.fetchAll($0) }
+            guard let tag = tags.randomElement(using: &rng) else { break }
+            let spelling = tagPool.filter { TagKey.of($0) == tag.id }.randomElement(using: &rng) ?? tag.title
+            log.append("\(step) \(device.name) respell \(tag.title) as \(spelling)")
+            try device.store.renameTag(tag.title, to: spelling)
+        case 76..<84:
+            log.append("\(step) \(device.name) send")
+            try device.engine.sendChanges()
+        case 84..<92:
+            log.append("\(step) \(device.name) fetch")
+            try device.engine.fetchChanges()
+        default:
+            log.append("\(step) \(device.name) sync")
+            try device.sync()
+        }
+    }
+}
+
+@Suite struct ConvergenceTests {
+    /// The property on a server directory the devices open themselves.
+    @Test(arguments: Self.seeds)
+    func convergesUnderRandomInterleavings(seed: Int) throws {
+        let directory = TemporaryDirectory()
+        var server = DirectoryConvergenceServer(server: try makeServer(directory))
+        try ConvergenceProperty.check(seed: seed, on: &server)
     }
 
     /// 200 seeds; `REMINDERS_CONVERGENCE_SEEDS=N` runs N, and

@@ -8,7 +8,8 @@ import TestSupport
 @testable import SyncEngine
 
 /// One device of one user: its own database, store and engine, on a shared
-/// server directory.
+/// server: a directory, or `reminders serve` reached over HTTP (any
+/// `ServerConnection`).
 ///
 /// Not `DeviceWorld`'s `DeviceSession`: the engine's tests connect it to
 /// `CloudDatabase` values they make themselves (a server opened again,
@@ -23,7 +24,7 @@ final class Device {
     let engine: SyncEngine
     let clock: TestClock
 
-    init(_ name: String, user: String = "me", server: DirectoryServer, clock: TestClock = TestClock()) throws {
+    init(_ name: String, user: String = "me", server: any ServerConnection, clock: TestClock = TestClock()) throws {
         self.name = name
         self.user = user
         self.clock = clock
@@ -31,10 +32,11 @@ final class Device {
         let sharing = ListSharing(userName: user)
         store = RemindersStore(writer: db, clock: AppClock(pinned: Date(timeIntervalSince1970: 1_800_000_000)),
                                writeGuard: { db, lists in try sharing.writeGuard(db, listIDs: lists) })
+        let databases = server.databases(user: user, device: name)
         engine = try SyncEngine(
             writer: db,
-            privateDatabase: server.database(user: user, scope: .private, device: name),
-            sharedDatabase: server.database(user: user, scope: .shared, device: name),
+            privateDatabase: databases.private,
+            sharedDatabase: databases.shared,
             tables: RemindersTables.all,
             wallClock: { clock.now })
     }

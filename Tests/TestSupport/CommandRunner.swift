@@ -47,8 +47,12 @@ public struct CommandRunner: Sendable {
     }
 
     /// Starts a command without waiting for it (to be waited for or killed).
-    public func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
-        try Subprocess.start([binary.path] + arguments, environment: environment.merging(extra) { $1 }, directory: home)
+    /// - Parameter launcher: a program and arguments the binary is run
+    ///   through (`ip netns exec NAME`, to run inside a network namespace).
+    public func start(_ arguments: [String], environment extra: [String: String] = [:],
+                      launcher: [String] = []) throws -> RunningProcess {
+        try Subprocess.start(launcher + [binary.path] + arguments, environment: environment.merging(extra) { $1 },
+                             directory: home)
     }
 
     /// Runs a command that must succeed quietly and returns its output, trimmed.

@@ -155,12 +155,22 @@ public final class RunningProcess: Sendable {
         return try collect()
     }
 
-    private func collect() throws -> ProcessResult {
-        let (status, signal) = state.withLock { ($0.status, $0.signal) }
+    /// Whether the program has ended (by itself or by a signal).
+    public var hasEnded: Bool { state.withLock { $0.hasEnded } }
+
+    /// What the program printed so far, while it runs (a server's "ready"
+    /// line, say).
+    public func outputSoFar() -> (stdout: String, stderr: String) {
         func read(_ name: String) -> String {
             String(decoding: (try? Data(contentsOf: outputFolder.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
         }
-        return ProcessResult(status: status, signal: signal, stdout: read("stdout"), stderr: read("stderr"))
+        return (read("stdout"), read("stderr"))
+    }
+
+    private func collect() throws -> ProcessResult {
+        let (status, signal) = state.withLock { ($0.status, $0.signal) }
+        let (stdout, stderr) = outputSoFar()
+        return ProcessResult(status: status, signal: signal, stdout: stdout, stderr: stderr)
     }
 
     deinit {
