@@ -98,6 +98,12 @@ public final class LocalCluster: Sendable {
         return try PostgresAddress("postgres://postgres@127.0.0.1:\(port)/\(name)")
     }
 
+    /// The address of database `name` through the cluster's Unix socket,
+    /// which a process in another network namespace reaches too.
+    public func socketAddress(of name: String) throws -> PostgresAddress {
+        try PostgresAddress("postgres://postgres@localhost:\(port)/\(name)?host=\(directory.path)")
+    }
+
     private func run(_ program: String, _ arguments: [String]) throws {
         try run(program, arguments, asUser: runAs)
     }

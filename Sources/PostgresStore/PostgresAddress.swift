@@ -44,7 +44,10 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         } else {
             socketDirectory = nil
             host = query["host"] ?? components.host ?? ""
-            if host.isEmpty { socketDirectory = "/var/run/postgresql" }
+            if host.isEmpty {
+                socketDirectory = "/var/run/postgresql"
+                host = "localhost"
+            }
         }
         switch query["sslmode"] ?? "disable" {
         case "disable": requiresTLS = false
@@ -53,10 +56,11 @@ public struct PostgresAddress: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The address without its password, for messages.
+    /// The address without its password, for messages (and, with no
+    /// password needed, for `--store`).
     public var description: String {
-        let place = socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } ?? "\(host):\(port)"
-        return "postgres://\(user)@\(place)/\(database)"
+        let socket = socketDirectory.map { "?host=\($0)" } ?? ""
+        return "postgres://\(user)@\(host):\(port)/\(database)\(socket)"
     }
 
     func configuration() throws -> PostgresConnection.Configuration {

@@ -27,8 +27,10 @@ public enum ServerStoreKind: String, Sendable, CustomTestStringConvertible {
             // the test's folder.
             return ServerStore(kind: self, argument: directory.path, remove: {})
         case .postgres:
-            // The database goes with the cluster when the test run ends.
-            return ServerStore(kind: self, argument: "\(try TestPostgres.database())", remove: {})
+            // Through the socket, which servers in network namespaces of
+            // their own reach too. The database goes with the cluster when
+            // the test run ends.
+            return ServerStore(kind: self, argument: "\(try TestPostgres.database(throughSocket: true))", remove: {})
         }
     }
 }

@@ -33,8 +33,12 @@ public enum TestPostgres {
         }
     }
 
-    /// A new empty database in the cluster, as a `postgres://` address.
-    public static func database() throws -> PostgresAddress {
-        try cluster().createDatabase("t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+    /// A new empty database in the cluster, as a `postgres://` address over
+    /// TCP, or through the cluster's Unix socket (which a server in another
+    /// network namespace reaches too).
+    public static func database(throughSocket: Bool = false) throws -> PostgresAddress {
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let address = try cluster().createDatabase(name)
+        return throughSocket ? try cluster().socketAddress(of: name) : address
     }
 }
