@@ -17,7 +17,15 @@ final class DeviceFleet {
     /// What runs a device's commands, by device name (`ip netns exec NAME`,
     /// for a device in a network namespace of its own).
     var launchers: [String: [String]] = [:]
+    /// Another server than `serverAddress`, by device name (a second
+    /// `reminders serve` on the same PostgreSQL store).
+    var servers: [String: String] = [:]
     var server: URL { world.serverDirectory }
+
+    /// The server address `device` uses.
+    func serverAddress(of device: String) -> String {
+        servers[device] ?? serverAddress
+    }
 
     /// - Parameter service: the URL of `reminders serve` the devices reach
     ///   (each signs in with `login`); the world's directory if nil.
@@ -37,7 +45,7 @@ final class DeviceFleet {
     /// with credentials of its own.
     func environment(_ device: String, user: String = "me") -> [String: String] {
         world.commandEnvironment(device, user: user).merging([
-            "REMINDERS_SERVER": serverAddress,
+            "REMINDERS_SERVER": serverAddress(of: device),
             "XDG_CONFIG_HOME": world.directory.appendingPathComponent("config/\(user)-\(device)").path,
         ]) { $1 }
     }
@@ -49,7 +57,7 @@ final class DeviceFleet {
         let file = world.directory.appendingPathComponent("secret-\(user)-\(device)")
         try secret.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try run(device, user: user, ["login", serverAddress, "--user", user, "--secret-file", file.path])
+        return try run(device, user: user, ["login", serverAddress(of: device), "--user", user, "--secret-file", file.path])
     }
 
     @discardableResult

@@ -4,7 +4,8 @@ import RemindersCore
 import Testing
 import TestSupport
 
-/// Fifty devices of one user at once on one `reminders serve`: each a
+/// Fifty devices of one user at once on one `reminders serve` (on
+/// PostgreSQL, half of them on a second server on the same database): each a
 /// series of `reminders` processes with a database and credentials of its
 /// own, adding, editing, completing and deleting reminders of three shared
 /// lists at random and syncing, for a bounded time. No command fails,
@@ -32,11 +33,23 @@ struct ManyDevicesTests {
         let fleet = served.fleet
         let devices = (0..<deviceCount).map { String(format: "d%02d", $0) }
         for device in devices { fleet.launchers[device] = ["nice", "-n", "10"] }
+        // On PostgreSQL, half the devices go through a second server on the
+        // same database: what one server commits, the other's devices fetch.
+        var second: ServiceProcess?
+        if kind == .postgres {
+            let other = try ServiceProcess(store: served.store, home: served.folder.url)
+            try other.start()
+            second = other
+            for device in devices.enumerated().filter({ $0.offset % 2 == 1 }).map(\.element) {
+                fleet.servers[device] = other.url.absoluteString
+            }
+        }
+        defer { second?.stop() }
 
         let secretFile = fleet.world.directory.appendingPathComponent("secret")
         try (served.secrets["me"] ?? "").write(to: secretFile, atomically: true, encoding: .utf8)
         try expectAllSucceed(try devices.map {
-            try fleet.start($0, ["login", fleet.serverAddress, "--user", "me", "--secret-file", secretFile.path])
+            try fleet.start($0, ["login", fleet.serverAddress(of: $0), "--user", "me", "--secret-file", secretFile.path])
         }, "login")
         let lists = try ["Home", "Work", "Shopping"].map { try fleet.ok(devices[0], "list", "add", $0) }
         try fleet.sync(devices[0])
@@ -115,7 +128,7 @@ struct ManyDevicesTests {
                 "\(Set(ids).subtracting(created).count) unknown, \(created.subtracting(deleted).subtracting(ids).count) missing")
         #expect(syncs >= deviceCount, "only \(syncs) syncs ran while editing")
         print("""
-            many devices (\(kind.rawValue) store): \(deviceCount) devices for \(seconds) s, \(events.all.count) commands \
+            many devices (\(kind.rawValue) store\(second == nil ? "" : ", two servers")): \(deviceCount) devices for \(seconds) s, \(events.all.count) commands \
             (\(created.count) adds, \(edits) edits, \(deleted.count) deletes, \(syncs) syncs merging \(merged) records), \
             \(contention) syncs turned away as busy and retried, converged in \(rounds) rounds \
             (\(String(format: "%.1f", Date().timeIntervalSince(editing))) s); \(dump.reminders.count) reminders; \
