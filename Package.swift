@@ -75,7 +75,7 @@ let package = Package(
         // A server store in PostgreSQL, for several `reminders serve`
         // processes on one database.
         .target(
-            name: "PostgresStore",
+            name: "CloudServerPostgres",
             dependencies: [
                 "CloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -123,7 +123,7 @@ let package = Package(
             name: "reminders",
             dependencies: [
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
-                "SyncService", "CloudClient", "PostgresStore",
+                "SyncService", "CloudClient", "CloudServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -142,7 +142,7 @@ let package = Package(
         // process of its own on a store of each kind (a directory, or a
         // PostgreSQL database in a cluster the test run starts), and network
         // namespaces.
-        .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "PostgresStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "CloudServerPostgres"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "CloudClient", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"],
                     exclude: ["Recordings"]),
         .testTarget(name: "SyncServiceTests", dependencies: [
-            "SyncService", "CloudClient", "CloudServer", "PostgresStore", "TestSupport",
+            "SyncService", "CloudClient", "CloudServer", "CloudServerPostgres", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -3,7 +3,7 @@ import CloudClient
 import CloudServer
 import Foundation
 import Hummingbird
-import PostgresStore
+import CloudServerPostgres
 import SyncService
 
 /// `reminders serve`: the server as a network service, for devices on

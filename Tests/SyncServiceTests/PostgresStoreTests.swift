@@ -1,7 +1,7 @@
 import CloudClient
 import CloudServer
 import Foundation
-import PostgresStore
+import CloudServerPostgres
 import SyncService
 import Testing
 import TestSupport

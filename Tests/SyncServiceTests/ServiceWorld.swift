@@ -1,7 +1,7 @@
 import CloudClient
 import CloudServer
 import Foundation
-import PostgresStore
+import CloudServerPostgres
 import Synchronization
 import SyncService
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresStore
+import CloudServerPostgres
 import Synchronization
 
 /// The PostgreSQL cluster of a test run: started the first time a test asks
