@@ -141,7 +141,13 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
             let code = error.serverInfo?[.sqlState].map { " (\($0))" } ?? ""
             return message + code
         }
-        if let underlying = error.underlying { return "\(underlying)" }
+        if let underlying = error.underlying {
+            let text = "\(underlying)"
+            if text.contains("Connection refused") || text.contains("No such file") {
+                return "nothing takes connections there; is PostgreSQL running, and on that address?"
+            }
+            return "cannot connect (\(text))"
+        }
         return "\(error.code)"
     }
 }
