@@ -29,16 +29,21 @@ public struct SyncServer: Sendable {
     /// - Parameter onRunning: called with the port once it listens (the
     ///   one the system chose, for port 0).
     /// - Throws: `ServeError` for a certificate or key that cannot be read.
-    public func application(host: String, port: Int, tls: ServerTLS? = nil,
+    /// - Parameter idleTimeout: how long a connection may send nothing
+    ///   (between requests, or stuck in a request's head) before it is
+    ///   closed, so that slow or abandoned clients cannot pile up. Longer
+    ///   than the longest long poll.
+    public func application(host: String, port: Int, tls: ServerTLS? = nil, idleTimeout: Duration = .seconds(60),
                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         throws -> Application<RouterResponder<BasicRequestContext>> {
+        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout)))
         let server: HTTPServerBuilder
         if let tls {
             let (chain, key) = try tls.load()
-            server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(
+            server = try .tls(http1, tlsConfiguration: .makeServerConfiguration(
                 certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
         } else {
-            server = .http1()
+            server = http1
         }
         return Application(
             router: router(), server: server,

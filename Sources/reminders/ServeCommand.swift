@@ -84,6 +84,10 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key, PEM.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Close a connection that sends nothing for this long (more than the 30 s long poll).", valueName: "seconds"))
+    var idleTimeout: Int = 60
+
     @Flag(help: "Serve plain HTTP on an address other than loopback.")
     var insecure = false
 
@@ -94,6 +98,9 @@ struct ServeRunCommand: AsyncParsableCommand {
 
     func validate() throws {
         let (host, _) = try Self.split(listen)
+        if idleTimeout < 1 {
+            throw ValidationError("--idle-timeout takes a number of seconds, 1 or more; got \(idleTimeout)")
+        }
         if (tlsCert == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
@@ -116,7 +123,7 @@ struct ServeRunCommand: AsyncParsableCommand {
         let storeName = store.store
         let app: Application<RouterResponder<BasicRequestContext>>
         do {
-            app = try service.application(host: host, port: port, tls: tls) { bound in
+            app = try service.application(host: host, port: port, tls: tls, idleTimeout: .seconds(idleTimeout)) { bound in
                 // The line scripts and tests wait for, with the port a
                 // request for port 0 got.
                 print("reminders: serving \(storeName) on \(scheme)://\(host):\(bound)")

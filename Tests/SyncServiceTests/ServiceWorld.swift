@@ -84,12 +84,12 @@ final class ServiceWorld: Sendable {
     /// of its own: a service inside the test process would wait for the
     /// concurrency threads that the other tests keep busy), and returns
     /// once it answers alice.
-    static func serve(store: String, home: URL, secret: String, tls: [String] = [], scheme: String = "http",
+    static func serve(store: String, home: URL, secret: String, options: [String] = [], scheme: String = "http",
                       certificateAuthority: String? = nil) async throws -> (RunningProcess, URL) {
         let port = try freeLoopbackPort()
         let binary = try CommandRunner.locateBinary()
         let process = try Subprocess.start(
-            [binary.path, "serve", "--store", store, "--listen", "127.0.0.1:\(port)"] + tls,
+            [binary.path, "serve", "--store", store, "--listen", "127.0.0.1:\(port)"] + options,
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path])
         let url = try #require(URL(string: "\(scheme)://127.0.0.1:\(port)"))
         let remote = RemoteServer(url: url, credential: RemoteCredential(

@@ -15,7 +15,7 @@ import X509
         let (certificate, key) = try Self.selfSigned(in: world.folder)
         let (server, url) = try await ServiceWorld.serve(
             store: world.storeArgument, home: world.folder, secret: world.secret("alice"),
-            tls: ["--tls-cert", certificate, "--tls-key", key], scheme: "https", certificateAuthority: certificate)
+            options: ["--tls-cert", certificate, "--tls-key", key], scheme: "https", certificateAuthority: certificate)
         defer {
             server.signal(SIGTERM)
             _ = try? server.wait(timeout: 10)
