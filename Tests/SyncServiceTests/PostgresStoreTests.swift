@@ -17,12 +17,8 @@ struct PostgresStoreTests {
     /// reader paging through the changes sees each record exactly once.
     @Test func twoServersOnOneDatabaseLoseNothingAndNeverShareASequence() async throws {
         let world = try await ServiceWorld(.httpPostgres)
-        let (second, secondURL) = try await ServiceWorld.serve(
-            store: world.storeArgument, home: world.folder, secret: world.secret("alice"))
-        defer {
-            second.signal(SIGTERM)
-            _ = try? second.wait(timeout: 10)
-        }
+        let (second, secondURL) = try await Self.secondServer(on: world)
+        defer { Self.stop(second) }
         let urls = [try #require(world.url), secondURL]
         let zone = try await blocking { try world.database("alice").createZone("Reminders") }
         let acknowledged = Recorder<String>()
@@ -78,12 +74,8 @@ struct PostgresStoreTests {
     /// through the other: the commit's notification reaches every server.
     @Test func aSaveThroughOneServerWakesALongPollOnTheOther() async throws {
         let world = try await ServiceWorld(.httpPostgres)
-        let (second, secondURL) = try await ServiceWorld.serve(
-            store: world.storeArgument, home: world.folder, secret: world.secret("alice"))
-        defer {
-            second.signal(SIGTERM)
-            _ = try? second.wait(timeout: 10)
-        }
+        let (second, secondURL) = try await Self.secondServer(on: world)
+        defer { Self.stop(second) }
         let listening = RemoteServer(url: secondURL, credential: RemoteCredential(userName: "alice", secret: world.secret("alice")))
         let alice = world.database("alice")
         let zone = try await blocking { try alice.createZone("Reminders") }
@@ -160,5 +152,15 @@ struct PostgresStoreTests {
         #expect(throws: PostgresStoreError.self) { try PostgresAddress("postgres://host") }
         #expect(throws: PostgresStoreError.self) { try PostgresAddress("postgres://host/db?sslmode=maybe") }
         #expect(try PostgresAddress("postgres://u:secret@db.example:6543/lists").description == "postgres://u@db.example:6543/lists")
+    }
+
+    /// Another `reminders serve` on the world's PostgreSQL database.
+    static func secondServer(on world: ServiceWorld) async throws -> (RunningProcess, URL) {
+        try await ServiceWorld.serve(store: world.storeArgument, home: world.folder, secret: world.secret("alice"))
+    }
+
+    static func stop(_ server: RunningProcess) {
+        server.signal(SIGTERM)
+        _ = try? server.wait(timeout: 10)
     }
 }
