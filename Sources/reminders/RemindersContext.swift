@@ -1,5 +1,6 @@
 import CloudClient
 import CloudServer
+import CloudServerPostgres
 import DeviceRuntime
 import Foundation
 import GRDB
@@ -116,6 +117,13 @@ extension Location {
     /// Where the server is and how to reach it: a directory, or a network
     /// service with the credential `reminders login` stored for this user.
     func serverAddress(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerAddress {
+        if PostgresAddress.isAddress(server) {
+            throw CLIFailure(
+                "'\(server)' is a PostgreSQL store, which devices reach through reminders serve: run `reminders serve --store \(server)` and point --server at its http(s):// URL", code: 2)
+        }
+        if !Credentials.isURL(server), server.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
+            throw CLIFailure("'\(server)' is not a server directory or URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
+        }
         guard Credentials.isURL(server) else { return .directory(URL(fileURLWithPath: server)) }
         let url = try Credentials.serviceURL(server)
         let credential = try Credentials.load(from: Credentials.path(environment: environment))

@@ -72,6 +72,24 @@ import TestSupport
         #expect(titles.contains("Eggs") && titles.contains("Milk"))
     }
 
+    /// A device given a PostgreSQL store, or a URL of another kind, as its
+    /// server refuses with one line, and makes nothing (such text used to be
+    /// taken for a directory's path, and one was made).
+    @Test func aDatabaseOrOtherURLAsAServerIsRefused() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        for server in ["postgres://me@db.example/reminders", "ftp://example.com/lists"] {
+            let result = try runner.run(["sync"], environment: ["REMINDERS_SERVER": server])
+            #expect(result.status == 2)
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stderr.contains(server))
+        }
+        let postgres = try runner.run(["lists"], environment: ["REMINDERS_SERVER": "postgres://me@db.example/reminders"])
+        #expect(postgres.stderr.contains("reminders serve"))
+        let made = try FileManager.default.contentsOfDirectory(atPath: runner.home.path)
+        #expect(!made.contains { $0.hasPrefix("postgres:") || $0.hasPrefix("ftp:") })
+    }
+
     static func shareID(in text: String) -> String {
         text.split(whereSeparator: \.isWhitespace).first { $0.count >= 8 && $0.allSatisfy { $0.isHexDigit || $0 == "-" } }
             .map(String.init) ?? ""
