@@ -159,9 +159,13 @@ extension StoreSession {
         do {
             let value = try body()
             try execute("COMMIT")
+            try collect()
             return value
         } catch {
-            if !connection.isClosed { try? execute("ROLLBACK") }
+            if !connection.isClosed {
+                try? execute("ROLLBACK")
+                try? collect()
+            }
             throw error
         }
     }

@@ -8,27 +8,58 @@ import Synchronization
 
 /// One PostgreSQL connection as the server's requests use it: statements
 /// written for every store (`?` placeholders) run here with PostgreSQL's
-/// `$1`, and every call blocks until its answer, as the requests of
-/// `CloudDatabase` do. Used from one thread at a time, never from an event
-/// loop.
+/// `$1`. Used from one thread at a time, never from an event loop.
+///
+/// Statements that return nothing are sent without waiting for their
+/// answers (they queue on the connection, in order), and the answers are
+/// collected before the next query that returns rows, before a savepoint
+/// ends and at the end of the transaction: a batch of saves costs one
+/// round trip per read instead of one per statement. An error in any of
+/// them fails the request at the next collection, and the transaction is
+/// rolled back as it would be at once.
 final class StoreSession: StoreConnection {
     let connection: PostgresConnection
     private let logger: Logger
-    private(set) var changesCount = 0
+    private var lastChanges = 0
     private var savepoints = 0
+    private var unanswered: [EventLoopFuture<PostgresQueryResult>] = []
+    /// How many statements may wait for their answers at once.
+    private static let pipelineDepth = 256
 
     init(_ connection: PostgresConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
     }
 
+    var changesCount: Int {
+        _ = try? collect()
+        return lastChanges
+    }
+
     func execute(_ sql: String, _ arguments: [any SQLBindable]) throws {
-        let result = try run(sql, arguments)
-        changesCount = result.metadata.rows ?? 0
+        unanswered.append(try send(sql, arguments))
+        if unanswered.count >= Self.pipelineDepth { try collect() }
     }
 
     func rows(_ sql: String, _ arguments: [any SQLBindable]) throws -> [StoreRow] {
-        try run(sql, arguments).rows.map(Self.row)
+        try collect()
+        return try send(sql, arguments).wait(atMost: Self.statementTimeout).rows.map(Self.row)
+    }
+
+    /// Waits for the answers of the statements sent so far; throws the
+    /// first error among them.
+    func collect() throws {
+        let waiting = unanswered
+        unanswered = []
+        var failure: (any Error)?
+        for answer in waiting {
+            do {
+                lastChanges = try answer.wait(atMost: Self.statementTimeout).metadata.rows ?? 0
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
     func savepoint(_ body: () throws -> Bool) throws {
@@ -38,14 +69,18 @@ final class StoreSession: StoreConnection {
         let keep: Bool
         do {
             keep = try body()
+            try collect()
         } catch {
             try execute("ROLLBACK TO SAVEPOINT \(name)")
+            try collect()
             throw error
         }
         try execute(keep ? "RELEASE SAVEPOINT \(name)" : "ROLLBACK TO SAVEPOINT \(name)")
+        try collect()
     }
 
-    private func run(_ sql: String, _ arguments: [any SQLBindable]) throws -> PostgresQueryResult {
+    /// Sends a statement; its answer is the future's.
+    private func send(_ sql: String, _ arguments: [any SQLBindable]) throws -> EventLoopFuture<PostgresQueryResult> {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument.sqlValue {
@@ -60,7 +95,7 @@ final class StoreSession: StoreConnection {
         // sent to it might never be answered).
         guard !connection.isClosed else { throw ConnectionLost() }
         let query = PostgresQuery(unsafeSQL: Placeholders.numbered(sql), binds: binds)
-        return try connection.query(query, logger: logger).wait(atMost: Self.statementTimeout)
+        return connection.query(query, logger: logger)
     }
 
     /// The longest one statement may take before the request gives up on
