@@ -35,6 +35,9 @@ struct RecordBatch {
                 let mark = context.lastSequence
                 var failures: [RecordID: CloudError] = [:]
                 var saved: [RecordID: ServerRecord] = [:]
+                // Each record appears once in a request, so what the store
+                // held before it is read once, for the whole zone.
+                let stored = try StoredRecord.fetchAll(context.db, zoneSaves.map(\.id) + zoneDeletes, in: zone)
                 try context.db.savepoint {
                     var changed: [RecordID: Int64] = [:]
                     var moved: Set<RecordID> = []
@@ -42,7 +45,7 @@ struct RecordBatch {
                         coverage.reset()
                         do {
                             if let error = unavailableAssets[save.id] { throw error }
-                            let outcome = try apply(save, context, coverage)
+                            let outcome = try apply(save, existing: stored[save.id.recordName], context, coverage)
                             saved[save.id] = outcome.record
                             changed[save.id] = outcome.sequence
                             if outcome.isStructural { moved.insert(save.id) }
@@ -62,8 +65,8 @@ struct RecordBatch {
                     var absent: [RecordID] = []
                     for id in zoneDeletes {
                         do {
-                            if let stored = try checkDelete(id, context, coverage) {
-                                doomed.append(stored)
+                            if let live = try checkDelete(id, stored: stored[id.recordName], context, coverage) {
+                                doomed.append(live)
                             } else {
                                 absent.append(id)
                             }
@@ -167,8 +170,8 @@ struct RecordBatch {
 
     /// Saves one record if the server's version is the one the client last
     /// saw ("if server record unchanged").
-    private func apply(_ save: ServerRecord, _ context: WriteContext, _ coverage: ShareCoverage) throws -> SaveOutcome {
-        let existing = try StoredRecord.fetch(context.db, save.id)
+    private func apply(_ save: ServerRecord, existing: StoredRecord?, _ context: WriteContext,
+                       _ coverage: ShareCoverage) throws -> SaveOutcome {
         let live = existing.flatMap { $0.isDeleted ? nil : $0 }
         // Permission comes first: a conflict would hand the current record to
         // someone who may not read it.
@@ -220,8 +223,8 @@ struct RecordBatch {
     /// Deleting a record deleted already stays `unknownItem`, and so does
     /// any missing record in the shared database, where a user names only
     /// records shared with them.
-    private func checkDelete(_ id: RecordID, _ context: WriteContext, _ coverage: ShareCoverage) throws -> StoredRecord? {
-        let stored = try StoredRecord.fetch(context.db, id)
+    private func checkDelete(_ id: RecordID, stored: StoredRecord?, _ context: WriteContext,
+                             _ coverage: ShareCoverage) throws -> StoredRecord? {
         guard let stored, !stored.isDeleted else {
             if stored == nil, database.scope == .private { return nil }
             throw CloudError.unknownItem(id)

@@ -56,6 +56,26 @@ struct StoredRecord {
         return try StoredRecord(row: row)
     }
 
+    /// The rows of several records of one zone, by record name, read in a
+    /// few queries instead of one each; records the server never had are
+    /// left out.
+    static func fetchAll(_ db: any StoreConnection, _ ids: [RecordID], in zone: ZoneID) throws -> [String: StoredRecord] {
+        var found: [String: StoredRecord] = [:]
+        let names = ids.map(\.recordName)
+        for start in stride(from: 0, to: names.count, by: 200) {
+            let chunk = Array(names[start..<min(start + 200, names.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let rows = try db.rows("""
+                SELECT \(columns) FROM record WHERE ownerName = ? AND zoneName = ? AND recordName IN (\(marks))
+                """, [zone.ownerName, zone.name] + chunk)
+            for row in rows {
+                let stored = try StoredRecord(row: row)
+                found[stored.record.id.recordName] = stored
+            }
+        }
+        return found
+    }
+
     /// Writes this version over whatever the row held.
     func write(_ db: any StoreConnection) throws {
         let zone = record.id.zoneID
