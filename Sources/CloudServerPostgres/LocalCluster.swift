@@ -86,16 +86,24 @@ public final class LocalCluster: Sendable {
                 ["-D", dataDirectory, "-m", immediately ? "immediate" : "fast", "-w", "-t", "60", "stop"])
     }
 
-    /// Makes an empty database and returns its address.
-    public func createDatabase(_ name: String) throws -> PostgresAddress {
+    /// Makes an empty database (or a copy of `template`) and returns its address.
+    public func createDatabase(_ name: String, template: String? = nil) throws -> PostgresAddress {
         let connection = try PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(),
             configuration: .init(host: "127.0.0.1", port: port, username: "postgres", password: nil, database: "postgres", tls: .disable),
             id: 0, logger: Logger(label: "reminders.postgres.cluster")
         ).wait()
         defer { try? connection.close().wait() }
-        _ = try connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: Logger(label: "reminders.postgres.cluster")).wait()
+        let copying = template.map { " TEMPLATE \"\($0)\"" } ?? ""
+        _ = try connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\"\(copying)"),
+                                 logger: Logger(label: "reminders.postgres.cluster")).wait()
         return try PostgresAddress("postgres://postgres@127.0.0.1:\(port)/\(name)")
+    }
+
+    /// A copy of database `source` as it is now, as a backup restored into
+    /// a new database would be. Nothing may be connected to `source`.
+    public func copyDatabase(_ source: String, to name: String) throws -> PostgresAddress {
+        try createDatabase(name, template: source)
     }
 
     /// The address of database `name` through the cluster's Unix socket,

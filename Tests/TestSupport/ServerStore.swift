@@ -1,3 +1,4 @@
+import CloudServerPostgres
 import Foundation
 import Testing
 
@@ -51,4 +52,19 @@ public struct ServerStore: Sendable {
 
     /// Removes what the store holds outside the test's folder.
     public func remove() { removal() }
+
+    /// A copy of the store as it is now, as a backup put back would be: the
+    /// directory copied into `folder`, or the database copied into a new
+    /// one. No server may be running on the store meanwhile.
+    public func backup(in folder: URL) throws -> ServerStore {
+        switch kind {
+        case .directory:
+            let copy = folder.appendingPathComponent("backup-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: argument), to: copy)
+            return ServerStore(kind: kind, argument: copy.path, remove: {})
+        case .postgres:
+            let copy = try TestPostgres.copy(of: try PostgresAddress(argument))
+            return ServerStore(kind: kind, argument: "\(copy)", remove: {})
+        }
+    }
 }

@@ -41,4 +41,12 @@ public enum TestPostgres {
         let address = try cluster().createDatabase(name)
         return throughSocket ? try cluster().socketAddress(of: name) : address
     }
+
+    /// A copy of the database at `address` as it is now (a backup, put
+    /// back as a database of its own), reached the same way.
+    public static func copy(of address: PostgresAddress) throws -> PostgresAddress {
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let copied = try cluster().copyDatabase(address.database, to: name)
+        return address.socketDirectory == nil ? copied : try cluster().socketAddress(of: name)
+    }
 }
