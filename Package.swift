@@ -144,7 +144,7 @@ let package = Package(
         // namespaces.
         .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "CloudServerPostgres"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
-        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "TestSupport"]),
+        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudServerPostgres", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "CloudClient", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),
         .testTarget(name: "RemindersTUITests", dependencies: ["RemindersTUI", "RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"],

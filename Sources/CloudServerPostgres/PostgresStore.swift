@@ -72,6 +72,25 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
         try read { try StoreMeta.integer($0, StoreMeta.sequence) }
     }
 
+    /// Removes tombstones with a sequence up to `sequence`, as
+    /// `DirectoryServer.compactTombstones(through:)` does.
+    @discardableResult
+    public func compactTombstones(through sequence: Int64) throws -> Int {
+        try Compaction.compact(self, through: sequence)
+    }
+
+    /// Removes tombstones of records deleted before `date`, as
+    /// `DirectoryServer.compactTombstones(olderThan:)` does.
+    @discardableResult
+    public func compactTombstones(olderThan date: Date) throws -> Int {
+        try Compaction.compact(self, olderThan: date)
+    }
+
+    /// The compaction point: tokens older than this have expired.
+    public func compactedThrough() throws -> Int64 {
+        try read { try StoreMeta.integer($0, StoreMeta.compactedThrough) }
+    }
+
     /// A consistent snapshot of the whole store.
     public func dump() throws -> ServerDump {
         try mapped { try ServerDump.read(self, location: "\(address)", formatVersion: Int(Self.formatVersion)) }

@@ -3,8 +3,8 @@ import Testing
 @testable import CloudServer
 
 struct ChangeFeedTests {
-    @Test func pagingAThousandRecordsByHundredsDeliversEachOnce() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func pagingAThousandRecordsByHundredsDeliversEachOnce(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         for batch in 0..<4 {
@@ -32,8 +32,8 @@ struct ChangeFeedTests {
         #expect(rest.changed.isEmpty && rest.deleted.isEmpty && !rest.moreComing)
     }
 
-    @Test func pagingWhileAnotherDeviceWritesLosesNothing() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func pagingWhileAnotherDeviceWritesLosesNothing(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let writer = world.database("alice", device: "writer")
         let reader = world.database("alice", device: "reader")
         let zone = try writer.createZone("Reminders")
@@ -65,8 +65,8 @@ struct ChangeFeedTests {
         #expect(latest == versions)
     }
 
-    @Test func aRecordSavedManyTimesAppearsOnceInItsLatestVersion() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aRecordSavedManyTimesAppearsOnceInItsLatestVersion(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let token = try alice.currentToken()
@@ -79,8 +79,8 @@ struct ChangeFeedTests {
         #expect(changes.changed == [current])
     }
 
-    @Test func tombstonesAreKeptForEveryReader() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func tombstonesAreKeptForEveryReader(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let phone = world.database("alice", device: "phone")
         let laptop = world.database("alice", device: "laptop")
         let tablet = world.database("alice", device: "tablet")
@@ -101,8 +101,8 @@ struct ChangeFeedTests {
         #expect(fresh.changed.map(\.id.recordName) == ["a"])
     }
 
-    @Test func compactionExpiresOlderTokensOnly() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func compactionExpiresOlderTokensOnly(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         try alice.save([record("a", in: zone), record("b", in: zone)])
@@ -111,9 +111,9 @@ struct ChangeFeedTests {
         let recentToken = try alice.currentToken()
         try alice.save(record("c", in: zone))
 
-        let removed = try world.server.compactTombstones(through: recentToken.sequence)
+        let removed = try world.store.compactTombstones(through: recentToken.sequence)
         #expect(removed == 1)
-        #expect(try world.server.compactedThrough() == recentToken.sequence)
+        #expect(try world.store.compactedThrough() == recentToken.sequence)
         #expect(throws: CloudError.changeTokenExpired) {
             try alice.fetchZoneChanges(zoneID: zone, since: oldToken, limit: 10)
         }
@@ -122,24 +122,24 @@ struct ChangeFeedTests {
         }
         #expect(try alice.names(in: zone, since: recentToken).changed == ["c"])
         #expect(try alice.names(in: zone, since: nil).changed == ["b", "c"])
-        #expect(try world.server.dump().tombstones.isEmpty)
+        #expect(try world.store.dump().tombstones.isEmpty)
     }
 
-    @Test func afterCompactionAFreshDeviceCanStillPageFromScratch() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func afterCompactionAFreshDeviceCanStillPageFromScratch(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         try alice.save((0..<30).map { record("r\($0)", in: zone) })
         try alice.delete((0..<10).map { RecordID(recordName: "r\($0)", zoneID: zone) })
-        try world.server.compactTombstones(through: world.server.currentSequence())
+        try world.store.compactTombstones(through: world.store.currentSequence())
         let changes = try alice.fetchAllChanges(in: zone, since: nil, limit: 7)
         #expect(changes.changed.count == 20)
         #expect(changes.deleted.isEmpty)
         #expect(changes.pages == 3)
     }
 
-    @Test func aDeletionBetweenPagesFromScratchIsStillDelivered() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aDeletionBetweenPagesFromScratchIsStillDelivered(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         try alice.save((0..<10).map { record("r\($0)", in: zone) })
@@ -154,27 +154,27 @@ struct ChangeFeedTests {
         // Compacting the tombstone the device still needs expires its token.
         let second = try alice.fetchZoneChanges(zoneID: zone, since: nil, limit: 5)
         try alice.delete([RecordID(recordName: "r1", zoneID: zone)])
-        try world.server.compactTombstones(through: world.server.currentSequence())
+        try world.store.compactTombstones(through: world.store.currentSequence())
         #expect(throws: CloudError.changeTokenExpired) {
             try alice.fetchZoneChanges(zoneID: zone, since: second.token, limit: 5)
         }
     }
 
-    @Test func compactionByDateKeepsRecentTombstones() throws {
+    @Test(arguments: StoreKind.available) func compactionByDateKeepsRecentTombstones(_ kind: StoreKind) throws {
         let clock = MutableClock(Date(timeIntervalSince1970: 1_000_000))
-        let world = try ServerWorld(clock: { clock.now })
+        let world = try ServerWorld(kind, clock: { clock.now })
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         try alice.save([record("old", in: zone), record("recent", in: zone)])
         try alice.delete([RecordID(recordName: "old", zoneID: zone)])
         clock.now = Date(timeIntervalSince1970: 2_000_000)
         try alice.delete([RecordID(recordName: "recent", zoneID: zone)])
-        #expect(try world.server.compactTombstones(olderThan: Date(timeIntervalSince1970: 1_500_000)) == 1)
-        #expect(try world.server.dump().tombstones.map(\.recordName) == ["recent"])
+        #expect(try world.store.compactTombstones(olderThan: Date(timeIntervalSince1970: 1_500_000)) == 1)
+        #expect(try world.store.dump().tombstones.map(\.recordName) == ["recent"])
     }
 
-    @Test func aTokenFromAnotherServerHasExpired() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aTokenFromAnotherServerHasExpired(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         #expect(throws: CloudError.changeTokenExpired) {
@@ -182,8 +182,8 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test func databaseChangesListZonesChangedSinceAToken() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func databaseChangesListZonesChangedSinceAToken(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let bob = world.database("bob")
         let home = try alice.createZone("Home")
@@ -200,8 +200,8 @@ struct ChangeFeedTests {
         #expect(try alice.fetchDatabaseChanges(since: since.token).changedZoneIDs.isEmpty)
     }
 
-    @Test func aLimitBelowOneStillMakesProgress() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aLimitBelowOneStillMakesProgress(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         try alice.save([record("a", in: zone), record("b", in: zone)])

@@ -4,7 +4,7 @@ import Testing
 
 struct DumpTests {
     @Test func dumpListsEverythingSorted() throws {
-        let scene = try ShareScene()
+        let scene = try ShareScene(.directory)
         _ = try scene.shareAccepted(by: "bob")
         try scene.alice.delete([scene.id("eggs")])
         let dump = try scene.world.server.dump()
@@ -25,7 +25,7 @@ struct DumpTests {
     }
 
     @Test func jsonIsStableAndRoundTrips() throws {
-        let scene = try ShareScene()
+        let scene = try ShareScene(.directory)
         let first = try scene.world.server.dump().jsonData()
         let second = try scene.world.server.dump().jsonData()
         #expect(first == second)
@@ -40,7 +40,7 @@ struct DumpTests {
     }
 
     @Test func textNamesRecordsTagsAndParticipants() throws {
-        let scene = try ShareScene()
+        let scene = try ShareScene(.directory)
         _ = try scene.share(with: [("bob", .readOnly)])
         try scene.alice.save(record("evil", in: scene.zone, fields: ["title": .string("\u{1B}[31mred\u{07}")]))
         let text = try scene.world.server.dump().text

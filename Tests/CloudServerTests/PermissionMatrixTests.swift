@@ -19,9 +19,9 @@ import Testing
         var leak: String?
     }
 
-    @Test(arguments: Role.allCases)
-    func noRequestGetsPastTheServer(role: Role) throws {
-        let scene = try ShareScene()
+    @Test(arguments: Role.allCases, StoreKind.available)
+    func noRequestGetsPastTheServer(role: Role, kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.share(with: [("ro", .readOnly), ("gone", .readWrite), ("invited", .readWrite)])
         _ = try scene.shared("ro").acceptShare(shareID: share.id)
         _ = try scene.shared("gone").acceptShare(shareID: share.id)

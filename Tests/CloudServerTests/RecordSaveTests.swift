@@ -3,8 +3,8 @@ import Testing
 @testable import CloudServer
 
 struct RecordSaveTests {
-    @Test func saveAssignsServerFields() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func saveAssignsServerFields(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice", device: "laptop")
         let zone = try alice.createZone("Reminders")
         let sent = record("r1", in: zone, fields: ["title": .string("Milk"), "priority": .int64(2)])
@@ -19,9 +19,9 @@ struct RecordSaveTests {
         #expect(fetched == saved)
     }
 
-    @Test func everySaveGetsANewChangeTagAndANewerDateEvenWithAPinnedClock() throws {
+    @Test(arguments: StoreKind.available) func everySaveGetsANewChangeTagAndANewerDateEvenWithAPinnedClock(_ kind: StoreKind) throws {
         let pinned = Date(timeIntervalSince1970: 1_700_000_000)
-        let world = try ServerWorld(clock: { pinned })
+        let world = try ServerWorld(kind, clock: { pinned })
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         var current = try alice.save(record("r1", in: zone))
@@ -37,8 +37,8 @@ struct RecordSaveTests {
         #expect(tags.count == 6)
     }
 
-    @Test func allFieldKindsRoundTrip() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func allFieldKindsRoundTrip(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let asset = try alice.uploadAsset(Data("cover".utf8))
@@ -60,8 +60,8 @@ struct RecordSaveTests {
         #expect(fetched?.parent == sent.parent)
     }
 
-    @Test func savingANewRecordOverAnExistingOneReturnsTheServerRecord() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func savingANewRecordOverAnExistingOneReturnsTheServerRecord(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let saved = try alice.save(record("r1", in: zone, fields: ["title": .string("first")]))
@@ -69,8 +69,8 @@ struct RecordSaveTests {
         #expect(error == .serverRecordChanged(saved))
     }
 
-    @Test func aStaleChangeTagReturnsTheCurrentServerRecord() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aStaleChangeTagReturnsTheCurrentServerRecord(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let phone = world.database("alice", device: "phone")
         let laptop = world.database("alice", device: "laptop")
         let zone = try phone.createZone("Reminders")
@@ -86,8 +86,8 @@ struct RecordSaveTests {
         #expect(try laptop.save(fromLaptop).fields["title"] == .string("Soy milk"))
     }
 
-    @Test func savingADeletedRecordWithAChangeTagIsUnknownItem() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func savingADeletedRecordWithAChangeTagIsUnknownItem(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let saved = try alice.save(record("r1", in: zone))
@@ -99,8 +99,8 @@ struct RecordSaveTests {
         #expect(try alice.saveError(ghost) == .unknownItem(ghost.id))
     }
 
-    @Test func aDeletedRecordCanBeCreatedAgainUnderTheSameName() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aDeletedRecordCanBeCreatedAgainUnderTheSameName(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let first = try alice.save(record("r1", in: zone, fields: ["title": .string("old")]))
@@ -113,8 +113,8 @@ struct RecordSaveTests {
         #expect(changes.deleted.isEmpty)
     }
 
-    @Test func deletingARecordTheServerNeverHadIsRecordedAndDeletingItAgainIsUnknownItem() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func deletingARecordTheServerNeverHadIsRecordedAndDeletingItAgainIsUnknownItem(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let id = RecordID(recordName: "nope", zoneID: zone)
@@ -127,8 +127,8 @@ struct RecordSaveTests {
         #expect(try alice.deleteError(saved.id) == .unknownItem(saved.id))
     }
 
-    @Test func writingToAMissingOrDeletedZoneIsZoneNotFound() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func writingToAMissingOrDeletedZoneIsZoneNotFound(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let missing = ZoneID(name: "Nowhere", ownerName: "alice")
         #expect(try alice.saveError(record("r1", in: missing)) == .zoneNotFound(missing))
@@ -143,8 +143,8 @@ struct RecordSaveTests {
         #expect(throws: CloudError.zoneNotFound(missing)) { try results[missing]?.get() }
     }
 
-    @Test func writingToAnotherUsersZoneThroughThePrivateDatabaseIsRefused() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func writingToAnotherUsersZoneThroughThePrivateDatabaseIsRefused(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let zone = try world.database("alice").createZone("Reminders")
         let bob = world.database("bob")
         #expect(try bob.saveError(record("r1", in: zone))?.isPermissionFailure == true)
@@ -154,8 +154,8 @@ struct RecordSaveTests {
         } == true)
     }
 
-    @Test func moreThanFourHundredRecordsIsLimitExceeded() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func moreThanFourHundredRecordsIsLimitExceeded(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let saves = (0..<300).map { record("s\($0)", in: zone) }
@@ -166,11 +166,11 @@ struct RecordSaveTests {
         // Exactly 400 is fine.
         let result = try alice.modifyRecords(saving: (0..<400).map { record("s\($0)", in: zone) }, deleting: [])
         #expect(result.saveResults.values.allSatisfy { (try? $0.get()) != nil })
-        #expect(world.server.head() == 401)
+        #expect(world.store.head() == 401)
     }
 
-    @Test func moreThanTwoMegabytesIsLimitExceededButAssetsDoNotCount() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func moreThanTwoMegabytesIsLimitExceededButAssetsDoNotCount(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let big = String(repeating: "x", count: 700_000)
@@ -183,8 +183,8 @@ struct RecordSaveTests {
         try alice.save(record("cover", in: zone, fields: ["image": .asset(asset)]))
     }
 
-    @Test func aRecordNamedTwiceInOneRequestIsRefused() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aRecordNamedTwiceInOneRequestIsRefused(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let error = cloudError {
@@ -193,14 +193,14 @@ struct RecordSaveTests {
         #expect(error?.isLimitExceeded == true)
     }
 
-    @Test func aFailureRollsBackItsZoneButNotOtherZones() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func aFailureRollsBackItsZoneButNotOtherZones(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let home = try alice.createZone("Home")
         let work = try alice.createZone("Work")
         let existing = try alice.save(record("taken", in: home))
         let toDelete = try alice.save(record("doomed", in: home))
-        let headBefore = world.server.head()
+        let headBefore = world.store.head()
 
         let result = try alice.modifyRecords(
             saving: [record("fresh", in: home), record("taken", in: home), record("w1", in: work)],
@@ -214,7 +214,7 @@ struct RecordSaveTests {
         #expect(try alice.names(in: home, since: nil).changed == ["doomed", "taken"])
         #expect(try alice.names(in: work, since: nil).changed == ["w1"])
         // Only the Work save took a sequence: no gaps from the rolled-back zone.
-        #expect(world.server.head() == headBefore + 1)
+        #expect(world.store.head() == headBefore + 1)
     }
 
     @Test func aStoreFailureMidRequestLeavesNothingBehind() throws {
@@ -243,8 +243,8 @@ struct RecordSaveTests {
         #expect(try world.server.currentSequence() == head)
     }
 
-    @Test func everyFailingRecordOfAZoneReportsItsOwnError() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func everyFailingRecordOfAZoneReportsItsOwnError(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Home")
         let a = try alice.save(record("a", in: zone))
@@ -258,8 +258,8 @@ struct RecordSaveTests {
         #expect(failure("c") == .batchRequestFailed(RecordID(recordName: "c", zoneID: zone)))
     }
 
-    @Test func referencingAnAssetThatWasNeverUploadedIsAssetUnavailable() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func referencingAnAssetThatWasNeverUploadedIsAssetUnavailable(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let phantom = Asset(sha256: Asset.digest(of: Data("never uploaded".utf8)), size: 14)
@@ -271,8 +271,8 @@ struct RecordSaveTests {
         try alice.save(record("r1", in: zone, fields: ["cover": .asset(uploaded)]))
     }
 
-    @Test func deletingAZoneDeletesItsRecordsAndShowsInDatabaseChanges() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func deletingAZoneDeletesItsRecordsAndShowsInDatabaseChanges(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let other = try alice.createZone("Other")
@@ -294,17 +294,17 @@ struct RecordSaveTests {
         #expect(try alice.fetchDatabaseChanges(since: token).changedZoneIDs == [zone])
     }
 
-    @Test func savingAnExistingZoneIsANoOp() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func savingAnExistingZoneIsANoOp(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         try alice.createZone("Reminders")
-        let head = world.server.head()
+        let head = world.store.head()
         try alice.createZone("Reminders")
-        #expect(world.server.head() == head)
+        #expect(world.store.head() == head)
     }
 
-    @Test func theSharedDatabaseHasNoZonesOfItsOwn() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func theSharedDatabaseHasNoZonesOfItsOwn(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let shared = world.database("alice", .shared)
         let zone = ZoneID(name: "Z", ownerName: "alice")
         let results = try shared.modifyZones(saving: [zone], deleting: [])
@@ -315,8 +315,8 @@ struct RecordSaveTests {
         #expect(error.isPermissionFailure)
     }
 
-    @Test func fetchRecordsReportsMissingRecords() throws {
-        let world = try ServerWorld()
+    @Test(arguments: StoreKind.available) func fetchRecordsReportsMissingRecords(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let saved = try alice.save(record("here", in: zone))

@@ -12,8 +12,8 @@ struct ShareScene {
     let privateList: ServerRecord
     var reminders: [String: ServerRecord] = [:]
 
-    init() throws {
-        world = try ServerWorld()
+    init(_ kind: StoreKind) throws {
+        world = try ServerWorld(kind)
         alice = world.database("alice", device: "alice-laptop")
         zone = try alice.createZone("Reminders")
         list = try alice.save(record("groceries", in: zone, type: "List", fields: ["title": .string("Groceries")]))
@@ -51,8 +51,8 @@ struct ShareScene {
 }
 
 struct SharingTests {
-    @Test func aPendingShareIsInvisibleUntilAccepted() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aPendingShareIsInvisibleUntilAccepted(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.share(with: [("bob", .readWrite)])
         let bob = scene.shared("bob")
         #expect(share.participants == [ShareParticipant(userName: "bob", permission: .readWrite, status: .pending)])
@@ -79,8 +79,8 @@ struct SharingTests {
         #expect(Set(changes.changed) == [scene.list, scene.reminders["milk"]!, scene.reminders["eggs"]!])
     }
 
-    @Test func acceptingShowsAllRecordsEvenFromAnOlderToken() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func acceptingShowsAllRecordsEvenFromAnOlderToken(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         // Bob already follows another of Alice's lists.
         let other = try scene.alice.save(record("chores", in: scene.zone, type: "List"))
         let bob = scene.shared("bob")
@@ -95,8 +95,8 @@ struct SharingTests {
         #expect(try bob.fetchDatabaseChanges(since: databaseToken).changedZoneIDs == [scene.zone])
     }
 
-    @Test func aRemovedParticipantGetsDeletionsAndLosesTheZone() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aRemovedParticipantGetsDeletionsAndLosesTheZone(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let token = try bob.fetchAllChanges(in: scene.zone, since: nil).token
@@ -122,8 +122,8 @@ struct SharingTests {
         #expect(throws: CloudError.self) { try bob.acceptShare(shareID: share.id) }
     }
 
-    @Test func leavingAShareWorksLikeBeingRemoved() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func leavingAShareWorksLikeBeingRemoved(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let token = try bob.fetchAllChanges(in: scene.zone, since: nil).token
@@ -135,8 +135,8 @@ struct SharingTests {
         #expect(try bob.fetchShares().isEmpty)
     }
 
-    @Test func declininAPendingShareRemovesTheInvitation() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func declininAPendingShareRemovesTheInvitation(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.share(with: [("bob", .readOnly)])
         let bob = scene.shared("bob")
         try bob.leaveShare(shareID: share.id)
@@ -144,8 +144,8 @@ struct SharingTests {
         #expect(try bob.fetchDatabaseChanges(since: nil).changedZoneIDs.isEmpty)
     }
 
-    @Test func deletingAShareEndsEveryonesAccessAtOnce() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func deletingAShareEndsEveryonesAccessAtOnce(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.shareAccepted(by: "bob")
         _ = try scene.shared("carol").acceptShare(shareID: try scene.share(with: [("carol", .readOnly)]).id)
         let bobToken = try scene.shared("bob").fetchAllChanges(in: scene.zone, since: nil).token
@@ -161,8 +161,8 @@ struct SharingTests {
         }
     }
 
-    @Test func ownerChangesReachParticipants() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func ownerChangesReachParticipants(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let token = try bob.fetchAllChanges(in: scene.zone, since: nil).token
@@ -179,8 +179,8 @@ struct SharingTests {
         #expect(changes.deleted == [RecordDeletion(id: scene.id("eggs"), recordType: "Reminder")])
     }
 
-    @Test func recordsMovingInAndOutOfAShareAppearAndDisappear() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func recordsMovingInAndOutOfAShareAppearAndDisappear(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let token = try bob.fetchAllChanges(in: scene.zone, since: nil).token
@@ -200,8 +200,8 @@ struct SharingTests {
         #expect(try bob.names(in: scene.zone, since: nil).changed == ["eggs", "gift", "groceries"])
     }
 
-    @Test func movingASubtreeCarriesItsDescendants() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func movingASubtreeCarriesItsDescendants(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let subtask = try scene.alice.save(record("wrap", in: scene.zone, parent: scene.id("gift")))
@@ -217,8 +217,8 @@ struct SharingTests {
         #expect(try bob.names(in: scene.zone, since: second).deleted == ["gift", subtask.id.recordName])
     }
 
-    @Test func deletingTheSharedRootDeletesTheShareAndTheZoneForTheParticipant() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func deletingTheSharedRootDeletesTheShareAndTheZoneForTheParticipant(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let token = try bob.fetchAllChanges(in: scene.zone, since: nil).token
@@ -231,8 +231,8 @@ struct SharingTests {
         #expect(try bob.fetchShares().isEmpty)
     }
 
-    @Test func deletingTheOwnersZoneRemovesItFromParticipants() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func deletingTheOwnersZoneRemovesItFromParticipants(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let databaseToken = try bob.fetchDatabaseChanges(since: nil).token
@@ -241,8 +241,8 @@ struct SharingTests {
         #expect(try scene.alice.fetchShares().isEmpty)
     }
 
-    @Test func aReadWriteParticipantEditsAndAddsRecords() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aReadWriteParticipantEditsAndAddsRecords(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let aliceToken = try scene.alice.fetchAllChanges(in: scene.zone, since: nil).token
@@ -262,8 +262,8 @@ struct SharingTests {
         #expect(try bob.names(in: scene.zone, since: nil).changed == ["butter", "groceries", "milk"])
     }
 
-    @Test func aReadWriteParticipantStaysInsideTheShare() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aReadWriteParticipantStaysInsideTheShare(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         // No parent, a parent outside the share, or moving a record out.
@@ -284,8 +284,8 @@ struct SharingTests {
         #expect(try scene.current("milk") == scene.reminders["milk"])
     }
 
-    @Test func aParentAndChildCreatedTogetherByAParticipantAreAccepted() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aParentAndChildCreatedTogetherByAParticipantAreAccepted(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let parent = record("section", in: scene.zone, type: "Section", parent: scene.list.id)
@@ -296,8 +296,8 @@ struct SharingTests {
         #expect(result.saveError(parent.id) == nil)
     }
 
-    @Test func aParentInAnotherOwnersZoneGrantsNothing() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aParentInAnotherOwnersZoneGrantsNothing(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let carol = scene.world.database("carol")
         let carolZone = try carol.createZone("Reminders")
@@ -311,8 +311,8 @@ struct SharingTests {
         #expect(try scene.shared("bob").saveError(record("new", in: carolZone, parent: scene.list.id))?.isPermissionFailure == true)
     }
 
-    @Test func aReadOnlyParticipantIsRefused() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aReadOnlyParticipantIsRefused(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "carol", .readOnly)
         let carol = scene.shared("carol")
         var milk = try #require(try carol.fetchRecords([scene.id("milk")])[scene.id("milk")]?.get())
@@ -324,8 +324,8 @@ struct SharingTests {
         #expect(try scene.current("milk") == scene.reminders["milk"])
     }
 
-    @Test func nonParticipantsAndPendingParticipantsAreRefused() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func nonParticipantsAndPendingParticipantsAreRefused(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.share(with: [("pam", .readWrite)]) // never accepted
         var milk = try scene.current("milk")
         milk.fields["title"] = .string("Intruder")
@@ -341,8 +341,8 @@ struct SharingTests {
         #expect(try scene.current("milk") == scene.reminders["milk"])
     }
 
-    @Test func aParticipantGetsConflictsLikeTheOwner() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aParticipantGetsConflictsLikeTheOwner(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.shareAccepted(by: "bob")
         let bob = scene.shared("bob")
         let stale = try scene.current("milk")
@@ -354,8 +354,8 @@ struct SharingTests {
         #expect(try bob.saveError(bobEdit) == .serverRecordChanged(current))
     }
 
-    @Test func twoParticipantsBothSeeTombstones() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func twoParticipantsBothSeeTombstones(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         _ = try scene.alice.saveShare(rootRecordID: scene.list.id, participants: [("bob", .readWrite), ("carol", .readOnly)])
         let shareID = try #require(try scene.alice.fetchShares().first?.id)
         _ = try scene.shared("bob").acceptShare(shareID: shareID)
@@ -368,8 +368,8 @@ struct SharingTests {
         #expect(try scene.shared("carol").names(in: scene.zone, since: carolToken).deleted == ["eggs"])
     }
 
-    @Test func fetchSharesListsOwnedAndInvitedShares() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func fetchSharesListsOwnedAndInvitedShares(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.share(with: [("bob", .readWrite), ("carol", .readOnly)])
         #expect(share.participants.map(\.userName) == ["bob", "carol"])
         #expect(try scene.alice.fetchShares() == [share])
@@ -380,8 +380,8 @@ struct SharingTests {
         #expect(try scene.shared("bob").fetchShares().first?.participants.first?.status == .accepted)
     }
 
-    @Test func savingAShareAgainChangesPermissionsAndReinvites() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func savingAShareAgainChangesPermissionsAndReinvites(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.shareAccepted(by: "bob")
         let readOnly = try scene.share(with: [("bob", .readOnly)])
         #expect(readOnly.id == share.id)
@@ -397,8 +397,8 @@ struct SharingTests {
         #expect(try scene.shared("bob").names(in: scene.zone, since: nil).changed == ["eggs", "groceries", "milk"])
     }
 
-    @Test func sharingRequestsCheckWhoAsks() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func sharingRequestsCheckWhoAsks(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         let share = try scene.share(with: [("bob", .readWrite)])
         let missing = scene.id("nope")
         #expect(throws: CloudError.unknownItem(missing)) {
@@ -419,8 +419,8 @@ struct SharingTests {
         }
     }
 
-    @Test func aParticipantPagesThroughALargeShareExactlyOnce() throws {
-        let scene = try ShareScene()
+    @Test(arguments: StoreKind.available) func aParticipantPagesThroughALargeShareExactlyOnce(_ kind: StoreKind) throws {
+        let scene = try ShareScene(kind)
         for batch in 0..<3 {
             try scene.alice.save((0..<100).map { record("item\(batch)-\($0)", in: scene.zone, parent: scene.list.id) })
         }

@@ -2,21 +2,77 @@ import Foundation
 import Testing
 import TestSupport
 @testable import CloudServer
+import CloudServerPostgres
 
-/// A server in a fresh directory, with helpers to build the scene of a test
-/// in a few lines.
+/// The stores the semantic tests run on: the directory store, and the
+/// PostgreSQL store (where PostgreSQL is installed, and always in CI).
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case directory
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static var available: [StoreKind] {
+        TestPostgres.isEnabled ? [.directory, .postgres] : [.directory]
+    }
+}
+
+/// What the tests ask of a store beyond its databases; both stores have it.
+protocol TestedStore: Sendable {
+    func database(user: String, scope: DatabaseScope, device: String) -> StoreDatabase
+    func dump() throws -> ServerDump
+    func head() -> Int64
+    func currentSequence() throws -> Int64
+    func compactTombstones(through sequence: Int64) throws -> Int
+    func compactTombstones(olderThan date: Date) throws -> Int
+    func compactedThrough() throws -> Int64
+}
+
+extension DirectoryServer: TestedStore {}
+extension PostgresStore: TestedStore {}
+
+/// Closes a PostgreSQL store when the test's world goes away.
+final class StoreLifetime: Sendable {
+    let store: any TestedStore
+
+    init(_ store: any TestedStore) {
+        self.store = store
+    }
+
+    deinit {
+        (store as? PostgresStore)?.close()
+    }
+}
+
+/// A server in a fresh directory, or a fresh PostgreSQL database, with
+/// helpers to build the scene of a test in a few lines.
 struct ServerWorld {
     let temporary = TemporaryDirectory()
-    let server: DirectoryServer
+    private let lifetime: StoreLifetime
 
-    init(clock: @escaping @Sendable () -> Date = { Date() }) throws {
-        server = try DirectoryServer(directory: temporary.url.appendingPathComponent("server"), clock: clock)
+    init(_ kind: StoreKind = .directory, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        switch kind {
+        case .directory:
+            lifetime = StoreLifetime(try DirectoryServer(directory: temporary.url.appendingPathComponent("server"), clock: clock))
+        case .postgres:
+            lifetime = StoreLifetime(try PostgresStore(address: try TestPostgres.database(), clock: clock))
+        }
+    }
+
+    /// The store, whichever it is.
+    var store: any TestedStore { lifetime.store }
+
+    /// The directory store, for the tests of what only it has (its files,
+    /// a second process opening it).
+    var server: DirectoryServer {
+        guard let server = lifetime.store as? DirectoryServer else { preconditionFailure("a directory-only test on another store") }
+        return server
     }
 
     var directory: URL { server.directory }
 
     func database(_ user: String, _ scope: DatabaseScope = .private, device: String = "device") -> StoreDatabase {
-        server.database(user: user, scope: scope, device: device)
+        store.database(user: user, scope: scope, device: device)
     }
 
     /// Another handle on the same directory, as a second process would open.
