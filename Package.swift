@@ -132,7 +132,7 @@ let package = Package(
             name: "reminders-bench",
             dependencies: [
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
-                "SyncService", "CloudClient",
+                "SyncService", "CloudClient", "CloudServerPostgres",
             ]
         ),
         // What the test targets share, one copy each: the seeded generator,

@@ -38,16 +38,18 @@ public final class LocalCluster: Sendable {
     }
 
     /// Makes a cluster in `directory` (which must not exist) and starts it
-    /// on 127.0.0.1:`port`, with its socket in `directory`.
+    /// on 127.0.0.1:`port` (a free one if nil), with its socket in
+    /// `directory`.
     ///
     /// - parameter durable: false turns off fsync, for tests: a server
     ///   killed still loses nothing, only a machine that loses power does.
-    public init(directory: URL, port: Int, durable: Bool = true) throws {
+    public init(directory: URL, port: Int? = nil, durable: Bool = true) throws {
         guard let binaries = Self.binaries() else {
             throw LocalClusterError.failed("PostgreSQL's server programs (initdb, pg_ctl) are not installed; apt-get install postgresql")
         }
         self.binaries = binaries
         self.directory = directory
+        let port = try port ?? Self.freeLoopbackPort()
         self.port = port
         runAs = getuid() == 0 ? "postgres" : nil
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -146,6 +148,26 @@ public final class LocalCluster: Sendable {
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw LocalClusterError.failed("\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
         }
+    }
+}
+
+extension LocalCluster {
+    /// A loopback port nothing listens on now.
+    public static func freeLoopbackPort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else { throw LocalClusterError.failed("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

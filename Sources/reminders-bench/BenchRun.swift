@@ -1,3 +1,4 @@
+import CloudServerPostgres
 import Foundation
 
 /// One run: every phase at every size, in an order that lets later phases
@@ -32,6 +33,12 @@ struct BenchRun {
                     var overHTTP = InitialSyncBench(world: world, runs: options.syncRuns(size), budget: options.syncBudget(size))
                     overHTTP.overHTTP = true
                     figures += try overHTTP.run()
+                    if LocalCluster.binaries() != nil {
+                        overHTTP.onPostgres = true
+                        figures += try overHTTP.run()
+                    } else {
+                        Progress.say("initial sync over HTTP on PostgreSQL skipped: PostgreSQL's programs are not installed")
+                    }
                 }
             }
             if phases.contains(.queries) {

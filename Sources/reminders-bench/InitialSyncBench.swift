@@ -1,5 +1,6 @@
 import CloudClient
 import CloudServer
+import CloudServerPostgres
 import DeviceRuntime
 import Foundation
 import GRDB
@@ -22,6 +23,9 @@ struct InitialSyncBench {
     /// Through `reminders serve` (in the child, on loopback) instead of the
     /// server directory.
     var overHTTP = false
+    /// With the service's store in PostgreSQL (a cluster of the child's own,
+    /// durable as a deployment's) instead of a directory.
+    var onPostgres = false
 
     func run() throws -> [Figure] {
         var upload = Samples(), download = Samples(), total = Samples()
@@ -29,7 +33,7 @@ struct InitialSyncBench {
         var stoppedUpload: Double?, stoppedDownload: Double?
         let size = world.size
         for run in 1...runs {
-            let folder = world.folder.appendingPathComponent((overHTTP ? "http-sync-" : "sync-") + "\(run)")
+            let folder = world.folder.appendingPathComponent((onPostgres ? "pg-" : "") + (overHTTP ? "http-sync-" : "sync-") + "\(run)")
             try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bare = try timed { try writeBare(folder.appendingPathComponent("bare.sqlite")) }
@@ -38,7 +42,7 @@ struct InitialSyncBench {
             appSchema.add(app.seconds)
 
             let child = ChildProcess(arguments: ["--sync-once", "--template", world.templateA.path, "--folder", folder.path]
-                                     + (overHTTP ? ["--http", "yes"] : []))
+                                     + (overHTTP ? ["--http", "yes"] : []) + (onPostgres ? ["--postgres", "yes"] : []))
             let began = Date()
             try child.start()
             defer { child.finish(timeout: 0) }
@@ -82,7 +86,7 @@ struct InitialSyncBench {
             world.deviceB = folder.appendingPathComponent("b.sqlite")
         }
         if overHTTP {
-            let section = "Initial sync over HTTP"
+            let section = onPostgres ? "Initial sync over HTTP, PostgreSQL store" : "Initial sync over HTTP"
             return [
                 Figure(section: section, name: "upload A → reminders serve", reminders: size, samples: upload,
                        stoppedAfter: stoppedUpload),
@@ -137,7 +141,8 @@ enum SyncOnce {
         let pathA = folder.appendingPathComponent("a.sqlite")
         let pathB = folder.appendingPathComponent("b.sqlite")
         try World.copyDatabase(URL(fileURLWithPath: template), to: pathA)
-        let address: ServerAddress = options["--http"] == nil ? .directory(server) : try LoopbackService.start(store: server)
+        let address: ServerAddress = options["--http"] == nil
+            ? .directory(server) : try LoopbackService.start(store: server, postgres: options["--postgres"] != nil)
 
         let a = try openDevice(pathA, server: address, device: "A")
         try a.connect()
@@ -180,10 +185,26 @@ enum SyncOnce {
 /// `reminders serve` on loopback inside a benchmark child, with an account
 /// for the benchmark's user.
 enum LoopbackService {
-    static func start(store: URL) throws -> ServerAddress {
-        let accounts = try AccountStore(directory: store)
+    /// The PostgreSQL cluster of this process's service, stopped when the
+    /// process exits.
+    private static let cluster = Mutex<LocalCluster?>(nil)
+
+    /// - Parameter postgres: keep the store in a PostgreSQL cluster made in
+    ///   `store` instead of in the directory itself.
+    static func start(store: URL, postgres: Bool = false) throws -> ServerAddress {
+        let cloudStore: any CloudStore
+        let accounts: AccountStore
+        if postgres {
+            let started = try LocalCluster(directory: store.appendingPathComponent("postgres"))
+            cluster.withLock { $0 = started }
+            atexit { LoopbackService.cluster.withLock { try? $0?.stop(immediately: true) } }
+            let database = try PostgresStore(address: try started.createDatabase("bench"))
+            (cloudStore, accounts) = (database, AccountStore(database: database))
+        } else {
+            (cloudStore, accounts) = (try DirectoryServer(directory: store), try AccountStore(directory: store))
+        }
         let secret = try accounts.add(World.userName)
-        let service = SyncServer(store: try DirectoryServer(directory: store), accounts: accounts)
+        let service = SyncServer(store: cloudStore, accounts: accounts)
         let bound = Mutex<Int?>(nil)
         let listening = DispatchSemaphore(value: 0)
         let app = try service.application(host: "127.0.0.1", port: 0) { port in
