@@ -59,10 +59,10 @@ public final class RemoteServer: Sendable {
     }
 
     func call(_ request: WireRequest, scope: DatabaseScope, device: String) throws -> WireResponse {
-        let body = try JSONEncoder().encode(request)
+        let body = try request.jsonData()
         let data = try send(.POST, "/v1/db/\(scope.rawValue)", body: body, device: device)
         do {
-            return try JSONDecoder().decode(WireResponse.self, from: data)
+            return try WireResponse(jsonData: data)
         } catch {
             throw CloudError.serverUnavailable("\(url.absoluteString) sent an answer this version cannot read")
         }

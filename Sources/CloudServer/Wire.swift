@@ -157,6 +157,11 @@ public struct WireOutcome: Codable, Sendable, Equatable {
         if case .failure(let error) = result { self.error = WireError(error) }
     }
 
+    init(zone: ZoneID, error: WireError?) {
+        self.zone = zone
+        self.error = error
+    }
+
     public var result: Result<Void, CloudError> {
         error.map { .failure($0.cloudError ?? .serverUnavailable($0.message)) } ?? .success(())
     }
@@ -174,6 +179,12 @@ public struct WireRecordOutcome: Codable, Sendable, Equatable {
         case .success(let record): self.record = record
         case .failure(let error): self.error = WireError(error)
         }
+    }
+
+    init(id: RecordID, record: ServerRecord?, error: WireError?) {
+        self.id = id
+        self.record = record
+        self.error = error
     }
 
     public var result: Result<ServerRecord, CloudError> {
@@ -194,6 +205,12 @@ public struct WireModifyResult: Codable, Sendable, Equatable {
         head = result.head
     }
 
+    init(saves: [WireRecordOutcome], deletes: [WireOutcomeOfDelete], head: HistoryMark?) {
+        self.saves = saves
+        self.deletes = deletes
+        self.head = head
+    }
+
     public var result: ModifyRecordsResult {
         ModifyRecordsResult(saveResults: Dictionary(uniqueKeysWithValues: saves.map { ($0.id, $0.result) }),
                             deleteResults: Dictionary(uniqueKeysWithValues: deletes.map { ($0.id, $0.result) }),
@@ -209,6 +226,11 @@ public struct WireOutcomeOfDelete: Codable, Sendable, Equatable {
     public init(id: RecordID, _ result: Result<Void, CloudError>) {
         self.id = id
         if case .failure(let error) = result { self.error = WireError(error) }
+    }
+
+    init(id: RecordID, error: WireError?) {
+        self.id = id
+        self.error = error
     }
 
     public var result: Result<Void, CloudError> {

@@ -56,15 +56,21 @@ public struct SyncServer: Sendable {
                 }
                 var request = request
                 let body = try await server.body(of: &request, limit: Self.maxRequestBytes)
-                let wire: WireRequest
-                do {
-                    wire = try JSONDecoder().decode(WireRequest.self, from: body)
-                } catch {
-                    throw HTTPFailure(.badRequest, "the request is not a valid operation: \(Self.describe(error))")
-                }
                 let database = server.store.cloudDatabase(user: user, scope: scope, device: device)
-                let response = try await Self.offLoop { try wire.perform(on: database) }
-                return try Self.json(response)
+                // Reading the request and writing the answer (a page of
+                // records is over a megabyte) are work too: off the loop
+                // with the store's.
+                let answer = try await Self.offLoop { () throws -> Data in
+                    let wire: WireRequest
+                    do {
+                        wire = try WireRequest(jsonData: body)
+                    } catch {
+                        throw HTTPFailure(.badRequest, "the request is not a valid operation: \(Self.describe(error))")
+                    }
+                    return try wire.perform(on: database).jsonData()
+                }
+                return Response(status: .ok, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: answer)))
             }
         }
         router.put("/v1/assets") { request, context in
