@@ -33,6 +33,8 @@ public final class RemoteServer: Sendable {
     public let credential: RemoteCredential
     /// How long one request may take before it counts as unanswered.
     public let timeout: TimeAmount
+    /// The next page of a fetch, on its way while the device applies one.
+    let prefetch = PagePrefetch()
 
     public init(url: URL, credential: RemoteCredential, timeout: TimeAmount = .seconds(30)) {
         self.url = url
@@ -210,9 +212,24 @@ public struct RemoteDatabase: CloudDatabase {
     }
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
+        let ahead = token.flatMap { server.prefetch.take(prefetchKey(zoneID, $0, limit)) }
+        let changes = try ahead ?? fetchZonePage(zoneID, since: token, limit: limit)
+        if changes.moreComing {
+            server.prefetch.start(prefetchKey(zoneID, changes.token, limit)) { [self] in
+                try fetchZonePage(zoneID, since: changes.token, limit: limit)
+            }
+        }
+        return changes
+    }
+
+    private func fetchZonePage(_ zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
         let response = try call(.fetchZoneChanges(zoneID: zoneID, since: token, limit: limit))
         guard case .zoneChanges(let changes) = response else { throw unexpected(response) }
         return changes.changes
+    }
+
+    private func prefetchKey(_ zoneID: ZoneID, _ token: ChangeToken, _ limit: Int) -> PagePrefetch.Key {
+        PagePrefetch.Key(scope: scope, device: deviceName, zone: zoneID, token: token, limit: limit)
     }
 
     public func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] {

@@ -173,6 +173,49 @@ import Testing
         #expect(fine.status == 200)
     }
 
+    @Test(arguments: Transport.allCases)
+    func pagesOfChangesMissNothingSavedBetweenThem(_ transport: Transport) async throws {
+        let world = try await ServiceWorld(transport)
+        try await blocking {
+            let alice = world.database("alice")
+            let zone = try alice.createZone("Reminders")
+            var saved = try (0..<25).map { try alice.save(record("r\($0)", in: zone, fields: ["n": .int64(Int64($0))])) }
+            // One device fetches in pages (over HTTP the next page is on its
+            // way while this one is read) as another saves between them.
+            let reader = world.database("alice", device: "reader")
+            var seen: [String: ServerRecord] = [:]
+            var token: ChangeToken?
+            var pages = 0
+            while true {
+                let page = try reader.fetchZoneChanges(zoneID: zone, since: token, limit: 10)
+                for changed in page.changed { seen[changed.id.recordName] = changed }
+                token = page.token
+                pages += 1
+                if pages == 1 {
+                    for index in [0, 24] {
+                        var edited = saved[index]
+                        edited.fields["n"] = .int64(Int64(100 + index))
+                        saved[index] = try alice.save(edited)
+                    }
+                    saved.append(try alice.save(record("r25", in: zone)))
+                }
+                if !page.moreComing { break }
+            }
+            // What was saved after a page was read comes in the next fetch.
+            while true {
+                let page = try reader.fetchZoneChanges(zoneID: zone, since: token, limit: 10)
+                for changed in page.changed { seen[changed.id.recordName] = changed }
+                token = page.token
+                if !page.moreComing { break }
+            }
+            #expect(pages >= 3)
+            #expect(seen.count == saved.count)
+            for record in saved {
+                #expect(seen[record.id.recordName] == record, "\(record.id.recordName)")
+            }
+        }
+    }
+
     @Test func theHeadLongPollAnswersWhenSomethingIsSaved() async throws {
         let world = try await ServiceWorld(.http)
         let url = try #require(world.url)
