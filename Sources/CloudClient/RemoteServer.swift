@@ -62,7 +62,9 @@ public final class RemoteServer: Sendable {
 
     func call(_ request: WireRequest, scope: DatabaseScope, device: String) throws -> WireResponse {
         let body = try request.jsonData()
-        let data = try send(.POST, "/v1/db/\(scope.rawValue)", body: body, device: device)
+        // Saves are answered briefly: only the server's values of a record
+        // saved as sent (`WireSaveStamp`).
+        let data = try send(.POST, "/v1/db/\(scope.rawValue)", body: body, device: device, prefer: "return=minimal")
         do {
             return try WireResponse(jsonData: data)
         } catch {
@@ -89,13 +91,15 @@ public final class RemoteServer: Sendable {
     /// One request; the body of a 200 answer, or the error the server sent
     /// (its `CloudError` when it is one).
     private func send(_ method: HTTPMethod, _ path: String, body: Data?, device: String,
-                      contentType: String = "application/json", timeout: TimeAmount? = nil) throws -> Data {
+                      contentType: String = "application/json", prefer: String? = nil,
+                      timeout: TimeAmount? = nil) throws -> Data {
         let address = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
         var headers = HTTPHeaders()
         let token = Data("\(credential.userName):\(credential.secret)".utf8).base64EncodedString()
         headers.add(name: "Authorization", value: "Basic \(token)")
         headers.add(name: "X-Reminders-Device", value: device)
         if body != nil { headers.add(name: "Content-Type", value: contentType) }
+        if let prefer { headers.add(name: "Prefer", value: prefer) }
         let response: HTTPClient.Response
         let client = try Self.client(trusting: credential.certificateAuthority)
         do {
@@ -196,7 +200,7 @@ public struct RemoteDatabase: CloudDatabase {
     public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
         let response = try call(.modifyRecords(saving: saving, deleting: deleting))
         guard case .modified(let result) = response else { throw unexpected(response) }
-        return result.result
+        return result.result(sent: saving)
     }
 
     public func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {

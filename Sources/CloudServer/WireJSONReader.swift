@@ -371,7 +371,7 @@ extension WireJSON {
         }
 
         mutating func recordOutcome() throws -> WireRecordOutcome {
-            var id: RecordID?, record: ServerRecord?, error: WireError?
+            var id: RecordID?, record: ServerRecord?, error: WireError?, saved: WireSaveStamp?
             var seen = Seen()
             try members { reader, key in
                 if key == "id" {
@@ -383,12 +383,38 @@ extension WireJSON {
                 } else if key == "error" {
                     try seen.first(2)
                     error = try reader.optionalError()
+                } else if key == "saved" {
+                    try seen.first(3)
+                    saved = try reader.null() ? nil : try reader.stamp()
                 } else {
                     throw Refused()
                 }
             }
             guard let id else { throw Refused() }
-            return WireRecordOutcome(id: id, record: record, error: error)
+            return WireRecordOutcome(id: id, record: record, error: error, saved: saved)
+        }
+
+        mutating func stamp() throws -> WireSaveStamp {
+            var tag: String?, date: Date?, user: String?, device: String?
+            var seen = Seen()
+            try members { reader, key in
+                if key == "changeTag" {
+                    try seen.first(0)
+                    tag = try reader.null() ? nil : try reader.string()
+                } else if key == "modificationDate" {
+                    try seen.first(1)
+                    date = try reader.null() ? nil : Date(timeIntervalSinceReferenceDate: try reader.double())
+                } else if key == "modifiedByUser" {
+                    try seen.first(2)
+                    user = try reader.null() ? nil : try reader.string()
+                } else if key == "modifiedByDevice" {
+                    try seen.first(3)
+                    device = try reader.null() ? nil : try reader.string()
+                } else {
+                    throw Refused()
+                }
+            }
+            return WireSaveStamp(changeTag: tag, modificationDate: date, modifiedByUser: user, modifiedByDevice: device)
         }
 
         mutating func zoneOutcome() throws -> WireOutcome {

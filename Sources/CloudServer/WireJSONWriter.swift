@@ -233,6 +233,22 @@ extension WireJSON {
                 raw(",\"error\":")
                 try self.error(error)
             }
+            if let stamp = outcome.saved {
+                raw(",\"saved\":{")
+                var first = true
+                func member(_ name: StaticString, _ write: (inout Writer) throws -> Void) rethrows {
+                    raw(first ? "\"" : ",\"")
+                    first = false
+                    raw(name)
+                    raw("\":")
+                    try write(&self)
+                }
+                if let tag = stamp.changeTag { member("changeTag") { $0.string(tag) } }
+                if let date = stamp.modificationDate { try member("modificationDate") { try $0.double(date.timeIntervalSinceReferenceDate) } }
+                if let user = stamp.modifiedByUser { member("modifiedByUser") { $0.string(user) } }
+                if let device = stamp.modifiedByDevice { member("modifiedByDevice") { $0.string(device) } }
+                raw("}")
+            }
             raw("}")
         }
 

@@ -57,6 +57,7 @@ public struct SyncServer: Sendable {
                 var request = request
                 let body = try await server.body(of: &request, limit: Self.maxRequestBytes)
                 let database = server.store.cloudDatabase(user: user, scope: scope, device: device)
+                let brief = Self.prefersMinimal(request)
                 // Reading the request and writing the answer (a page of
                 // records is over a megabyte) are work too: off the loop
                 // with the store's.
@@ -67,7 +68,7 @@ public struct SyncServer: Sendable {
                     } catch {
                         throw HTTPFailure(.badRequest, "the request is not a valid operation: \(Self.describe(error))")
                     }
-                    return try wire.perform(on: database).jsonData()
+                    return try wire.perform(on: database, brief: brief).jsonData()
                 }
                 return Response(status: .ok, headers: [.contentType: "application/json"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: answer)))
@@ -103,6 +104,15 @@ public struct SyncServer: Sendable {
             }
         }
         return router
+    }
+
+    /// Whether the request asks for brief answers (`Prefer: return=minimal`,
+    /// RFC 7240): saves answered with the server's values only.
+    static func prefersMinimal(_ request: Request) -> Bool {
+        request.headers.contains { field in
+            field.name.canonicalName == "prefer"
+                && field.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "return=minimal" }
+        }
     }
 
     /// The head once it is not `after` any more, or after `wait` seconds.

@@ -4,8 +4,9 @@ import Testing
 
 /// The hand-written coding of the network service's requests and answers
 /// against the reference, `Codable`: each reads what the other writes to
-/// the same values, and the quick reader never accepts text the reference
-/// reads otherwise.
+/// the same values, the quick reader never accepts text the reference
+/// reads otherwise, and a brief answer to a save makes the same records
+/// whole again.
 @Suite struct WireJSONTests {
     static let zone = ZoneID(name: "reminders", ownerName: "alice")
 
@@ -55,8 +56,10 @@ import Testing
         }
         saves.deleteResults[RecordID(recordName: "gone", zoneID: zone)] = .success(())
         saves.deleteResults[RecordID(recordName: "never", zoneID: zone)] = .failure(.unknownItem(RecordID(recordName: "never", zoneID: zone)))
+        var briefly = WireModifyResult(saves, briefFor: records)
+        briefly.saves[briefly.saves.count - 1].saved?.modifiedByDevice = nil
         return [
-            .modified(WireModifyResult(saves)),
+            .modified(WireModifyResult(saves)), .modified(briefly),
             .modified(WireModifyResult(ModifyRecordsResult())),
             .zoneChanges(WireZoneChanges(ZoneChanges(
                 changed: records, deleted: [RecordDeletion(id: records[0].id, recordType: "reminders")],
@@ -129,5 +132,51 @@ import Testing
             }
         }
         print("fuzz WireJSON: \(tried * 2) mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
+    }
+
+    @Test func aBriefAnswerGivesBackTheRecordsTheServerSaved() throws {
+        var random = SystemRandomNumberGenerator()
+        let sent = Self.records(20, &random).map { record -> ServerRecord in
+            var record = record
+            record.changeTag = nil
+            return record
+        }
+        var result = ModifyRecordsResult()
+        for (index, record) in sent.enumerated() {
+            var saved = record
+            saved.changeTag = "tag-\(index)"
+            saved.modificationDate = Date(timeIntervalSinceReferenceDate: 1_000 + Double(index))
+            saved.modifiedByUser = "alice"
+            saved.modifiedByDevice = "laptop"
+            // A store that changes more than its own values: sent whole.
+            if index == 3 { saved.fields["added"] = .int64(1) }
+            result.saveResults[record.id] = index == 5 ? .failure(.serverRecordChanged(saved)) : .success(saved)
+        }
+        let brief = WireModifyResult(result, briefFor: sent)
+        #expect(brief.saves.filter { $0.saved != nil }.count == sent.count - 2)
+        #expect(brief.saves.first { $0.id == sent[3].id }?.record != nil)
+        let answer = try WireResponse(jsonData: WireResponse.modified(brief).jsonData())
+        guard case .modified(let read) = answer else {
+            Issue.record("not a modify answer: \(answer)")
+            return
+        }
+        let whole = read.result(sent: sent)
+        #expect(whole.saveResults.count == sent.count)
+        for (id, expected) in result.saveResults {
+            switch (whole.saveResults[id], expected) {
+            case (.success(let got)?, .success(let saved)): #expect(got == saved)
+            case (.failure(let got)?, .failure(let error)): #expect(got == error)
+            default: Issue.record("\(id): \(String(describing: whole.saveResults[id])) for \(expected)")
+            }
+        }
+        // An answer for a record that was not sent is no record.
+        let stray = WireModifyResult(saves: [WireRecordOutcome(id: RecordID(recordName: "stray", zoneID: Self.zone), record: nil, error: nil,
+                                                               saved: WireSaveStamp(changeTag: "t", modificationDate: nil,
+                                                                                    modifiedByUser: nil, modifiedByDevice: nil))],
+                                     deletes: [], head: nil)
+        guard case .failure(.serverUnavailable)? = stray.result(sent: sent).saveResults.values.first else {
+            Issue.record("a stray brief answer was taken for a record")
+            return
+        }
     }
 }
