@@ -33,6 +33,8 @@ public final class RemoteServer: Sendable {
     public let credential: RemoteCredential
     /// How long one request may take before it counts as unanswered.
     public let timeout: TimeAmount
+    /// The next page of a fetch, on its way while the device applies one.
+    let prefetch = PagePrefetch()
 
     public init(url: URL, credential: RemoteCredential, timeout: TimeAmount = .seconds(30)) {
         self.url = url
@@ -59,10 +61,12 @@ public final class RemoteServer: Sendable {
     }
 
     func call(_ request: WireRequest, scope: DatabaseScope, device: String) throws -> WireResponse {
-        let body = try JSONEncoder().encode(request)
-        let data = try send(.POST, "/v1/db/\(scope.rawValue)", body: body, device: device)
+        let body = try request.jsonData()
+        // Saves are answered briefly: only the server's values of a record
+        // saved as sent (`WireSaveStamp`).
+        let data = try send(.POST, "/v1/db/\(scope.rawValue)", body: body, device: device, prefer: "return=minimal")
         do {
-            return try JSONDecoder().decode(WireResponse.self, from: data)
+            return try WireResponse(jsonData: data)
         } catch {
             throw CloudError.serverUnavailable("\(url.absoluteString) sent an answer this version cannot read")
         }
@@ -87,13 +91,15 @@ public final class RemoteServer: Sendable {
     /// One request; the body of a 200 answer, or the error the server sent
     /// (its `CloudError` when it is one).
     private func send(_ method: HTTPMethod, _ path: String, body: Data?, device: String,
-                      contentType: String = "application/json", timeout: TimeAmount? = nil) throws -> Data {
+                      contentType: String = "application/json", prefer: String? = nil,
+                      timeout: TimeAmount? = nil) throws -> Data {
         let address = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
         var headers = HTTPHeaders()
         let token = Data("\(credential.userName):\(credential.secret)".utf8).base64EncodedString()
         headers.add(name: "Authorization", value: "Basic \(token)")
         headers.add(name: "X-Reminders-Device", value: device)
         if body != nil { headers.add(name: "Content-Type", value: contentType) }
+        if let prefer { headers.add(name: "Prefer", value: prefer) }
         let response: HTTPClient.Response
         let client = try Self.client(trusting: credential.certificateAuthority)
         do {
@@ -201,7 +207,7 @@ public struct RemoteDatabase: CloudDatabase {
     public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
         let response = try call(.modifyRecords(saving: saving, deleting: deleting))
         guard case .modified(let result) = response else { throw unexpected(response) }
-        return result.result
+        return result.result(sent: saving)
     }
 
     public func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {
@@ -217,9 +223,24 @@ public struct RemoteDatabase: CloudDatabase {
     }
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
+        let ahead = token.flatMap { server.prefetch.take(prefetchKey(zoneID, $0, limit)) }
+        let changes = try ahead ?? fetchZonePage(zoneID, since: token, limit: limit)
+        if changes.moreComing {
+            server.prefetch.start(prefetchKey(zoneID, changes.token, limit)) { [self] in
+                try fetchZonePage(zoneID, since: changes.token, limit: limit)
+            }
+        }
+        return changes
+    }
+
+    private func fetchZonePage(_ zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
         let response = try call(.fetchZoneChanges(zoneID: zoneID, since: token, limit: limit))
         guard case .zoneChanges(let changes) = response else { throw unexpected(response) }
         return changes.changes
+    }
+
+    private func prefetchKey(_ zoneID: ZoneID, _ token: ChangeToken, _ limit: Int) -> PagePrefetch.Key {
+        PagePrefetch.Key(scope: scope, device: deviceName, zone: zoneID, token: token, limit: limit)
     }
 
     public func fetchRecords(_ ids: [RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>] {

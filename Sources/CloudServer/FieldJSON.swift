@@ -294,11 +294,11 @@ public enum FieldJSON {
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: "\"") {
                 defer { index += 1 }
-                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                return String(utf8Text: UnsafeBufferPointer(rebasing: bytes[start..<index]))
             }
             // Escapes: rare in these stores; the slow path.
             var scalars = String.UnicodeScalarView()
-            guard let prefix = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) else { return nil }
+            guard let prefix = String(utf8Text: UnsafeBufferPointer(rebasing: bytes[start..<index])) else { return nil }
             scalars.append(contentsOf: prefix.unicodeScalars)
             var pending: [UInt8] = []
             func flush() -> Bool {
@@ -360,6 +360,27 @@ public enum FieldJSON {
                 index += 1
             }
             return value
+        }
+    }
+}
+
+extension String {
+    /// The text of some UTF-8 bytes; nil when they are not valid UTF-8.
+    /// ASCII, nearly every string of a record, is taken as is:
+    /// `String(validating:as:)` looks up generic metadata on every call,
+    /// which cost more than reading the rest of the record.
+    init?(utf8Text bytes: UnsafeBufferPointer<UInt8>) {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii {
+            self = String(decoding: bytes, as: UTF8.self)
+        } else if let text = String(validating: bytes, as: UTF8.self) {
+            self = text
+        } else {
+            return nil
         }
     }
 }

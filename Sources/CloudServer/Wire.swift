@@ -21,13 +21,16 @@ public enum WireRequest: Codable, Sendable, Equatable {
     /// Runs the request against `database` (the server side of a transport).
     /// Request-level errors are thrown as they are; per-record and per-zone
     /// errors travel in the response.
-    public func perform(on database: any CloudDatabase) throws -> WireResponse {
+    /// - Parameter brief: answer a save with the server's values only for
+    ///   records saved as sent (see `WireSaveStamp`).
+    public func perform(on database: any CloudDatabase, brief: Bool = false) throws -> WireResponse {
         switch self {
         case .modifyZones(let saving, let deleting):
             let results = try database.modifyZones(saving: saving, deleting: deleting)
             return .zones(results.map { WireOutcome(zone: $0.key, $0.value) }.sorted { $0.zone < $1.zone })
         case .modifyRecords(let saving, let deleting):
-            return .modified(WireModifyResult(try database.modifyRecords(saving: saving, deleting: deleting)))
+            return .modified(WireModifyResult(try database.modifyRecords(saving: saving, deleting: deleting),
+                                              briefFor: brief ? saving : nil))
         case .serverIdentity(let sequence):
             return .identity(try database.serverIdentity(checking: sequence))
         case .fetchDatabaseChanges(let token):
@@ -157,6 +160,11 @@ public struct WireOutcome: Codable, Sendable, Equatable {
         if case .failure(let error) = result { self.error = WireError(error) }
     }
 
+    init(zone: ZoneID, error: WireError?) {
+        self.zone = zone
+        self.error = error
+    }
+
     public var result: Result<Void, CloudError> {
         error.map { .failure($0.cloudError ?? .serverUnavailable($0.message)) } ?? .success(())
     }
@@ -167,6 +175,9 @@ public struct WireRecordOutcome: Codable, Sendable, Equatable {
     public var id: RecordID
     public var record: ServerRecord?
     public var error: WireError?
+    /// In place of `record`, in a brief answer to a save: the record was
+    /// saved as sent, with these values of the server's.
+    public var saved: WireSaveStamp?
 
     public init(id: RecordID, _ result: Result<ServerRecord, CloudError>) {
         self.id = id
@@ -176,9 +187,64 @@ public struct WireRecordOutcome: Codable, Sendable, Equatable {
         }
     }
 
+    init(id: RecordID, record: ServerRecord?, error: WireError?, saved: WireSaveStamp? = nil) {
+        self.id = id
+        self.record = record
+        self.error = error
+        self.saved = saved
+    }
+
     public var result: Result<ServerRecord, CloudError> {
         if let record { return .success(record) }
         return .failure(error?.cloudError ?? .serverUnavailable(error?.message ?? "the server sent neither record nor error"))
+    }
+}
+
+/// What a save adds to a record: the server's values. A brief answer to a
+/// save sends only these for a record saved exactly as it was sent (most
+/// of them), instead of the whole record back.
+public struct WireSaveStamp: Codable, Sendable, Equatable {
+    public var changeTag: String?
+    public var modificationDate: Date?
+    public var modifiedByUser: String?
+    public var modifiedByDevice: String?
+
+    /// The stamp of `saved` when it is `sent` with the server's values,
+    /// nil when the server changed anything else.
+    public init?(_ saved: ServerRecord, sent: ServerRecord) {
+        var plain = saved
+        plain.changeTag = sent.changeTag
+        plain.modificationDate = sent.modificationDate
+        plain.modifiedByUser = sent.modifiedByUser
+        plain.modifiedByDevice = sent.modifiedByDevice
+        guard plain == sent else { return nil }
+        changeTag = saved.changeTag
+        modificationDate = saved.modificationDate
+        modifiedByUser = saved.modifiedByUser
+        modifiedByDevice = saved.modifiedByDevice
+    }
+
+    init(changeTag: String?, modificationDate: Date?, modifiedByUser: String?, modifiedByDevice: String?) {
+        self.changeTag = changeTag
+        self.modificationDate = modificationDate
+        self.modifiedByUser = modifiedByUser
+        self.modifiedByDevice = modifiedByDevice
+    }
+
+    /// The saved record: `sent` with the server's values.
+    public func record(sent: ServerRecord) -> ServerRecord {
+        var record = sent
+        record.changeTag = changeTag
+        record.modificationDate = modificationDate
+        record.modifiedByUser = modifiedByUser
+        record.modifiedByDevice = modifiedByDevice
+        return record
+    }
+
+    /// The records of a request by id; the first of a name sent twice, on
+    /// both sides.
+    static func byID(_ records: [ServerRecord]) -> [RecordID: ServerRecord] {
+        Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
@@ -188,16 +254,41 @@ public struct WireModifyResult: Codable, Sendable, Equatable {
     public var deletes: [WireOutcomeOfDelete]
     public var head: HistoryMark?
 
-    public init(_ result: ModifyRecordsResult) {
-        saves = result.saveResults.map { WireRecordOutcome(id: $0.key, $0.value) }.sorted { $0.id < $1.id }
+    /// - Parameter sent: the records the request saved, for a brief
+    ///   answer (see `WireSaveStamp`); nil for the whole records.
+    public init(_ result: ModifyRecordsResult, briefFor sent: [ServerRecord]? = nil) {
+        let sentByID = sent.map(WireSaveStamp.byID)
+        saves = result.saveResults.map { id, result in
+            if case .success(let record) = result, let original = sentByID?[id],
+               let stamp = WireSaveStamp(record, sent: original) {
+                return WireRecordOutcome(id: id, record: nil, error: nil, saved: stamp)
+            }
+            return WireRecordOutcome(id: id, result)
+        }.sorted { $0.id < $1.id }
         deletes = result.deleteResults.map { WireOutcomeOfDelete(id: $0.key, $0.value) }.sorted { $0.id < $1.id }
         head = result.head
     }
 
-    public var result: ModifyRecordsResult {
-        ModifyRecordsResult(saveResults: Dictionary(uniqueKeysWithValues: saves.map { ($0.id, $0.result) }),
-                            deleteResults: Dictionary(uniqueKeysWithValues: deletes.map { ($0.id, $0.result) }),
-                            head: head)
+    init(saves: [WireRecordOutcome], deletes: [WireOutcomeOfDelete], head: HistoryMark?) {
+        self.saves = saves
+        self.deletes = deletes
+        self.head = head
+    }
+
+    /// The result, with the records of a brief answer made whole again
+    /// from the records the request sent.
+    public func result(sent: [ServerRecord]) -> ModifyRecordsResult {
+        let sentByID = saves.contains { $0.saved != nil } ? WireSaveStamp.byID(sent) : [:]
+        let saveResults = saves.map { outcome -> (RecordID, Result<ServerRecord, CloudError>) in
+            guard outcome.record == nil, outcome.error == nil, let stamp = outcome.saved else { return (outcome.id, outcome.result) }
+            guard let original = sentByID[outcome.id] else {
+                return (outcome.id, .failure(.serverUnavailable("the server answered for \(outcome.id), which was not sent")))
+            }
+            return (outcome.id, .success(stamp.record(sent: original)))
+        }
+        return ModifyRecordsResult(saveResults: Dictionary(saveResults, uniquingKeysWith: { first, _ in first }),
+                                   deleteResults: Dictionary(deletes.map { ($0.id, $0.result) }, uniquingKeysWith: { first, _ in first }),
+                                   head: head)
     }
 }
 
@@ -209,6 +300,11 @@ public struct WireOutcomeOfDelete: Codable, Sendable, Equatable {
     public init(id: RecordID, _ result: Result<Void, CloudError>) {
         self.id = id
         if case .failure(let error) = result { self.error = WireError(error) }
+    }
+
+    init(id: RecordID, error: WireError?) {
+        self.id = id
+        self.error = error
     }
 
     public var result: Result<Void, CloudError> {

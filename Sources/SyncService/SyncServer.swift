@@ -62,15 +62,22 @@ public struct SyncServer: Sendable {
                 }
                 var request = request
                 let body = try await server.body(of: &request, limit: Self.maxRequestBytes)
-                let wire: WireRequest
-                do {
-                    wire = try JSONDecoder().decode(WireRequest.self, from: body)
-                } catch {
-                    throw HTTPFailure(.badRequest, "the request is not a valid operation: \(Self.describe(error))")
-                }
                 let database = server.store.cloudDatabase(user: user, scope: scope, device: device)
-                let response = try await Self.offLoop { try wire.perform(on: database) }
-                return try Self.json(response)
+                let brief = Self.prefersMinimal(request)
+                // Reading the request and writing the answer (a page of
+                // records is over a megabyte) are work too: off the loop
+                // with the store's.
+                let answer = try await Self.offLoop { () throws -> Data in
+                    let wire: WireRequest
+                    do {
+                        wire = try WireRequest(jsonData: body)
+                    } catch {
+                        throw HTTPFailure(.badRequest, "the request is not a valid operation: \(Self.describe(error))")
+                    }
+                    return try wire.perform(on: database, brief: brief).jsonData()
+                }
+                return Response(status: .ok, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: answer)))
             }
         }
         router.put("/v1/assets") { request, context in
@@ -103,6 +110,15 @@ public struct SyncServer: Sendable {
             }
         }
         return router
+    }
+
+    /// Whether the request asks for brief answers (`Prefer: return=minimal`,
+    /// RFC 7240): saves answered with the server's values only.
+    static func prefersMinimal(_ request: Request) -> Bool {
+        request.headers.contains { field in
+            field.name.canonicalName == "prefer"
+                && field.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "return=minimal" }
+        }
     }
 
     /// The head once it is not `after` any more, or after `wait` seconds,

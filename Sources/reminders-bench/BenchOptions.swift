@@ -2,7 +2,8 @@ import Foundation
 
 /// The command line: `reminders-bench [--quick] [--json] [--sizes N,N,…]
 /// [--only PHASE,…] [--work DIR] [--keep]`, plus the hidden child modes the
-/// run starts itself in (`--follower`, `--first-frame`, `--memory`).
+/// run starts itself in (`--follower`, `--sync-once`, `--serve`,
+/// `--first-frame`, `--memory`).
 struct BenchOptions {
     enum Phase: String, CaseIterable {
         case sync, queries, incremental, app, memory
@@ -91,7 +92,7 @@ struct BenchOptions {
     }
 
     var edits: [IncrementalSyncBench.Mode: Int] {
-        quick ? [.watch: 5, .poll: 2] : [.watch: 50, .poll: 50]
+        quick ? [.watch: 5, .poll: 2, .http: 5] : [.watch: 50, .poll: 50, .http: 50]
     }
 
     var appRuns: Int { quick ? 1 : 7 }

@@ -218,4 +218,17 @@ enum LoopbackService {
         }
         return .remote(url, RemoteCredential(userName: World.userName, secret: secret))
     }
+
+    /// The hidden `--serve` mode: the service in a process of its own.
+    /// Prints `serving <url> <secret>`, then serves until its standard
+    /// input closes.
+    static func serve(_ options: [String: String]) throws -> Never {
+        exitWhenInputCloses()
+        guard let store = options["--store"] else { throw BenchError("--serve needs --store DIR") }
+        guard case .remote(let url, let credential) = try start(store: URL(fileURLWithPath: store)) else {
+            throw BenchError("the loopback service gave no URL")
+        }
+        emit("serving \(url.absoluteString) \(credential.secret)")
+        while true { sleep(3600) }
+    }
 }

@@ -19,6 +19,8 @@ do {
     case "--sync-once":
         try SyncOnce.run(keyedOptions(arguments))
         exit(0)
+    case "--serve":
+        try LoopbackService.serve(keyedOptions(arguments))
     case "--first-frame":
         try AppChild.firstFrame(keyedOptions(arguments), startedAt: startedAt)
         exit(0)

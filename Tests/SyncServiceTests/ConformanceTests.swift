@@ -173,6 +173,75 @@ import Testing
         #expect(fine.status == 200)
     }
 
+    @Test(arguments: Transport.allCases)
+    func pagesOfChangesMissNothingSavedBetweenThem(_ transport: Transport) async throws {
+        let world = try await ServiceWorld(transport)
+        try await blocking {
+            let alice = world.database("alice")
+            let zone = try alice.createZone("Reminders")
+            var saved = try (0..<25).map { try alice.save(record("r\($0)", in: zone, fields: ["n": .int64(Int64($0))])) }
+            // One device fetches in pages (over HTTP the next page is on its
+            // way while this one is read) as another saves between them.
+            let reader = world.database("alice", device: "reader")
+            var seen: [String: ServerRecord] = [:]
+            var token: ChangeToken?
+            var pages = 0
+            while true {
+                let page = try reader.fetchZoneChanges(zoneID: zone, since: token, limit: 10)
+                for changed in page.changed { seen[changed.id.recordName] = changed }
+                token = page.token
+                pages += 1
+                if pages == 1 {
+                    for index in [0, 24] {
+                        var edited = saved[index]
+                        edited.fields["n"] = .int64(Int64(100 + index))
+                        saved[index] = try alice.save(edited)
+                    }
+                    saved.append(try alice.save(record("r25", in: zone)))
+                }
+                if !page.moreComing { break }
+            }
+            // What was saved after a page was read comes in the next fetch.
+            while true {
+                let page = try reader.fetchZoneChanges(zoneID: zone, since: token, limit: 10)
+                for changed in page.changed { seen[changed.id.recordName] = changed }
+                token = page.token
+                if !page.moreComing { break }
+            }
+            #expect(pages >= 3)
+            #expect(seen.count == saved.count)
+            for record in saved {
+                #expect(seen[record.id.recordName] == record, "\(record.id.recordName)")
+            }
+        }
+    }
+
+    @Test func aSaveIsAnsweredBrieflyOnlyWhenTheClientAsks() async throws {
+        let world = try await ServiceWorld(.http)
+        let url = try #require(world.url)
+        let auth = ("alice", world.secret("alice"))
+        _ = try await blocking { try world.database("alice").createZone("Reminders") }
+        func save(_ name: String) -> String {
+            #"{"modifyRecords":{"saving":[{"id":{"recordName":"\#(name)","zoneID":{"name":"Reminders","ownerName":"alice"}},"#
+                + #""recordType":"Reminder","fields":{"title":{"string":{"_0":"Milk"}}},"fieldModificationTimes":{"title":1}}],"#
+                + #""deleting":[]}}"#
+        }
+        let whole = try await Self.raw(url, path: "/v1/db/private", body: save("milk"), auth: auth)
+        #expect(whole.status == 200)
+        #expect(whole.body.contains("Milk") && whole.body.contains("changeTag") && !whole.body.contains("saved"), "\(whole.body)")
+        let brief = try await Self.raw(url, path: "/v1/db/private", body: save("oats"), auth: auth,
+                                       headers: [("Prefer", "return=minimal")])
+        #expect(brief.status == 200)
+        #expect(!brief.body.contains("Milk") && brief.body.contains("saved") && brief.body.contains("changeTag"), "\(brief.body)")
+        // Both were saved whole.
+        let alice = world.database("alice")
+        let zone = ZoneID(name: "Reminders", ownerName: "alice")
+        let stored = try await blocking {
+            try alice.fetchRecords(["milk", "oats"].map { RecordID(recordName: $0, zoneID: zone) })
+        }
+        #expect(stored.values.allSatisfy { (try? $0.get().fields["title"]) == .string("Milk") })
+    }
+
     @Test func theHeadLongPollAnswersWhenSomethingIsSaved() async throws {
         let world = try await ServiceWorld(.http)
         let url = try #require(world.url)
@@ -191,11 +260,12 @@ import Testing
         #expect(try await blocking { try remote.fetchHead(after: now, wait: 0.2) } == now)
     }
 
-    static func raw(_ url: URL, path: String, body: String, auth: (String, String)?) async throws
+    static func raw(_ url: URL, path: String, body: String, auth: (String, String)?, headers: [(String, String)] = []) async throws
         -> (status: UInt, body: String) {
         var request = HTTPClientRequest(url: url.absoluteString + path)
         request.method = .POST
         request.body = .bytes(ByteBuffer(string: body))
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let (user, secret) = auth {
             request.headers.add(name: "Authorization", value: "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString())
         }
