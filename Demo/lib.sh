@@ -142,9 +142,9 @@ wait_synced() {
 keys() { t send-keys -t "$1" "${@:2}"; }
 type_text() { t send-keys -t "$1" -l -- "$2"; }
 
-# Opens the two devices side by side: the laptop first, which seeds the
-# sample data and sends it; then the desktop, which joins and fetches it
-# (it must not seed a second copy). Sets LAPTOP and DESKTOP (pane ids).
+# Opens the two devices side by side: the laptop first, which is asked
+# about sample lists, adds them and sends them; then the desktop, which
+# joins and fetches them (it is not asked, and adds no second copy). Sets LAPTOP and DESKTOP (pane ids).
 open_two_devices() {
   local width=200 height=30
   if [[ "$CHECK" == 0 ]] && [[ -t 1 ]]; then
@@ -165,6 +165,9 @@ open_two_devices() {
   t set-option -t "$DEMO_SESSION" mouse on >/dev/null
   t select-pane -t "$LAPTOP" -T "laptop (me)"
   wait_for "$LAPTOP" "MY LISTS" 20 || fail "the laptop's app did not start"
+  # A new user's first start asks; the demo takes the sample lists.
+  wait_for "$LAPTOP" "Add sample lists" 5 || fail "the laptop did not offer the sample lists"
+  keys "$LAPTOP" s
   wait_synced "$LAPTOP" 20 || fail "the laptop did not send its sample data"
   DESKTOP=$(t split-window -h -t "$LAPTOP" -P -F '#{pane_id}' "$(device_command desktop)")
   DEMO_PANES=("$LAPTOP" "$DESKTOP")

@@ -81,30 +81,76 @@ public final class DeviceSession: Sendable {
         return connection
     }
 
-    /// A first run: fetches what the server holds for this user, and seeds
-    /// sample data only when neither this device nor the server has any
-    /// (a second device joining must never add a second copy). Two devices
-    /// starting at once on an empty server both find it empty, so the one
-    /// that seeds is the one whose claim the server takes first (see
-    /// `claimSampleData`); the other gets the sample data by sync. With the
-    /// server out of reach, a device with no data of its own is seeded.
-    /// Returns whether sample data was created.
-    @discardableResult
-    public func seedIfNew() throws -> Bool {
-        let isEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
-        guard isEmpty, try !engine.hasSyncState() else { return false }
-        let claimed: Bool
+    /// What the app should do on this start: nothing (the user has lists,
+    /// shares or has answered before), or offer the sample lists.
+    ///
+    /// A device with no lists and no sync state fetches what the server
+    /// holds for the user first. Sample data is offered only when that
+    /// leaves nothing: no list of the user's own, no list shared with them,
+    /// no invitation waiting (an invited user came for the shared list),
+    /// and no earlier answer on this device. With the server out of reach
+    /// nothing is offered, since whether the user has lists elsewhere is
+    /// unknown; the next start asks again.
+    public func firstStart() throws -> FirstStart {
+        guard try isUntouched() else { return .returning }
         do {
-            let server = try connect()
-            try engine.sync()
-            let stillEmpty = try writer.read { db in try RemindersList.fetchCount(db) == 0 }
-            guard stillEmpty else { return false }
-            claimed = try claimSampleData(server)
+            try Self.retryingBriefly { _ = try connect(); try engine.sync() }
         } catch {
             engine.disconnect()
-            return try SampleData.seed(store)
+            return .serverUnreachable(describeSyncFailure(error))
         }
-        return claimed ? try SampleData.seed(store) : false
+        let nothing = try writer.read { db in
+            try RemindersList.fetchCount(db) == 0 && sharing.invitations(db).isEmpty
+                && SyncEngine.localShares(db).isEmpty
+        }
+        return nothing ? .offerSampleData : .returning
+    }
+
+    /// What a start found (see `firstStart()`).
+    public enum FirstStart: Equatable, Sendable {
+        /// The user has lists or shares, or this device asked before.
+        case returning
+        /// Nothing anywhere: offer "Start empty / Add sample lists".
+        case offerSampleData
+        /// The server could not be asked; nothing is offered this time.
+        case serverUnreachable(String)
+    }
+
+    /// Whether this device has no lists, has never synced and was never
+    /// asked about sample data.
+    private func isUntouched() throws -> Bool {
+        let local = try writer.read { db in
+            try RemindersList.fetchCount(db) == 0 && DeviceSettings.value(db, DeviceSettings.firstRunChoice) == nil
+        }
+        return try local && !engine.hasSyncState()
+    }
+
+    /// The user's answer to the offer: remembered, so it is not asked
+    /// again. Adding the sample lists first claims them on the server, so
+    /// two devices answering at once add one copy: the device whose claim
+    /// the server took first seeds, and the other gets the lists by sync.
+    /// Throws when the server cannot be asked after a few tries; nothing is
+    /// seeded then (a copy made offline would be a second one).
+    public func answerFirstRun(addSampleData: Bool) throws -> SampleDataOutcome {
+        guard addSampleData else {
+            try writer.write { db in try DeviceSettings.set(db, DeviceSettings.firstRunChoice, "empty") }
+            return .startedEmpty
+        }
+        let claimed = try Self.retryingBriefly { try claimSampleData(try server.open()) }
+        try writer.write { db in try DeviceSettings.set(db, DeviceSettings.firstRunChoice, "sample") }
+        guard claimed else { return .addedByAnotherDevice }
+        return try SampleData.seed(store) ? .added : .addedByAnotherDevice
+    }
+
+    /// Runs `body`, and again after a short pause when the server was busy
+    /// or briefly unreachable (up to four tries): a first start should not
+    /// decide anything on one failed request.
+    static func retryingBriefly<T>(_ body: () throws -> T) throws -> T {
+        var pause: UInt32 = 50_000
+        for _ in 1..<4 {
+            do { return try body() } catch { usleep(pause); pause *= 3 }
+        }
+        return try body()
     }
 
     /// The record a device creates on the server before seeding sample

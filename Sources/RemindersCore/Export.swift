@@ -106,7 +106,22 @@ public struct ExportDump: Codable, Equatable, Sendable {
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Self.escapingTerminalControls(String(decoding: try encoder.encode(self), as: UTF8.self))
+        return Self.printable(try encoder.encode(self))
+    }
+
+    /// Pretty-printed JSON as the command line prints it: terminal controls
+    /// escaped, and empty arrays and objects written `[]` and `{}` (the
+    /// encoder writes them over three lines).
+    public static func printable(_ json: Data) -> String {
+        escapingTerminalControls(compactingEmptyContainers(String(decoding: json, as: UTF8.self)))
+    }
+
+    /// `[`, a blank line, `]` becomes `[]` (likewise `{}`). A JSON string
+    /// cannot hold a raw newline, so the pattern only meets the encoder's
+    /// own layout.
+    static func compactingEmptyContainers(_ json: String) -> String {
+        json.replacingOccurrences(of: #"\[\n\s*\]"#, with: "[]", options: .regularExpression)
+            .replacingOccurrences(of: #"\{\n\s*\}"#, with: "{}", options: .regularExpression)
     }
 
     /// JSON with the characters a terminal could act on escaped as `\uXXXX`:

@@ -146,6 +146,22 @@ public enum Schema {
                 ) STRICT
                 """)
         }
+        migrator.registerMigration("v7: this device's view settings and first-run answer") { db in
+            // Device-local like local_alertsShown: never synced, so a list
+            // sorted by priority here stays manual on the phone.
+            try db.execute(sql: """
+                CREATE TABLE local_viewSettings (
+                  -- `ViewSettings.key(of:)`: 'list:<id>', 'today', 'tag:<key>', ...
+                  filter TEXT PRIMARY KEY NOT NULL,
+                  sort TEXT NOT NULL,
+                  showCompleted INTEGER NOT NULL
+                ) STRICT;
+                CREATE TABLE local_settings (
+                  key TEXT PRIMARY KEY NOT NULL,
+                  value TEXT NOT NULL
+                ) STRICT;
+                """)
+        }
         return migrator
     }
 

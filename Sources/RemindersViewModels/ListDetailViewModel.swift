@@ -80,15 +80,20 @@ public final class ListDetailViewModel: ViewModel {
     /// - Parameters:
     ///   - environment: the device's environment.
     ///   - filter: which reminders: a list, a smart list or a tag.
-    ///   - sort: initial order; smart lists other than a list default to
-    ///     manual too (lists in their order, then reminders in theirs).
-    ///   - showCompleted: whether completed reminders are shown; by
-    ///     default only in Completed.
+    ///   - sort: initial order; nil takes the one this device last chose
+    ///     for the filter (`ViewSettings`), else manual (for smart lists:
+    ///     lists in their order, then reminders in theirs).
+    ///   - showCompleted: whether completed reminders are shown; nil takes
+    ///     this device's last choice, else only in Completed.
     ///   - limit: at most this many rows are read (a window for huge
     ///     lists); nil reads all. Change it with `setLimit`.
-    public init(environment: AppEnvironment, filter: ReminderFilter, sort: RemindersCore.SortOrder = .manual,
+    public init(environment: AppEnvironment, filter: ReminderFilter, sort: RemindersCore.SortOrder? = nil,
                 showCompleted: Bool? = nil, limit: Int? = nil) {
         self.filter = filter
+        // A database that cannot be read here fails the observation below,
+        // which reports it; the standard settings stand in until then.
+        let saved = (try? environment.store.writer.read { db in try ViewSettings.saved(db, for: filter) })
+            ?? ViewSettings.standard(for: filter)
         let smart = SmartList(filter: filter)
         let title: String
         switch filter {
@@ -98,8 +103,8 @@ public final class ListDetailViewModel: ViewModel {
         }
         let initial = ListDetailState(
             filter: filter, title: title, color: smart?.color ?? RemindersStore.palette[0], coverPNG: nil,
-            rows: [], totalCount: 0, completedCount: 0, sort: sort,
-            showCompleted: showCompleted ?? (filter == .completed), limit: limit,
+            rows: [], totalCount: 0, completedCount: 0, sort: sort ?? saved.sort,
+            showCompleted: showCompleted ?? saved.showCompleted, limit: limit,
             share: nil, isReadOnly: false, exists: true, isLoaded: false, errorMessage: nil)
         core = ViewModelCore(environment: environment, initial: initial, label: "list")
         startObserving()
@@ -174,18 +179,31 @@ public final class ListDetailViewModel: ViewModel {
 
     // MARK: View settings
 
-    /// Changes the order; the rows follow.
+    /// Changes the order; the rows follow, and this device remembers it
+    /// for the filter.
     public func setSort(_ sort: RemindersCore.SortOrder) {
         guard sort != state.sort else { return }
         update { $0.sort = sort }
+        remember()
         startObserving()
     }
 
-    /// Shows or hides completed reminders (Completed always shows them).
+    /// Shows or hides completed reminders (Completed always shows them);
+    /// this device remembers it for the filter.
     public func setShowCompleted(_ show: Bool) {
         guard show != state.showCompleted else { return }
         update { $0.showCompleted = show }
+        remember()
         startObserving()
+    }
+
+    /// Saves the sort and show-completed choice on this device. A database
+    /// opened read-only keeps them for this visit only: a view setting is
+    /// not worth an error.
+    private func remember() {
+        let settings = ViewSettings(sort: state.sort, showCompleted: state.showCompleted)
+        let filter = self.filter
+        _ = try? environment.store.writer.write { db in try ViewSettings.save(db, settings, for: filter) }
     }
 
     /// Shows completed reminders if hidden, hides them if shown.

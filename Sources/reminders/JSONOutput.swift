@@ -8,8 +8,7 @@ enum JSONOutput {
     static func print(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        Swift.print(ExportDump.escapingTerminalControls(String(decoding: data, as: UTF8.self)))
+        Swift.print(ExportDump.printable(try encoder.encode(value)))
     }
 }
 

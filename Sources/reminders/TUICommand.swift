@@ -18,6 +18,9 @@ struct TUICommand: ParsableCommand {
         valueName: "command"))
     var notifyCommand: String?
 
+    @Flag(name: .customLong("no-sample-data"), help: "On a first start with no lists anywhere, start empty without asking about sample lists.")
+    var noSampleData = false
+
     @OptionGroup var dueHour: DueHourOption
 
     @OptionGroup var common: CommonOptions
@@ -35,11 +38,23 @@ struct TUICommand: ParsableCommand {
     }
 
     func run() throws {
+        // Refused before anything is opened, so a start without a terminal
+        // makes no database and no server directory.
+        do { try TerminalApp.requireTerminal() } catch let error as TerminalError {
+            throw CoreError.database(error.description)
+        }
         let context = try RemindersContext(common)
         let session = context.session
         // Reminders left "completing" by an earlier run are completed now.
         try context.store.finishCompleting()
-        try session.seedIfNew()
+        var firstRun: FirstRunOffer?
+        if case .offerSampleData = try session.firstStart() {
+            if noSampleData {
+                _ = try session.answerFirstRun(addSampleData: false)
+            } else {
+                firstRun = FirstRunOffer { try session.answerFirstRun(addSampleData: $0) }
+            }
+        }
         let live = LiveSync(engine: session.engine, server: session.server)
         let environment = AppEnvironment(
             store: session.store, userName: session.userName, deviceName: session.deviceName,
@@ -57,7 +72,8 @@ struct TUICommand: ParsableCommand {
         do {
             try TerminalApp(environment: environment, options: TUIOptions(
                 mouse: !noMouse,
-                dueAlerts: DueAlertSettings(defaultHour: try dueHour.hour(), notifier: try notifyWords().map { NotifyRunner(words: $0) }))).run()
+                dueAlerts: DueAlertSettings(defaultHour: try dueHour.hour(), notifier: try notifyWords().map { NotifyRunner(words: $0) }),
+                firstRun: firstRun)).run()
         } catch let error as TerminalError {
             throw CoreError.database(error.description)
         }

@@ -143,8 +143,10 @@ final class TwoPanes {
     }
 
     /// Starts a device's app in a new pane (the first in a new 200x30
-    /// window, the next beside it); returns the pane's id.
-    func open(_ device: String) throws -> String {
+    /// window, the next beside it); returns the pane's id. A first start
+    /// that offers the sample lists is answered "Add sample lists" when
+    /// `addingSampleLists`.
+    func open(_ device: String, addingSampleLists: Bool = true) throws -> String {
         let variables = runner.environment.merging(world.commandEnvironment(device)) { $1 }
         let command = ["env"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [runner.binary.path, "tui"]
         let pane: String
@@ -156,7 +158,11 @@ final class TwoPanes {
             session = true
         }
         let id = pane.trimmingCharacters(in: .whitespacesAndNewlines)
-        try waitFor(id, "MY LISTS", timeout: 20)
+        let first = try waitFor(id, "MY LISTS", timeout: 20)
+        if addingSampleLists, first.contains("Welcome to Reminders") {
+            try keys(id, "s")
+            try waitFor(id, "● Groceries")
+        }
         return id
     }
 
@@ -164,7 +170,9 @@ final class TwoPanes {
     func openLaptopAndDesktop() throws -> (laptop: String, desktop: String) {
         let laptop = try open("laptop")
         try waitSynced(laptop)
-        let desktop = try open("desktop")
+        let desktop = try open("desktop", addingSampleLists: false)
+        // It joined a user with lists: nothing to offer.
+        #expect(try !capture(desktop).contains("Welcome to Reminders"))
         try waitSynced(desktop)
         return (laptop, desktop)
     }

@@ -160,6 +160,6 @@ struct OutputTests {
         try cli.ok("complete", recent)
         #expect(try cli.ok("clear-completed", "--older-than", "month") == "Cleared 1 completed reminder older than a month.")
         #expect(try cli.ok("clear-completed", "--list", "Home") == "Cleared 1 completed reminder.")
-        #expect(try cli.ok("show", "--completed", "--json") == "[\n\n]")
+        #expect(try cli.ok("show", "--completed", "--json") == "[]")
     }
 }

@@ -187,6 +187,33 @@ import Testing
                 == "reminders can only be moved in a list sorted manually")
     }
 
+    @Test func sortAndShowCompletedAreRememberedPerListOnTheDevice() async throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let work = try world.list("Work")
+        try world.reminder("banana", in: personal, priority: .low)
+        try world.reminder("Apple", in: personal, priority: .high)
+        let first = ListDetailViewModel(environment: world.environment, filter: .list(personal))
+        try await first.waitFor { $0.isLoaded }
+        first.setSort(.priority)
+        first.setShowCompleted(true)
+        first.stop()
+
+        // Opened again: as it was left.
+        let again = ListDetailViewModel(environment: world.environment, filter: .list(personal))
+        let state = try await again.waitFor { $0.isLoaded }
+        #expect(state.sort == .priority)
+        #expect(state.showCompleted)
+        #expect(state.titles == ["Apple", "banana"])
+        // Another list, and the smart lists, keep their own.
+        let other = ListDetailViewModel(environment: world.environment, filter: .list(work))
+        #expect(other.state.sort == .manual && !other.state.showCompleted)
+        #expect(ListDetailViewModel(environment: world.environment, filter: .completed).state.showCompleted)
+        let tag = ListDetailViewModel(environment: world.environment, filter: .tag("Café"))
+        tag.setSort(.title)
+        #expect(ListDetailViewModel(environment: world.environment, filter: .tag("CAFÉ")).state.sort == .title)
+    }
+
     @Test func movingRowsInManualOrder() async throws {
         let world = try World()
         let listID = try world.list("Personal")

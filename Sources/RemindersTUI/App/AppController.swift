@@ -64,6 +64,7 @@ final class AppController {
     /// Opens the home screen.
     func start() {
         push(HomeScreen(environment: environment))
+        if let offer = options.firstRun { present(FirstRunOverlay(offer: offer)) }
         dueAlerts?.start()
     }
 

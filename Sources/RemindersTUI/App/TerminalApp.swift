@@ -12,6 +12,9 @@ public struct TUIOptions: Sendable {
     /// Due alerts (toasts, Due now on Home, the past-due count, the
     /// notify command); nil leaves them off.
     var dueAlerts: DueAlertSettings?
+    /// The first start's "Start empty / Add sample lists", shown over Home
+    /// when set.
+    var firstRun: FirstRunOffer?
 
     /// - Parameters:
     ///   - mouse: whether the app takes the mouse (wheel scrolls, clicks
@@ -20,10 +23,14 @@ public struct TUIOptions: Sendable {
     ///     it the chance to undo what it reports.
     ///   - dueAlerts: when and how reminders falling due are announced; nil
     ///     turns due alerts off.
-    public init(mouse: Bool = true, toastDuration: TimeInterval = 5, dueAlerts: DueAlertSettings? = nil) {
+    ///   - firstRun: a new user's first start: the question to ask over
+    ///     Home; nil asks nothing.
+    public init(mouse: Bool = true, toastDuration: TimeInterval = 5, dueAlerts: DueAlertSettings? = nil,
+                firstRun: FirstRunOffer? = nil) {
         self.mouse = mouse
         self.toastDuration = toastDuration
         self.dueAlerts = dueAlerts
+        self.firstRun = firstRun
     }
 }
 
@@ -65,6 +72,7 @@ public final class TerminalApp {
     /// - Throws: `TerminalError` when stdin and stdout are not a terminal
     ///   or ncurses cannot start on it; the terminal is left untouched then.
     public func run() throws {
+        try Self.requireTerminal()
         let pipe = try WakePipe()
         let terminal = try CursesTerminal(mouse: options.mouse)
         defer { terminal.shutdown() }
@@ -109,6 +117,15 @@ public final class TerminalApp {
             }
             terminal.present(app.render())
         }
+    }
+}
+
+extension TerminalApp {
+    /// Throws `TerminalError.notATerminal` unless stdin and stdout are a
+    /// terminal: checked before a command opens anything, so a refused
+    /// start changes nothing.
+    public static func requireTerminal() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
     }
 }
 

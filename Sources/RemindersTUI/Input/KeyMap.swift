@@ -26,6 +26,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case sharing
     case invitations
     case alerts
+    case firstRun
 
     /// The heading of the context's section in the help overlay.
     var title: String {
@@ -55,6 +56,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .sharing: "Sharing"
         case .invitations: "Invitations (Home)"
         case .alerts: "Due alerts"
+        case .firstRun: "First start"
         }
     }
 }
@@ -90,6 +92,8 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     case openAlerts, completeDue, snoozeTenMinutes, snoozeHour, snoozeTomorrow, dismissAlert
     // Sharing
     case inviteParticipant, toggleSharePermission, removeParticipant, stopSharing, acceptInvitation, declineInvitation
+    // First start
+    case startEmpty, addSampleData
 }
 
 /// One row of the key table.
@@ -195,7 +199,7 @@ struct KeyMap: Sendable {
         // Everywhere (screens without a text field)
         KeyBinding([.character("?")], [.global], .help, "Show this help (type to filter)", hint: "help"),
         KeyBinding([.character("q"), .escape], [.global], .back, "Back (quit from Home)", hint: "back"),
-        KeyBinding([.control("c")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu], .quit,
+        KeyBinding([.control("c")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu, .firstRun], .quit,
                    "Quit"),
         KeyBinding([.control("z")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu], .suspend,
                    "Suspend (fg brings it back)"),
@@ -338,6 +342,11 @@ struct KeyMap: Sendable {
         KeyBinding([.character("X")], [.sharing], .stopSharing, "Stop sharing the list (asks first)", hint: "stop sharing"),
         KeyBinding([.enter, .character("a")], [.invitations], .acceptInvitation, "Accept the invitation", hint: "accept"),
         KeyBinding([.character("d"), .delete], [.invitations], .declineInvitation, "Decline the invitation", hint: "decline"),
+
+        // First start (a new user with nothing anywhere)
+        KeyBinding([.character("e"), .escape], [.firstRun], .startEmpty, "Start with no lists", hint: "start empty"),
+        KeyBinding([.character("s"), .enter], [.firstRun], .addSampleData, "Add the sample lists", hint: "add samples"),
+        KeyBinding([.character("q")], [.firstRun], .quit, "Quit without choosing (the next start asks again)", hint: "quit"),
 
         // Help
         KeyBinding([.escape, .character("?")], [.help], .dismiss, "Close the help (Esc clears the filter first)", hint: "close"),

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A new user's first start: the app asks before adding sample lists,
+/// remembers the answer, and a start it refuses changes nothing.
+@Suite(.serialized) struct FirstStartTests {
+    @Test func aStartWithoutATerminalIsRefusedAndChangesNothing() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run([])
+        #expect(result.status != 0)
+        #expect(result.errorLine?.contains("needs a terminal") == true, "\(result)")
+        // No database, no server directory: nothing was made, seeded or synced.
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("data/reminders").path))
+    }
+
+    @Test(.enabled(if: TmuxServer.isAvailable, "tmux is not installed"))
+    func startingEmptyIsAskedOnceAndAddsNothing() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        do {
+            let app = try TmuxSession([cli.binary.path, "tui"], environment: cli.environment, in: cli.home, width: 80, height: 24)
+            defer { app.stop() }
+            let screen = try app.waitFor("Welcome to Reminders")
+            #expect(screen.contains("Start empty") && screen.contains("Add sample lists"), "\(screen)")
+            try app.send("e")
+            try app.waitFor("Starting empty: press a to make your first list")
+            try app.send("q")
+            try eventually(timeout: 10, "the app to quit") { !app.isRunning }
+        }
+        #expect(try cli.ok("lists", "--json") == "[]")
+        // The next start does not ask again.
+        let again = try TmuxSession([cli.binary.path, "tui"], environment: cli.environment, in: cli.home, width: 80, height: 24)
+        defer { again.stop() }
+        let screen = try again.waitFor("MY LISTS")
+        #expect(!screen.contains("Welcome to Reminders"), "\(screen)")
+    }
+
+    @Test(.enabled(if: TmuxServer.isAvailable, "tmux is not installed"))
+    func addingSampleListsOnTheFirstStart() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let app = try TmuxSession([cli.binary.path, "tui"], environment: cli.environment, in: cli.home, width: 80, height: 24)
+        defer { app.stop() }
+        try app.waitFor("Welcome to Reminders")
+        try app.send("s")
+        // The lists show at once (the toast may give way to a due alert).
+        try app.waitFor("● Groceries")
+        try eventually(timeout: 10, "the sample lists in the database") {
+            ((try? cli.ok("lists")) ?? "").contains("Groceries")
+        }
+    }
+
+    @Test(.enabled(if: TmuxServer.isAvailable, "tmux is not installed"))
+    func noSampleDataStartsEmptyWithoutAsking() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let app = try TmuxSession([cli.binary.path, "tui", "--no-sample-data"], environment: cli.environment, in: cli.home,
+                                  width: 80, height: 24)
+        defer { app.stop() }
+        let screen = try app.waitFor("MY LISTS")
+        #expect(!screen.contains("Welcome to Reminders"), "\(screen)")
+        #expect(try cli.ok("lists", "--json") == "[]")
+    }
+}
