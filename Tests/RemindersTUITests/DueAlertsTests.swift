@@ -80,6 +80,33 @@ struct DueAlertsTests {
         #expect(world.text.contains("Nothing is due now"))
     }
 
+    /// With two alerts, the box starts on the first row it shows, so `s`
+    /// snoozes the reminder the user read first; `u` works with the box
+    /// open, as the toast says.
+    @Test func theBoxStartsOnItsFirstRowAndUndoWorksInIt() throws {
+        let world = try TestWorld(width: 100, height: 30, options: TUIOptions(dueAlerts: DueAlertSettings())) { store in
+            try SampleData.seed(store)
+            let groceries = try #require(try store.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT id FROM remindersLists WHERE title = 'Groceries'")
+            })
+            try store.createReminder(ReminderDraft(listID: groceries, title: "Water plants", dueDate: DueDate("2026-03-04T09:30")))
+        }
+        world.advance(0)
+        world.press(.character("!"))
+        let lines = world.screen.textLines()
+        let title = try #require(lines.firstIndex { $0.contains("Due now") && $0.contains("─") })
+        let first = lines[title + 1]
+        let firstTitle = first.contains("Milk") ? "Milk" : "Water plants"
+        #expect(lines[title + 2].contains(firstTitle == "Milk" ? "Water plants" : "Milk"), "\(world.text)")
+        let before = try world.reminder(titled: firstTitle)?.reminder.dueDate
+        world.press(.character("s"))
+        #expect(world.text.contains("Snoozed “\(firstTitle)” until 10:10"), "\(world.text)")
+        #expect(try world.reminder(titled: firstTitle)?.reminder.dueDate?.description == "2026-03-04T10:10")
+        world.press(.character("u"))
+        #expect(world.app.overlays.last is DueAlertsOverlay)
+        #expect(try world.reminder(titled: firstTitle)?.reminder.dueDate == before)
+    }
+
     @Test func alertsAreOffUnlessTheOptionsTurnThemOn() throws {
         let world = try TestWorld()
         world.advance(0)

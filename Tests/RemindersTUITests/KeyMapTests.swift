@@ -126,6 +126,22 @@ import Testing
 
     @Test func altKeysAreDroppedWhole() {
         let events: [InputEvent] = [.key(.escape), .key(.character("d")), .key(.character("j")), .key(.escape)]
-        #expect(CursesTerminal.droppingMetaKeys(events) == [.key(.character("j")), .key(.escape)])
+        #expect(EscapeSequences.decode(events) == [.key(.character("j")), .key(.escape)])
+    }
+
+    /// With a TERM that does not name them, keys arrive as their escape
+    /// sequences: known ones become the key, unknown ones are dropped, and
+    /// none is typed into a field as "1~".
+    @Test func escapeSequencesNcursesDidNotKnowAreDecodedOrDropped() {
+        func keys(_ text: String) -> [InputEvent] {
+            text.map { $0 == "\u{1b}" ? .key(.escape) : .key(.character($0)) }
+        }
+        #expect(EscapeSequences.decode(keys("a\u{1b}[1~b")) == [.key(.character("a")), .key(.home), .key(.character("b"))])
+        #expect(EscapeSequences.decode(keys("\u{1b}[4~\u{1b}[3~\u{1b}OH\u{1b}[Z")) == [.key(.end), .key(.delete), .key(.home), .key(.backTab)])
+        // Unknown: a modified arrow, a paste mark, a focus report, an F-key of another terminal.
+        #expect(EscapeSequences.decode(keys("\u{1b}[1;5Cx\u{1b}[200~\u{1b}[I\u{1b}[25~y")) == [.key(.character("x")), .key(.character("y"))])
+        // A sequence cut short is dropped; Esc alone stays Esc.
+        #expect(EscapeSequences.decode(keys("\u{1b}[12")) == [])
+        #expect(EscapeSequences.decode(keys("\u{1b}")) == [.key(.escape)])
     }
 }

@@ -207,7 +207,7 @@ struct KeyMap: Sendable {
         KeyBinding([.character("t")], [.global], .openTags, "Tags"),
         KeyBinding([.character("C")], [.global], .openConflicts, "Sync conflicts: what the merge resolved, and why"),
         KeyBinding([.character("o")], [.global], .toggleOffline, "Take this device offline / back online (edits wait while offline)"),
-        KeyBinding([.character("u")], [.global, .searchResults], .undo, "Undo the last delete, completion or flag"),
+        KeyBinding([.character("u")], [.global, .searchResults, .alerts], .undo, "Undo the last delete, completion or flag"),
         KeyBinding([.control("l")], [.global, .form, .search], .redraw, "Redraw the screen"),
         KeyBinding([.character("!")], [.global], .openAlerts, "Due alerts: complete, open or snooze what is due"),
 

@@ -257,25 +257,7 @@ final class CursesTerminal {
                 events.append(.key(key))
             }
         }
-        return Self.droppingMetaKeys(events)
-    }
-
-    /// Alt+key arrives as Escape followed at once by the key. Taken as two
-    /// keys it would back out of the screen and then act (Alt+d: back, then
-    /// delete), so the pair is dropped: the app binds no Alt keys.
-    static func droppingMetaKeys(_ events: [InputEvent]) -> [InputEvent] {
-        var result: [InputEvent] = []
-        var index = 0
-        while index < events.count {
-            if events[index] == .key(.escape), index + 1 < events.count,
-               case .key(.character) = events[index + 1] {
-                index += 2
-                continue
-            }
-            result.append(events[index])
-            index += 1
-        }
-        return result
+        return EscapeSequences.decode(events)
     }
 
     /// A character from `get_wch` as a key: control codes become their

@@ -11,7 +11,8 @@ final class DueAlertsOverlay: Overlay {
 
     init(scheduler: DueAlertScheduler) {
         self.scheduler = scheduler
-        selectedID = scheduler.state.dueNow.last?.id
+        // The row drawn first, which the user reads first.
+        selectedID = scheduler.state.dueNow.first?.id
     }
 
     var contexts: [KeyContext] { [.alerts] }
@@ -21,7 +22,7 @@ final class DueAlertsOverlay: Overlay {
     private var selectedIndex: Int? {
         let alerts = self.alerts
         guard !alerts.isEmpty else { return nil }
-        return alerts.firstIndex { $0.id == selectedID } ?? alerts.count - 1
+        return alerts.firstIndex { $0.id == selectedID } ?? 0
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
@@ -60,7 +61,8 @@ final class DueAlertsOverlay: Overlay {
             guard let selected else { return nothing(app) }
             app.show(scheduler.dismiss(id: selected.id))
             selectNeighbour(of: index, in: alerts)
-        case .quit:
+        case .quit, .undo:
+            // Undo is the app's: the toast's offer holds with the box open.
             return false
         default:
             return true
