@@ -28,7 +28,7 @@ fail() {
   if [[ -n "${DEMO_SOCKET:-}" ]]; then
     for pane in "${DEMO_PANES[@]}"; do
       printf -- '--- pane %s ---\n' "$pane" >&2
-      tmux -L "$DEMO_SOCKET" capture-pane -p -t "$pane" >&2 2>/dev/null || true
+      tmux -S "$DEMO_SOCKET" capture-pane -p -t "$pane" >&2 2>/dev/null || true
     done
   fi
   exit 1
@@ -60,7 +60,8 @@ DEMO_PANES=()
 new_world() {
   find_binary
   WORLD="$(mktemp -d "${TMPDIR:-/tmp}/reminders-demo.XXXXXX")"
-  DEMO_SOCKET="reminders-demo-$$"
+  # The tmux server's socket lives in the world, so it goes with it.
+  DEMO_SOCKET="$WORLD/tmux.sock"
   trap cleanup EXIT
 }
 
@@ -69,10 +70,10 @@ cleanup() {
   if [[ "${DEMO_SHOW:-0}" == 1 ]]; then
     for pane in "${DEMO_PANES[@]}"; do
       printf -- '--- pane %s ---\n' "$pane"
-      tmux -L "$DEMO_SOCKET" capture-pane -p -t "$pane" 2>/dev/null || true
+      tmux -S "$DEMO_SOCKET" capture-pane -p -t "$pane" 2>/dev/null || true
     done
   fi
-  tmux -L "$DEMO_SOCKET" kill-server >/dev/null 2>&1 || true
+  tmux -S "$DEMO_SOCKET" kill-server >/dev/null 2>&1 || true
   if [[ -n "${SERVER_PID:-}" ]]; then kill "$SERVER_PID" 2>/dev/null || true; fi
   if [[ "$KEEP" == 1 ]]; then
     say "Kept the demo's files in $WORLD"
@@ -95,7 +96,7 @@ device_command() {
     "${DEMO_SERVER:-$WORLD/server}" "$user" "$device" "$WORLD/$device.sqlite" "$WORLD/data" "$WORLD/config-$device" "$BIN"
 }
 
-t() { tmux -L "$DEMO_SOCKET" "$@"; }
+t() { tmux -S "$DEMO_SOCKET" "$@"; }
 
 # The text of a pane, as on screen.
 pane_text() { t capture-pane -p -t "$1" 2>/dev/null || true; }

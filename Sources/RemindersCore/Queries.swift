@@ -220,6 +220,14 @@ public enum Queries {
         try String.fetchOne(db.cachedStatement(sql: "SELECT title FROM remindersLists WHERE id = ?"), arguments: [id])
     }
 
+    /// Whether a list other than `id` has `title` (any case): the title
+    /// then no longer names one list where commands take a list's title.
+    public static func isListTitleShared(_ db: Database, title: String, by id: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM remindersLists WHERE title = ? COLLATE NOCASE AND id <> ?)
+            """, arguments: [title.trimmingCharacters(in: .whitespaces), id]) ?? false
+    }
+
     /// Every list's title, by id.
     public static func listTitles(_ db: Database) throws -> [String: String] {
         var titles: [String: String] = [:]

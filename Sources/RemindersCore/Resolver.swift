@@ -35,6 +35,9 @@ public enum Resolver {
                 throw CoreError.ambiguous("\(kind) id prefix '\(needle)' is ambiguous: \(describe(byPrefix)); type more of it")
             }
         }
+        if needle.count < 4, needle.allSatisfy(\.isHexDigit) {
+            throw CoreError.invalidInput("no \(kind) is titled '\(needle)', and an id prefix needs at least 4 characters")
+        }
         throw CoreError.notFound("no \(kind) matches '\(needle)'")
     }
 

@@ -191,6 +191,14 @@ public final class ListFormViewModel: ViewModel {
         return errors
     }
 
+    /// Whether another list has this form's title (any case), for a word
+    /// of warning once saved.
+    public func titleIsSharedWithAnotherList() -> Bool {
+        let title = fields.title
+        let id = state.listID ?? ""
+        return (try? store.writer.read { db in try Queries.isListTitleShared(db, title: title, by: id) }) ?? false
+    }
+
     /// Validates, then creates or updates the list and its cover.
     @discardableResult
     public func save() -> FormSaveResult<ListField> {

@@ -37,6 +37,10 @@ extension ViewModel where State: SharingRequestState {
             self.update { state in
                 state.pendingRequests -= 1
                 if let failure {
+                    // A background refresh's failure is the status bar's
+                    // to report (it shows the server's state): not a second
+                    // copy of the same warning on the screen.
+                    guard done != nil || working != nil else { return }
                     state.message = failure
                     state.messageIsError = true
                 } else if let done {
@@ -48,6 +52,21 @@ extension ViewModel where State: SharingRequestState {
             }
             self.refresh()
         }
+    }
+}
+
+extension ViewModel where State: SharingRequestState {
+    /// The outcome of the last request, once: a screen that shows it as a
+    /// toast takes it, so it does not stay on screen for good.
+    func takeRequestMessage() -> (text: String, isError: Bool)? {
+        var taken: (text: String, isError: Bool)?
+        update { state in
+            guard state.pendingRequests == 0, let message = state.message else { return }
+            taken = (message, state.messageIsError)
+            state.message = nil
+            state.messageIsError = false
+        }
+        return taken
     }
 }
 
@@ -220,6 +239,11 @@ public final class InvitationsViewModel: ViewModel {
     /// that follows.
     public func accept(_ invitation: Invitation) {
         request(.accept(shareID: invitation.id), done: "Accepted \(invitation.ownerName)’s list")
+    }
+
+    /// "Accepted alice’s list", once (see `takeRequestMessage`).
+    public func takeMessage() -> (text: String, isError: Bool)? {
+        takeRequestMessage()
     }
 
     /// Declines an invitation.

@@ -74,6 +74,10 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let context = try RemindersContext(common)
             let list = try context.store.createList(title: title, color: color)
+            if try context.read({ db in try Queries.isListTitleShared(db, title: list.title, by: list.id) }) {
+                FileHandle.standardError.write(Data((TerminalText.clean(
+                    "reminders: note: another list is titled '\(list.title)' too; commands that take a list will need an id for either") + "\n").utf8))
+            }
             print(list.id)
         }
     }

@@ -45,8 +45,11 @@ struct SearchCommand: ParsableCommand {
             }
             print(ReminderTable.render(results.hits.map(\.row), showList: true, snippets: snippets))
         }
-        var completedLine = "\(results.completedCount) completed"
-        if results.completedCount > 0, !showCompleted { completedLine += " (--show-completed to see them)" }
-        print(completedLine)
+        // Only worth a line when completed reminders match.
+        let count = results.completedCount
+        if count > 0 {
+            let what = count == 1 ? "1 completed reminder matches" : "\(count) completed reminders match"
+            print(showCompleted ? "(\(what), shown above)" : "\(what) too (--show-completed to see \(count == 1 ? "it" : "them"))")
+        }
     }
 }

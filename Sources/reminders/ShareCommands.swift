@@ -23,6 +23,9 @@ struct ShareCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
+        guard user != context.location.user else {
+            throw CoreError.invalidInput("you are \(user): a list cannot be shared with its own owner")
+        }
         let listID = try context.list(list)
         try context.connect()
         let share = try context.withServer { engine in
@@ -130,12 +133,12 @@ struct SharesCommand: ParsableCommand {
 }
 
 /// `reminders accept SHARE`: accepts an invitation by its id (or a unique
-/// prefix of 4+ characters).
+/// prefix of 4+ characters) or by the list's title.
 struct AcceptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accept", abstract: "Accept a share someone invited you to (ids from 'reminders shares').")
+        commandName: "accept", abstract: "Accept a share someone invited you to (ids and titles from 'reminders shares').")
 
-    @Argument(help: "The share id or a unique prefix of it.") var share: String
+    @Argument(help: "The share id, a unique prefix of it, or the shared list's title.") var share: String
     @OptionGroup var common: CommonOptions
 
     func run() throws {
@@ -143,19 +146,35 @@ struct AcceptCommand: ParsableCommand {
         try context.connect()
         try context.withServer { try $0.refreshShares() }
         let me = context.location.user
-        let candidates = try context.engine.localShares().filter {
-            $0.ownerName != me && $0.participant(me) != nil && $0.id.hasPrefix(share.lowercased())
-        }
-        guard share.count >= 4 || candidates.first?.id == share else {
-            throw CoreError.invalidInput("share id '\(share)' is too short; give at least 4 characters")
-        }
-        guard let match = candidates.first else { throw CoreError.notFound("no invitation matches '\(share)'") }
-        guard candidates.count == 1 else { throw CoreError.ambiguous("share id prefix '\(share)' is ambiguous; type more of it") }
+        let invitations = try context.engine.localShares().filter { $0.ownerName != me && $0.participant(me) != nil }
+        let match = try Self.invitation(named: share, among: invitations, me: me)
         try context.withServer { try $0.acceptShare(id: match.id) }
         let title = try context.read { db in
             try Queries.listTitle(db, id: match.rootKey)
         }
         print("Accepted: \(TerminalText.clean(title ?? match.rootKey)), shared by \(match.ownerName).")
+    }
+
+    /// The invitation `name` means: the list's title (as the server showed
+    /// it, any case), else an id or a prefix of 4 or more characters.
+    static func invitation(named name: String, among invitations: [LocalShare], me: String) throws -> LocalShare {
+        let byTitle = invitations.filter { share in
+            (share.rootPreview["title"] ?? "").compare(name, options: [.caseInsensitive]) == .orderedSame
+        }
+        if byTitle.count > 1 {
+            let owners = byTitle.map(\.ownerName).sorted().joined(separator: ", ")
+            throw CoreError.ambiguous("'\(name)' is the title of \(byTitle.count) shared lists (shared by \(owners)); give the share id from 'reminders shares'")
+        }
+        if let only = byTitle.first { return only }
+        let byID = invitations.filter { $0.id.hasPrefix(name.lowercased()) }
+        guard name.count >= 4 || byID.first?.id == name else {
+            throw CoreError.invalidInput("share id '\(name)' is too short, and no shared list has that title; give at least 4 characters of the id")
+        }
+        guard let match = byID.first else {
+            throw CoreError.notFound("no invitation is for a list titled '\(name)' or has an id starting with it (see 'reminders shares')")
+        }
+        guard byID.count == 1 else { throw CoreError.ambiguous("share id prefix '\(name)' is ambiguous; type more of it") }
+        return match
     }
 }
 

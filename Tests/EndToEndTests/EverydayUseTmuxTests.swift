@@ -67,3 +67,20 @@ struct EverydayUseTmuxTests {
         #expect(!screen.contains("1;5C"), "\(screen)")
     }
 }
+
+extension EverydayUseTmuxTests {
+    /// A half-width split still shows the app, with fewer columns.
+    @Test func aSixtyByTwentySplitShowsTheApp() throws {
+        let cli = try seededDevice()
+        defer { cli.cleanUp() }
+        let app = try app(cli, width: 60, height: 20)
+        defer { app.stop() }
+        let home = try app.waitFor("MY LISTS")
+        #expect(!home.contains("enlarge"), "\(home)")
+        try app.send("Enter", literal: false)
+        let list = try app.waitFor("Sort: Manual")
+        #expect(list.components(separatedBy: "\n").allSatisfy { $0.count <= 60 })
+        try app.send("a")
+        try app.waitFor("New Reminder")
+    }
+}

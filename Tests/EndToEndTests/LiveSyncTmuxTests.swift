@@ -113,6 +113,14 @@ struct LiveSyncTmuxTests {
 
     @Test func demoScriptsPassTheirChecks() throws {
         let binary = try CommandRunner.locateBinary()
+        // tmux's own socket folder: the demos must leave nothing in it.
+        let sockets = URL(fileURLWithPath: ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp")
+            .appendingPathComponent("tmux-\(getuid())")
+        func demoSockets() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: sockets.path)) ?? []).filter { $0.hasPrefix("reminders-demo") })
+        }
+        let before = demoSockets()
+        defer { #expect(demoSockets().subtracting(before).isEmpty, "the demos left tmux sockets behind") }
         for script in ["two-devices.sh", "conflict.sh", "sharing.sh", "network.sh"] {
             var environment = ProcessInfo.processInfo.environment
             environment["REMINDERS_BIN"] = binary.path

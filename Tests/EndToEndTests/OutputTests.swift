@@ -75,7 +75,10 @@ struct OutputTests {
         let human = try cli.ok("search", "passport")
         #expect(human.contains("Renew passport"))
         #expect(!human.contains("Old passport"))
-        #expect(human.hasSuffix("1 completed (--show-completed to see them)"))
+        #expect(human.hasSuffix("1 completed reminder matches too (--show-completed to see it)"))
+        #expect(try cli.ok("search", "passport", "--show-completed").hasSuffix("(1 completed reminder matches, shown above)"))
+        // No completed match, no line about them.
+        #expect(try !cli.ok("search", "drawer").contains("completed"))
 
         let found = try #require(try json(cli.ok("search", "drawer", "--json")) as? [String: Any])
         #expect(found["completedCount"] as? Int == 0)

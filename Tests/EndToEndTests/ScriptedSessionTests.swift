@@ -76,6 +76,7 @@ struct ScriptedSessionTests {
             (["edit", "Buy milk", "--tags", "a,,b\u{7}"], 2, "tag must not contain commas or control characters"),
             (["edit", "Buy milk", "--list", "Nowhere"], 2, "no list matches 'Nowhere'"),
             (["complete", "Nothing"], 2, "no reminder matches 'Nothing'"),
+            (["complete", "abc"], 2, "no reminder is titled 'abc', and an id prefix needs at least 4 characters"),
             (["uncomplete", "Twin"], 2, "is ambiguous"),
             (["delete", "Nothing"], 2, "no reminder matches 'Nothing'"),
             (["show", "--today", "--all"], 2, "choose one of LIST"),
@@ -198,9 +199,7 @@ struct ScriptedSessionTests {
               "position" : 2,
               "priority" : "none",
               "status" : "incomplete",
-              "tags" : [
-
-              ],
+              "tags" : [],
               "title" : "Twin"
             },
             {
@@ -212,9 +211,7 @@ struct ScriptedSessionTests {
               "position" : 2,
               "priority" : "none",
               "status" : "incomplete",
-              "tags" : [
-
-              ],
+              "tags" : [],
               "title" : "Twin"
             }
           ],

@@ -92,6 +92,26 @@ import TestSupport
         #expect(try runner.run(["unshare", "Trip"], environment: alice).status == 0)
     }
 
+    /// `accept` takes the list's title as other commands take a list's, and
+    /// sharing with yourself is bad usage (2), refused before the server.
+    @Test func acceptByTitleAndSharingWithYourself() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let alice = device(runner, "laptop", user: "alice"), bob = device(runner, "desktop", user: "bob")
+        #expect(try runner.run(["list", "add", "Chores"], environment: alice).status == 0)
+        let yourself = try runner.run(["share", "Chores", "--with", "alice"], environment: alice)
+        #expect(yourself.status == 2, "\(yourself)")
+        #expect(yourself.errorLine == "you are alice: a list cannot be shared with its own owner")
+        #expect(try runner.run(["share", "Chores", "--with", "bob"], environment: alice).status == 0)
+        let unknown = try runner.run(["accept", "Garden"], environment: bob)
+        #expect(unknown.status == 2)
+        #expect(unknown.errorLine?.contains("no invitation is for a list titled 'Garden'") == true, "\(unknown)")
+        let accepted = try runner.run(["accept", "chores"], environment: bob)
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(accepted.stdout == "Accepted: Chores, shared by alice.\n")
+        #expect(try runner.run(["lists"], environment: bob).stdout.contains("Chores"))
+    }
+
     @Test func unreachableServerExitsFourAndKeepsLocalData() throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }

@@ -107,6 +107,20 @@ struct DueAlertsTests {
         #expect(try world.reminder(titled: firstTitle)?.reminder.dueDate == before)
     }
 
+    /// A toast has lines of its own above the status bar: it covers no row
+    /// of the screen and no border of a box.
+    @Test func aToastCoversNeitherARowNorABox() throws {
+        let world = try world(width: 80, height: 24)
+        let lines = world.screen.textLines()
+        let toast = try #require(lines.firstIndex { $0.contains("Due: “Milk”") })
+        #expect(toast == 22)
+        #expect(lines[toast].trimmingCharacters(in: .whitespaces).hasPrefix("Due: “Milk”"), "\(world.text)")
+        world.press(.character("?"))
+        let help = world.screen.textLines()
+        #expect(help[21].contains("╰") && help[21].contains("╯"), "\(world.text)")
+        #expect(help[22].contains("Due: “Milk”"), "\(world.text)")
+    }
+
     @Test func alertsAreOffUnlessTheOptionsTurnThemOn() throws {
         let world = try TestWorld()
         world.advance(0)

@@ -26,6 +26,7 @@ import Testing
         [.sharing, .navigation, .global],
         [.invitations, .home, .navigation, .global],
         [.alerts],
+        [.firstRun],
     ]
 
     @Test func noKeyIsBoundTwiceInOneContext() {

@@ -427,9 +427,9 @@ import RemindersViewModels
 
     @Test func aTooSmallTerminalSaysSoAndRecovers() throws {
         let world = try TestWorld()
-        world.resize(60, 20)
+        world.resize(50, 16)
         #expect(world.text.contains("Please enlarge the terminal"))
-        #expect(world.text.contains("(now 60x20)"))
+        #expect(world.text.contains("(now 50x16)"))
         world.press(.character("a"))
         world.resize(80, 24)
         #expect(world.text.contains("SMART LISTS"))

@@ -479,9 +479,9 @@ import Testing
           │ Flag                                                                     │
           │   Space           Flag / unflag                                          │
           │                                                                          │
-          │                                                                          │
-          │                                                                          │
-          │ Esc close                                                                │
+          │ Due alerts                                                               │
+          │   u               Undo the last delete, completion or flag               │
+          │ ↑↓ scroll · Esc clear the filter · 17/18                                 │
           ╰──────────────────────────────────────────────────────────────────────────╯
          Esc close                                               me@laptop · local only
         """#)
@@ -585,9 +585,9 @@ import Testing
         """#)
     }
 
-    /// Below 80x24 the app asks for more room.
+    /// Below 60x20 the app asks for more room.
     @Test func tooSmall() throws {
-        let world = try TestWorld(width: 79, height: 23)
+        let world = try TestWorld(width: 59, height: 19)
         expectSnapshot(world.text, #"""
 
 
@@ -598,11 +598,7 @@ import Testing
 
 
 
-
-
-                   Please enlarge the terminal to at least 80x24 (now 79x23)
-
-
+         Please enlarge the terminal to at least 60x20 (now 59x19)
 
 
 

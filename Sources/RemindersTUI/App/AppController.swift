@@ -38,7 +38,7 @@ final class AppController {
     var wantsSuspend = false
 
     /// Smallest size the screens are laid out for.
-    static let minimumSize = (width: 80, height: 24)
+    static let minimumSize = (width: 60, height: 20)
 
     init(environment: AppEnvironment, options: TUIOptions, colorMode: ColorMode, size: (width: Int, height: Int),
          keyMap: KeyMap = .standard, now: @escaping () -> Date = Date.init, wake: @escaping @Sendable () -> Void) {
@@ -182,13 +182,19 @@ final class AppController {
         return changed || isAnimating
     }
 
-    /// Closes screens whose subject was deleted meanwhile.
+    /// Closes screens whose subject was deleted meanwhile, and shows what
+    /// screens have to say as toasts.
     @discardableResult
     func closeGoneScreens() -> Bool {
         var closed = false
         while stack.count > 1, let top, let message = top.goneMessage {
             pop()
             showMessage(message)
+            closed = true
+        }
+        for screen in stack {
+            guard let notice = screen.takeNotice() else { continue }
+            if notice.isError { showError(notice.message) } else { showMessage(notice.message) }
             closed = true
         }
         return closed
@@ -318,9 +324,13 @@ final class AppController {
             drawTooSmall(into: &buffer)
             return buffer
         }
-        // While the server fails, a line above the status bar says so.
+        // While the server fails, a line above the status bar says so; a
+        // toast takes the lines above that, so it covers neither a row nor
+        // a box's border.
         let errorLine = serverErrorLine
-        let content = Rect(row: 1, column: 0, width: size.width, height: size.height - (errorLine == nil ? 2 : 3))
+        let toastLines = self.toastLines
+        let content = Rect(row: 1, column: 0, width: size.width,
+                           height: max(1, size.height - (errorLine == nil ? 2 : 3) - toastLines.count))
         top?.render(into: &buffer, area: content, app: self)
         if let errorLine { drawServerError(errorLine, into: &buffer, row: size.height - 2) }
         let screenCursor = buffer.cursor
@@ -333,7 +343,7 @@ final class AppController {
         } else {
             buffer.cursor = screenCursor
         }
-        drawToast(into: &buffer)
+        drawToast(toastLines, into: &buffer, below: content)
         drawStatusBar(into: &buffer)
         return buffer
     }
@@ -403,22 +413,26 @@ final class AppController {
         buffer.draw(fitted, row: row, column: 0, maxWidth: available)
     }
 
-    private func drawToast(into buffer: inout CellBuffer) {
-        guard let toast else { return }
+    /// The toast's text as it is drawn: one line, or two when it is wider
+    /// than the terminal (rather than losing its end); none without a toast.
+    private var toastLines: [String] {
+        guard let toast else { return [] }
         var text = " " + toast.message + " "
         if toast.canUndo, let undo = keyMap.key(for: .undo, in: [.global]) {
             text += "· \(undo) undo "
         }
-        // A message wider than the terminal takes a second line rather
-        // than losing its end.
-        let lines = DisplayWidth.of(text) <= size.width - 2
+        return DisplayWidth.of(text) <= size.width - 2
             ? [text] : DisplayWidth.wrap(text, width: size.width - 4, maxLines: 2).map { " " + $0 + " " }
+    }
+
+    /// Draws the toast on its own lines under the content, to the right.
+    private func drawToast(_ lines: [String], into buffer: inout CellBuffer, below content: Rect) {
+        guard let toast, !lines.isEmpty else { return }
         let width = min(lines.map(DisplayWidth.of).max() ?? 0, size.width - 2)
-        let bottom = size.height - (serverErrorLine == nil ? 2 : 3)
         let column = size.width - width - 1
         let style = toast.isError ? theme.toastError : theme.toast
         for (index, line) in lines.enumerated() {
-            let row = bottom - (lines.count - 1) + index
+            let row = content.bottom + index
             buffer.fill(Rect(row: row, column: column, width: width, height: 1), style: style)
             buffer.draw(line, row: row, column: column, maxWidth: width, style: style)
         }

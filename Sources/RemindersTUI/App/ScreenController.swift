@@ -16,6 +16,10 @@ protocol ScreenController: AnyObject {
     /// device): the app closes it and shows this message.
     var goneMessage: String? { get }
 
+    /// A one-time message for the toast (the outcome of a request that
+    /// finished in the background), taken by the app.
+    func takeNotice() -> (message: String, isError: Bool)?
+
     /// Connects the view models to the app's wake-up and starts them.
     func start(_ app: AppController)
     /// Stops the view models.
@@ -35,6 +39,7 @@ extension ScreenController {
     var hiddenActions: Set<Action> { [] }
     var isAnimating: Bool { false }
     var goneMessage: String? { nil }
+    func takeNotice() -> (message: String, isError: Bool)? { nil }
     func handleText(_ key: Key, app: AppController) -> Bool { false }
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool { false }
 }

@@ -61,6 +61,11 @@ final class HomeScreen: ScreenController {
         preview = nil
     }
 
+    /// "Accepted alice’s list": a toast, gone after a while.
+    func takeNotice() -> (message: String, isError: Bool)? {
+        invitations.takeMessage().map { ($0.text, $0.isError) }
+    }
+
     func refresh() {
         viewModel.refresh()
         invitations.refresh()
@@ -241,9 +246,6 @@ final class HomeScreen: ScreenController {
         }
         if let error = state.errorMessage {
             buffer.draw("⚠ " + error, row: area.bottom - 1, column: area.column + 2, maxWidth: area.width - 4, style: app.theme.danger)
-        } else if let message = invitationState.message {
-            buffer.draw((invitationState.messageIsError ? "⚠ " : "") + message, row: area.bottom - 1, column: area.column + 2,
-                        maxWidth: area.width - 4, style: invitationState.messageIsError ? app.theme.danger : app.theme.dim)
         } else if !state.isLoaded {
             buffer.draw("Loading…", row: area.row, column: area.column + 2, style: app.theme.dim)
         }

@@ -179,6 +179,10 @@ final class ListFormScreen: ViewModelScreen {
             if errors[.title] != nil { focus = .title } else if errors[.cover] != nil { focus = .cover }
             app.showError(errors.values.sorted().first ?? "Please fix the fields in red")
         }
+        if case .saved = result, viewModel.titleIsSharedWithAnotherList() {
+            let title = viewModel.title.trimmingCharacters(in: .whitespaces)
+            app.showMessage("\(isNew ? "Created" : "Saved") “\(title)”: another list has this title too")
+        }
     }
 
     private func cancel(_ app: AppController) {

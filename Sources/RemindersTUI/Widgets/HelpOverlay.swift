@@ -94,9 +94,11 @@ final class HelpOverlay: Overlay {
             guard index < lines.count else { break }
             buffer.draw(lines[index], row: inside.row + 2 + offset, column: inside.column, maxWidth: inside.width)
         }
+        // Esc first clears a filter, so the footer says that while there is one.
+        let escape = (app.keyMap.key(for: .dismiss, in: contexts) ?? "Esc") + (filter.isEmpty ? " close" : " clear the filter")
         let footer = lines.count > height
-            ? "↑↓ scroll · Esc close · \(min(lines.count, scrollTop + height))/\(lines.count)"
-            : "Esc close"
+            ? "↑↓ scroll · \(escape) · \(min(lines.count, scrollTop + height))/\(lines.count)"
+            : escape
         buffer.draw(footer, row: inside.bottom - 1, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.dim))
     }
 }
