@@ -62,4 +62,28 @@ static inline int reminders_png_decode(const void *bytes, size_t length, size_t 
 
 static inline void reminders_png_free(unsigned char *pixels) { free(pixels); }
 
+/// Encodes 8-bit RGBA pixels as a PNG in memory. The caller frees *png.
+static inline int reminders_png_encode(const unsigned char *rgba, unsigned width, unsigned height,
+                                       unsigned char **png, size_t *length) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = PNG_FORMAT_RGBA;
+    *png = NULL;
+    *length = 0;
+    size_t size = 0;
+    if (!png_image_write_to_memory(&image, NULL, &size, 0, rgba, 0, NULL)) return REMINDERS_PNG_DAMAGED;
+    unsigned char *buffer = (unsigned char *)malloc(size);
+    if (buffer == NULL) return REMINDERS_PNG_NO_MEMORY;
+    if (!png_image_write_to_memory(&image, buffer, &size, 0, rgba, 0, NULL)) {
+        free(buffer);
+        return REMINDERS_PNG_DAMAGED;
+    }
+    *png = buffer;
+    *length = size;
+    return REMINDERS_PNG_OK;
+}
+
 #endif

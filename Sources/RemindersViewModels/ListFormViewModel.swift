@@ -155,11 +155,8 @@ public final class ListFormViewModel: ViewModel {
     /// "~/" means the home folder.
     @discardableResult
     public func chooseCoverFile(path: String) -> String? {
-        var path = path.trimmingCharacters(in: .whitespaces)
-        if path.hasPrefix("~/") {
-            path = FileManager.default.homeDirectoryForCurrentUser.path + String(path.dropFirst(1))
-        }
-        guard !path.isEmpty else { return coverError("enter the path of a PNG file") }
+        let path = Self.expandingHome(path.trimmingCharacters(in: .whitespaces))
+        guard !path.isEmpty else { return coverError("enter the path of a PNG or JPEG file") }
         do {
             let png = try CoverImage.load(path: path)
             fields.coverSource = .file(path)
@@ -168,6 +165,14 @@ public final class ListFormViewModel: ViewModel {
         } catch {
             return coverError(Self.describe(error))
         }
+    }
+
+    /// "~" and "~/…" as a shell reads them: the home is $HOME (what the
+    /// user set), and only without it the password file's.
+    static func expandingHome(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return home + path.dropFirst(1)
     }
 
     /// Removes the cover (one key in the form).

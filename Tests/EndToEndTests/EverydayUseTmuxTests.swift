@@ -84,3 +84,35 @@ extension EverydayUseTmuxTests {
         try app.waitFor("New Reminder")
     }
 }
+
+extension EverydayUseTmuxTests {
+    /// Enter on the cover's "file…" goes to the path (it does not save the
+    /// form with the cover as it was); "~/" is $HOME; a JPEG photo is taken.
+    @Test func aPhotoFromHomeBecomesAListCover() throws {
+        let cli = try seededDevice()
+        defer { cli.cleanUp() }
+        let photo = Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRUVDA8XGBYUGBIUFRT/2wBDAQMEBAUEBQkFBQkUDQsNFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBT/wAARCAAwAEADASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAECAxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEAPwD8+bTQuny1s2mhdPlrq7TQuny/pWzaaF0+Wv3qtmHmfPZbmu2pytpoXT5a2rTQuny11VpoXT5a2rTQuny/pXhVsw8z9XyzNdtTlLTQuny1t2mhdPlrqbTQuny1t2mhdPl/SvBrZh5n6tlma7anKWmhdPlratNC6fLXVWmhdPl/Stq00Lp8teHWzDzP1bLc121PDrTQuny1tWmhdPlrq7TQuny1s2mhdPlrqrZh5n+TeW5rtqcraaF0+Wtq00Lp8tdVZ6F0+Wtq00Lp8teFWzDzP1fLM121OUtNC6fLW1aaF0+WuqtNC6fLW3aaF0+WvCrZh5n6tlma7anKWmhdPlratNC6fLXVWmhdPlratNC6fLXhVsw8z9Wy3NdtTw+00Lp8tbNpoXT5f0rq7TQuny1s2mhdPlrqrZj5n+TeW5rtqcraaF0+Wtq00Lp8tdVZ6F0+Wtq00Lp8teFWzHzP1fLM121OUtNC6fL+lbVpoXT5a6u00Lp8tbVpoXT5a8KtmPmfq2WZrtqcpaaF0+Wtq00Lp8tdVaaF0+Wtq00Lp8teFWzHzP1bLc121P/Z") ?? Data()
+        try photo.write(to: cli.home.appendingPathComponent("my photo.jpg"))
+        let app = try app(cli)
+        defer { app.stop() }
+        try app.waitFor("SMART LISTS")
+        try app.send("a")
+        try app.waitFor("New List")
+        try app.send("Trips")
+        try app.send("Tab", literal: false)
+        try app.send("Tab", literal: false)
+        try app.send("Left", literal: false)
+        try app.send("Enter", literal: false)
+        try app.waitFor("Type the image's path (PNG or JPEG), then Enter reads it")
+        #expect(try !cli.ok("lists").contains("Trips"))
+        try app.send("~/my photo.jpg")
+        try app.send("Enter", literal: false)
+        try app.send("C-s", literal: false)
+        try app.waitFor("Created “Trips”")
+        let export = try cli.ok("export", "--json")
+        let trips = try #require(export.range(of: "\"title\" : \"Trips\""))
+        let before = export[..<trips.lowerBound]
+        let hash = try #require(before.range(of: "\"coverImageSHA256\" : ", options: .backwards))
+        #expect(!before[hash.upperBound...].hasPrefix("null"), "\(export)")
+    }
+}

@@ -65,7 +65,7 @@ struct ScriptedSessionTests {
             (["list", "edit", "Office", "--title", ""], 2, "list title must not be empty"),
             (["list", "edit", "Office"], 2, "nothing to change"),
             (["list", "delete", "Nowhere"], 2, "no list matches 'Nowhere'"),
-            (["list", "cover", "Groceries", notes.path], 2, "not a PNG image"),
+            (["list", "cover", "Groceries", notes.path], 2, "not a PNG or JPEG image"),
             (["list", "cover", "Groceries", truncated.path], 2, "damaged or truncated"),
             (["list", "cover", "Groceries", cli.home.appendingPathComponent("missing.png").path], 2, "does not exist"),
             (["list", "cover", "Groceries"], 2, "give an image PATH or --clear"),

@@ -27,6 +27,16 @@ import Testing
         #expect(ListFormViewModel(environment: world.environment).color == RemindersStore.palette[0])
     }
 
+    /// "~/my ocean.png" is read from $HOME, as a shell would, not from the
+    /// password file's home.
+    @Test func aTildeIsTheHomeVariable() {
+        let environment = ["HOME": "/srv/people/ana"]
+        #expect(ListFormViewModel.expandingHome("~/my ocean.png", environment: environment) == "/srv/people/ana/my ocean.png")
+        #expect(ListFormViewModel.expandingHome("~", environment: environment) == "/srv/people/ana")
+        #expect(ListFormViewModel.expandingHome("~ana/x.png", environment: environment) == "~ana/x.png")
+        #expect(ListFormViewModel.expandingHome("/tmp/x.png", environment: environment) == "/tmp/x.png")
+    }
+
     @Test func badCoverPathsAreExplained() throws {
         let world = try World()
         let form = ListFormViewModel(environment: world.environment)
@@ -36,7 +46,7 @@ import Testing
 
         let text = world.directory.appendingPathComponent("notes.png")
         try Data("hello".utf8).write(to: text)
-        #expect(form.chooseCoverFile(path: text.path) == "cover image \(text.path): not a PNG image")
+        #expect(form.chooseCoverFile(path: text.path) == "cover image \(text.path): not a PNG or JPEG image")
         #expect(form.chooseSampleCover("moon") == "no sample cover named 'moon' (there are sunrise, forest, ocean)")
         #expect(form.fields.coverSource == .none)
 

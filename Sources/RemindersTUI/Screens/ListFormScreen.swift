@@ -95,6 +95,11 @@ final class ListFormScreen: ViewModelScreen {
         case .save:
             if focus == .path {
                 loadFile(app)
+            } else if focus == .cover, pendingFile {
+                // "file…" is chosen but no file read yet: Enter goes to
+                // the path, rather than saving with the cover as it was.
+                focus = .path
+                app.showMessage("Type the image's path (PNG or JPEG), then Enter reads it")
             } else {
                 save(app)
             }
@@ -247,7 +252,7 @@ final class ListFormScreen: ViewModelScreen {
         layout.row += 1
 
         if isFileChoice {
-            layout.textField("File", pathField, .path, placeholder: "/path/to/cover.png (Enter loads it)", error: nil, into: &buffer)
+            layout.textField("File", pathField, .path, placeholder: "~/photo.jpg or a PNG (Enter reads it)", error: nil, into: &buffer)
         }
 
         // Preview of the chosen cover.
