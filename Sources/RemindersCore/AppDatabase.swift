@@ -16,6 +16,10 @@ public enum AppDatabase {
         if FileManager.default.fileExists(atPath: path) {
             try checkHeader(path: path)
             try checkVersion(path: path)
+            guard isWritable(path: path) else {
+                throw CoreError.readOnly("database \(path) is read-only (the file or its folder cannot be written): "
+                                         + "lists, show, search, export, tags and due can read it, nothing can change it")
+            }
         }
         let pool: DatabasePool
         do {
@@ -78,12 +82,9 @@ public enum AppDatabase {
     /// (it switches to WAL and primes the WAL with a write), and a file we
     /// refuse must be left exactly as it was.
     static func checkVersion(path: String) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
         let superseded: Bool
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try readOnlyQueue(path: path)
             superseded = try queue.read { db in
                 try Schema.migrator.hasBeenSuperseded(db)
             }
@@ -93,6 +94,63 @@ public enum AppDatabase {
         }
         if superseded {
             throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")
+        }
+    }
+
+    /// Whether this process may write the database file and its folder
+    /// (SQLite makes the write-ahead log and its index beside the file).
+    /// A folder not made yet counts as writable when the nearest folder
+    /// above it that exists is.
+    public static func isWritable(path: String) -> Bool {
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path), folder.pathComponents.count > 1 {
+            folder = folder.deletingLastPathComponent()
+        }
+        return access(folder.path, W_OK) == 0 && (!FileManager.default.fileExists(atPath: path) || access(path, W_OK) == 0)
+    }
+
+    /// Opens an existing database for reading only, changing nothing in its
+    /// folder: for commands that only read, on a file the user may not
+    /// write (a copy from a backup, another user's folder). Refuses files
+    /// that are not ours, newer ones, and older ones that would need a
+    /// migration (which is a write).
+    public static func openReadOnly(path: String) throws -> DatabaseQueue {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoreError.database("database \(path) does not exist, and its folder cannot be written to make it")
+        }
+        try checkHeader(path: path)
+        try checkVersion(path: path)
+        let queue: DatabaseQueue
+        let complete: Bool
+        do {
+            queue = try readOnlyQueue(path: path)
+            complete = try queue.read { db in try Schema.migrator.hasCompletedMigrations(db) }
+        } catch {
+            throw CoreError.database(damaged(path: path, error))
+        }
+        guard complete else {
+            throw CoreError.database("database \(path) is read-only and was written by an older version of reminders; "
+                                     + "it must be upgraded by a write: make it writable and run any command once")
+        }
+        return queue
+    }
+
+    /// A read-only connection. A database in WAL mode needs its index
+    /// (`-shm`) to be read; where that file is missing and the folder
+    /// cannot be written to make it, the file is opened as immutable: read
+    /// as it is on disk, which holds as long as nobody writes it meanwhile.
+    static func readOnlyQueue(path: String) throws -> DatabaseQueue {
+        var configuration = configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
+            let immutable = URL(fileURLWithPath: path).absoluteString + "?immutable=1"
+            let queue = try DatabaseQueue(path: immutable, configuration: configuration)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
         }
     }
 

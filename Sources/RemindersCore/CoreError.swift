@@ -9,7 +9,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String)
     /// More than one list or reminder matches.
     case ambiguous(String)
-    /// The user may only read this list (a read-only share).
+    /// The user may only read this list (a read-only share), or this
+    /// process may only read the database file.
     case readOnly(String)
     /// The database file is damaged, not a database, or unusable.
     case database(String)

@@ -31,7 +31,7 @@ struct DueCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try RemindersContext(common)
+        let context = try ReadingContext(common)
         let span = try TimeSpan(parsing: within)
         let hour = try dueHour.hour()
         let due = try context.read { db in

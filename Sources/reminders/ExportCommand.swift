@@ -19,7 +19,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try RemindersContext(common)
+        let context = try ReadingContext(common)
         let dump = try context.read { db in
             try ExportDump.read(db, owner: { context.owner(db, ofList: $0) })
         }

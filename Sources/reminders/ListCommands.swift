@@ -15,7 +15,7 @@ struct ListsCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try RemindersContext(common)
+        let context = try ReadingContext(common)
         let (lists, counts) = try context.read { db in
             (try Queries.lists(db), try Queries.smartCounts(db, clock: context.clock))
         }

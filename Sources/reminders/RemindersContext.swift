@@ -21,7 +21,7 @@ import SyncEngine
 ///             try context.store.updateList(id: listID, title: "Food")
 ///         }
 ///     }
-struct RemindersContext {
+struct RemindersContext: DeviceReading {
     typealias WriteGuard = @Sendable (Database, Set<String>) throws -> Void
 
     let location: Location
@@ -31,6 +31,7 @@ struct RemindersContext {
     /// lists), and the server's location.
     let session: DeviceSession
     var database: DatabasePool { session.writer }
+    var reader: any DatabaseReader { session.writer }
     var store: RemindersStore { session.store }
     var engine: SyncEngine { session.engine }
 
@@ -66,10 +67,31 @@ struct RemindersContext {
         return try SyncFailure.mapping { try body(engine) }
     }
 
+    /// Resolves the reminder a user named, makes one change to it, and
+    /// returns the line that confirms it. The title is read after the
+    /// change, so that a new title is the one shown.
+    func changeReminder(_ text: String, done: String, _ change: (_ id: String) throws -> Void) throws -> String {
+        let id = try reminder(text)
+        try change(id)
+        let row = try reminderRow(id: id)
+        return confirmation(done, row.reminder.title, id: id)
+    }
+
+}
+
+/// What commands that only read need of a device: its location, clock and
+/// a connection to read with, and the names a user types resolved to ids.
+protocol DeviceReading {
+    var location: Location { get }
+    var clock: AppClock { get }
+    var reader: any DatabaseReader { get }
+}
+
+extension DeviceReading {
     /// A read transaction whose SQLite errors become `CoreError.database`.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try database.read(body)
+            return try reader.read(body)
         } catch let error as CoreError {
             throw error
         } catch let error as DatabaseError {
@@ -96,20 +118,35 @@ struct RemindersContext {
         return row
     }
 
-    /// Resolves the reminder a user named, makes one change to it, and
-    /// returns the line that confirms it. The title is read after the
-    /// change, so that a new title is the one shown.
-    func changeReminder(_ text: String, done: String, _ change: (_ id: String) throws -> Void) throws -> String {
-        let id = try reminder(text)
-        try change(id)
-        let row = try reminderRow(id: id)
-        return confirmation(done, row.reminder.title, id: id)
-    }
-
     /// Who owns a list: the owner of the zone it syncs in; this user for
     /// lists of their own and lists never synced.
     func owner(_ db: Database, ofList id: String) -> String {
         (try? SyncEngine.owner(db, table: RemindersList.databaseTableName, key: id, defaultOwner: location.user)) ?? location.user
+    }
+}
+
+/// A device opened by a command that only reads (`lists`, `show`,
+/// `search`, `export`, `tags`, `due`): on a database this process may
+/// write, the device as every command opens it (made and migrated if new);
+/// on one it may not (a read-only file or folder), a read-only connection,
+/// so that reading works where writing cannot.
+struct ReadingContext: DeviceReading {
+    let location: Location
+    let clock: AppClock
+    let reader: any DatabaseReader
+
+    init(_ options: CommonOptions) throws {
+        let location = try options.resolve()
+        if AppDatabase.isWritable(path: location.databasePath) {
+            let context = try RemindersContext(options)
+            self.location = context.location
+            clock = context.clock
+            reader = context.reader
+        } else {
+            self.location = location
+            clock = try AppClock.fromEnvironment()
+            reader = try AppDatabase.openReadOnly(path: location.databasePath)
+        }
     }
 }
 

@@ -26,7 +26,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try RemindersContext(common)
+        let context = try ReadingContext(common)
         let results = try context.read { db in
             try Queries.search(db, text: query, showCompleted: showCompleted, clock: context.clock)
         }

@@ -53,7 +53,7 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try RemindersContext(common)
+        let context = try ReadingContext(common)
         let filter: ReminderFilter
         let heading: String
         if let list {

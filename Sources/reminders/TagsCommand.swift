@@ -13,7 +13,7 @@ struct TagsCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let context = try RemindersContext(common)
+        let context = try ReadingContext(common)
         let tags = try context.read { try Queries.allTags($0) }
         if json {
             try JSONOutput.print(tags.map { TagJSON(title: $0.title, openCount: $0.openCount) })
