@@ -116,3 +116,35 @@ extension EverydayUseTmuxTests {
         #expect(!before[hash.upperBound...].hasPrefix("null"), "\(export)")
     }
 }
+
+extension EverydayUseTmuxTests {
+    /// What was just added is what is selected: `e` right after edits it.
+    @Test func aNewReminderAndANewListAreSelected() throws {
+        let cli = try seededDevice()
+        defer { cli.cleanUp() }
+        let app = try app(cli)
+        defer { app.stop() }
+        try app.waitFor("SMART LISTS")
+        try app.send("a")
+        try app.waitFor("New List")
+        try app.send("Garden")
+        try app.send("Enter", literal: false)
+        try app.waitFor("● Garden")
+        try app.send("e")
+        let listForm = try app.waitFor("Edit List")
+        #expect(listForm.contains("Title       Garden"), "\(listForm)")
+        try app.send("Escape", literal: false)
+        try app.waitFor("SMART LISTS")
+        try app.send("g")
+        try app.send("Enter", literal: false)
+        try app.waitFor("Sort: Manual")
+        try app.send("a")
+        try app.waitFor("New Reminder")
+        try app.send("Zebra crossing")
+        try app.send("C-s", literal: false)
+        try app.waitFor("Zebra crossing")
+        try app.send("e")
+        let form = try app.waitFor("Edit Reminder")
+        #expect(form.contains("Title       Zebra crossing"), "\(form)")
+    }
+}

@@ -81,7 +81,12 @@ final class HomeScreen: ScreenController {
         selection = item
     }
 
+    /// A new list to select once its row is read (it arrives after the
+    /// form that made it has closed); moving gives it up.
+    private var awaitedSelection: HomeItem?
+
     private func move(by offset: Int) {
+        awaitedSelection = nil
         let items = Self.items(of: viewModel.state, invitations: invitations.state.invitations)
         guard !items.isEmpty else { return }
         let index = items.firstIndex(of: selection) ?? 0
@@ -110,13 +115,14 @@ final class HomeScreen: ScreenController {
         case .up: move(by: -1)
         case .pageDown: move(by: max(1, app.size.height / 2))
         case .pageUp: move(by: -max(1, app.size.height / 2))
-        case .top: if let first = items.first { selection = first }
-        case .bottom: if let last = items.last { selection = last }
+        case .top: if let first = items.first { selection = first; awaitedSelection = nil }
+        case .bottom: if let last = items.last { selection = last; awaitedSelection = nil }
         case .open: open(selection, app: app)
         case .back: app.escapeOnHome()
         case .newList:
             app.push(ListFormScreen(environment: viewModel.environment) { [weak self] id in
                 self?.selection = .list(id)
+                self?.awaitedSelection = .list(id)
             })
         case .editList:
             guard let id = selectedListID else { return notAList(app) }
@@ -201,7 +207,9 @@ final class HomeScreen: ScreenController {
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
         let state = viewModel.state
         let items = Self.items(of: state, invitations: invitations.state.invitations)
-        if !items.contains(selection), let first = items.first {
+        if items.contains(selection) {
+            if awaitedSelection == selection { awaitedSelection = nil }
+        } else if awaitedSelection != selection, let first = items.first {
             selection = first
         }
         let invitationState = invitations.state

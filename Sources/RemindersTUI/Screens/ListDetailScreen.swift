@@ -63,8 +63,10 @@ final class ListDetailScreen: ViewModelScreen {
         growWindowIfNeeded()
     }
 
+    /// Selects a reminder by id, once its row is read (a new reminder's
+    /// row arrives after the form that made it has closed).
     func select(id: String) {
-        selection.key = id
+        selection.await(key: id)
         _ = selectedRow
     }
 

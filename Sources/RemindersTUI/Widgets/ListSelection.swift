@@ -13,22 +13,35 @@ struct ListSelection<Item, Key: Equatable> {
         keyOf = key
     }
 
+    /// Set by `await(key:)`: the key of an item that is not in the list
+    /// yet (just created, its row not read back), kept until it arrives or
+    /// the user moves.
+    private(set) var awaited: Key?
+
     /// The selected item of `items`, found by key; nil for an empty list.
     mutating func item(in items: [Item]) -> Item? {
         if let key, let found = items.firstIndex(where: { keyOf($0) == key }) {
             index = found
+            if awaited == key { awaited = nil }
             return items[found]
         }
         guard !items.isEmpty else { return nil }
         index = max(0, min(index, items.count - 1))
-        key = keyOf(items[index])
+        if awaited == nil { key = keyOf(items[index]) }
         return items[index]
+    }
+
+    /// Selects the item with `key` as soon as the list holds it.
+    mutating func await(key: Key) {
+        self.key = key
+        awaited = key
     }
 
     /// Selects the item at `index`, clamped to the list. An empty list
     /// leaves the selection as it is.
     mutating func select(index: Int, in items: [Item]) {
         guard !items.isEmpty else { return }
+        awaited = nil
         self.index = max(0, min(items.count - 1, index))
         key = keyOf(items[self.index])
     }
@@ -63,6 +76,7 @@ struct ListSelection<Item, Key: Equatable> {
     /// Forgets the selection, so that the next look-up takes the first item.
     mutating func reset() {
         key = nil
+        awaited = nil
         index = 0
     }
 }
