@@ -27,6 +27,7 @@ import Testing
         [.invitations, .home, .navigation, .global],
         [.alerts],
         [.firstRun],
+        [.reminderPreview],
     ]
 
     @Test func noKeyIsBoundTwiceInOneContext() {

@@ -140,6 +140,18 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         app.refresh()
         #expect(app.toast?.message == "read-only: shared by alice")
         #expect(try environment.writer.read { db in try Reminder.fetchCount(db) } == 13)
+        // Enter opens the reminder to read: its notes, nothing to change.
+        app.handle(.key(.enter))
+        text = app.render().text
+        #expect(app.overlays.last is ReminderPreviewOverlay)
+        #expect(text.contains("Reminder (read-only)"))
+        #expect(text.contains("Prepare sprint demo"))
+        #expect(text.contains("Show sync between two terminals"))
+        #expect(text.contains("Work · shared by alice, read-only"))
+        app.handle(.key(.character("x")))
+        #expect(try environment.writer.read { db in try Reminder.filter(Column("status") != "incomplete").fetchCount(db) } == 1)
+        app.handle(.key(.escape))
+        #expect(app.overlays.isEmpty)
     }
 
     /// A list this user shares: its delete ends the share, so it is asked

@@ -27,6 +27,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case invitations
     case alerts
     case firstRun
+    case reminderPreview
 
     /// The heading of the context's section in the help overlay.
     var title: String {
@@ -57,6 +58,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .invitations: "Invitations (Home)"
         case .alerts: "Due alerts"
         case .firstRun: "First start"
+        case .reminderPreview: "Reminder of a read-only list"
         }
     }
 }
@@ -199,7 +201,8 @@ struct KeyMap: Sendable {
         // Everywhere (screens without a text field)
         KeyBinding([.character("?")], [.global], .help, "Show this help (type to filter)", hint: "help"),
         KeyBinding([.character("q"), .escape], [.global], .back, "Back (quit from Home)", hint: "back"),
-        KeyBinding([.control("c")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu, .firstRun], .quit,
+        KeyBinding([.control("c")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu, .firstRun,
+                                      .reminderPreview], .quit,
                    "Quit"),
         KeyBinding([.control("z")], [.global, .form, .search, .help, .tagPicker, .prompt, .confirm, .sortMenu], .suspend,
                    "Suspend (fg brings it back)"),
@@ -347,6 +350,11 @@ struct KeyMap: Sendable {
         KeyBinding([.character("e"), .escape], [.firstRun], .startEmpty, "Start with no lists", hint: "start empty"),
         KeyBinding([.character("s"), .enter], [.firstRun], .addSampleData, "Add the sample lists", hint: "add samples"),
         KeyBinding([.character("q")], [.firstRun], .quit, "Quit without choosing (the next start asks again)", hint: "quit"),
+
+        // A reminder of a read-only list, to read
+        KeyBinding([.escape, .character("q"), .enter], [.reminderPreview], .dismiss, "Close", hint: "close"),
+        KeyBinding([.character("j"), .down], [.reminderPreview], .down, "Scroll down"),
+        KeyBinding([.character("k"), .up], [.reminderPreview], .up, "Scroll up"),
 
         // Help
         KeyBinding([.escape, .character("?")], [.help], .dismiss, "Close the help (Esc clears the filter first)", hint: "close"),

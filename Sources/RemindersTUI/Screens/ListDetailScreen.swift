@@ -28,8 +28,9 @@ final class ListDetailScreen: ViewModelScreen {
 
     var hiddenActions: Set<Action> {
         let state = viewModel.state
-        // Enter edits here; "open" would say the same twice.
-        var hidden: Set<Action> = [.open]
+        // Enter edits here; "open" would say the same twice. On a list
+        // shared read-only, Enter opens the reminder to read.
+        var hidden: Set<Action> = state.isReadOnly ? [] : [.open]
         if state.isReadOnly {
             hidden.formUnion([.newReminder, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
                               .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList])
@@ -105,7 +106,10 @@ final class ListDetailScreen: ViewModelScreen {
         case .open, .editReminder:
             guard let row = selectedRow else { return true }
             if state.isReadOnly {
-                app.showError(ShareText.readOnlyToast(state.share))
+                // Read, not edit: the notes are worth reading all the same.
+                var owner: String?
+                if case .sharedBy(let name, _)? = state.share { owner = name }
+                app.present(ReminderPreviewOverlay(row: row, sharedBy: owner))
                 return true
             }
             do {

@@ -71,7 +71,7 @@ final class SearchScreen: ViewModelScreen {
         case .open, .editReminder:
             guard let hit = selectedHit else { return true }
             guard !environment.isReadOnly(listID: hit.row.reminder.remindersListID) else {
-                app.showError("This list is shared read-only: only its owner can change it")
+                app.present(ReminderPreviewOverlay(row: hit.row, sharedBy: nil))
                 return true
             }
             do {
