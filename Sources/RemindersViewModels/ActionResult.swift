@@ -36,7 +36,8 @@ public struct ActionResult: Equatable, Sendable {
     }
 }
 
-/// How to take back an action.
+/// How to take back an action. Applying one gives the action that takes
+/// it back in turn, so an undo can be redone and undone again.
 public enum UndoAction: Equatable, Sendable {
     /// Puts back a deleted reminder, with its tags and position.
     case restoreReminder(DeletedReminder)
@@ -46,41 +47,98 @@ public enum UndoAction: Equatable, Sendable {
     case restoreReminders([DeletedReminder])
     /// Takes back a completion (completing or completed -> incomplete).
     case uncomplete(id: String)
+    /// Completes a reminder again (the redo of an uncompletion).
+    case complete(id: String)
     /// Sets a reminder's flag back.
     case setFlag(id: String, Bool)
     /// Sets a reminder's due date back (the undo of a snooze).
     case restoreDueDate(id: String, DueDate?)
+    /// Sets a reminder's priority back.
+    case setPriority(id: String, Priority)
+    /// Sets a reminder's fields back as the form found them (the undo of
+    /// an edit in the form): title, notes, due date, priority, flag, list
+    /// and tags.
+    case restoreFields(id: String, ReminderChanges)
+    /// Deletes a reminder again (the undo of adding one, the redo of a
+    /// restore).
+    case deleteReminder(id: String)
+    /// Deletes several reminders again.
+    case deleteReminders(ids: [String])
+    /// Deletes a list again.
+    case deleteList(id: String)
 
-    /// Applies the undo through the store. View models call this through
-    /// their own `undo(_:)`, which also cancels pending timers.
-    public func apply(to store: RemindersStore) throws {
+    /// Applies the undo through the store and returns the action that
+    /// takes it back. View models call this through their own `undo(_:)`,
+    /// which also cancels pending timers.
+    @discardableResult
+    public func apply(to store: RemindersStore) throws -> UndoAction {
         switch self {
         case .restoreReminder(let deleted):
             try store.restore(deleted)
+            return .deleteReminder(id: deleted.reminder.id)
         case .restoreList(let deleted):
             try store.restore(deleted)
+            return .deleteList(id: deleted.list.id)
         case .restoreReminders(let deleted):
             for item in deleted { try store.restore(item) }
+            return .deleteReminders(ids: deleted.map(\.reminder.id))
         case .uncomplete(let id):
             try store.uncomplete(id: id)
+            return .complete(id: id)
+        case .complete(let id):
+            try store.complete(id: id)
+            return .uncomplete(id: id)
         case .setFlag(let id, let flagged):
             try store.setFlag(id: id, flagged)
+            return .setFlag(id: id, !flagged)
         case .restoreDueDate(let id, let due):
+            let before = try Self.fields(of: id, in: store)
             try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
+            return .restoreDueDate(id: id, before.dueDate ?? nil)
+        case .setPriority(let id, let priority):
+            let before = try Self.fields(of: id, in: store)
+            try store.updateReminder(id: id, ReminderChanges(priority: priority))
+            return .setPriority(id: id, before.priority ?? .none)
+        case .restoreFields(let id, let fields):
+            let before = try Self.fields(of: id, in: store)
+            try store.updateReminder(id: id, fields)
+            return .restoreFields(id: id, before)
+        case .deleteReminder(let id):
+            return .restoreReminder(try store.deleteReminder(id: id))
+        case .deleteReminders(let ids):
+            return .restoreReminders(try ids.map { try store.deleteReminder(id: $0) })
+        case .deleteList(let id):
+            return .restoreList(try store.deleteList(id: id))
         }
+    }
+
+    /// A reminder's editable fields as they are now, for `restoreFields`.
+    public static func fields(of id: String, in store: RemindersStore) throws -> ReminderChanges {
+        guard let row = try store.writer.read({ db in try Queries.reminder(db, id: id, clock: store.clock) }) else {
+            throw CoreError.notFound("the reminder is gone")
+        }
+        let reminder = row.reminder
+        return ReminderChanges(title: reminder.title, notes: reminder.notes, dueDate: .some(reminder.dueDate),
+                               priority: reminder.priority, isFlagged: reminder.isFlagged,
+                               listID: reminder.remindersListID, tags: row.tags)
     }
 
     /// Applies the undo and keeps the completion batch in step: an undone
     /// completion leaves it, and a reminder put back while it was still
     /// completing joins it again, so it completes as it would have (else it
     /// would stay "completing" until the app ends). Never throws: a failure
-    /// is the result's error.
+    /// is the result's error. The result's `undo` takes this one back (a
+    /// redo).
     public func perform(in environment: AppEnvironment) -> ActionResult {
         do {
-            if case .uncomplete(let id) = self { environment.completions.cancelled(id) }
-            try apply(to: environment.store)
+            switch self {
+            case .uncomplete(let id), .complete(let id), .deleteReminder(let id): environment.completions.cancelled(id)
+            case .deleteReminders(let ids): for id in ids { environment.completions.cancelled(id) }
+            default: break
+            }
+            let inverse = try apply(to: environment.store)
             for id in restoredCompletingIDs { environment.completions.scheduled(id) }
-            return ActionResult(message: doneMessage)
+            return ActionResult(message: doneMessage, undo: inverse)
         } catch {
             return .failed(ReminderActions.describe(error))
         }
@@ -93,7 +151,7 @@ public enum UndoAction: Equatable, Sendable {
         case .restoreReminder(let deleted): restored = [deleted]
         case .restoreReminders(let deleted): restored = deleted
         case .restoreList(let deleted): restored = deleted.reminders
-        case .uncomplete, .setFlag, .restoreDueDate: restored = []
+        default: restored = []
         }
         return restored.filter { $0.reminder.status == .completing }.map(\.reminder.id)
     }
@@ -101,12 +159,18 @@ public enum UndoAction: Equatable, Sendable {
     /// The toast's line after undoing.
     public var doneMessage: String {
         switch self {
-        case .restoreReminder: "Restored"
+        case .restoreReminder(let deleted): "Restored “\(deleted.reminder.title)”"
         case .restoreList(let deleted): "Restored “\(deleted.list.title)”"
         case .restoreReminders(let items): items.count == 1 ? "Restored 1 reminder" : "Restored \(items.count) reminders"
         case .uncomplete: "Marked incomplete"
+        case .complete: "Completed again"
         case .setFlag(_, let flagged): flagged ? "Flagged" : "Unflagged"
         case .restoreDueDate(_, let due): due.map { "Due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "No due date again"
+        case .setPriority(_, let priority): priority == .none ? "Priority: none again" : "Priority: \(priority.name) again"
+        case .restoreFields(_, let fields): "Put back “\(fields.title ?? "")” as it was"
+        case .deleteReminder: "Deleted again"
+        case .deleteReminders(let ids): ids.count == 1 ? "Deleted 1 reminder again" : "Deleted \(ids.count) reminders again"
+        case .deleteList: "Deleted the list again"
         }
     }
 }

@@ -81,28 +81,65 @@ import RemindersViewModels
         world.press(.character("u"))
         #expect(world.text.contains("Prepare sprint demo"))
         #expect(try world.reminder(titled: "Prepare sprint demo")?.tags == ["work"])
-        #expect(world.app.toast?.message == "Restored")
+        #expect(world.app.toast?.message == "Restored “Prepare sprint demo” · ^R redo")
     }
 
-    /// `u` takes back only what the toast on screen offers: after another
-    /// toast, or once it has gone, the old change may have been edited since.
-    @Test func undoEndsWithItsToast() throws {
+    /// `u` is a history, not a toast's offer: it takes back the latest
+    /// change, then the one before, after other toasts and after its own
+    /// has gone, priority changes included; ^R does again what it took back.
+    @Test func undoIsAHistoryAndCtrlRRedoes() throws {
         let world = try TestWorld()
         world.openList("Work")
         world.press(.character("d"))
         #expect(world.text.contains("· u undo"))
         world.press(.character("s"), .enter)
         #expect(world.app.toast?.message.hasPrefix("Sorted by") == true)
-        world.press(.character("u"))
-        #expect(world.app.toast?.message == "Nothing to undo")
-        #expect(try world.reminder(titled: "Prepare sprint demo") == nil)
-
-        world.press(.character("j"), .character("f"))
-        #expect(world.text.contains("· u undo"))
+        world.press(.character("j"))
+        let screen = try #require(world.app.top as? ListDetailScreen)
+        let selected = try #require(screen.selectedRow?.reminder)
+        world.press(.character("f"))
+        #expect(try world.reminder(titled: selected.title)?.reminder.isFlagged == !selected.isFlagged)
+        world.press(.character("p"))
+        let cycled = Priority(rawValue: (selected.priority.rawValue + 1) % 4) ?? .none
+        #expect(try world.reminder(titled: selected.title)?.reminder.priority == cycled)
         world.advance(60)
         #expect(world.app.toast == nil)
+
+        world.press(.character("u"))
+        #expect(world.app.toast?.message.hasSuffix(" again · ^R redo") == true)
+        #expect(try world.reminder(titled: selected.title)?.reminder.priority == selected.priority)
+        world.press(.character("u"))
+        #expect(try world.reminder(titled: selected.title)?.reminder.isFlagged == selected.isFlagged)
+        world.press(.character("u"))
+        #expect(try world.reminder(titled: "Prepare sprint demo")?.tags == ["work"])
         world.press(.character("u"))
         #expect(world.app.toast?.message == "Nothing to undo")
+
+        // ^R does again, in order: the delete, then the flag.
+        world.press(.control("r"))
+        #expect(try world.reminder(titled: "Prepare sprint demo") == nil)
+        world.press(.control("r"))
+        #expect(try world.reminder(titled: selected.title)?.reminder.isFlagged == !selected.isFlagged)
+        // A new change forgets what could be redone.
+        world.press(.character("f"))
+        world.press(.control("r"))
+        #expect(world.app.toast?.message == "Nothing to redo")
+    }
+
+    /// A reminder edited in the form is put back as the form found it by `u`.
+    @Test func anEditInTheFormCanBeUndone() throws {
+        let world = try TestWorld()
+        world.openList("Work")
+        world.press(.character("e"))
+        world.press(.control("u"))
+        world.type("Demo the sync")
+        world.press(.control("s"))
+        #expect(try world.reminder(titled: "Demo the sync") != nil)
+        world.press(.character("u"))
+        #expect(try world.reminder(titled: "Demo the sync") == nil)
+        #expect(try world.reminder(titled: "Prepare sprint demo")?.reminder.notes == "Show sync between two terminals")
+        world.press(.control("r"))
+        #expect(try world.reminder(titled: "Demo the sync") != nil)
     }
 
     @Test func undoStillWorksAfterLeavingTheScreen() throws {
@@ -140,7 +177,7 @@ import RemindersViewModels
         #expect(world.text.contains("Deleted “Personal” · u undo"))
         #expect(try world.lists().map(\.title) == ["Work", "Groceries"])
         world.press(.character("u"))
-        #expect(world.app.toast?.message == "Restored “Personal”")
+        #expect(world.app.toast?.message == "Restored “Personal” · ^R redo")
         #expect(try world.lists().map(\.title) == ["Personal", "Work", "Groceries"])
         #expect(try world.store.writer.read { db in try ExportDump.read(db, owner: { _ in "me" }) } == before)
         #expect(world.text.contains("● Personal"))

@@ -465,7 +465,7 @@ import Testing
           │ Filter: flag                                                             │
           │                                                                          │
           │ Everywhere                                                               │
-          │   u               Undo the last delete, completion or flag               │
+          │   u               Undo: delete, completion, flag, priority, snooze, edit │
           │                                                                          │
           │ ON OTHER SCREENS                                                         │
           │                                                                          │
@@ -473,14 +473,14 @@ import Testing
           │   f               Flag / unflag                                          │
           │                                                                          │
           │ Search results                                                           │
-          │   u               Undo the last delete, completion or flag               │
+          │   u               Undo: delete, completion, flag, priority, snooze, edit │
           │   f               Flag / unflag                                          │
           │                                                                          │
           │ Flag                                                                     │
           │   Space           Flag / unflag                                          │
           │                                                                          │
           │ Due alerts                                                               │
-          │   u               Undo the last delete, completion or flag               │
+          │   u               Undo: delete, completion, flag, priority, snooze, edit │
           │ ↑↓ scroll · Esc clear the filter · 17/18                                 │
           ╰──────────────────────────────────────────────────────────────────────────╯
          Esc close                                               me@laptop · local only

@@ -21,7 +21,19 @@ final class AppController {
     private(set) var stack: [ScreenController] = []
     private(set) var overlays: [Overlay] = []
     private(set) var toast: Toast?
-    private var undoAction: (action: UndoAction, perform: (UndoAction) -> ActionResult)?
+    /// What `u` takes back, latest last, and what ^R does again: each a
+    /// change and the performer that applies it (the view model that made
+    /// it, or the store).
+    private var undoHistory: [UndoEntry] = []
+    private var redoHistory: [UndoEntry] = []
+
+    struct UndoEntry {
+        var action: UndoAction
+        var perform: (UndoAction) -> ActionResult
+    }
+
+    /// How many changes `u` can take back.
+    static let undoDepth = 30
     let statusBar: StatusBarViewModel
     /// Due alerts, when the options turn them on (AlertToasts.swift).
     let dueAlerts: DueAlertScheduler?
@@ -113,45 +125,68 @@ final class AppController {
 
     // MARK: Toasts and undo
 
-    /// Shows what an action did. With `undo`, `u` takes it back through the
-    /// given performer (the view model that did it) for as long as this
-    /// toast is on screen: once it is gone or another took its place, `u`
-    /// would take back something that may have been edited since.
+    /// Shows what an action did. With `undo`, the change joins the undo
+    /// history: `u` takes back the latest change, then the one before (up
+    /// to `undoDepth`), and ^R does again what `u` took back. The toast
+    /// says so while it shows.
     func show(_ result: ActionResult, undo perform: ((UndoAction) -> ActionResult)? = nil) {
         if let error = result.errorMessage {
             showError(error)
             return
         }
+        if let undo = result.undo, let perform { remember(undo, perform: perform) }
         guard let message = result.message else { return }
-        guard let undo = result.undo, let perform else {
-            showMessage(message)
-            return
-        }
-        toast = Toast(message: message, isError: false, canUndo: true,
+        toast = Toast(message: message, isError: false, canUndo: result.undo != nil && perform != nil,
                       expires: now().addingTimeInterval(options.toastDuration))
-        undoAction = (undo, perform)
+    }
+
+    /// Adds a change to the undo history (a form's save, which shows its
+    /// own message); a new change forgets what could be redone.
+    func remember(_ undo: UndoAction, perform: ((UndoAction) -> ActionResult)? = nil) {
+        undoHistory.append(UndoEntry(action: undo, perform: perform ?? storeUndo()))
+        if undoHistory.count > Self.undoDepth { undoHistory.removeFirst(undoHistory.count - Self.undoDepth) }
+        redoHistory.removeAll()
     }
 
     func showMessage(_ message: String, duration: TimeInterval? = nil) {
         toast = Toast(message: message, isError: false, canUndo: false,
                       expires: now().addingTimeInterval(duration ?? options.toastDuration))
-        undoAction = nil
     }
 
     func showError(_ message: String) {
         toast = Toast(message: message, isError: true, canUndo: false,
                       expires: now().addingTimeInterval(max(options.toastDuration, 6)))
-        undoAction = nil
     }
 
+    /// Takes back the latest change of the history.
     func undo() {
-        guard let pending = undoAction, toast?.canUndo == true else {
+        guard let entry = undoHistory.popLast() else {
             showMessage("Nothing to undo")
             return
         }
-        undoAction = nil
-        let result = pending.perform(pending.action)
-        show(result)
+        let result = entry.perform(entry.action)
+        if let error = result.errorMessage {
+            showError("Could not undo: \(error)")
+            return
+        }
+        if let redo = result.undo { redoHistory.append(UndoEntry(action: redo, perform: storeUndo())) }
+        let redoKey = keyMap.key(for: .redo, in: [.global]).map { " · \($0) redo" } ?? ""
+        showMessage((result.message ?? "Undone") + redoKey)
+    }
+
+    /// Does again the change `u` took back last.
+    func redo() {
+        guard let entry = redoHistory.popLast() else {
+            showMessage("Nothing to redo")
+            return
+        }
+        let result = entry.perform(entry.action)
+        if let error = result.errorMessage {
+            showError("Could not redo: \(error)")
+            return
+        }
+        if let undo = result.undo { undoHistory.append(UndoEntry(action: undo, perform: storeUndo())) }
+        showMessage(result.message ?? "Redone")
     }
 
     /// Undo for an action whose view model may be gone by the time the user
@@ -176,7 +211,6 @@ final class AppController {
         if announceRejoin() { changed = true }
         if let toast, toast.expires <= now() {
             self.toast = nil
-            undoAction = nil
             changed = true
         }
         return changed || isAnimating
@@ -289,6 +323,8 @@ final class AppController {
             openDueAlerts()
         case .undo:
             undo()
+        case .redo:
+            redo()
         case .redraw:
             wantsFullRepaint = true
         default:

@@ -66,7 +66,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
 /// Everything a key can do.
 enum Action: String, CaseIterable, Hashable, Sendable {
     // Everywhere
-    case help, back, quit, suspend, search, openTags, openConflicts, undo, redraw
+    case help, back, quit, suspend, search, openTags, openConflicts, undo, redo, redraw
     // Moving around
     case up, down, top, bottom, pageUp, pageDown, open
     // Home
@@ -210,7 +210,9 @@ struct KeyMap: Sendable {
         KeyBinding([.character("t")], [.global], .openTags, "Tags"),
         KeyBinding([.character("C")], [.global], .openConflicts, "Sync conflicts: what the merge resolved, and why"),
         KeyBinding([.character("o")], [.global], .toggleOffline, "Take this device offline / back online (edits wait while offline)"),
-        KeyBinding([.character("u")], [.global, .searchResults, .alerts], .undo, "Undo the last delete, completion or flag"),
+        KeyBinding([.character("u")], [.global, .searchResults, .alerts], .undo,
+                   "Undo: delete, completion, flag, priority, snooze, edit"),
+        KeyBinding([.control("r")], [.global, .searchResults, .alerts], .redo, "Redo what undo took back (up to 30 back)"),
         KeyBinding([.control("l")], [.global, .form, .search], .redraw, "Redraw the screen"),
         KeyBinding([.character("!")], [.global], .openAlerts, "Due alerts: complete, open or snooze what is due"),
 

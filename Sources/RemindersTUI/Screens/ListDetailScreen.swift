@@ -113,13 +113,18 @@ final class ListDetailScreen: ViewModelScreen {
                 return true
             }
             do {
-                app.push(try ReminderFormScreen(environment: environment, reminderID: row.id))
+                // What the form started from, for `u` once it is saved.
+                let before = try UndoAction.fields(of: row.id, in: environment.store)
+                app.push(try ReminderFormScreen(environment: environment, reminderID: row.id) { [weak app] id in
+                    app?.remember(.restoreFields(id: id, before))
+                })
             } catch {
                 app.showError("\(error)")
             }
         case .newReminder:
-            app.push(ReminderFormScreen(environment: environment, context: state.filter) { [weak self] id in
+            app.push(ReminderFormScreen(environment: environment, context: state.filter) { [weak self, weak app] id in
                 self?.select(id: id)
+                app?.remember(.deleteReminder(id: id))
             })
         case .toggleCompletion, .toggleFlag, .deleteReminder:
             guard let row = selectedRow else { return true }
@@ -131,7 +136,9 @@ final class ListDetailScreen: ViewModelScreen {
             // update is the same one the form uses.
             do {
                 try environment.store.updateReminder(id: row.id, ReminderChanges(priority: next))
-                app.showMessage(next == .none ? "Priority: none" : "Priority: \(next.name) \(next.marks)")
+                app.show(ActionResult(message: next == .none ? "Priority: none" : "Priority: \(next.name) \(next.marks)",
+                                      undo: .setPriority(id: row.id, row.reminder.priority)),
+                         undo: app.storeUndo())
             } catch {
                 app.showError((error as? CoreError)?.description ?? "\(error)")
             }
