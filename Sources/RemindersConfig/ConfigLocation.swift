@@ -7,6 +7,11 @@ public struct ConfigLocation: Sendable, Equatable {
     /// Named by `--config` or `REMINDERS_CONFIG`, so it must be there.
     public var isRequired: Bool
 
+    public init(path: String, isRequired: Bool) {
+        self.path = path
+        self.isRequired = isRequired
+    }
+
     public init(option: String?, environment: [String: String], home: String) {
         if let option, !option.isEmpty {
             path = Self.expand(option, home: home)

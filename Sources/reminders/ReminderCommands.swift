@@ -13,7 +13,7 @@ struct AddCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "The list to add to: id, id prefix or title (env REMINDERS_DEFAULT_LIST; config default-list).",
-        valueName: "list"))
+        valueName: "list"), completion: ShellCompletion.lists)
     var list: String?
 
     @Option(help: "Notes (new lines allowed).")
@@ -28,7 +28,8 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Flag the reminder.")
     var flag = false
 
-    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag; repeat for several.", valueName: "tag"))
+    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag; repeat for several.", valueName: "tag"),
+            completion: ShellCompletion.tags)
     var tags: [String] = []
 
     @OptionGroup var common: CommonOptions
@@ -65,7 +66,8 @@ struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change a reminder's title, notes, due date, priority, flag, list or tags.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @Option(help: "A new title.")
@@ -92,7 +94,8 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Remove the flag.")
     var unflag = false
 
-    @Option(help: ArgumentHelp("Move it to this list: id, id prefix or title.", valueName: "list"))
+    @Option(help: ArgumentHelp("Move it to this list: id, id prefix or title.", valueName: "list"),
+            completion: ShellCompletion.lists)
     var list: String?
 
     @Option(help: ArgumentHelp("Replace its tags: a comma-separated list (\"\" removes them all).", valueName: "a,b"))
@@ -165,7 +168,8 @@ struct CompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "complete", abstract: "Mark a reminder completed.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @OptionGroup var common: CommonOptions
@@ -181,7 +185,8 @@ struct UncompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uncomplete", abstract: "Mark a completed reminder as not completed.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @OptionGroup var common: CommonOptions
@@ -197,7 +202,8 @@ struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a reminder.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @OptionGroup var common: CommonOptions
@@ -220,7 +226,8 @@ struct ClearCompletedCommand: ParsableCommand {
                                valueName: "period"))
     var olderThan: String = "all"
 
-    @Option(help: ArgumentHelp("Only this list: id, id prefix or title.", valueName: "list"))
+    @Option(help: ArgumentHelp("Only this list: id, id prefix or title.", valueName: "list"),
+            completion: ShellCompletion.lists)
     var list: String?
 
     @OptionGroup var common: CommonOptions
