@@ -4,7 +4,7 @@ import Testing
 @Suite struct ConfigFileTests {
     let path = "/home/alice/.config/reminders/config.toml"
 
-    func parse(_ text: String) throws -> ConfigFile {
+    func parse(_ text: String) throws(ConfigError) -> ConfigFile {
         try ConfigFile(path: path, text: text)
     }
 

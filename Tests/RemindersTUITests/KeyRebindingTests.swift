@@ -171,10 +171,11 @@ import RemindersViewModels
     @Test func theSelectionBarTakesTheUsersBackground() throws {
         let colors = try ThemeColors([ColorSetting(role: "selection", foreground: nil, background: "22")])
         let world = try TestWorld(options: TUIOptions(colors: colors))
-        let lines = world.screen.textLines()
-        let row = try #require(lines.firstIndex { $0.contains("Personal") })
-        let selected = (0..<world.screen.width).contains { world.screen[row: row, column: $0].style.background == .indexed(22) }
-        #expect(selected)
+        let screen = world.screen
+        let selected = (0..<screen.height).flatMap { row in (0..<screen.width).map { screen[row, $0] } }
+            .filter { $0.style.background == .indexed(22) }
+        #expect(!selected.isEmpty)
+        #expect(!(0..<screen.height).contains { row in (0..<screen.width).contains { screen[row, $0].style.background == .indexed(24) } })
     }
 
     @Test func mistakesNameTheirLine() {
