@@ -71,10 +71,13 @@ struct ConfigCommandTests {
         #expect((json["file"] as? [String: Any])?["exists"] as? Bool == true)
         let settings = try #require(json["settings"] as? [String: [String: Any]])
         #expect(settings["due-hour"]?["value"] as? Int == 8)
-        #expect(settings["due-hour"]?["from"] as? [String: AnyHashable] == ["source": "file", "path": path, "line": 1])
+        let hourFrom = settings["due-hour"]?["from"] as? [String: Any]
+        #expect(hourFrom?["source"] as? String == "file")
+        #expect(hourFrom?["path"] as? String == path)
+        #expect(hourFrom?["line"] as? Int == 1)
         #expect(settings["server"]?["value"] as? String == "/srv/reminders")
-        #expect(settings["server"]?["from"] as? [String: AnyHashable] == ["source": "environment", "variable": "REMINDERS_SERVER"])
-        #expect(settings["user"]?["from"] as? [String: AnyHashable] == ["source": "default"])
+        #expect(settings["server"]?["from"] as? [String: String] == ["source": "environment", "variable": "REMINDERS_SERVER"])
+        #expect(settings["user"]?["from"] as? [String: String] == ["source": "default"])
         #expect(settings["default-list"]?["value"] is NSNull)
         let colors = try #require(json["colors"] as? [[String: Any]])
         #expect(colors.first?["role"] as? String == "accent")
@@ -132,12 +135,14 @@ struct ConfigCommandTests {
         try cli.ok("list", "add", "Home")
         let id = try cli.ok("add", "Milk", "--list", "Home", "--notes", "2 liters")
         let log = cli.home.appendingPathComponent("editor.log").path
-        // Records the file's mode, path and text, then appends a line.
+        // Records the file's mode, path and text, then appends a line; the
+        // file is the last argument.
         let editor = try script(cli, "edit-notes", """
-            stat -c '%a' "$1" > '\(log)'
-            echo "$1" >> '\(log)'
-            cat "$1" >> '\(log)'
-            printf '\\nsemi-skimmed\\n' >> "$1"
+            for file; do :; done
+            stat -c '%a' "$file" > '\(log)'
+            echo "$file" >> '\(log)'
+            cat "$file" >> '\(log)'
+            printf '\\nsemi-skimmed\\n' >> "$file"
             """)
         let result = try cli.run(["edit", id, "--notes-editor"], environment: ["EDITOR": "'\(editor)' --wait"])
         #expect(result.status == 0, "\(result)")
@@ -199,8 +204,10 @@ struct ConfigCommandTests {
         let page = try String(contentsOf: root.appendingPathComponent("docs/man/reminders.1"), encoding: .utf8)
         let help = try cli.ok("--help")
         let section = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
-        let names = section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
-            .filter { $0.allSatisfy { $0.isLowercase || $0 == "-" } }
+        // A subcommand's line starts two spaces in; its description's next lines, further.
+        let names = section.split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  See ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(names.count > 20)
         for name in names {
             #expect(page.contains(".It Em \(name)") || page.contains("reminders \(name)"), "\(name) is not in docs/man/reminders.1")
