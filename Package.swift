@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // `swift package generate-documentation`; nothing in the products links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -121,6 +122,12 @@ let package = Package(
             name: "DeviceRuntime",
             dependencies: ["RemindersCore", "SyncEngine", "CloudServer", "CloudClient", "RemindersViewModels"]
         ),
+        // The config file (TOML): where it is, what it says, on which line,
+        // and the order of precedence of options, environment and file.
+        .target(
+            name: "RemindersConfig",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         .target(
             name: "RemindersTUI",
             dependencies: ["RemindersViewModels", "RemindersCore", "CNcurses"]
@@ -129,7 +136,7 @@ let package = Package(
             name: "reminders",
             dependencies: [
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
-                "SyncService", "CloudClient", "CloudServerPostgres",
+                "SyncService", "CloudClient", "CloudServerPostgres", "RemindersConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -150,6 +157,7 @@ let package = Package(
         // namespaces.
         .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "CloudServerPostgres"], path: "Tests/TestSupport"),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
+        .testTarget(name: "RemindersConfigTests", dependencies: ["RemindersConfig"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudServerPostgres", "TestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "CloudServer", "CloudClient", "RemindersCore", "DeviceRuntime", "RemindersViewModels", "TestSupport"]),
         .testTarget(name: "RemindersViewModelsTests", dependencies: ["RemindersViewModels", "DeviceRuntime", "RemindersCore", "TestSupport"]),

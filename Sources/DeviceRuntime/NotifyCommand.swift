@@ -17,8 +17,9 @@ public enum NotifyCommand {
     /// "…" keeps everything but lets a backslash escape " \ $ and `;
     /// outside quotes a backslash keeps the next character. `$`, `~`, `*`
     /// and the like are plain characters. Throws `CoreError.invalidInput`
-    /// for an unterminated quote or an empty command.
-    public static func split(_ text: String) throws -> [String] {
+    /// for an unterminated quote or an empty command; `what` names the
+    /// command in those errors ("notify command", "EDITOR").
+    public static func split(_ text: String, naming what: String = "notify command") throws -> [String] {
         var words: [String] = []
         var word = ""
         var inWord = false
@@ -36,7 +37,7 @@ public enum NotifyCommand {
                     if next == "'" { closed = true; break }
                     word.append(next)
                 }
-                guard closed else { throw CoreError.invalidInput("notify command '\(text)' has an unterminated ' quote") }
+                guard closed else { throw CoreError.invalidInput("\(what) '\(text)' has an unterminated ' quote") }
             case "\"":
                 inWord = true
                 var closed = false
@@ -50,10 +51,10 @@ public enum NotifyCommand {
                     }
                     word.append(next)
                 }
-                guard closed else { throw CoreError.invalidInput("notify command '\(text)' has an unterminated \" quote") }
+                guard closed else { throw CoreError.invalidInput("\(what) '\(text)' has an unterminated \" quote") }
             case "\\":
                 guard let escaped = iterator.next() else {
-                    throw CoreError.invalidInput("notify command '\(text)' ends with a lone backslash")
+                    throw CoreError.invalidInput("\(what) '\(text)' ends with a lone backslash")
                 }
                 // A backslash before a new line joins lines, as in a shell.
                 if escaped != "\n" {
@@ -66,7 +67,7 @@ public enum NotifyCommand {
             }
         }
         if inWord { words.append(word) }
-        guard !words.isEmpty else { throw CoreError.invalidInput("notify command must not be empty") }
+        guard !words.isEmpty else { throw CoreError.invalidInput("\(what) must not be empty") }
         return words
     }
 

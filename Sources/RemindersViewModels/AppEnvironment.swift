@@ -32,6 +32,11 @@ public final class AppEnvironment: Sendable {
     /// controls (as `LiveSync` does), so an app built with
     /// `syncStatus: liveSync` gets both.
     public let syncControls: (any SyncControls)?
+    /// The list a new reminder goes to when where the user was names none
+    /// (Today, a tag, search): a list's title (any case) or id, from the
+    /// config file's `default-list`. Nil, or a list that is not there,
+    /// means the first list.
+    public let defaultList: String?
 
     /// An environment for one store; without providers, the device has no
     /// server and no shares.
@@ -47,6 +52,8 @@ public final class AppEnvironment: Sendable {
     ///     it moves by hand.
     ///   - syncControls: the offline switch and the conflict log's actions;
     ///     by default `syncStatus`, when it offers them.
+    ///   - defaultList: the title or id of the list new reminders go to
+    ///     when the screen names none.
     public init(
         store: RemindersStore,
         userName: String = "me",
@@ -55,7 +62,8 @@ public final class AppEnvironment: Sendable {
         sharing: any SharingInfoProvider = NoSharing(),
         completionDelay: TimeInterval = 3,
         completionClock: any CompletionClock = DispatchCompletionClock(),
-        syncControls: (any SyncControls)? = nil
+        syncControls: (any SyncControls)? = nil,
+        defaultList: String? = nil
     ) {
         self.store = store
         self.userName = userName
@@ -63,6 +71,7 @@ public final class AppEnvironment: Sendable {
         self.syncStatus = syncStatus
         self.sharing = sharing
         self.syncControls = syncControls ?? (syncStatus as? any SyncControls)
+        self.defaultList = defaultList
         self.completions = CompletionScheduler(store: store, delay: completionDelay, clock: completionClock)
     }
 

@@ -91,9 +91,21 @@ public final class ReminderFormViewModel: ViewModel {
                    label: "reminder-form")
         startObserving()
         refresh()
-        if state.fields.listID.isEmpty, let first = state.lists.first {
-            update { $0.fields.listID = first.id }
+        if state.fields.listID.isEmpty, let list = Self.defaultList(in: state.lists, named: environment.defaultList) {
+            update { $0.fields.listID = list.id }
         }
+    }
+
+    /// The user's default list when it is there (by id, or title in any
+    /// case), else the first list.
+    static func defaultList(in lists: [RemindersList], named name: String?) -> RemindersList? {
+        if let name {
+            if let list = lists.first(where: { $0.id == name })
+                ?? lists.first(where: { $0.title.caseInsensitiveCompare(name) == .orderedSame }) {
+                return list
+            }
+        }
+        return lists.first
     }
 
     /// Editing an existing reminder; throws `CoreError.notFound` when it

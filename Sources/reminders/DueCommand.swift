@@ -33,7 +33,7 @@ struct DueCommand: ParsableCommand {
     func run() throws {
         let context = try ReadingContext(common)
         let span = try TimeSpan(parsing: within)
-        let hour = try dueHour.hour()
+        let hour = try dueHour.hour(common)
         let due = try context.read { db in
             try DueQueries.due(db, within: span, clock: context.clock, defaultHour: hour)
         }
@@ -64,25 +64,27 @@ struct DueCommand: ParsableCommand {
 /// with a date but no time falls due.
 struct DueHourOption: ParsableArguments {
     @Option(name: .customLong("due-hour"), help: ArgumentHelp(
-        "When a reminder with a date but no time falls due, 0-23 (env REMINDERS_DUE_HOUR; default 9).",
+        "When a reminder with a date but no time falls due, 0-23 (env REMINDERS_DUE_HOUR; config due-hour; default 9).",
         valueName: "hour"))
     var value: String?
 
     func validate() throws {
-        try usage { _ = try hour() }
-    }
-
-    /// The option, else `REMINDERS_DUE_HOUR`, else 9.
-    func hour(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
-        if let value { return try DueQueries.parseHour(value) }
-        if let text = environment["REMINDERS_DUE_HOUR"], !text.isEmpty {
-            do {
-                return try DueQueries.parseHour(text)
-            } catch let error as CoreError {
-                throw CoreError.invalidInput("REMINDERS_DUE_HOUR: \(error.description)")
+        try usage {
+            if let value { _ = try DueQueries.parseHour(value) }
+            if let text = ProcessInfo.processInfo.environment["REMINDERS_DUE_HOUR"], !text.isEmpty {
+                do {
+                    _ = try DueQueries.parseHour(text)
+                } catch let error as CoreError {
+                    throw CoreError.invalidInput("REMINDERS_DUE_HOUR: \(error.description)")
+                }
             }
         }
-        return DueQueries.defaultHour
+    }
+
+    /// The option, else `REMINDERS_DUE_HOUR`, else the config file's
+    /// `due-hour`, else 9.
+    func hour(_ common: CommonOptions) throws -> Int {
+        try EffectiveSettings(common: common, dueHour: value).dueHour.value
     }
 }
 

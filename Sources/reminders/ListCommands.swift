@@ -87,7 +87,7 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit", abstract: "Rename or recolour a list.")
 
-        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
+        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"), completion: ShellCompletion.lists)
         var list: String
 
         @Option(help: "A new title.")
@@ -120,7 +120,7 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete a list with all its reminders.")
 
-        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
+        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"), completion: ShellCompletion.lists)
         var list: String
 
         @OptionGroup var common: CommonOptions
@@ -142,7 +142,7 @@ struct ListCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cover", abstract: "Set a list's cover image (a PNG file) or remove it.")
 
-        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"))
+        @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"), completion: ShellCompletion.lists)
         var list: String
 
         @Argument(help: ArgumentHelp("A PNG image, at most 8 MB and 4096x4096 pixels.", valueName: "path"))

@@ -1,12 +1,19 @@
 import ArgumentParser
 import CloudClient
 import Foundation
+import RemindersConfig
 import RemindersCore
 
 /// The options every subcommand takes: where the server and this device's
-/// database live, and who and which device this is. Each falls back to an
-/// environment variable, then to a default under the data directory.
+/// database live, who and which device this is, and the config file. Each
+/// falls back to an environment variable, then to the config file (server
+/// and user), then to a default under the data directory.
 struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "The config file (env REMINDERS_CONFIG; default $XDG_CONFIG_HOME/reminders/config.toml, ~/.config/reminders/config.toml).",
+        valueName: "file"))
+    var config: String?
+
     @Option(name: .customLong("server"), help: ArgumentHelp(
         "The server: a directory shared by all devices, or the URL of a `reminders serve` signed in to with `reminders login` (env REMINDERS_SERVER; default <data>/server).",
         valueName: "dir|url"))
@@ -26,8 +33,10 @@ struct CommonOptions: ParsableArguments {
     var db: String?
 
     func validate() throws {
-        let location = try resolve()
-        try Self.checkName(location.user, what: "user")
+        // The config file first: a mistake in it is the first thing to say.
+        let settings = try EffectiveSettings.validating { try EffectiveSettings(common: self) }
+        let location = try resolve(settings)
+        try settings.blamingFile(settings.user) { try Self.checkName(location.user, what: "user") }
         try Self.checkName(location.device, what: "device")
         // REMINDERS_NOW is read here so that a bad value fails before any work.
         do {
@@ -37,30 +46,22 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// The options with environment fallbacks and defaults applied.
+    /// The options with environment, config file and defaults applied.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Location {
-        func value(_ option: String?, _ variable: String) -> String? {
-            if let option { return option }
-            if let env = environment[variable], !env.isEmpty { return env }
-            return nil
-        }
-        let dataDirectory = Location.dataDirectory(environment: environment)
-        let server = value(server, "REMINDERS_SERVER") ?? "\(dataDirectory)/server"
-        // On a network service the account signed in to is the user, unless
-        // told otherwise (`RemindersContext` checks that one is signed in).
-        let signedIn = Credentials.isURL(server)
-            ? try? Credentials.load(from: Credentials.path(environment: environment))
-                .credential(for: server, user: value(user, "REMINDERS_USER")).userName
-            : nil
-        let user = value(user, "REMINDERS_USER") ?? signedIn ?? "me"
-        let device = value(device, "REMINDERS_DEVICE") ?? "default"
-        let database = value(db, "REMINDERS_DB") ?? "\(dataDirectory)/devices/\(user)-\(device).sqlite"
+        try resolve(EffectiveSettings(common: self, environment: environment), environment: environment)
+    }
+
+    func resolve(_ settings: EffectiveSettings,
+                 environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Location {
+        let server = settings.server.value
+        let database = settings.database.value
         for (path, what) in [(server, "server"), (database, "database path")] where path.isEmpty {
             throw ValidationError("\(what) must not be empty")
         }
         return Location(
-            dataDirectory: dataDirectory, server: Credentials.isURL(server) ? server : Location.expand(server),
-            user: user, device: device,
+            dataDirectory: Location.dataDirectory(environment: environment),
+            server: Credentials.isURL(server) ? server : Location.expand(server),
+            user: settings.user.value, device: settings.device.value,
             databasePath: Location.expand(database))
     }
 

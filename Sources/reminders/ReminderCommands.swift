@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceRuntime
 import Foundation
 import RemindersCore
 
@@ -10,8 +11,10 @@ struct AddCommand: ParsableCommand {
     @Argument(help: "The reminder's title.")
     var title: String
 
-    @Option(help: ArgumentHelp("The list to add to: id, id prefix or title.", valueName: "list"))
-    var list: String
+    @Option(help: ArgumentHelp(
+        "The list to add to: id, id prefix or title (env REMINDERS_DEFAULT_LIST; config default-list).",
+        valueName: "list"), completion: ShellCompletion.lists)
+    var list: String?
 
     @Option(help: "Notes (new lines allowed).")
     var notes: String?
@@ -25,7 +28,8 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Flag the reminder.")
     var flag = false
 
-    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag; repeat for several.", valueName: "tag"))
+    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag; repeat for several.", valueName: "tag"),
+            completion: ShellCompletion.tags)
     var tags: [String] = []
 
     @OptionGroup var common: CommonOptions
@@ -41,8 +45,12 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
+        let settings = try EffectiveSettings(common: common, list: list)
+        guard !settings.defaultList.value.isEmpty else {
+            throw ValidationError("give --list, or set default-list in \(settings.file.path)")
+        }
         let context = try RemindersContext(common)
-        let listID = try context.list(list)
+        let listID = try context.list(settings.defaultList.value)
         let draft = ReminderDraft(
             listID: listID, title: title, notes: notes ?? "",
             dueDate: try due.map(Validation.dueDate),
@@ -58,7 +66,8 @@ struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change a reminder's title, notes, due date, priority, flag, list or tags.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @Option(help: "A new title.")
@@ -66,6 +75,9 @@ struct EditCommand: ParsableCommand {
 
     @Option(help: "New notes (an empty string clears them).")
     var notes: String?
+
+    @Flag(name: .customLong("notes-editor"), help: "Edit the notes in $EDITOR (else $VISUAL, else vi); an editor that fails or changes nothing changes nothing.")
+    var notesEditor = false
 
     @Option(help: ArgumentHelp("A new due date: YYYY-MM-DD or YYYY-MM-DDTHH:MM.", valueName: "date"))
     var due: String?
@@ -82,7 +94,8 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "Remove the flag.")
     var unflag = false
 
-    @Option(help: ArgumentHelp("Move it to this list: id, id prefix or title.", valueName: "list"))
+    @Option(help: ArgumentHelp("Move it to this list: id, id prefix or title.", valueName: "list"),
+            completion: ShellCompletion.lists)
     var list: String?
 
     @Option(help: ArgumentHelp("Replace its tags: a comma-separated list (\"\" removes them all).", valueName: "a,b"))
@@ -93,10 +106,11 @@ struct EditCommand: ParsableCommand {
     func validate() throws {
         if due != nil, noDue { throw ValidationError("give --due or --no-due, not both") }
         if flag, unflag { throw ValidationError("give --flag or --unflag, not both") }
-        let changesSomething = title != nil || notes != nil || due != nil || noDue || priority != nil
+        if notes != nil, notesEditor { throw ValidationError("give --notes or --notes-editor, not both") }
+        let changesSomething = title != nil || notes != nil || notesEditor || due != nil || noDue || priority != nil
             || flag || unflag || list != nil || tags != nil
         guard changesSomething else {
-            throw ValidationError("nothing to change: give --title, --notes, --due, --no-due, --priority, --flag, --unflag, --list or --tags")
+            throw ValidationError("nothing to change: give --title, --notes, --notes-editor, --due, --no-due, --priority, --flag, --unflag, --list or --tags")
         }
         try usage {
             if let title { _ = try Validation.title(title) }
@@ -107,12 +121,33 @@ struct EditCommand: ParsableCommand {
         }
     }
 
+    private var changesMoreThanNotes: Bool {
+        title != nil || due != nil || noDue || priority != nil || flag || unflag || list != nil || tags != nil
+    }
+
     func splitTags() -> [String] {
         (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     func run() throws {
         let context = try RemindersContext(common)
+        var notes = self.notes
+        if notesEditor {
+            let id = try context.reminder(reminder)
+            let current = try context.reminderRow(id: id).reminder.notes
+            switch ExternalEditor().edit(current) {
+            case .edited(let text):
+                notes = try Validation.notes(text)
+            case .unchanged:
+                // Nothing else to change: say so and leave the reminder be.
+                if !changesMoreThanNotes {
+                    print("Notes unchanged.")
+                    return
+                }
+            case .failed(let reason):
+                throw EditorFailure(message: "\(reason); the notes are unchanged")
+            }
+        }
         let line = try context.changeReminder(reminder, done: "Updated") { id in
             var changes = ReminderChanges(title: title, notes: notes)
             if let due { changes.dueDate = .some(try Validation.dueDate(due)) }
@@ -133,7 +168,8 @@ struct CompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "complete", abstract: "Mark a reminder completed.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @OptionGroup var common: CommonOptions
@@ -149,7 +185,8 @@ struct UncompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uncomplete", abstract: "Mark a completed reminder as not completed.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @OptionGroup var common: CommonOptions
@@ -165,7 +202,8 @@ struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a reminder.")
 
-    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"))
+    @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
+              completion: ShellCompletion.reminders)
     var reminder: String
 
     @OptionGroup var common: CommonOptions
@@ -188,7 +226,8 @@ struct ClearCompletedCommand: ParsableCommand {
                                valueName: "period"))
     var olderThan: String = "all"
 
-    @Option(help: ArgumentHelp("Only this list: id, id prefix or title.", valueName: "list"))
+    @Option(help: ArgumentHelp("Only this list: id, id prefix or title.", valueName: "list"),
+            completion: ShellCompletion.lists)
     var list: String?
 
     @OptionGroup var common: CommonOptions
@@ -207,4 +246,11 @@ struct ClearCompletedCommand: ParsableCommand {
         let scope = period == .all ? "" : " \(period.label)"
         print("Cleared \(count) completed \(count == 1 ? "reminder" : "reminders")\(scope).")
     }
+}
+
+/// The user's editor failed (not found, or exited non-zero): a runtime
+/// error, exit 1, with nothing changed.
+struct EditorFailure: CommandLineError {
+    var message: String
+    var exitCode: Int32 { 1 }
 }

@@ -18,6 +18,12 @@ struct RemindersCommand: ParsableCommand {
             XDG_DATA_HOME moves the data directory; REMINDERS_NOW (ISO 8601) \
             pins the clock.
 
+            Config file: $XDG_CONFIG_HOME/reminders/config.toml (or --config \
+            FILE, or REMINDERS_CONFIG) sets the default list, due hour, notify \
+            command, server, user, keys and colours; an option wins over the \
+            environment, which wins over the file. `reminders config` shows \
+            what is in effect and where it came from.
+
             Exit codes: 0 success, 1 runtime error, 2 bad usage or an unknown or \
             ambiguous LIST/REMINDER, 3 permission denied, 4 server unavailable.
             """,
@@ -49,6 +55,7 @@ struct RemindersCommand: ParsableCommand {
             ServerCommand.self,
             ServeCommand.self,
             LoginCommand.self,
+            ConfigCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )

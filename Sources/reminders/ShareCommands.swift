@@ -10,7 +10,7 @@ struct ShareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Share a list with another user (they accept with 'reminders accept').")
 
-    @Argument(help: "The list: id, id prefix or title.") var list: String
+    @Argument(help: "The list: id, id prefix or title.", completion: ShellCompletion.lists) var list: String
     @Option(name: .customLong("with"), help: ArgumentHelp("The user to share with.", valueName: "user")) var user: String
     @Flag(help: "They may read but not change it.") var readOnly = false
     @Flag(help: "They may change it (the default).") var readWrite = false
@@ -42,7 +42,7 @@ struct UnshareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unshare", abstract: "Stop sharing a list, or remove one user from it.")
 
-    @Argument(help: "The list: id, id prefix or title.") var list: String
+    @Argument(help: "The list: id, id prefix or title.", completion: ShellCompletion.lists) var list: String
     // `--with`, like `share`: `--user` already names who runs the command.
     @Option(name: .customLong("with"), help: ArgumentHelp("Remove only this user.", valueName: "user")) var user: String?
     @OptionGroup var common: CommonOptions
@@ -183,7 +183,7 @@ struct LeaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "leave", abstract: "Leave a list someone else shared with you.")
 
-    @Argument(help: "The list: id, id prefix or title.") var list: String
+    @Argument(help: "The list: id, id prefix or title.", completion: ShellCompletion.lists) var list: String
     @OptionGroup var common: CommonOptions
 
     func run() throws {

@@ -9,7 +9,7 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the reminders of a list or a smart list (all open reminders by default).")
 
-    @Argument(help: ArgumentHelp("A list: id, id prefix or title.", valueName: "list"))
+    @Argument(help: ArgumentHelp("A list: id, id prefix or title.", valueName: "list"), completion: ShellCompletion.lists)
     var list: String?
 
     @Flag(help: "Due today or earlier.")
@@ -27,7 +27,7 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Completed reminders.")
     var completed = false
 
-    @Option(help: ArgumentHelp("Reminders with this tag, in any case.", valueName: "tag"))
+    @Option(help: ArgumentHelp("Reminders with this tag, in any case.", valueName: "tag"), completion: ShellCompletion.tags)
     var tag: String?
 
     @Option(help: ArgumentHelp("manual, due, priority or title.", valueName: "order"))

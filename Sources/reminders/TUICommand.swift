@@ -14,7 +14,7 @@ struct TUICommand: ParsableCommand {
     var noMouse = false
 
     @Option(name: .customLong("notify-command"), help: ArgumentHelp(
-        "Run for every due alert with the title and due time as two more arguments, e.g. notify-send; split into words like a shell would, but never run by one (env REMINDERS_NOTIFY_COMMAND).",
+        "Run for every due alert with the title and due time as two more arguments, e.g. notify-send; split into words like a shell would, but never run by one (env REMINDERS_NOTIFY_COMMAND; config notify-command).",
         valueName: "command"))
     var notifyCommand: String?
 
@@ -26,18 +26,26 @@ struct TUICommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
-        try usage { _ = try notifyWords() }
+        let settings = try EffectiveSettings.validating {
+            try EffectiveSettings(common: common, dueHour: dueHour.value, notifyCommand: notifyCommand)
+        }
+        try settings.blamingFile(settings.notifyCommand) {
+            try usage { _ = try Self.notifyWords(settings.notifyCommand.value) }
+        }
     }
 
-    /// The notify command's words: the option, else the environment; an
-    /// empty option turns off one set in the environment.
-    func notifyWords(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String]? {
-        guard let text = notifyCommand ?? environment["REMINDERS_NOTIFY_COMMAND"],
-              !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+    /// The notify command's words, nil for none: the option, else the
+    /// environment, else the config file; an empty option turns off one
+    /// set in the environment or the file.
+    static func notifyWords(_ text: String) throws -> [String]? {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return try NotifyCommand.split(text)
     }
 
     func run() throws {
+        // The config file's keys and colours were checked in `validate()`,
+        // before the terminal is taken over.
+        let settings = try EffectiveSettings(common: common, dueHour: dueHour.value, notifyCommand: notifyCommand)
         // Refused before anything is opened, so a start without a terminal
         // makes no database and no server directory.
         do { try TerminalApp.requireTerminal() } catch let error as TerminalError {
@@ -58,7 +66,8 @@ struct TUICommand: ParsableCommand {
         let live = LiveSync(engine: session.engine, server: session.server)
         let environment = AppEnvironment(
             store: session.store, userName: session.userName, deviceName: session.deviceName,
-            syncStatus: live, sharing: session.sharing)
+            syncStatus: live, sharing: session.sharing,
+            defaultList: settings.defaultList.value.isEmpty ? nil : settings.defaultList.value)
         // The command line (or a second copy of the app) may write this
         // device's database while the app is open: the screens follow.
         let otherWrites = OtherProcessWrites(writer: session.writer)
@@ -72,8 +81,10 @@ struct TUICommand: ParsableCommand {
         do {
             try TerminalApp(environment: environment, options: TUIOptions(
                 mouse: !noMouse,
-                dueAlerts: DueAlertSettings(defaultHour: try dueHour.hour(), notifier: try notifyWords().map { NotifyRunner(words: $0) }),
-                firstRun: firstRun)).run()
+                dueAlerts: DueAlertSettings(defaultHour: settings.dueHour.value,
+                                            notifier: try Self.notifyWords(settings.notifyCommand.value).map { NotifyRunner(words: $0) }),
+                firstRun: firstRun, keyBindings: settings.keyBindings, colors: settings.colors,
+                editor: ExternalEditor())).run()
         } catch let error as TerminalError {
             throw CoreError.database(error.description)
         }

@@ -13,9 +13,9 @@ import Testing
         [.search, .textEntry],
         [.textEntry, .form, .reminderForm],
         [.notes, .textEntry, .form, .reminderForm],
-        [.choice, .form, .reminderForm],
-        [.flag, .form, .reminderForm],
-        [.tagField, .form, .reminderForm],
+        [.choice, .form, .reminderOptions, .reminderForm],
+        [.flag, .form, .reminderOptions, .reminderForm],
+        [.tagField, .form, .reminderOptions, .reminderForm],
         [.coverField, .form, .listForm],
         [.tagPicker, .textEntry],
         [.sortMenu],
@@ -32,7 +32,7 @@ import Testing
 
     @Test func noKeyIsBoundTwiceInOneContext() {
         for context in KeyContext.allCases {
-            var seen: [Key: Action] = [:]
+            var seen: [KeySequence: Action] = [:]
             for binding in keyMap.bindings where binding.contexts.contains(context) {
                 for key in binding.keys {
                     #expect(seen[key] == nil, "\(key) is bound to both \(seen[key].map { "\($0)" } ?? "") and \(binding.action) in \(context)")
@@ -72,7 +72,7 @@ import Testing
             for context in stack {
                 for binding in keyMap.bindings where binding.contexts.contains(context) {
                     for key in binding.keys {
-                        if case .character(let c) = key {
+                        if case .character(let c)? = key.keys.first {
                             #expect(c == " " && context == .tagPicker, "\(key) bound in text context \(context)")
                         }
                     }

@@ -90,8 +90,12 @@ enum RecordedInput: Equatable {
     /// Every key the key table binds, in table order, once each.
     static let boundKeys: [Key] = {
         var keys: [Key] = []
+        // Single keys: a sequence's keys are each bound on their own
+        // somewhere or mean nothing alone.
         for binding in KeyMap.standard.bindings {
-            for key in binding.keys where !keys.contains(key) { keys.append(key) }
+            for sequence in binding.keys where sequence.keys.count == 1 {
+                if let key = sequence.keys.first, !keys.contains(key) { keys.append(key) }
+            }
         }
         return keys
     }()

@@ -272,7 +272,7 @@ import Testing
 
 
 
-         Tab next  ^S save  Esc cancel                           me@laptop · local only
+         Tab next  ^S save  Esc cancel  ^X ^E editor             me@laptop · local only
         """#)
     }
 
@@ -320,7 +320,7 @@ import Testing
 
 
 
-         Tab next  ^S save  Esc cancel                                                                   me@laptop · local only
+         Tab next  ^S save  Esc cancel  ^X ^E editor                                                     me@laptop · local only
         """#)
     }
 

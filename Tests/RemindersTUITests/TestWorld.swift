@@ -83,6 +83,8 @@ final class TestWorld {
     func press(_ keys: [Key]) {
         for key in keys {
             app.handle(.key(key))
+            // An editor asked for runs here, with no terminal to hand over.
+            app.runPendingEdit { $0() }
             app.refresh()
         }
     }

@@ -48,16 +48,21 @@ final class AppController {
     var wantsFullRepaint = false
     /// Set by ^Z: the terminal suspends the process.
     var wantsSuspend = false
+    /// The first keys of a sequence (`g` of `g g`), waiting for the next.
+    private(set) var pendingKeys: [Key] = []
+    /// Text to edit in the user's editor once the terminal is handed over,
+    /// and what to do with the outcome.
+    private var pendingEdit: (text: String, finish: (ExternalEditOutcome) -> Void)?
 
     /// Smallest size the screens are laid out for.
     static let minimumSize = (width: 60, height: 20)
 
     init(environment: AppEnvironment, options: TUIOptions, colorMode: ColorMode, size: (width: Int, height: Int),
-         keyMap: KeyMap = .standard, now: @escaping () -> Date = Date.init, wake: @escaping @Sendable () -> Void) {
+         keyMap: KeyMap? = nil, now: @escaping () -> Date = Date.init, wake: @escaping @Sendable () -> Void) {
         self.environment = environment
         self.options = options
-        self.keyMap = keyMap
-        self.theme = Theme(mode: colorMode)
+        self.keyMap = keyMap ?? options.keyBindings.keyMap
+        self.theme = Theme(mode: colorMode, colors: options.colors)
         self.size = size
         self.now = now
         self.wake = wake
@@ -265,6 +270,7 @@ final class AppController {
             handle(key)
         case .mouse(let mouse):
             guard options.mouse else { return }
+            pendingKeys = []
             if let overlay = overlays.last {
                 _ = overlay.handleMouse(mouse, app: self)
             } else if let top, mouse.row > 0, mouse.row < size.height - 1 {
@@ -283,18 +289,68 @@ final class AppController {
             }
             return
         }
+        let contexts = self.contexts
+        if !pendingKeys.isEmpty {
+            let typed = pendingKeys + [key]
+            pendingKeys = []
+            switch keyMap.match(typed, in: contexts) {
+            case .action(let action):
+                perform(action)
+                return
+            case .prefix:
+                pendingKeys = typed
+                return
+            case .none:
+                // Not a sequence after all: the key counts on its own.
+                break
+            }
+        }
         if let overlay = overlays.last {
             if overlay.handleText(key, app: self) { return }
-            guard let action = keyMap.action(for: key, in: overlay.contexts) else { return }
-            if overlay.perform(action, app: self) { return }
-            performGlobal(action)
+        } else if let top {
+            if top.handleText(key, app: self) { return }
+        } else {
             return
         }
-        guard let top else { return }
-        if top.handleText(key, app: self) { return }
-        guard let action = keyMap.action(for: key, in: top.contexts) else { return }
-        if top.perform(action, app: self) { return }
+        switch keyMap.match([key], in: contexts) {
+        case .action(let action): perform(action)
+        case .prefix: pendingKeys = [key]
+        case .none: break
+        }
+    }
+
+    /// An action for the open overlay, else the top screen, else the app.
+    private func perform(_ action: Action) {
+        if let overlay = overlays.last {
+            if overlay.perform(action, app: self) { return }
+        } else if let top {
+            if top.perform(action, app: self) { return }
+        }
         performGlobal(action)
+    }
+
+    // MARK: The user's editor
+
+    /// Asks for `text` to be edited in the user's editor: the main loop
+    /// hands the terminal over, runs it, and calls `finish` with what came
+    /// of it. Without an editor `finish` gets a failure at once.
+    func editExternally(_ text: String, finish: @escaping (ExternalEditOutcome) -> Void) {
+        guard options.editor != nil else {
+            finish(.failed("no editor is set up"))
+            return
+        }
+        pendingEdit = (text, finish)
+    }
+
+    /// Runs the editor asked for, if any, with the terminal handed over by
+    /// `handOver` (the terminal's, or a test's that just calls its body).
+    func runPendingEdit(handingOver handOver: (() -> Void) -> Void) {
+        guard let edit = pendingEdit, let editor = options.editor else { return }
+        pendingEdit = nil
+        var outcome = ExternalEditOutcome.unchanged
+        handOver { outcome = editor.edit(edit.text) }
+        wantsFullRepaint = true
+        edit.finish(outcome)
     }
 
     private func performGlobal(_ action: Action) {
@@ -429,6 +485,10 @@ final class AppController {
             hints.insert((undo, "undo"), at: 0)
         }
         var spans: [Span] = [Span(" ", theme.statusBar)]
+        if !pendingKeys.isEmpty {
+            // The start of a sequence typed: the rest of it is awaited.
+            hints.insert((KeySequence(pendingKeys).description + " …", ""), at: 0)
+        }
         for hint in hints {
             spans.append(Span(hint.keys, theme.statusKey))
             spans.append(Span(" " + hint.label + "  ", theme.statusBar))

@@ -15,6 +15,13 @@ public struct TUIOptions: Sendable {
     /// The first start's "Start empty / Add sample lists", shown over Home
     /// when set.
     var firstRun: FirstRunOffer?
+    /// The keys, as the config file set them.
+    var keyBindings: KeyBindings
+    /// The colours, as the config file set them.
+    var colors: ThemeColors
+    /// Edits notes in the user's editor (`E` in the reminder form); nil
+    /// leaves that key saying it is not available.
+    var editor: (any ExternalEditing)?
 
     /// - Parameters:
     ///   - mouse: whether the app takes the mouse (wheel scrolls, clicks
@@ -25,8 +32,15 @@ public struct TUIOptions: Sendable {
     ///     turns due alerts off.
     ///   - firstRun: a new user's first start: the question to ask over
     ///     Home; nil asks nothing.
+    ///   - keyBindings: the key table, the user's keys in it.
+    ///   - colors: the user's colours, role by role.
+    ///   - editor: runs the user's editor on a reminder's notes.
     public init(mouse: Bool = true, toastDuration: TimeInterval = 5, dueAlerts: DueAlertSettings? = nil,
-                firstRun: FirstRunOffer? = nil) {
+                firstRun: FirstRunOffer? = nil, keyBindings: KeyBindings = .standard, colors: ThemeColors = .standard,
+                editor: (any ExternalEditing)? = nil) {
+        self.keyBindings = keyBindings
+        self.colors = colors
+        self.editor = editor
         self.mouse = mouse
         self.toastDuration = toastDuration
         self.dueAlerts = dueAlerts
@@ -104,13 +118,14 @@ public final class TerminalApp {
                 app.handle(event)
                 if app.shouldQuit { break }
             }
+            app.runPendingEdit(handingOver: terminal.handOver)
             app.tick()
             if app.wantsSuspend {
                 app.wantsSuspend = false
-                terminal.suspend { _ = kill(getpid(), SIGSTOP) }
-                // The terminal may have changed size while stopped.
-                if let resize = terminal.resizeIfChanged() { app.handle(resize) }
+                terminal.handOver { _ = kill(getpid(), SIGSTOP) }
             }
+            // The terminal may have changed size while it was handed over.
+            if let resize = terminal.resizeIfChanged() { app.handle(resize) }
             if app.wantsFullRepaint {
                 app.wantsFullRepaint = false
                 terminal.invalidate()

@@ -10,6 +10,9 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case searchResults
     case form
     case reminderForm
+    /// The reminder form's fields that take no typing (priority, flag,
+    /// list, tags), where a letter can be a key.
+    case reminderOptions
     case listForm
     case textEntry
     case notes
@@ -41,6 +44,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .searchResults: "Search results"
         case .form: "Forms"
         case .reminderForm: "Reminder form"
+        case .reminderOptions: "Reminder form, outside text fields"
         case .listForm: "List form"
         case .textEntry: "Editing text"
         case .notes: "Notes"
@@ -80,7 +84,7 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     // Search
     case focusResults, focusQuery, clearQuery
     // Forms
-    case nextField, previousField, save, cancel
+    case nextField, previousField, save, cancel, editNotesInEditor
     // Text
     case cursorLeft, cursorRight, lineStart, lineEnd, deleteBackward, deleteForward
     case deleteToStart, deleteToEnd, deleteWord, newline, lineUp, lineDown
@@ -98,9 +102,28 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     case startEmpty, addSampleData
 }
 
+/// Keys pressed one after another for one action: one key (`j`), or a
+/// sequence such as `g g` or `^X ^E`.
+struct KeySequence: Hashable, Sendable, CustomStringConvertible {
+    var keys: [Key]
+
+    init(_ keys: [Key]) {
+        self.keys = keys
+    }
+
+    /// "g g", how help and hints write it.
+    var description: String { keys.map(\.description).joined(separator: " ") }
+
+    /// Whether `typed` is the start of this sequence, shorter than it.
+    func extends(_ typed: [Key]) -> Bool {
+        keys.count > typed.count && Array(keys.prefix(typed.count)) == typed
+    }
+}
+
 /// One row of the key table.
 struct KeyBinding: Hashable, Sendable {
-    var keys: [Key]
+    /// Each is a way to do the action: one key, or a sequence of keys.
+    var keys: [KeySequence]
     var contexts: Set<KeyContext>
     var action: Action
     /// The help overlay's line.
@@ -108,16 +131,36 @@ struct KeyBinding: Hashable, Sendable {
     /// The status bar's short label, nil to leave the binding out of it.
     var hint: String?
 
+    /// A row whose keys are single keys.
     init(_ keys: [Key], _ contexts: Set<KeyContext>, _ action: Action, _ description: String, hint: String? = nil) {
-        self.keys = keys
+        self.init(sequences: keys.map { KeySequence([$0]) }, contexts, action, description, hint: hint)
+    }
+
+    init(sequences: [KeySequence], _ contexts: Set<KeyContext>, _ action: Action, _ description: String, hint: String? = nil) {
+        self.keys = sequences
         self.contexts = contexts
         self.action = action
         self.description = description
         self.hint = hint
     }
 
-    /// "j ↓", how the keys are written in help and hints.
-    var keyLabel: String { keys.map(\.description).joined(separator: " ") }
+    /// "j ↓", how the keys are written in help and hints; with a sequence
+    /// among them, commas keep "g g, Home" readable.
+    var keyLabel: String {
+        keys.contains { $0.keys.count > 1 }
+            ? keys.map(\.description).joined(separator: ", ")
+            : keys.map(\.description).joined(separator: " ")
+    }
+}
+
+/// What keys typed so far mean in the contexts of a screen.
+enum KeyMatch: Equatable {
+    /// They are a binding: do the action.
+    case action(Action)
+    /// They start a longer sequence: wait for the next key.
+    case prefix
+    /// Nothing.
+    case none
 }
 
 /// The one key table: input, the help overlay and the status bar hints all
@@ -131,12 +174,24 @@ struct KeyMap: Sendable {
 
     /// The action of `key` in the first of `contexts` that binds it.
     func action(for key: Key, in contexts: [KeyContext]) -> Action? {
+        if case .action(let action) = match([key], in: contexts) { return action }
+        return nil
+    }
+
+    /// What the keys typed so far mean: the first of `contexts` that binds
+    /// them, or has a longer sequence that starts with them, decides.
+    func match(_ typed: [Key], in contexts: [KeyContext]) -> KeyMatch {
+        let sequence = KeySequence(typed)
         for context in contexts {
-            if let binding = bindings.first(where: { $0.contexts.contains(context) && $0.keys.contains(key) }) {
-                return binding.action
+            let here = bindings.filter { $0.contexts.contains(context) }
+            if let binding = here.first(where: { $0.keys.contains(sequence) }) {
+                return .action(binding.action)
+            }
+            if here.contains(where: { $0.keys.contains { $0.extends(typed) } }) {
+                return .prefix
             }
         }
-        return nil
+        return .none
     }
 
     /// The binding of an action in the given contexts (for hints such as
@@ -161,7 +216,7 @@ struct KeyMap: Sendable {
     /// once; `hidden` leaves out actions the screen cannot do right now.
     func hints(for contexts: [KeyContext], hiding hidden: Set<Action> = []) -> [(keys: String, label: String)] {
         var seen: Set<Action> = []
-        var taken: Set<Key> = []
+        var taken: Set<KeySequence> = []
         var result: [(String, String)] = []
         for context in contexts {
             for binding in bindings where binding.contexts.contains(context) {
@@ -271,6 +326,10 @@ struct KeyMap: Sendable {
         KeyBinding([.backTab, .up], [.form], .previousField, "Previous field"),
         KeyBinding([.control("s"), .enter], [.form], .save, "Save", hint: "save"),
         KeyBinding([.escape], [.form], .cancel, "Cancel", hint: "cancel"),
+        // ^X ^E as in bash and zsh; E where no text is typed.
+        KeyBinding(sequences: [KeySequence([.control("x"), .control("e")])], [.reminderForm], .editNotesInEditor,
+                   "Edit the notes in $EDITOR (else $VISUAL, else vi)", hint: "editor"),
+        KeyBinding([.character("E")], [.reminderOptions], .editNotesInEditor, "Edit the notes in $EDITOR", hint: "editor"),
 
         // Editing text
         KeyBinding([.left, .control("b")], [.textEntry], .cursorLeft, "Cursor left"),

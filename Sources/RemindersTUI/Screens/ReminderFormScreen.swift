@@ -48,9 +48,9 @@ final class ReminderFormScreen: ViewModelScreen {
         switch focus {
         case .title, .dueDate, .dueTime: [.textEntry, .form, .reminderForm]
         case .notes: [.notes, .textEntry, .form, .reminderForm]
-        case .priority, .list: [.choice, .form, .reminderForm]
-        case .flag: [.flag, .form, .reminderForm]
-        case .tags: [.tagField, .form, .reminderForm]
+        case .priority, .list: [.choice, .form, .reminderOptions, .reminderForm]
+        case .flag: [.flag, .form, .reminderOptions, .reminderForm]
+        case .tags: [.tagField, .form, .reminderOptions, .reminderForm]
         }
     }
 
@@ -104,6 +104,8 @@ final class ReminderFormScreen: ViewModelScreen {
             app.present(TagPickerOverlay(viewModel: viewModel))
         case .removeLast:
             if let last = viewModel.tags.last { viewModel.removeTag(last) }
+        case .editNotesInEditor:
+            editNotesExternally(app)
         default:
             return editText(action)
         }
@@ -137,6 +139,25 @@ final class ReminderFormScreen: ViewModelScreen {
             return false
         }
         return true
+    }
+
+    /// The notes in the user's editor, the terminal handed over meanwhile;
+    /// an editor that fails or leaves the text as it was changes nothing.
+    private func editNotesExternally(_ app: AppController) {
+        app.editExternally(notes.text) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .edited(let text):
+                notes = TextArea(text)
+                viewModel.notes = text
+                focus = .notes
+                app.showMessage("Notes edited in the editor; Save keeps them")
+            case .unchanged:
+                app.showMessage("Notes unchanged")
+            case .failed(let reason):
+                app.showError("\(reason); notes unchanged")
+            }
+        }
     }
 
     private func moveFocus(by offset: Int) {

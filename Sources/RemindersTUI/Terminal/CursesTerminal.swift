@@ -102,8 +102,11 @@ final class CursesTerminal {
         screen = nil
     }
 
-    /// Leaves curses mode for a moment (^Z), then comes back and repaints.
-    func suspend(_ body: () -> Void) {
+    /// Leaves curses mode while `body` runs (^Z stops the process; an
+    /// editor takes the terminal), then comes back and repaints all: the
+    /// terminal is as the shell had it meanwhile (endwin restores its
+    /// modes, and the next refresh puts curses' back).
+    func handOver(_ body: () -> Void) {
         endwin()
         body()
         refresh()
