@@ -11,6 +11,7 @@ import TOMLKit
 ///     notify-command = "notify-send --app-name=Reminders"
 ///     server = "~/Sync/reminders-server"
 ///     user = "alice"
+///     sample-data = false
 ///
 ///     [keys]
 ///     search = ["/", "ctrl-f"]
@@ -64,11 +65,13 @@ public struct ConfigFile: Sendable, Equatable {
     public var notifyCommand: Entry<String>?
     public var server: Entry<String>?
     public var user: Entry<String>?
+    /// False: a new user's first start is never offered the sample lists.
+    public var sampleData: Entry<Bool>?
     public var keys: [KeyEntry] = []
     public var colors: [ColorEntry] = []
 
     /// The settings a file may hold at its top level, besides its tables.
-    public static let settingNames = ["default-list", "due-hour", "notify-command", "server", "user"]
+    public static let settingNames = ["default-list", "due-hour", "notify-command", "sample-data", "server", "user"]
 
     /// No file: every setting has its default.
     public init(path: String) {
@@ -124,6 +127,11 @@ public struct ConfigFile: Sendable, Equatable {
             case "notify-command": notifyCommand = try string(key, value, allowEmpty: true)
             case "server": server = try string(key, value)
             case "user": user = try string(key, value)
+            case "sample-data":
+                guard let offer = value.bool else {
+                    throw fail([key], "sample-data must be true or false, not \(Self.kind(value))")
+                }
+                sampleData = Entry(offer, line: lines.line(of: [key]))
             case "due-hour":
                 guard let hour = value.int, (0...23).contains(hour) else {
                     throw fail([key], "due-hour must be a whole number from 0 to 23, not \(value.debugDescription)")

@@ -56,6 +56,8 @@ struct ConfigCommand: ParsableCommand {
             ("due-hour", String(settings.dueHour.value), settings.dueHour.origin.description),
             ("notify-command", settings.notifyCommand.value.isEmpty ? "(none)" : settings.notifyCommand.value,
              settings.notifyCommand.origin.description),
+            ("sample-data", settings.sampleData.value ? "offered on a new user's first start" : "never offered",
+             settings.sampleData.origin.description),
         ]
         for entry in file.keys {
             let name = "keys" + (entry.context.map { ".\($0)" } ?? "") + ".\(entry.action)"
@@ -204,6 +206,7 @@ struct ConfigJSON: Encodable {
             "default-list": text(settings.defaultList),
             "due-hour": Value(number: settings.dueHour.value, from: Origin(settings.dueHour.origin)),
             "notify-command": text(settings.notifyCommand),
+            "sample-data": Value(text: settings.sampleData.value ? "offer" : "never", from: Origin(settings.sampleData.origin)),
         ]
         keys = file.keys.map { KeyEntry(context: $0.context, action: $0.action, keys: $0.keys, line: $0.line) }
         colors = file.colors.map { ColorEntry(role: $0.role, fg: $0.foreground, bg: $0.background, fallback: $0.isFallback, line: $0.line) }

@@ -20,6 +20,8 @@ struct EffectiveSettings {
     let dueHour: Setting<Int>
     /// Empty: none.
     let notifyCommand: Setting<String>
+    /// Whether a new user's first start offers the sample lists.
+    let sampleData: Setting<Bool>
     let keyBindings: KeyBindings
     let colors: ThemeColors
 
@@ -30,8 +32,9 @@ struct EffectiveSettings {
     ///   - list: `add --list`, which stands in for the default list.
     /// - Throws: `ConfigFailure` for the file (exit 2), `CoreError` for a
     ///   bad environment value.
+    ///   - noSampleData: `tui --no-sample-data`.
     init(common: CommonOptions, dueHour: String? = nil, notifyCommand: String? = nil, list: String? = nil,
-         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+         noSampleData: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let file: ConfigFile
         do {
@@ -86,6 +89,9 @@ struct EffectiveSettings {
         self.notifyCommand = .pick(option: option(notifyCommand, "--notify-command"),
                                    environment: variable("REMINDERS_NOTIFY_COMMAND"),
                                    file: file.setting(file.notifyCommand), standard: Setting("", from: .standard))
+
+        sampleData = .pick(option: noSampleData ? Setting(false, from: .option("--no-sample-data")) : nil, environment: nil,
+                           file: file.setting(file.sampleData), standard: Setting(true, from: .standard))
 
         do {
             keyBindings = try KeyBindings(rebinding: file.keys.map {

@@ -45,7 +45,8 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // The config file's keys and colours were checked in `validate()`,
         // before the terminal is taken over.
-        let settings = try EffectiveSettings(common: common, dueHour: dueHour.value, notifyCommand: notifyCommand)
+        let settings = try EffectiveSettings(common: common, dueHour: dueHour.value, notifyCommand: notifyCommand,
+                                             noSampleData: noSampleData)
         // Refused before anything is opened, so a start without a terminal
         // makes no database and no server directory.
         do { try TerminalApp.requireTerminal() } catch let error as TerminalError {
@@ -57,7 +58,7 @@ struct TUICommand: ParsableCommand {
         try context.store.finishCompleting()
         var firstRun: FirstRunOffer?
         if case .offerSampleData = try session.firstStart() {
-            if noSampleData {
+            if !settings.sampleData.value {
                 _ = try session.answerFirstRun(addSampleData: false)
             } else {
                 firstRun = FirstRunOffer { try session.answerFirstRun(addSampleData: $0) }

@@ -52,6 +52,27 @@ import TestSupport
         }
     }
 
+    /// `sample-data = false` in the config file does what the option does.
+    @Test(.enabled(if: TmuxServer.isAvailable, "tmux is not installed"))
+    func theConfigFileCanTurnTheOfferOff() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let folder = cli.home.appendingPathComponent(".config/reminders")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("config.toml").path
+        try "# no samples, thanks\nsample-data = false\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let row = try cli.ok("config").split(separator: "\n").first { $0.hasPrefix("sample-data ") }
+        #expect(row?.contains("never offered") == true && row?.hasSuffix("file \(path):2") == true, "\(row ?? "")")
+        let app = try TmuxSession([cli.binary.path, "tui"], environment: cli.environment, in: cli.home, width: 80, height: 24)
+        defer { app.stop() }
+        let screen = try app.waitFor("MY LISTS")
+        #expect(!screen.contains("Welcome to Reminders"), "\(screen)")
+        try "sample-data = \"no\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let bad = try cli.run("config")
+        #expect(bad.status == 2)
+        #expect(bad.errorLine == "\(path):1: sample-data must be true or false, not a string", "\(bad)")
+    }
+
     @Test(.enabled(if: TmuxServer.isAvailable, "tmux is not installed"))
     func noSampleDataStartsEmptyWithoutAsking() throws {
         let cli = try CommandRunner()
