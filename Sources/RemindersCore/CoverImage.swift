@@ -11,50 +11,42 @@ public struct CoverImage: Sendable, Equatable {
     /// Decodes PNG bytes, refusing files that are not PNG, damaged or
     /// truncated, or larger than `Validation.maxCoverPixels`.
     public init(png data: Data, maxPixels: Int = Validation.maxCoverPixels) throws {
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        let code = data.withUnsafeBytes { buffer -> Int32 in
-            reminders_png_decode(buffer.baseAddress, buffer.count, maxPixels, &pixels, &width, &height)
-        }
-        defer { reminders_png_free(pixels) }
-        switch Int(code) {
-        case Int(REMINDERS_PNG_OK):
-            guard let pixels else { throw CoreError.invalidInput("image could not be decoded") }
-            self.width = Int(width)
-            self.height = Int(height)
-            self.rgba = Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4))
-        case Int(REMINDERS_PNG_NOT_PNG):
-            throw CoreError.invalidInput("not a PNG image")
-        case Int(REMINDERS_PNG_TOO_LARGE):
-            throw CoreError.invalidInput("image is too large (limit \(Int(Double(maxPixels).squareRoot()))x\(Int(Double(maxPixels).squareRoot())) pixels)")
-        default:
-            throw CoreError.invalidInput("PNG image is damaged or truncated")
-        }
+        self = try Self.decode(data, format: "PNG", maxPixels: maxPixels, with: reminders_png_decode, free: reminders_png_free)
     }
 
     /// Decodes JPEG bytes (a photo), refusing files that are not JPEG,
     /// damaged or truncated, or larger than `maxPixels`.
     public init(jpeg data: Data, maxPixels: Int = Validation.maxCoverPixels) throws {
+        self = try Self.decode(data, format: "JPEG", maxPixels: maxPixels, with: reminders_jpeg_decode, free: reminders_jpeg_free)
+    }
+
+    /// A C decoder's signature: bytes, their length, the pixel limit, then
+    /// the RGBA pixels and size it makes. Both shims answer with the same
+    /// codes: 0 done, 1 not this format, 2 too large, 3 damaged, 4 no memory.
+    typealias Decoder = (UnsafeRawPointer?, Int, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
+                         UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?) -> Int32
+
+    private static func decode(_ data: Data, format: String, maxPixels: Int, with decoder: Decoder,
+                               free: (UnsafeMutablePointer<UInt8>?) -> Void) throws -> CoverImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: UInt32 = 0
         var height: UInt32 = 0
         let code = data.withUnsafeBytes { buffer -> Int32 in
-            reminders_jpeg_decode(buffer.baseAddress, buffer.count, maxPixels, &pixels, &width, &height)
+            decoder(buffer.baseAddress, buffer.count, maxPixels, &pixels, &width, &height)
         }
-        defer { reminders_jpeg_free(pixels) }
-        switch Int(code) {
-        case Int(REMINDERS_JPEG_OK):
+        defer { free(pixels) }
+        switch code {
+        case 0:
             guard let pixels else { throw CoreError.invalidInput("image could not be decoded") }
-            self.width = Int(width)
-            self.height = Int(height)
-            self.rgba = Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4))
-        case Int(REMINDERS_JPEG_NOT_JPEG):
-            throw CoreError.invalidInput("not a JPEG image")
-        case Int(REMINDERS_JPEG_TOO_LARGE):
-            throw CoreError.invalidInput("image is too large (limit \(Int(Double(maxPixels).squareRoot()))x\(Int(Double(maxPixels).squareRoot())) pixels)")
+            return CoverImage(width: Int(width), height: Int(height),
+                              rgba: Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4)))
+        case 1:
+            throw CoreError.invalidInput("not a \(format) image")
+        case 2:
+            let side = Int(Double(maxPixels).squareRoot())
+            throw CoreError.invalidInput("image is too large (limit \(side)x\(side) pixels)")
         default:
-            throw CoreError.invalidInput("JPEG image is damaged or truncated")
+            throw CoreError.invalidInput("\(format) image is damaged or truncated")
         }
     }
 

@@ -165,33 +165,29 @@ final class AppController {
 
     /// Takes back the latest change of the history.
     func undo() {
-        guard let entry = undoHistory.popLast() else {
-            showMessage("Nothing to undo")
-            return
-        }
-        let result = entry.perform(entry.action)
-        if let error = result.errorMessage {
-            showError("Could not undo: \(error)")
-            return
-        }
-        if let redo = result.undo { redoHistory.append(UndoEntry(action: redo, perform: storeUndo())) }
         let redoKey = keyMap.key(for: .redo, in: [.global]).map { " · \($0) redo" } ?? ""
-        showMessage((result.message ?? "Undone") + redoKey)
+        step(from: &undoHistory, to: &redoHistory, verb: "undo", suffix: redoKey)
     }
 
     /// Does again the change `u` took back last.
     func redo() {
-        guard let entry = redoHistory.popLast() else {
-            showMessage("Nothing to redo")
+        step(from: &redoHistory, to: &undoHistory, verb: "redo", suffix: "")
+    }
+
+    /// Applies the latest entry of one history and files what takes it
+    /// back in the other.
+    private func step(from source: inout [UndoEntry], to target: inout [UndoEntry], verb: String, suffix: String) {
+        guard let entry = source.popLast() else {
+            showMessage("Nothing to \(verb)")
             return
         }
         let result = entry.perform(entry.action)
         if let error = result.errorMessage {
-            showError("Could not redo: \(error)")
+            showError("Could not \(verb): \(error)")
             return
         }
-        if let undo = result.undo { undoHistory.append(UndoEntry(action: undo, perform: storeUndo())) }
-        showMessage(result.message ?? "Redone")
+        if let inverse = result.undo { target.append(UndoEntry(action: inverse, perform: storeUndo())) }
+        showMessage((result.message ?? "Done") + suffix)
     }
 
     /// Undo for an action whose view model may be gone by the time the user
