@@ -128,6 +128,9 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
         ((dayNumber - 730_427) % 7 + 7) % 7
     }
 
+    /// "Sun" to "Sat", indexed by `weekday`.
+    public static let weekdaySymbols = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
     /// "January" to "December".
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
                                     "September", "October", "November", "December"]

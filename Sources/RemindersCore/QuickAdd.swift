@@ -99,6 +99,16 @@ public struct QuickAdd: Equatable, Sendable {
         guard !title.isEmpty else { throw .noTitle(whole) }
     }
 
+    /// The list `^` named, found among `lists` by title, ignoring case
+    /// (`^home` is "Home"); nil when the text names none.
+    public func list(in lists: [RemindersList]) throws(QuickAddError) -> RemindersList? {
+        guard let listName else { return nil }
+        let matches = lists.filter { $0.title.lowercased() == listName.lowercased() }
+        guard let match = matches.first else { throw .noSuchList(listName) }
+        guard matches.count == 1 else { throw .ambiguousList(listName, ids: matches.map(\.id)) }
+        return match
+    }
+
     /// Whether the text held anything besides the title.
     public var hasMarks: Bool {
         due != nil || !tags.isEmpty || priority != nil || listName != nil || isFlagged
@@ -167,6 +177,10 @@ public enum QuickAddError: Error, Equatable, Sendable, CustomStringConvertible {
     case twoPriorities(String, String)
     case twoLists(String, String)
     case badTag(String, String)
+    /// `^Name`, and no list has that title.
+    case noSuchList(String)
+    /// `^Name`, and several lists have that title.
+    case ambiguousList(String, ids: [String])
 
     public var description: String {
         switch self {
@@ -175,6 +189,9 @@ public enum QuickAddError: Error, Equatable, Sendable, CustomStringConvertible {
         case .twoPriorities(let first, let second): "two priorities, '\(first)' and '\(second)': keep one"
         case .twoLists(let first, let second): "two lists, '\(first)' and '\(second)': keep one"
         case .badTag(let word, let message): "'\(word)': \(message)"
+        case .noSuchList(let name): "no list is titled '\(name)' (from ^\(name))"
+        case .ambiguousList(let name, let ids):
+            "more than one list is titled '\(name)' (\(ids.map { String($0.prefix(8)) }.joined(separator: ", ")))"
         }
     }
 }

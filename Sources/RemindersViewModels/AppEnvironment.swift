@@ -32,6 +32,9 @@ public final class AppEnvironment: Sendable {
     /// controls (as `LiveSync` does), so an app built with
     /// `syncStatus: liveSync` gets both.
     public let syncControls: (any SyncControls)?
+    /// Whether 3/4 is 3 April or March 4 where the user types dates: the
+    /// order of their locale.
+    public let dayMonthOrder: DayMonthOrder
 
     /// An environment for one store; without providers, the device has no
     /// server and no shares.
@@ -47,6 +50,8 @@ public final class AppEnvironment: Sendable {
     ///     it moves by hand.
     ///   - syncControls: the offline switch and the conflict log's actions;
     ///     by default `syncStatus`, when it offers them.
+    ///   - dayMonthOrder: how typed numeric dates read; by default the order
+    ///     of the locale the process environment names.
     public init(
         store: RemindersStore,
         userName: String = "me",
@@ -55,7 +60,8 @@ public final class AppEnvironment: Sendable {
         sharing: any SharingInfoProvider = NoSharing(),
         completionDelay: TimeInterval = 3,
         completionClock: any CompletionClock = DispatchCompletionClock(),
-        syncControls: (any SyncControls)? = nil
+        syncControls: (any SyncControls)? = nil,
+        dayMonthOrder: DayMonthOrder = .fromEnvironment()
     ) {
         self.store = store
         self.userName = userName
@@ -64,12 +70,16 @@ public final class AppEnvironment: Sendable {
         self.sharing = sharing
         self.syncControls = syncControls ?? (syncStatus as? any SyncControls)
         self.completions = CompletionScheduler(store: store, delay: completionDelay, clock: completionClock)
+        self.dayMonthOrder = dayMonthOrder
     }
 
     /// The store's database, which observations read.
     public var writer: any DatabaseWriter { store.writer }
     /// The store's clock: what "now" and "today" mean on every screen.
     public var clock: AppClock { store.clock }
+
+    /// Reads typed due dates relative to the clock, now.
+    public var naturalDates: NaturalDate { NaturalDate(clock: clock, order: dayMonthOrder) }
 
     /// "me@default", for the status bar.
     public var identity: String { "\(userName)@\(deviceName)" }

@@ -97,13 +97,14 @@ struct RemindersContext {
     }
 
     /// Resolves the reminder a user named, makes one change to it, and
-    /// returns the line that confirms it. The title is read after the
-    /// change, so that a new title is the one shown.
-    func changeReminder(_ text: String, done: String, _ change: (_ id: String) throws -> Void) throws -> String {
+    /// returns the line that confirms it, with `detail` after the id. The
+    /// title is read after the change, so that a new title is the one shown.
+    func changeReminder(_ text: String, done: String, detail: String? = nil,
+                        _ change: (_ id: String) throws -> Void) throws -> String {
         let id = try reminder(text)
         try change(id)
         let row = try reminderRow(id: id)
-        return confirmation(done, row.reminder.title, id: id)
+        return confirmation(done, row.reminder.title, id: id, detail: detail)
     }
 
     /// Who owns a list: the owner of the zone it syncs in; this user for

@@ -31,7 +31,7 @@ final class ListDetailScreen: ViewModelScreen {
         // Enter edits here; "open" would say the same twice.
         var hidden: Set<Action> = [.open]
         if state.isReadOnly {
-            hidden.formUnion([.newReminder, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
+            hidden.formUnion([.newReminder, .quickAdd, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
                               .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList])
         }
         if state.rows.isEmpty {
@@ -84,7 +84,7 @@ final class ListDetailScreen: ViewModelScreen {
 
     func perform(_ action: Action, app: AppController) -> Bool {
         let state = viewModel.state
-        let editing: Set<Action> = [.newReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
+        let editing: Set<Action> = [.newReminder, .quickAdd, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
                                     .moveReminderDown, .cyclePriority, .clearCompleted, .editList]
         if state.isReadOnly, editing.contains(action) {
             app.showError(ShareText.readOnlyToast(state.share))
@@ -113,6 +113,10 @@ final class ListDetailScreen: ViewModelScreen {
             }
         case .newReminder:
             app.push(ReminderFormScreen(environment: environment, context: state.filter) { [weak self] id in
+                self?.select(id: id)
+            })
+        case .quickAdd:
+            app.present(QuickAddOverlay(environment: environment, context: state.filter, app: app) { [weak self] id in
                 self?.select(id: id)
             })
         case .toggleCompletion, .toggleFlag, .deleteReminder:

@@ -5,8 +5,8 @@ import RemindersCore
 /// "Tomorrow", "Yesterday"), a weekday within the week ahead, the day and
 /// month this year, the full date otherwise.
 enum DueDateText {
-    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let weekdays = DueDate.weekdaySymbols
+    static let months = DueDate.monthNames.map { String($0.prefix(3)) }
 
     static func format(_ due: DueDate, clock: AppClock) -> String {
         let today = DueDate(moment: clock.now, in: clock.timeZone, includingTime: false)
