@@ -112,7 +112,7 @@ extension NaturalDateError: CommandLineError {
 extension QuickAddError: CommandLineError {
     var message: String {
         switch self {
-        case .invalidTitle: description
+        case .invalidTitle, .noSuchList: description
         case .ambiguousList: description + ": use --list with an id"
         default: description + " (--literal keeps the text as the title)"
         }
