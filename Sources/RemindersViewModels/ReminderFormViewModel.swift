@@ -317,8 +317,11 @@ public final class ReminderFormViewModel: ViewModel {
     /// moves with the clock), or what is wrong with them: the form shows it
     /// as the user types, and saves what it gives at the moment of saving.
     public func resolvedDue() -> Result<DueDate?, DueDateInputError> {
-        let fields = fields
-        return DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
+        readDue(fields)
+    }
+
+    private func readDue(_ fields: ReminderFields) -> Result<DueDate?, DueDateInputError> {
+        DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
     }
 
     private func check(_ fields: ReminderFields) -> ([ReminderField: String], DueDate?) {
@@ -326,7 +329,7 @@ public final class ReminderFormViewModel: ViewModel {
         do { _ = try Validation.title(fields.title) } catch { errors[.title] = Self.describe(error) }
         do { _ = try Validation.notes(fields.notes) } catch { errors[.notes] = Self.describe(error) }
         var due: DueDate?
-        switch DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates) {
+        switch readDue(fields) {
         case .success(let value): due = value
         case .failure(let error):
             errors[.dueDate] = error.date

@@ -66,7 +66,7 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        let dates = NaturalDate(clock: context.clock, order: .fromEnvironment())
+        let dates = context.naturalDates
         let lists = try context.read { try Queries.listsInOrder($0) }
         let line = literal
             ? QuickAdd(literal: try Validation.title(text))
@@ -98,7 +98,7 @@ struct AddCommand: ParsableCommand {
     /// `Added “Pay rent” to Home · due Fri 2026-11-27 09:00 · !! medium · #bills · flagged`
     static func summary(_ draft: ReminderDraft, listTitle: String) -> String {
         var parts = ["Added \(quoted(draft.title)) to \(TerminalText.clean(listTitle))"]
-        if let due = draft.dueDate { parts.append("due \(describe(due))") }
+        if let due = draft.dueDate { parts.append("due \(ReminderTable.formatWithWeekday(due))") }
         if draft.priority != .none { parts.append("\(draft.priority.marks) \(draft.priority.name)") }
         if !draft.tags.isEmpty { parts.append(draft.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " ")) }
         if draft.isFlagged { parts.append("flagged") }
@@ -106,15 +106,10 @@ struct AddCommand: ParsableCommand {
     }
 }
 
-/// "Fri 2026-11-27 09:00": the weekday, to check that "fri" was the
-/// Friday meant, and the date as tables print it.
-func describe(_ due: DueDate) -> String {
-    "\(DueDate.weekdaySymbols[due.weekday]) \(ReminderTable.format(due))"
-}
-
 extension NaturalDate {
     /// Reads due dates relative to the command's clock (`REMINDERS_NOW`),
-    /// numeric ones in the order of the locale the environment names.
+    /// numeric ones in the order of the locale the environment names; for
+    /// `validate()`, which runs before a `RemindersContext` is opened.
     static func forCommandLine() throws -> NaturalDate {
         NaturalDate(clock: try AppClock.fromEnvironment(), order: .fromEnvironment())
     }
@@ -181,8 +176,8 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        let dueDate = try due.map { try NaturalDate(clock: context.clock, order: .fromEnvironment()).parse($0) }
-        let detail = dueDate.map { "due \(describe($0))" } ?? (noDue ? "no due date" : nil)
+        let dueDate = try due.map { try context.naturalDates.parse($0) }
+        let detail = dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? (noDue ? "no due date" : nil)
         let line = try context.changeReminder(reminder, done: "Updated", detail: detail) { id in
             var changes = ReminderChanges(title: title, notes: notes)
             if let dueDate { changes.dueDate = .some(dueDate) }

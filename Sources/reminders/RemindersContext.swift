@@ -44,6 +44,9 @@ struct RemindersContext {
             userName: location.user, deviceName: location.device, clock: clock)
     }
 
+    /// Reads typed due dates relative to this command's clock.
+    var naturalDates: NaturalDate { NaturalDate(clock: clock, order: .fromEnvironment()) }
+
     /// Opens the server and connects the engine to it; errors exit 4.
     @discardableResult
     func connect() throws -> any ServerConnection {

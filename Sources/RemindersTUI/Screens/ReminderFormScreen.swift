@@ -41,7 +41,9 @@ final class ReminderFormScreen: ViewModelScreen {
 
     var title: String { viewModel.state.isNew ? "New Reminder" : "Edit Reminder" }
 
-    static let order: [ReminderField] = [.title, .notes, .dueDate, .dueTime, .priority, .flag, .list, .tags]
+    /// Tab's order, which is also the order a refused save looks for the
+    /// first field in error.
+    static let order = ReminderField.allCases
 
     var contexts: [KeyContext] {
         switch focus {

@@ -7,7 +7,7 @@ import RemindersViewModels
 final class QuickAddOverlay: TextFieldOverlay {
     let viewModel: QuickAddViewModel
     var field = TextField("")
-    /// Why the last Enter added nothing (typing clears it).
+    /// Unused: the view model's `problem` says why a line adds nothing.
     var error: String?
     /// What the last Enter added, until the next key.
     private var added: String?
@@ -40,14 +40,11 @@ final class QuickAddOverlay: TextFieldOverlay {
                 field = TextField("")
                 added = result.message
                 onAdd(id)
-            } else {
-                error = result.errorMessage
             }
         case .dismiss:
             app.dismiss(self)
         default:
             guard field.apply(action) else { return false }
-            error = nil
             typed()
         }
         return true
@@ -68,7 +65,7 @@ final class QuickAddOverlay: TextFieldOverlay {
         if let preview = state.preview {
             buffer.draw(spans(preview, theme: theme, clock: viewModel.environment.clock), row: row, column: inside.column,
                         maxWidth: inside.width)
-        } else if let problem = state.problem ?? error {
+        } else if let problem = state.problem {
             buffer.draw("⚠ " + problem, row: row, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.danger))
         }
         let hint = added.map { "✓ \($0) · Enter adds another · Esc close" }
