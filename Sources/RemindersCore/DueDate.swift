@@ -100,13 +100,40 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
         (a.year, a.month, a.day, a.hour ?? -1, a.minute ?? -1) < (b.year, b.month, b.day, b.hour ?? -1, b.minute ?? -1)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The number of days in a month of a year (February by leap year).
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
         }
     }
+
+    /// Days since 0001-01-01 in the proleptic Gregorian calendar: the
+    /// difference of two is the number of days between them, with no time
+    /// zone involved (due dates are wall-clock dates).
+    public var dayNumber: Int {
+        var y = year
+        var m = month
+        if m <= 2 {
+            y -= 1
+            m += 12
+        }
+        return 365 * y + y / 4 - y / 100 + y / 400 + (153 * (m - 3) + 2) / 5 + day
+    }
+
+    /// The day of the week, 0 for Sunday to 6 for Saturday.
+    public var weekday: Int {
+        // 2000-01-02 was a Sunday; its day number is 730,427.
+        ((dayNumber - 730_427) % 7 + 7) % 7
+    }
+
+    /// "Sun" to "Sat", indexed by `weekday`.
+    public static let weekdaySymbols = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// "January" to "December".
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                    "September", "October", "November", "December"]
 
     /// The moment this is due in the given time zone; a date without a time
     /// is due at `defaultHour` that day.

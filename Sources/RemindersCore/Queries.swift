@@ -211,6 +211,12 @@ public enum Queries {
             """).map { TagSummary(id: $0["id"], title: $0["title"], openCount: $0["openCount"]) }
     }
 
+    /// The lists in My Lists order, the order a new reminder's list is
+    /// chosen from (the first one when none is named).
+    public static func listsInOrder(_ db: Database) throws -> [RemindersList] {
+        try RemindersList.order(Column("position"), Column("title").collating(.nocase), Column("id")).fetchAll(db)
+    }
+
     public static func list(_ db: Database, id: String) throws -> RemindersList? {
         try RemindersList.fetchOne(db, key: id)
     }

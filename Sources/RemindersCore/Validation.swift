@@ -44,13 +44,6 @@ public enum Validation {
         return "#" + hex
     }
 
-    public static func dueDate(_ raw: String) throws -> DueDate {
-        guard let date = DueDate(raw.trimmingCharacters(in: .whitespaces)) else {
-            throw CoreError.invalidInput("date '\(raw)' is not a valid YYYY-MM-DD or YYYY-MM-DDTHH:MM (years \(DueDate.years.lowerBound)-\(DueDate.years.upperBound))")
-        }
-        return date
-    }
-
     public static func priority(_ raw: String) throws -> Priority {
         guard let priority = Priority(name: raw) else {
             throw CoreError.invalidInput("priority '\(raw)' is not one of none, low, medium, high")

@@ -37,6 +37,9 @@ public final class AppEnvironment: Sendable {
     /// config file's `default-list`. Nil, or a list that is not there,
     /// means the first list.
     public let defaultList: String?
+    /// Whether 3/4 is 3 April or March 4 where the user types dates: the
+    /// order of their locale.
+    public let dayMonthOrder: DayMonthOrder
 
     /// An environment for one store; without providers, the device has no
     /// server and no shares.
@@ -54,6 +57,8 @@ public final class AppEnvironment: Sendable {
     ///     by default `syncStatus`, when it offers them.
     ///   - defaultList: the title or id of the list new reminders go to
     ///     when the screen names none.
+    ///   - dayMonthOrder: how typed numeric dates read; by default the order
+    ///     of the locale the process environment names.
     public init(
         store: RemindersStore,
         userName: String = "me",
@@ -63,7 +68,8 @@ public final class AppEnvironment: Sendable {
         completionDelay: TimeInterval = 3,
         completionClock: any CompletionClock = DispatchCompletionClock(),
         syncControls: (any SyncControls)? = nil,
-        defaultList: String? = nil
+        defaultList: String? = nil,
+        dayMonthOrder: DayMonthOrder = .fromEnvironment()
     ) {
         self.store = store
         self.userName = userName
@@ -73,12 +79,16 @@ public final class AppEnvironment: Sendable {
         self.syncControls = syncControls ?? (syncStatus as? any SyncControls)
         self.defaultList = defaultList
         self.completions = CompletionScheduler(store: store, delay: completionDelay, clock: completionClock)
+        self.dayMonthOrder = dayMonthOrder
     }
 
     /// The store's database, which observations read.
     public var writer: any DatabaseWriter { store.writer }
     /// The store's clock: what "now" and "today" mean on every screen.
     public var clock: AppClock { store.clock }
+
+    /// Reads typed due dates relative to the clock, now.
+    public var naturalDates: NaturalDate { NaturalDate(clock: clock, order: dayMonthOrder) }
 
     /// "me@default", for the status bar.
     public var identity: String { "\(userName)@\(deviceName)" }

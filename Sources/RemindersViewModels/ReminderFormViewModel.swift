@@ -32,9 +32,32 @@ public struct ReminderFields: Equatable, Sendable {
     }
 }
 
-/// A field of the reminder form, to attach error messages to.
+/// A field of the reminder form, to attach error messages to. The cases
+/// are in the form's order, the order a refused save looks for the first
+/// field in error.
 public enum ReminderField: String, CaseIterable, Hashable, Sendable {
     case title, notes, dueDate, dueTime, priority, flag, list, tags
+}
+
+/// A refused save moved the focus from the field the user was in to the
+/// first field in error. A user who did not see the move goes on typing
+/// for the old field, so until they move the focus themselves the first
+/// deletion in the new one is held back (see `mayDeleteText()`): keys
+/// meant for one field must not silently erase another's text.
+public struct FocusMove: Equatable, Sendable {
+    /// Where the user was when they saved.
+    public var from: ReminderField
+    /// Where the focus went: the first field in error.
+    public var to: ReminderField
+    /// A deletion was held back once and the screen said why; the next
+    /// one goes through.
+    public var heldDeletion: Bool
+
+    public init(from: ReminderField, to: ReminderField, heldDeletion: Bool = false) {
+        self.from = from
+        self.to = to
+        self.heldDeletion = heldDeletion
+    }
 }
 
 /// The state of `ReminderFormViewModel`.
@@ -52,11 +75,17 @@ public struct ReminderFormState: ViewState {
     /// Why the last `save()` was refused by the store, or nil.
     public var saveError: String?
     public var errorMessage: String?
+    /// The field keys go to.
+    public var focus: ReminderField
+    /// Set while the focus is where a refused save moved it, until the
+    /// user moves it.
+    public var focusMove: FocusMove?
 
     /// The defaults are the state of a new reminder's form before the first
     /// read.
     public init(reminderID: String? = nil, fields: ReminderFields = ReminderFields(), fieldErrors: [ReminderField: String] = [:],
-                lists: [RemindersList] = [], tagChoices: [String] = [], saveError: String? = nil, errorMessage: String? = nil) {
+                lists: [RemindersList] = [], tagChoices: [String] = [], saveError: String? = nil, errorMessage: String? = nil,
+                focus: ReminderField = .title, focusMove: FocusMove? = nil) {
         self.reminderID = reminderID
         self.fields = fields
         self.fieldErrors = fieldErrors
@@ -64,6 +93,8 @@ public struct ReminderFormState: ViewState {
         self.tagChoices = tagChoices
         self.saveError = saveError
         self.errorMessage = errorMessage
+        self.focus = focus
+        self.focusMove = focusMove
     }
 
     /// Whether saving creates a reminder (rather than edits one).
@@ -129,12 +160,40 @@ public final class ReminderFormViewModel: ViewModel {
 
     private func startObserving() {
         observe({ db in
-            (try RemindersList.order(Column("position"), Column("title").collating(.nocase), Column("id")).fetchAll(db),
+            (try Queries.listsInOrder(db),
              try Queries.tagTitles(db))
         }, apply: { state, value in
             state.lists = value.0
             state.tagChoices = value.1
         })
+    }
+
+    // MARK: Focus
+
+    /// Moves the focus where the user asked; a move a refused save made is
+    /// then over.
+    public func focus(_ field: ReminderField) {
+        update { state in
+            state.focus = field
+            state.focusMove = nil
+        }
+    }
+
+    /// Whether a key that deletes may change the focused field. False once
+    /// right after a refused save moved the focus to a field that holds
+    /// something (the screen says where the focus is, and that the same key
+    /// again will delete); true otherwise.
+    public func mayDeleteText() -> Bool {
+        let state = state
+        guard let move = state.focusMove, move.to == state.focus, state.fields.holdsSomething(in: move.to) else { return true }
+        update { state in
+            if move.heldDeletion {
+                state.focusMove = nil
+            } else {
+                state.focusMove?.heldDeletion = true
+            }
+        }
+        return move.heldDeletion
     }
 
     // MARK: Fields
@@ -169,13 +228,13 @@ public final class ReminderFormViewModel: ViewModel {
         set { fields.notes = newValue }
     }
 
-    /// "YYYY-MM-DD" or empty.
+    /// A date as typed ("fri 9am", "2026-12-01") or empty.
     public var dueDate: String {
         get { fields.dueDate }
         set { fields.dueDate = newValue }
     }
 
-    /// "HH:MM" or empty.
+    /// A time as typed ("9am", "21:00") or empty.
     public var dueTime: String {
         get { fields.dueTime }
         set { fields.dueTime = newValue }
@@ -266,12 +325,23 @@ public final class ReminderFormViewModel: ViewModel {
         return errors
     }
 
+    /// The due date the date and time fields give, read now ("in 2h"
+    /// moves with the clock), or what is wrong with them: the form shows it
+    /// as the user types, and saves what it gives at the moment of saving.
+    public func resolvedDue() -> Result<DueDate?, DueDateInputError> {
+        readDue(fields)
+    }
+
+    private func readDue(_ fields: ReminderFields) -> Result<DueDate?, DueDateInputError> {
+        DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
+    }
+
     private func check(_ fields: ReminderFields) -> ([ReminderField: String], DueDate?) {
         var errors: [ReminderField: String] = [:]
         do { _ = try Validation.title(fields.title) } catch { errors[.title] = Self.describe(error) }
         do { _ = try Validation.notes(fields.notes) } catch { errors[.notes] = Self.describe(error) }
         var due: DueDate?
-        switch DueDateInput.parse(date: fields.dueDate, time: fields.dueTime) {
+        switch readDue(fields) {
         case .success(let value): due = value
         case .failure(let error):
             errors[.dueDate] = error.date
@@ -293,11 +363,19 @@ public final class ReminderFormViewModel: ViewModel {
 
     /// Validates, then creates or updates the reminder in one transaction.
     /// On success the form can be closed; `.saved(id:)` holds the id.
+    /// Refused, the focus goes to the first field in error (`focusMove`
+    /// says so when that is another field than the user's).
     @discardableResult
     public func save() -> FormSaveResult<ReminderField> {
         let fields = self.fields
         let (errors, due) = check(fields)
-        update { $0.fieldErrors = errors; $0.saveError = nil }
+        update { state in
+            state.fieldErrors = errors
+            state.saveError = nil
+            guard let first = ReminderField.allCases.first(where: { errors[$0] != nil }) else { return }
+            if first != state.focus { state.focusMove = FocusMove(from: state.focus, to: first) }
+            state.focus = first
+        }
         guard errors.isEmpty else { return .invalid(errors) }
         do {
             if let id = state.reminderID {
@@ -315,6 +393,20 @@ public final class ReminderFormViewModel: ViewModel {
             let message = Self.describe(error)
             update { $0.saveError = message }
             return .failed(message)
+        }
+    }
+}
+
+extension ReminderFields {
+    /// Whether a field holds something a deletion could lose.
+    func holdsSomething(in field: ReminderField) -> Bool {
+        switch field {
+        case .title: !title.isEmpty
+        case .notes: !notes.isEmpty
+        case .dueDate: !dueDate.isEmpty
+        case .dueTime: !dueTime.isEmpty
+        case .tags: !tags.isEmpty
+        case .priority, .flag, .list: false
         }
     }
 }

@@ -101,6 +101,26 @@ extension CoreError: CommandLineError {
     var message: String { description }
 }
 
+/// A due date that cannot be read is bad usage.
+extension NaturalDateError: CommandLineError {
+    var message: String { "--due: \(description)" }
+    var exitCode: Int32 { 2 }
+}
+
+/// A quick-add line that cannot be read is bad usage; `--literal` is the
+/// way out when the text was meant as it is.
+extension QuickAddError: CommandLineError {
+    var message: String {
+        switch self {
+        case .invalidTitle, .noSuchList: description
+        case .ambiguousList: description + ": use --list with an id"
+        default: description + " (--literal keeps the text as the title)"
+        }
+    }
+
+    var exitCode: Int32 { 2 }
+}
+
 /// What ArgumentParser's (internal) error type says about a parse failure,
 /// read through reflection: which command failed, and whether it was a
 /// value our `validate()` refused rather than a syntax error.

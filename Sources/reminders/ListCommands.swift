@@ -178,8 +178,8 @@ struct ListCommand: ParsableCommand {
 func usage(_ check: () throws -> Void) throws {
     do {
         try check()
-    } catch let error as CoreError {
-        throw ValidationError(error.description)
+    } catch let error as CommandLineError where error.exitCode == 2 {
+        throw ValidationError(error.message)
     }
 }
 
@@ -189,7 +189,8 @@ func quoted(_ title: String) -> String {
 }
 
 /// The line a change prints: what was done, to which title, and the first
-/// eight characters of the id, enough to name the same item again.
-func confirmation(_ done: String, _ title: String, id: String) -> String {
-    "\(done) \(quoted(title)) (\(id.prefix(8)))."
+/// eight characters of the id, enough to name the same item again; then
+/// what became of it, when that is worth saying ("due Fri 2026-11-27").
+func confirmation(_ done: String, _ title: String, id: String, detail: String? = nil) -> String {
+    "\(done) \(quoted(title)) (\(id.prefix(8)))" + (detail.map { ": \($0)" } ?? "") + "."
 }

@@ -3,23 +3,41 @@ import DeviceRuntime
 import Foundation
 import RemindersCore
 
-/// `reminders add TITLE --list LIST ...`: prints the new reminder's id.
+/// `reminders add TEXT [--list LIST] ...`: prints the new reminder's id.
+/// Unless `--literal`, the text is a quick-add line (`QuickAdd`): its due
+/// date, tags, priority, list and flag are read out of it, and options
+/// given beside it win. What was read is said on standard error, so that
+/// standard output stays the id alone for scripts.
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add a reminder to a list and print its id.")
+        commandName: "add", abstract: "Add a reminder and print its id.",
+        discussion: """
+            Unless --literal, the text is read like a line typed in a hurry: \
+            'Pay rent tomorrow 9am #bills !! ^Home' is "Pay rent", due tomorrow at 09:00, \
+            tagged bills, priority medium, in the list Home. The marks: a due date (at the end, \
+            or where it cannot be part of the title), #tag, ! !! !!! (low, medium, high), \
+            ^List (by title), * (flagged). Options win over the text. Without a list in either, \
+            the reminder goes to the default list (default-list in the config file), else the first list. Use single quotes: in double quotes, \
+            interactive shells expand !!.
+            """)
 
-    @Argument(help: "The reminder's title.")
-    var title: String
+    @Argument(help: ArgumentHelp("The reminder's title, with a due date, #tags, ! !! !!!, ^List and * in it.",
+                                 valueName: "text"))
+    var text: String
 
     @Option(help: ArgumentHelp(
-        "The list to add to: id, id prefix or title (env REMINDERS_DEFAULT_LIST; config default-list).",
+        "The list to add to: id, id prefix or title (default: ^List in the text, else default-list from the config file or REMINDERS_DEFAULT_LIST, else the first list).",
         valueName: "list"), completion: ShellCompletion.lists)
     var list: String?
+
+    @Flag(help: "Keep the text as the title: read no date, tags, priority, list or flag out of it.")
+    var literal = false
 
     @Option(help: "Notes (new lines allowed).")
     var notes: String?
 
-    @Option(help: ArgumentHelp("When it is due: YYYY-MM-DD or YYYY-MM-DDTHH:MM.", valueName: "date"))
+    @Option(help: ArgumentHelp("When it is due: today, tomorrow 9am, fri, next mon 14:30, in 3 days, +2h, 14 mar, 14/3, 2026-12-01 14:30…",
+                               valueName: "date"))
     var due: String?
 
     @Option(help: ArgumentHelp("none, low, medium or high.", valueName: "priority"))
@@ -36,28 +54,70 @@ struct AddCommand: ParsableCommand {
 
     func validate() throws {
         try usage {
-            _ = try Validation.title(title)
+            let dates = try NaturalDate.forCommandLine()
+            if literal {
+                _ = try Validation.title(text)
+            } else {
+                _ = try QuickAdd(parsing: text, dates: dates)
+            }
             if let notes { _ = try Validation.notes(notes) }
-            if let due { _ = try Validation.dueDate(due) }
+            if let due { _ = try dates.parse(due) }
             if let priority { _ = try Validation.priority(priority) }
             for tag in tags { _ = try Validation.tag(tag) }
         }
     }
 
     func run() throws {
-        let settings = try EffectiveSettings(common: common, list: list)
-        guard !settings.defaultList.value.isEmpty else {
-            throw ValidationError("give --list, or set default-list in \(settings.file.path)")
-        }
+        let settings = try EffectiveSettings(common: common)
         let context = try RemindersContext(common)
-        let listID = try context.list(settings.defaultList.value)
+        let dates = context.naturalDates
+        let lists = try context.read { try Queries.listsInOrder($0) }
+        let line = literal
+            ? QuickAdd(literal: try Validation.title(text))
+            : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title))
+        let listID: String
+        if let list {
+            listID = try context.list(list)
+        } else if let named = try line.list(in: lists) {
+            listID = named.id
+        } else if !settings.defaultList.value.isEmpty {
+            listID = try settings.blamingFile(settings.defaultList) { try context.list(settings.defaultList.value) }
+        } else if let first = lists.first {
+            listID = first.id
+        } else {
+            throw CoreError.notFound("there is no list to add to: make one with `reminders list add TITLE`")
+        }
+        let dueDate = try due.map { try dates.parse($0) } ?? line.due
         let draft = ReminderDraft(
-            listID: listID, title: title, notes: notes ?? "",
-            dueDate: try due.map(Validation.dueDate),
-            priority: try priority.map(Validation.priority) ?? .none,
-            isFlagged: flag, tags: tags)
+            listID: listID, title: line.title, notes: notes ?? "", dueDate: dueDate,
+            priority: try priority.map(Validation.priority) ?? line.priority ?? .none,
+            isFlagged: flag || line.isFlagged, tags: line.tags + tags)
         let reminder = try context.store.createReminder(draft)
+        let dueWasRead = due.map { DueDate($0.trimmingCharacters(in: .whitespaces)) == nil } ?? false
+        if line.hasMarks || dueWasRead || (list == nil && line.listName == nil) {
+            let title = lists.first { $0.id == listID }?.title ?? listID
+            FileHandle.standardError.write(Data((Self.summary(draft, listTitle: title) + "\n").utf8))
+        }
         print(reminder.id)
+    }
+
+    /// `Added “Pay rent” to Home · due Fri 2026-11-27 09:00 · !! medium · #bills · flagged`
+    static func summary(_ draft: ReminderDraft, listTitle: String) -> String {
+        var parts = ["Added \(quoted(draft.title)) to \(TerminalText.clean(listTitle))"]
+        if let due = draft.dueDate { parts.append("due \(ReminderTable.formatWithWeekday(due))") }
+        if draft.priority != .none { parts.append("\(draft.priority.marks) \(draft.priority.name)") }
+        if !draft.tags.isEmpty { parts.append(draft.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " ")) }
+        if draft.isFlagged { parts.append("flagged") }
+        return parts.joined(separator: " · ")
+    }
+}
+
+extension NaturalDate {
+    /// Reads due dates relative to the command's clock (`REMINDERS_NOW`),
+    /// numeric ones in the order of the locale the environment names; for
+    /// `validate()`, which runs before a `RemindersContext` is opened.
+    static func forCommandLine() throws -> NaturalDate {
+        NaturalDate(clock: try AppClock.fromEnvironment(), order: .fromEnvironment())
     }
 }
 
@@ -79,7 +139,8 @@ struct EditCommand: ParsableCommand {
     @Flag(name: .customLong("notes-editor"), help: "Edit the notes in $EDITOR (else $VISUAL, else vi); an editor that fails or changes nothing changes nothing.")
     var notesEditor = false
 
-    @Option(help: ArgumentHelp("A new due date: YYYY-MM-DD or YYYY-MM-DDTHH:MM.", valueName: "date"))
+    @Option(help: ArgumentHelp("A new due date: today, tomorrow 9am, fri, in 3 days, 14/3, 2026-12-01 14:30…",
+                               valueName: "date"))
     var due: String?
 
     @Flag(name: .customLong("no-due"), help: "Remove the due date.")
@@ -115,7 +176,7 @@ struct EditCommand: ParsableCommand {
         try usage {
             if let title { _ = try Validation.title(title) }
             if let notes { _ = try Validation.notes(notes) }
-            if let due { _ = try Validation.dueDate(due) }
+            if let due { _ = try NaturalDate.forCommandLine().parse(due) }
             if let priority { _ = try Validation.priority(priority) }
             for tag in splitTags() { _ = try Validation.tag(tag) }
         }
@@ -148,9 +209,11 @@ struct EditCommand: ParsableCommand {
                 throw EditorFailure(message: "\(reason); the notes are unchanged")
             }
         }
-        let line = try context.changeReminder(reminder, done: "Updated") { id in
+        let dueDate = try due.map { try context.naturalDates.parse($0) }
+        let detail = dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? (noDue ? "no due date" : nil)
+        let line = try context.changeReminder(reminder, done: "Updated", detail: detail) { id in
             var changes = ReminderChanges(title: title, notes: notes)
-            if let due { changes.dueDate = .some(try Validation.dueDate(due)) }
+            if let dueDate { changes.dueDate = .some(dueDate) }
             if noDue { changes.dueDate = .some(nil) }
             changes.priority = try priority.map(Validation.priority)
             if flag { changes.isFlagged = true }

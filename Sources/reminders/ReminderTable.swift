@@ -50,6 +50,12 @@ enum ReminderTable {
         due.description.replacingOccurrences(of: "T", with: " ")
     }
 
+    /// "Fri 2026-11-27 09:00": with the weekday, so that a user sees that
+    /// "fri" was read as the Friday they meant.
+    static func formatWithWeekday(_ due: DueDate) -> String {
+        "\(DueDate.weekdaySymbols[due.weekday]) \(format(due))"
+    }
+
     /// A snippet made terminal-safe, its matches in bold when stdout is a
     /// colour terminal, otherwise with the markers simply dropped.
     static func highlight(_ snippet: String) -> String {

@@ -45,6 +45,9 @@ struct RemindersContext: DeviceReading {
             userName: location.user, deviceName: location.device, clock: clock)
     }
 
+    /// Reads typed due dates relative to this command's clock.
+    var naturalDates: NaturalDate { NaturalDate(clock: clock, order: .fromEnvironment()) }
+
     /// Opens the server and connects the engine to it; errors exit 4.
     @discardableResult
     func connect() throws -> any ServerConnection {
@@ -68,13 +71,14 @@ struct RemindersContext: DeviceReading {
     }
 
     /// Resolves the reminder a user named, makes one change to it, and
-    /// returns the line that confirms it. The title is read after the
-    /// change, so that a new title is the one shown.
-    func changeReminder(_ text: String, done: String, _ change: (_ id: String) throws -> Void) throws -> String {
+    /// returns the line that confirms it, with `detail` after the id. The
+    /// title is read after the change, so that a new title is the one shown.
+    func changeReminder(_ text: String, done: String, detail: String? = nil,
+                        _ change: (_ id: String) throws -> Void) throws -> String {
         let id = try reminder(text)
         try change(id)
         let row = try reminderRow(id: id)
-        return confirmation(done, row.reminder.title, id: id)
+        return confirmation(done, row.reminder.title, id: id, detail: detail)
     }
 
 }

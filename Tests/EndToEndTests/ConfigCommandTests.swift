@@ -117,16 +117,28 @@ struct ConfigCommandTests {
         defer { cli.cleanUp() }
         try cli.ok("seed")
         _ = try writeConfig(cli, "default-list = \"groceries\"\n")
-        try cli.ok("add", "Bananas")
+        // Where it went is said on standard error, as for any list not named.
+        let bananas = try cli.run("add", "Bananas")
+        #expect(bananas.status == 0 && bananas.stderr == "Added “Bananas” to Groceries\n", "\(bananas)")
         try cli.ok("add", "Slides", "--list", "Work")
         _ = try cli.run(["add", "Call the bank"], environment: ["REMINDERS_DEFAULT_LIST": "Personal"])
         #expect(try cli.ok("show", "Groceries").contains("Bananas"))
         #expect(try cli.ok("show", "Work").contains("Slides"))
         #expect(try cli.ok("show", "Personal").contains("Call the bank"))
+        // A ^List in the text wins over the default list.
+        let named = try cli.run(["add", "Stamps ^Work"])
+        #expect(named.status == 0, "\(named)")
+        #expect(try cli.ok("show", "Work").contains("Stamps"))
+        // With no default list, the first list.
         _ = try writeConfig(cli, "")
         let none = try cli.run(["add", "Nowhere"])
-        #expect(none.status == 2)
-        #expect(none.stderr.contains("give --list, or set default-list in"))
+        #expect(none.status == 0)
+        #expect(none.stderr == "Added “Nowhere” to Personal\n", "\(none)")
+        // A default list that is not there is the config file's mistake.
+        let path = try writeConfig(cli, "default-list = \"Garden\"\n")
+        let missing = try cli.run(["add", "Seeds"])
+        #expect(missing.status == 2)
+        #expect(missing.errorLine?.hasPrefix("\(path):1:") == true, "\(missing)")
     }
 
     @Test func notesEditorEditsInATemporaryPrivateFileAndRemovesIt() throws {

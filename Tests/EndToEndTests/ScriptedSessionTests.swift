@@ -51,13 +51,14 @@ struct ScriptedSessionTests {
         let forest = try Data(contentsOf: packageRoot.appendingPathComponent("Assets/covers/forest.png"))
         try forest.prefix(forest.count / 2).write(to: truncated)
         let badInputs: [(arguments: [String], status: Int32, message: String)] = [
-            (["add", "--list", "Groceries"], 2, "missing expected argument '<title>'"),
+            (["add", "--list", "Groceries"], 2, "missing expected argument '<text>'"),
             (["add", "", "--list", "Groceries"], 2, "title must not be empty"),
             (["add", "   ", "--list", "Groceries"], 2, "title must not be empty"),
             (["add", String(repeating: "x", count: 1_001), "--list", "Groceries"], 2, "title is 1001 characters long; the limit is 1000"),
             (["add", "Eggs", "--list", "Nowhere"], 2, "no list matches 'Nowhere'"),
-            (["add", "Eggs", "--list", "Groceries", "--due", "2026-02-30"], 2, "date '2026-02-30' is not a valid"),
-            (["add", "Eggs", "--list", "Groceries", "--due", "next week"], 2, "date 'next week' is not a valid"),
+            (["add", "Eggs", "--list", "Groceries", "--due", "2026-02-30"], 2, "--due: 2026-02-30: February 2026 has 28 days"),
+            (["add", "Eggs", "--list", "Groceries", "--due", "next weak"], 2, "--due: 'next weak': 'weak' is not a date or time"),
+            (["add", "Eggs ^Nowhere"], 2, "no list is titled 'Nowhere' (from ^Nowhere)"),
             (["add", "Eggs", "--list", "Groceries", "--priority", "urgent"], 2, "priority 'urgent' is not one of none, low, medium, high"),
             (["add", "Eggs", "--list", "Groceries", "--bogus"], 2, "unknown option '--bogus'"),
             (["list", "add", "Home", "--color", "red"], 2, "color 'red' is not of the form #RRGGBB"),

@@ -41,7 +41,8 @@ struct BadInputTests {
         let (store, _, _) = try fixture()
         try expectRefused(.notFound(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.list($0, "Office") } }
         try expectRefused(.notFound(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.reminder($0, "Bread") } }
-        try expectRefused(.notFound(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.reminder($0, "abc") } }
+        // Too short to be an id prefix: said so, rather than "no reminder matches".
+        try expectRefused(.invalidInput(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.reminder($0, "abc") } }
         try expectRefused(.invalidInput(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.list($0, "  ") } }
         try expectRefused(.notFound(""), exitCode: 2, in: store) {
             try store.createReminder(ReminderDraft(listID: "no-such-list", title: "Bread"))
@@ -67,12 +68,13 @@ struct BadInputTests {
     }
 
     @Test func badDates() throws {
-        for text in ["2026-02-30", "2026-13-01", "26-03-01", "2026-03-01T24:00", "2026-03-01T10:60", "tomorrow",
+        let dates = NaturalDate(clock: try clock(), order: .dayFirst)
+        for text in ["2026-02-30", "2026-13-01", "26-03-01", "2026-03-01T24:00", "2026-03-01T10:60",
                      "2026-03-01T10", "0999-01-01", ""] {
-            expectErrorKind(.invalidInput("")) { _ = try Validation.dueDate(text) }
+            #expect(throws: NaturalDateError.self, "\(text)") { try dates.parse(text) }
         }
-        #expect(try Validation.dueDate("2024-02-29").description == "2024-02-29")
-        #expect(try Validation.dueDate("2026-03-01 09:05").description == "2026-03-01T09:05")
+        #expect(try dates.parse("2024-02-29").description == "2024-02-29")
+        #expect(try dates.parse("2026-03-01 09:05").description == "2026-03-01T09:05")
         #expect(CoreError.invalidInput("").exitCode == 2)
     }
 

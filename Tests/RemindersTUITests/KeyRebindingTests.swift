@@ -123,8 +123,8 @@ import RemindersViewModels
         #expect(refusal([KeyRebinding(context: "list", action: "new-reminder", keys: ["x"], line: 4)])
             == CustomizationError(line: 4, message: "key “x” is bound twice in [keys.list]: to new-reminder (line 4) and to toggle-completion (its standard key: give it other keys in [keys.list])"))
         // Both from the file: the later line is the one named first.
-        let both = refusal([KeyRebinding(context: "list", action: "new-reminder", keys: ["n"], line: 4),
-                            KeyRebinding(context: "list", action: "sort-menu", keys: ["n"], line: 9)])
+        let both = refusal([KeyRebinding(context: "list", action: "new-reminder", keys: ["w"], line: 4),
+                            KeyRebinding(context: "list", action: "sort-menu", keys: ["w"], line: 9)])
         #expect(both?.line == 9)
         #expect(both?.message.contains("new-reminder (line 4)") == true)
         #expect(both?.message.contains("sort-menu (line 9)") == true)

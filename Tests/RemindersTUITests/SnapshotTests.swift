@@ -261,7 +261,7 @@ import Testing
 
 
 
-          Due         date YYYY-MM-DD    time HH:MM
+          Due         date e.g. fri 9am        time 9:30
 
           Priority     none   ! low   !! medium   !!! high
           Flag        [ ] not flagged
@@ -296,7 +296,7 @@ import Testing
 
 
 
-          Due         date 2026-03-04    time 18:00    Today 18:00
+          Due         date 2026-03-04          time 18:00     → Today 18:00
 
           Priority     none   ! low   !! medium   !!! high
           Flag        [⚑] flagged
@@ -570,7 +570,7 @@ import Testing
                        │ [ ] #errands                                   │
                        │ [x] #family                                    │
                        │ [ ] #health                                    │
-          Due         d│ [ ] #reading                                   │
+          Due         d│ [ ] #reading                                   │00
                        │ [ ] #work                                      │
           Priority     │ [ ] #writing                                   │
           Flag        [│ Enter pick/create · Space toggle · Esc done    │

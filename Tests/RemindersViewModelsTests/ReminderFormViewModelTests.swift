@@ -13,8 +13,8 @@ import Testing
         form.dueTime = "25:00"
         let errors = form.validate()
         #expect(errors[.title] == "title must not be empty")
-        #expect(errors[.dueDate] == "2026-13-01 has no month 13 (months are 01–12)")
-        #expect(errors[.dueTime] == "25:00: hour must be 00–23")
+        #expect(errors[.dueDate] == "2026-13-01: there is no month 13 (months are 1–12)")
+        #expect(errors[.dueTime] == "25:00: the hour must be 0–23")
         #expect(form.state.fieldErrors == errors)
         #expect(form.save() == .invalid(errors))
         #expect(try world.environment.writer.read { db in try Reminder.fetchCount(db) } == 0)
@@ -25,7 +25,7 @@ import Testing
         form.dueTime = "9:5"
         let more = form.validate()
         #expect(more[.dueDate] == "2026-02-30: February 2026 has 28 days")
-        #expect(more[.dueTime] == "time must be HH:MM (24-hour), e.g. 09:30")
+        #expect(more[.dueTime] == "'9:5' is not a time (e.g. 9:30, 21:00, 9pm or noon)")
     }
 
     @Test func aTimeNeedsADate() throws {
@@ -142,32 +142,142 @@ import Testing
 }
 
 @Suite struct DueDateInputTests {
+    /// Sunday 1 March 2026, 10:00 UTC, as in `World`.
+    let dates = NaturalDate(now: AppClock.parseMoment("2026-03-01T10:00:00Z") ?? Date(), timeZone: World.utc, order: .dayFirst)
+
+    func parse(_ date: String, _ time: String) -> Result<DueDate?, DueDateInputError> {
+        DueDateInput.parse(date: date, time: time, dates: dates)
+    }
+
     @Test func emptyFieldsMeanNoDueDate() throws {
-        #expect(try DueDateInput.parse(date: " ", time: "").get() == nil)
+        #expect(try parse(" ", "").get() == nil)
     }
 
     @Test func dateAndTimeMakeAFloatingDueDate() throws {
-        #expect(try DueDateInput.parse(date: "2026-03-01", time: "").get()?.description == "2026-03-01")
-        #expect(try DueDateInput.parse(date: "2026-3-1", time: "7:05").get()?.description == "2026-03-01T07:05")
-        #expect(try DueDateInput.parse(date: "2024-02-29", time: "23:59").get()?.description == "2024-02-29T23:59")
+        #expect(try parse("2026-03-01", "").get()?.description == "2026-03-01")
+        #expect(try parse("2026-3-1", "7:05").get()?.description == "2026-03-01T07:05")
+        #expect(try parse("2024-02-29", "23:59").get()?.description == "2024-02-29T23:59")
+    }
+
+    @Test func bothFieldsTakeWhatPeopleType() throws {
+        #expect(try parse("tomorrow", "").get()?.description == "2026-03-02")
+        #expect(try parse("fri", "9am").get()?.description == "2026-03-06T09:00")
+        #expect(try parse("fri 9am", "").get()?.description == "2026-03-06T09:00")
+        #expect(try parse("in 3 days", "noon").get()?.description == "2026-03-04T12:00")
+        #expect(try parse("14/3", "9:30pm").get()?.description == "2026-03-14T21:30")
+        #expect(try parse("in 2h", "").get()?.description == "2026-03-01T12:00")
     }
 
     @Test func eachMistakeHasItsOwnMessage() {
         func errors(_ date: String, _ time: String) -> DueDateInputError? {
-            if case .failure(let error) = DueDateInput.parse(date: date, time: time) { return error }
+            if case .failure(let error) = parse(date, time) { return error }
             return nil
         }
-        #expect(errors("tomorrow", "")?.date == "date must be YYYY-MM-DD, e.g. 2026-03-01")
+        #expect(errors("frday", "")?.date == "'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 2 mar or 2026-03-02)")
         #expect(errors("0999-01-01", "")?.date == "year 999 is out of range (1900–9999)")
         #expect(errors("2025-02-29", "")?.date == "2025-02-29: February 2025 has 28 days")
         #expect(errors("2026-04-31", "")?.date == "2026-04-31: April 2026 has 30 days")
         #expect(errors("2026-04-01", "12:60")?.time == "12:60: minutes must be 00–59")
-        #expect(errors("2026-04-01", "noon")?.time == "time must be HH:MM (24-hour), e.g. 09:30")
+        #expect(errors("2026-04-01", "soon")?.time == "'soon' is not a time (e.g. 9:30, 21:00, 9pm or noon)")
+        #expect(errors("fri 9am", "10am")?.time == "the date already says 09:00: keep one")
+        #expect(errors("in 2h", "10am")?.time == "the date already says 12:00: keep one")
+        #expect(errors("", "9am")?.date == "enter a date for the time 9am")
     }
 
     @Test func fieldsRoundTrip() {
         #expect(DueDateInput.fields(for: DueDate("2026-03-01T09:30")) == ("2026-03-01", "09:30"))
         #expect(DueDateInput.fields(for: DueDate("2026-03-01")) == ("2026-03-01", ""))
         #expect(DueDateInput.fields(for: nil) == ("", ""))
+    }
+}
+
+/// A refused save moves the focus to the first field in error; keys the
+/// user meant for the field they were in must not erase another's text.
+@Suite struct ReminderFormFocusTests {
+    func form(_ world: World) throws -> ReminderFormViewModel {
+        ReminderFormViewModel(environment: world.environment, context: .list(try world.list("Personal")))
+    }
+
+    @Test func theDueFieldsSaveWhatPeopleType() throws {
+        let world = try World()
+        let form = try form(world)
+        form.title = "Call mom"
+        form.dueDate = "next fri"
+        form.dueTime = "6pm"
+        #expect(try form.resolvedDue().get()?.description == "2026-03-06T18:00")
+        let id = try #require(form.save().savedID)
+        #expect(try world.row(id)?.reminder.dueDate?.description == "2026-03-06T18:00")
+    }
+
+    @Test func numericDatesReadInTheEnvironmentsOrder() throws {
+        let us = try World(dayMonthOrder: .monthFirst)
+        let form = try form(us)
+        form.dueDate = "3/14"
+        #expect(try form.resolvedDue().get()?.description == "2026-03-14")
+        form.dueDate = "14/3"
+        #expect(throws: DueDateInputError.self) { try form.resolvedDue().get() }
+    }
+
+    @Test func aRefusedSaveSaysWhereTheFocusWentFrom() throws {
+        let world = try World()
+        let form = try form(world)
+        form.title = "Call mom"
+        form.focus(.notes)
+        form.notes = "Ask about the weekend"
+        form.dueDate = "frday"
+        #expect(form.save().savedID == nil)
+        #expect(form.state.fieldErrors.keys.sorted { $0.rawValue < $1.rawValue } == [.dueDate])
+        #expect(form.state.focus == .dueDate)
+        #expect(form.state.focusMove == FocusMove(from: .notes, to: .dueDate))
+    }
+
+    @Test func theFirstDeletionAfterTheMoveIsHeldBackOnce() throws {
+        let world = try World()
+        let form = try form(world)
+        form.title = "Call mom"
+        form.focus(.notes)
+        form.notes = "Ask about the weekend"
+        form.dueDate = "frday"
+        form.save()
+        #expect(!form.mayDeleteText())
+        #expect(form.state.focusMove?.heldDeletion == true)
+        #expect(form.mayDeleteText())
+        #expect(form.state.focusMove == nil)
+        #expect(form.mayDeleteText())
+    }
+
+    @Test func movingTheFocusYourselfEndsTheHold() throws {
+        let world = try World()
+        let form = try form(world)
+        form.focus(.tags)
+        form.title = ""
+        form.tags = ["work"]
+        form.save()
+        #expect(form.state.focus == .title)
+        form.focus(.tags)
+        #expect(form.state.focusMove == nil)
+        #expect(form.mayDeleteText())
+    }
+
+    @Test func savingFromTheFieldInErrorMovesNothing() throws {
+        let world = try World()
+        let form = try form(world)
+        form.title = "Call mom"
+        form.focus(.dueDate)
+        form.dueDate = "frday"
+        form.save()
+        #expect(form.state.focus == .dueDate)
+        #expect(form.state.focusMove == nil)
+        #expect(form.mayDeleteText())
+    }
+
+    @Test func anEmptyFieldHasNothingToLose() throws {
+        let world = try World()
+        let form = try form(world)
+        form.focus(.notes)
+        form.notes = "Ask about the weekend"
+        form.save()
+        #expect(form.state.focusMove == FocusMove(from: .notes, to: .title))
+        #expect(form.mayDeleteText())
     }
 }

@@ -76,7 +76,7 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     // Home
     case newList, editList, deleteList, moveListUp, moveListDown, openSharing
     // List
-    case newReminder, editReminder, toggleCompletion, toggleFlag, deleteReminder
+    case newReminder, quickAdd, editReminder, toggleCompletion, toggleFlag, deleteReminder
     case moveReminderUp, moveReminderDown, sortMenu, toggleShowCompleted, cyclePriority
     case clearCompleted
     // Tags
@@ -292,6 +292,7 @@ struct KeyMap: Sendable {
 
         // List
         KeyBinding([.character("a")], [.list], .newReminder, "New reminder", hint: "new"),
+        KeyBinding([.character("n")], [.list], .quickAdd, "Quick add in one line: Pay rent fri 9am #bills !! ^List *"),
         KeyBinding([.character("e"), .enter], [.list], .editReminder, "Edit the selected reminder", hint: "edit"),
         KeyBinding([.character(" "), .character("x")], [.list, .searchResults], .toggleCompletion,
                    "Complete / uncomplete", hint: "done"),

@@ -32,7 +32,7 @@ final class ListDetailScreen: ViewModelScreen {
         // shared read-only, Enter opens the reminder to read.
         var hidden: Set<Action> = state.isReadOnly ? [] : [.open]
         if state.isReadOnly {
-            hidden.formUnion([.newReminder, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
+            hidden.formUnion([.newReminder, .quickAdd, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
                               .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList])
         }
         if state.rows.isEmpty {
@@ -87,7 +87,7 @@ final class ListDetailScreen: ViewModelScreen {
 
     func perform(_ action: Action, app: AppController) -> Bool {
         let state = viewModel.state
-        let editing: Set<Action> = [.newReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
+        let editing: Set<Action> = [.newReminder, .quickAdd, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
                                     .moveReminderDown, .cyclePriority, .clearCompleted, .editList]
         if state.isReadOnly, editing.contains(action) {
             app.showError(ShareText.readOnlyToast(state.share))
@@ -125,6 +125,10 @@ final class ListDetailScreen: ViewModelScreen {
             app.push(ReminderFormScreen(environment: environment, context: state.filter) { [weak self, weak app] id in
                 self?.select(id: id)
                 app?.remember(.deleteReminder(id: id))
+            })
+        case .quickAdd:
+            app.present(QuickAddOverlay(environment: environment, context: state.filter, app: app) { [weak self] id in
+                self?.select(id: id)
             })
         case .toggleCompletion, .toggleFlag, .deleteReminder:
             guard let row = selectedRow else { return true }

@@ -6,7 +6,6 @@ import RemindersViewModels
 /// validates and saves.
 final class ReminderFormScreen: ViewModelScreen {
     let viewModel: ReminderFormViewModel
-    private(set) var focus: ReminderField = .title
     private var titleField: TextField
     private var notes: TextArea
     private var dueDate: TextField
@@ -42,7 +41,9 @@ final class ReminderFormScreen: ViewModelScreen {
 
     var title: String { viewModel.state.isNew ? "New Reminder" : "Edit Reminder" }
 
-    static let order: [ReminderField] = [.title, .notes, .dueDate, .dueTime, .priority, .flag, .list, .tags]
+    /// Tab's order, which is also the order a refused save looks for the
+    /// first field in error.
+    static let order = ReminderField.allCases
 
     var contexts: [KeyContext] {
         switch focus {
@@ -56,9 +57,30 @@ final class ReminderFormScreen: ViewModelScreen {
 
     var isDirty: Bool { viewModel.fields != initialFields }
 
+    /// The field keys go to; the view model keeps it, since a refused save
+    /// moves it.
+    var focus: ReminderField { viewModel.state.focus }
+
     func focus(_ field: ReminderField) {
-        focus = field
+        viewModel.focus(field)
     }
+
+    /// How the form names a field in messages.
+    static func name(_ field: ReminderField) -> String {
+        switch field {
+        case .title: "Title"
+        case .notes: "Notes"
+        case .dueDate: "Due"
+        case .dueTime: "Due time"
+        case .priority: "Priority"
+        case .flag: "Flag"
+        case .list: "List"
+        case .tags: "Tags"
+        }
+    }
+
+    /// Actions that take text away from a field.
+    static let deletions: Set<Action> = [.deleteBackward, .deleteForward, .deleteToStart, .deleteToEnd, .deleteWord]
 
     // MARK: Input
 
@@ -103,11 +125,24 @@ final class ReminderFormScreen: ViewModelScreen {
         case .openPicker:
             app.present(TagPickerOverlay(viewModel: viewModel))
         case .removeLast:
+            guard mayDelete(app) else { return true }
             if let last = viewModel.tags.last { viewModel.removeTag(last) }
         case .editNotesInEditor:
             editNotesExternally(app)
         default:
+            if Self.deletions.contains(action), !mayDelete(app) { return true }
             return editText(action)
+        }
+        return true
+    }
+
+    /// Whether a deleting key may change the focused field; when a refused
+    /// save has just moved the focus there, says so instead, once.
+    private func mayDelete(_ app: AppController) -> Bool {
+        guard viewModel.mayDeleteText() else {
+            let name = Self.name(focus)
+            app.showError("\(name) has the focus since the refused save: press the key again to delete there")
+            return false
         }
         return true
     }
@@ -150,7 +185,7 @@ final class ReminderFormScreen: ViewModelScreen {
             case .edited(let text):
                 notes = TextArea(text)
                 viewModel.notes = text
-                focus = .notes
+                focus(.notes)
                 app.showMessage("Notes edited in the editor; Save keeps them")
             case .unchanged:
                 app.showMessage("Notes unchanged")
@@ -162,15 +197,21 @@ final class ReminderFormScreen: ViewModelScreen {
 
     private func moveFocus(by offset: Int) {
         let index = Self.order.firstIndex(of: focus) ?? 0
-        focus = Self.order[max(0, min(Self.order.count - 1, index + offset))]
+        viewModel.focus(Self.order[max(0, min(Self.order.count - 1, index + offset))])
     }
 
+    /// Saves; refused, says what is wrong with the first field in error and
+    /// that the focus went there, when it moved.
     func save(_ app: AppController) {
         let isNew = viewModel.state.isNew
         let result = viewModel.save()
         app.end(result, titled: viewModel.title, isNew: isNew, createdVerb: "Added", onSave: onSave) { errors in
-            if let first = Self.order.first(where: { errors[$0] != nil }) { focus = first }
-            app.showError(errors.count == 1 ? "Please fix the field in red" : "Please fix the \(errors.count) fields in red")
+            let state = viewModel.state
+            let name = Self.name(state.focus)
+            var line = "\(name): \(errors[state.focus] ?? "not valid")"
+            if state.focusMove?.to == state.focus { line += " · focus moved to \(name)" }
+            if errors.count > 1 { line += " · \(errors.count - 1) more in red" }
+            app.showError(line)
         }
     }
 
@@ -180,7 +221,7 @@ final class ReminderFormScreen: ViewModelScreen {
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
         guard event.button == .left, let field = fieldRows[event.row] else { return false }
-        focus = event.row == dueRow && timeColumns.contains(event.column) ? .dueTime : field
+        viewModel.focus(event.row == dueRow && timeColumns.contains(event.column) ? .dueTime : field)
         return true
     }
 
@@ -191,6 +232,7 @@ final class ReminderFormScreen: ViewModelScreen {
         let state = viewModel.state
         let fields = state.fields
         let errors = state.fieldErrors
+        let focus = state.focus
         var layout = FormLayout(area: area, maxFieldWidth: 90, focus: focus, theme: theme)
         defer { fieldRows = layout.fieldRows }
         let fieldColumn = layout.fieldColumn, fieldWidth = layout.fieldWidth
@@ -214,24 +256,32 @@ final class ReminderFormScreen: ViewModelScreen {
         let row = layout.row
         layout.label("Due", .dueDate, into: &buffer)
         buffer.draw("date", row: row, column: fieldColumn, style: focus == .dueDate ? theme.focusedLabel : theme.dim)
-        dueDate.draw(into: &buffer, row: row, column: fieldColumn + 5, width: 12,
+        dueDate.draw(into: &buffer, row: row, column: fieldColumn + 5, width: 18,
                      style: layout.fieldStyle(.dueDate), focused: focus == .dueDate,
-                     placeholder: "YYYY-MM-DD", placeholderStyle: theme.dim)
-        buffer.draw("time", row: row, column: fieldColumn + 19, style: focus == .dueTime ? theme.focusedLabel : theme.dim)
-        dueTime.draw(into: &buffer, row: row, column: fieldColumn + 24, width: 7,
+                     placeholder: "e.g. fri 9am", placeholderStyle: theme.dim)
+        buffer.draw("time", row: row, column: fieldColumn + 25, style: focus == .dueTime ? theme.focusedLabel : theme.dim)
+        dueTime.draw(into: &buffer, row: row, column: fieldColumn + 30, width: 8,
                      style: layout.fieldStyle(.dueTime), focused: focus == .dueTime,
-                     placeholder: "HH:MM", placeholderStyle: theme.dim)
-        if case .success(let due?) = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime) {
+                     placeholder: "9:30", placeholderStyle: theme.dim)
+        // What the fields give, as the user types: "→ Fri 27 Nov 09:00",
+        // or, under them while they have the focus, why they give nothing.
+        var hint = ""
+        switch viewModel.resolvedDue() {
+        case .success(let due?):
             let isPast = Queries.isPastDue(due, clock: viewModel.environment.clock)
-            buffer.draw(DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : ""),
-                        row: row, column: fieldColumn + 33, maxWidth: fieldWidth - 33, style: isPast ? theme.danger : theme.dim)
+            buffer.draw("→ " + DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : ""),
+                        row: row, column: fieldColumn + 40, maxWidth: fieldWidth - 40, style: isPast ? theme.danger : theme.dim)
+        case .success(nil):
+            let order = viewModel.environment.dayMonthOrder == .dayFirst ? "14/3 is 14 March" : "3/14 is March 14"
+            hint = "today, tomorrow 9am, fri, in 3 days, 14 mar, \(order); time optional"
+        case .failure(let problem):
+            hint = [problem.date, problem.time].compactMap { $0 }.joined(separator: "; ")
         }
-        timeColumns = (fieldColumn + 19)..<(fieldColumn + 31)
+        timeColumns = (fieldColumn + 25)..<(fieldColumn + 38)
         dueRow = row
         layout.row += 1
         let dueError = [errors[.dueDate], errors[.dueTime]].compactMap { $0 }.joined(separator: "; ")
-        layout.note(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime
-                    ? "Empty for no due date; time is 24-hour and optional" : "", into: &buffer)
+        layout.note(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime ? hint : "", into: &buffer)
         layout.row += 1
 
         // Priority

@@ -1,0 +1,197 @@
+import Foundation
+
+/// A reminder typed on one line, "Pay rent tomorrow 9am #bills !! ^Home",
+/// read into its parts: the title, a due date (`NaturalDate`), `#tags`,
+/// a priority (`!` low, `!!` medium, `!!!` high, the marks rows show),
+/// `^List` (the list, by title) and `*` (flagged). Each mark is a word of
+/// its own, anywhere in the text; what is left is the title.
+///
+/// The due date is the longest run of words that reads as one at the end
+/// of what is left ("Call Sun" is due on Sunday). At the start or in the
+/// middle, only a run that cannot be part of a title is taken: two words
+/// or more ("Dentist fri 10am bring x-ray"), or a word that is a date by
+/// itself (`tomorrow`, `+3d`, `2026-12-01`); "Sun cream" keeps its sun.
+/// In the middle it is taken only when there is one such run. The title
+/// always keeps a word: "Friday" alone is a title.
+///
+/// Pure: the lists are given as titles, and the caller resolves the name.
+public struct QuickAdd: Equatable, Sendable {
+    /// What is left of the text: the words that are not marks or the date.
+    public var title: String
+    public var due: DueDate?
+    /// Tag titles, in the order typed, without the `#`.
+    public var tags: [String]
+    /// Nil when the text has no priority mark.
+    public var priority: Priority?
+    /// The list's title as given with `^` (as `listTitles` spells it when
+    /// one matched), nil when the text names none.
+    public var listName: String?
+    public var isFlagged: Bool
+
+    /// The longest date phrase tried, in words.
+    static let longestPhrase = 7
+
+    /// The text as a title, with nothing read out of it.
+    public init(literal text: String) {
+        title = text
+        due = nil
+        tags = []
+        priority = nil
+        listName = nil
+        isFlagged = false
+    }
+
+    /// Reads the text.
+    /// - Parameters:
+    ///   - dates: reads the due date ("now", time zone, day/month order).
+    ///   - listTitles: the lists there are, so that `^Work Projects` is
+    ///     the list "Work Projects" rather than "Work" and a title word.
+    public init(parsing text: String, dates: NaturalDate, listTitles: [String] = []) throws(QuickAddError) {
+        let whole: String
+        do {
+            whole = try Validation.title(text)
+        } catch {
+            throw .invalidTitle(String(describing: error))
+        }
+        self.init(literal: whole)
+        var words = whole.split(whereSeparator: \.isWhitespace).map(String.init)
+        var priorityMark: String?
+        var listMark: String?
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if word == "*" {
+                isFlagged = true
+            } else if !word.isEmpty, word.count <= 3, word.allSatisfy({ $0 == "!" }) {
+                let mark = Priority(rawValue: word.count) ?? .none
+                if let priorityMark, priority != mark { throw .twoPriorities(priorityMark, word) }
+                priority = mark
+                priorityMark = word
+            } else if word.hasPrefix("#"), word.dropFirst().first?.isLetter == true {
+                let tag: String
+                do {
+                    tag = try Validation.tag(String(word.trimmingSuffix { ",.;:".contains($0) }))
+                } catch {
+                    throw .badTag(word, String(describing: error))
+                }
+                if !tags.contains(where: { TagKey.of($0) == TagKey.of(tag) }) { tags.append(tag) }
+            } else if word.hasPrefix("^"), let first = word.dropFirst().first, first.isLetter || first.isNumber {
+                let (name, used) = Self.listName(words, at: index, titles: listTitles)
+                if let listName, listName.lowercased() != name.lowercased(), let listMark {
+                    throw .twoLists(listMark, word)
+                }
+                listName = name
+                listMark = word
+                words.removeSubrange(index..<index + used)
+                continue
+            } else {
+                index += 1
+                continue
+            }
+            words.remove(at: index)
+        }
+        if let (range, due) = Self.datePhrase(in: words, dates: dates) {
+            self.due = due
+            words.removeSubrange(range)
+        }
+        guard hasMarks else { return }
+        title = words.joined(separator: " ")
+        guard !title.isEmpty else { throw .noTitle(whole) }
+    }
+
+    /// The list `^` named, found among `lists` by title, ignoring case
+    /// (`^home` is "Home"); nil when the text names none.
+    public func list(in lists: [RemindersList]) throws(QuickAddError) -> RemindersList? {
+        guard let listName else { return nil }
+        let matches = lists.filter { $0.title.lowercased() == listName.lowercased() }
+        guard let match = matches.first else { throw .noSuchList(listName) }
+        guard matches.count == 1 else { throw .ambiguousList(listName, ids: matches.map(\.id)) }
+        return match
+    }
+
+    /// Whether the text held anything besides the title.
+    public var hasMarks: Bool {
+        due != nil || !tags.isEmpty || priority != nil || listName != nil || isFlagged
+    }
+
+    /// The list `^` names at `index`: the longest run of words from there
+    /// that is a list's title, else the one word.
+    private static func listName(_ words: [String], at index: Int, titles: [String]) -> (String, Int) {
+        let first = String(words[index].dropFirst())
+        let known = Dictionary(titles.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        for count in stride(from: min(words.count - index, 8), through: 1, by: -1) {
+            let name = ([first] + words[index + 1..<index + count]).joined(separator: " ")
+            if let title = known[name.lowercased()] { return (title, count) }
+        }
+        return (first, 1)
+    }
+
+    /// Where the due date is among the words, as the type's comment says.
+    private static func datePhrase(in words: [String], dates: NaturalDate) -> (Range<Int>, DueDate)? {
+        let count = words.count
+        guard count > 1 else { return nil }
+        let longest = min(longestPhrase, count - 1)
+        func date(_ range: Range<Int>) -> DueDate? { dates.date(words: Array(words[range])) }
+        func unmistakable(_ range: Range<Int>) -> Bool { range.count > 1 || NaturalDate.standsAlone(words[range.lowerBound]) }
+
+        for length in stride(from: longest, through: 1, by: -1) {
+            let range = count - length..<count
+            if let due = date(range) { return (range, due) }
+        }
+        for length in stride(from: longest, through: 1, by: -1) {
+            let range = 0..<length
+            if unmistakable(range), let due = date(range) { return (range, due) }
+        }
+        var found: [(Range<Int>, DueDate)] = []
+        var start = 1
+        while start < count - 1 {
+            let match = stride(from: min(longest, count - 1 - start), through: 1, by: -1).lazy
+                .map { start..<start + $0 }
+                .compactMap { range in unmistakable(range) ? date(range).map { (range, $0) } : nil }
+                .first
+            if let match {
+                found.append(match)
+                start = match.0.upperBound
+            } else {
+                start += 1
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+}
+
+private extension String {
+    func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}
+
+/// Why a quick-add line cannot be read; one line for people.
+public enum QuickAddError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text is not a title at all (empty, too long, control characters).
+    case invalidTitle(String)
+    /// Nothing is left for the title once the marks and date are read.
+    case noTitle(String)
+    case twoPriorities(String, String)
+    case twoLists(String, String)
+    case badTag(String, String)
+    /// `^Name`, and no list has that title.
+    case noSuchList(String)
+    /// `^Name`, and several lists have that title.
+    case ambiguousList(String, ids: [String])
+
+    public var description: String {
+        switch self {
+        case .invalidTitle(let message): message
+        case .noTitle(let text): "'\(text)' leaves no title once the date, #tags, !priority, ^list and * are read"
+        case .twoPriorities(let first, let second): "two priorities, '\(first)' and '\(second)': keep one"
+        case .twoLists(let first, let second): "two lists, '\(first)' and '\(second)': keep one"
+        case .badTag(let word, let message): "'\(word)': \(message)"
+        case .noSuchList(let name): "no list is titled '\(name)' (from ^\(name))"
+        case .ambiguousList(let name, let ids):
+            "more than one list is titled '\(name)' (\(ids.map { String($0.prefix(8)) }.joined(separator: ", ")))"
+        }
+    }
+}

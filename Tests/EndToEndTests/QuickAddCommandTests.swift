@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `reminders add` reading a quick-add line and natural due dates, through
+/// the built binary. The clock: Wednesday 25 November 2026, 10:17 UTC.
+@Suite("Quick add and natural dates, end to end", .serialized)
+struct QuickAddCommandTests {
+    static let now = "2026-11-25T10:17:30Z"
+
+    func cli() throws -> CommandRunner {
+        let cli = try CommandRunner(now: Self.now)
+        try cli.ok("list", "add", "Home")
+        try cli.ok("list", "add", "Work")
+        return cli
+    }
+
+    /// The reminders as `export --json` has them, by title.
+    func reminders(_ cli: CommandRunner) throws -> [String: [String: Any]] {
+        let export = try #require(try JSONSerialization.jsonObject(with: Data(cli.ok("export", "--json").utf8)) as? [String: Any])
+        let rows = try #require(export["reminders"] as? [[String: Any]])
+        return Dictionary(rows.map { ($0["title"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func listID(_ cli: CommandRunner, _ title: String) throws -> String {
+        let lists = try #require(try JSONSerialization.jsonObject(with: Data(cli.ok("lists", "--json").utf8)) as? [[String: Any]])
+        return try #require(lists.first { $0["title"] as? String == title }?["id"] as? String)
+    }
+
+    @Test func theTextIsReadAndWhatWasReadIsSaid() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let result = try cli.run("add", "Pay rent tomorrow 9am #bills !! ^home *")
+        #expect(result.status == 0)
+        #expect(result.stderr == "Added “Pay rent” to Home · due Thu 2026-11-26 09:00 · !! medium · #bills · flagged\n")
+        // Standard output stays the id alone, for scripts.
+        let id = result.stdout.trimmingCharacters(in: .newlines)
+        #expect(UUID(uuidString: id) != nil)
+        let rent = try #require(try reminders(cli)["Pay rent"])
+        #expect(rent["id"] as? String == id)
+        #expect(rent["listID"] as? String == (try listID(cli, "Home")))
+        #expect(rent["dueDate"] as? String == "2026-11-26T09:00")
+        #expect(rent["priority"] as? String == "medium")
+        #expect(rent["isFlagged"] as? Bool == true)
+        #expect(rent["tags"] as? [String] == ["bills"])
+    }
+
+    @Test func optionsWinOverTheText() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let result = try cli.run("add", "Pay rent fri ! ^Home", "--list", "Work", "--due", "2026-12-24",
+                                 "--priority", "high", "--tag", "money")
+        #expect(result.status == 0)
+        #expect(result.stderr == "Added “Pay rent” to Work · due Thu 2026-12-24 · !!! high · #money\n")
+        let rent = try #require(try reminders(cli)["Pay rent"])
+        #expect(rent["listID"] as? String == (try listID(cli, "Work")))
+        #expect(rent["dueDate"] as? String == "2026-12-24")
+        #expect(rent["priority"] as? String == "high")
+    }
+
+    @Test func literalKeepsTheTextAndPlainTitlesStayQuiet() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        try cli.ok("add", "Pay rent fri #bills !!", "--literal", "--list", "Home")
+        try cli.ok("add", "Plant tomatoes", "--list", "Home", "--due", "2026-12-01T09:00")
+        let all = try reminders(cli)
+        #expect(all["Pay rent fri #bills !!"]?["dueDate"] is NSNull)
+        #expect(all["Pay rent fri #bills !!"]?["tags"] as? [String] == [])
+        #expect(all["Plant tomatoes"]?["dueDate"] as? String == "2026-12-01T09:00")
+    }
+
+    @Test func naturalDueDatesAndTheListThatWasChosenAreSaid() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let result = try cli.run("add", "Call the plumber", "--due", "next mon 14:30")
+        #expect(result.status == 0)
+        #expect(result.stderr == "Added “Call the plumber” to Home · due Mon 2026-11-30 14:30\n")
+        #expect(try reminders(cli)["Call the plumber"]?["dueDate"] as? String == "2026-11-30T14:30")
+        #expect(try cli.run("add", "Stretch in 2h", "--list", "Work").stderr == "Added “Stretch” to Work · due Wed 2026-11-25 12:17\n")
+    }
+
+    @Test func numericDatesFollowTheLocaleOfTheEnvironment() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let us = try cli.run(["add", "Tickets", "--list", "Home", "--due", "3/14"], environment: ["LANG": "en_US.UTF-8"])
+        #expect(us.status == 0)
+        #expect(try reminders(cli)["Tickets"]?["dueDate"] as? String == "2027-03-14")
+        let uk = try cli.run(["add", "Visa", "--list", "Home", "--due", "3/14"], environment: ["LC_ALL": "en_GB.UTF-8"])
+        #expect(uk.status == 2)
+        #expect(uk.stderr == "reminders: --due: 3/14: there is no month 14 (dates with / are day/month here, e.g. 26/11)\n")
+        #expect(try reminders(cli)["Visa"] == nil)
+    }
+
+    @Test func editSaysTheDateItSet() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let id = try cli.ok("add", "Plant tomatoes", "--list", "Home")
+        #expect(try cli.ok("edit", id, "--due", "fri 9am") == "Updated “Plant tomatoes” (\(id.prefix(8))): due Fri 2026-11-27 09:00.")
+        #expect(try cli.ok("edit", id, "--no-due") == "Updated “Plant tomatoes” (\(id.prefix(8))): no due date.")
+        let bad = try cli.run("edit", id, "--due", "someday")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("reminders: --due: 'someday' is not a date or time (e.g. tomorrow 9am"))
+    }
+
+    /// Each bad line: one line naming the problem, exit 2, nothing written.
+    @Test(arguments: [
+        (["add", "Pay rent ^Nope"], "reminders: no list is titled 'Nope' (from ^Nope)\n"),
+        (["add", "Pay rent ! !!!"], "reminders: two priorities, '!' and '!!!': keep one (--literal keeps the text as the title)\n"),
+        (["add", "#bills !!"],
+         "reminders: '#bills !!' leaves no title once the date, #tags, !priority, ^list and * are read (--literal keeps the text as the title)\n"),
+        (["add", "Pay rent", "--due", "frday"],
+         "reminders: --due: 'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)\n"),
+        (["add", "Pay rent", "--due", "2026-02-30"], "reminders: --due: 2026-02-30: February 2026 has 28 days\n"),
+    ])
+    func badInputIsOneLineAndNothingIsWritten(arguments: [String], message: String) throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let result = try cli.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+        #expect(result.stdout.isEmpty)
+        #expect(try reminders(cli).isEmpty)
+    }
+
+    @Test func withoutAnyListThereIsNothingToAddTo() throws {
+        let cli = try CommandRunner(now: Self.now)
+        defer { cli.cleanUp() }
+        let result = try cli.run("add", "Milk")
+        #expect(result.status == 2)
+        #expect(result.stderr == "reminders: there is no list to add to: make one with `reminders list add TITLE`\n")
+    }
+}

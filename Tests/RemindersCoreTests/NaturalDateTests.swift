@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import RemindersCore
+
+/// Wednesday 25 November 2026, 10:17:30 UTC.
+let wednesday = Date(timeIntervalSince1970: 1_795_601_850)
+
+func naturalDates(_ order: DayMonthOrder = .dayFirst, now: Date = wednesday, zone: String = "UTC") -> NaturalDate {
+    NaturalDate(now: now, timeZone: TimeZone(identifier: zone) ?? utc, order: order)
+}
+
+/// What `text` reads as, in the stored form, or the error's line.
+func read(_ text: String, _ dates: NaturalDate = naturalDates()) -> String {
+    do {
+        return try dates.parse(text).description
+    } catch {
+        return "error: \(error)"
+    }
+}
+
+@Suite("Natural dates")
+struct NaturalDateTests {
+    @Test func theClockIsWhereTheTableThinksItIs() {
+        #expect(naturalDates().today.description == "2026-11-25")
+        #expect(naturalDates().today.weekday == 3)
+        #expect(DueDate(year: 2000, month: 1, day: 2)?.weekday == 0)
+        #expect(DueDate(year: 2026, month: 11, day: 27)?.weekday == 5)
+    }
+
+    @Test(arguments: [
+        // Days, no time.
+        ("today", "2026-11-25"),
+        ("Today", "2026-11-25"),
+        ("tomorrow", "2026-11-26"),
+        ("tmrw", "2026-11-26"),
+        ("fri", "2026-11-27"),
+        ("Friday", "2026-11-27"),
+        ("wed", "2026-12-02"),          // a weekday is the first one after today
+        ("this wed", "2026-11-25"),     // "this" may be today
+        ("next wed", "2026-12-02"),
+        ("next mon", "2026-11-30"),
+        ("on thursday", "2026-11-26"),
+        ("next week", "2026-12-02"),
+        ("next month", "2026-12-25"),
+        ("+3d", "2026-11-28"),
+        ("+1w", "2026-12-02"),
+        ("in 3 days", "2026-11-28"),
+        ("in a week", "2026-12-02"),
+        ("in 2 weeks", "2026-12-09"),
+        ("in 3 months", "2027-02-25"),
+        ("in 1 year", "2027-11-25"),
+        ("mar 14", "2027-03-14"),       // past this year: next year's
+        ("March 14th", "2027-03-14"),
+        ("14 mar", "2027-03-14"),
+        ("dec 1", "2026-12-01"),
+        ("nov 25", "2026-11-25"),       // today is not past
+        ("mar 14 2028", "2028-03-14"),
+        ("14 March, 2028", "2028-03-14"),
+        ("feb 29", "2028-02-29"),       // the next year that has one
+        ("14/3", "2027-03-14"),
+        ("1/12", "2026-12-01"),
+        ("14/3/2028", "2028-03-14"),
+        ("14/3/28", "2028-03-14"),
+        ("2026-12-01", "2026-12-01"),
+        ("2026-3-1", "2026-03-01"),     // the past, when typed in full, is allowed
+        // Days and times.
+        ("tomorrow 9am", "2026-11-26T09:00"),
+        ("9am tomorrow", "2026-11-26T09:00"),
+        ("tomorrow at 9 am", "2026-11-26T09:00"),
+        ("tomorrow at 9 a.m.", "2026-11-26T09:00"),
+        ("fri 9:30pm", "2026-11-27T21:30"),
+        ("next mon 14:30", "2026-11-30T14:30"),
+        ("mar 14 noon", "2027-03-14T12:00"),
+        ("14/3 21:00", "2027-03-14T21:00"),
+        ("2026-12-01 14:30", "2026-12-01T14:30"),
+        ("2026-12-01T14:30", "2026-12-01T14:30"),
+        ("in 3 days at 9am", "2026-11-28T09:00"),
+        ("today midnight", "2026-11-25T00:00"),
+        ("fri 12am", "2026-11-27T00:00"),
+        ("fri 12pm", "2026-11-27T12:00"),
+        // Counting hours and minutes gives a time.
+        ("in 2h", "2026-11-25T12:17"),
+        ("in 2 hours", "2026-11-25T12:17"),
+        ("+90m", "2026-11-25T11:47"),
+        ("in 1h30m", "2026-11-25T11:47"),
+        ("in an hour and 30 minutes", "2026-11-25T11:47"),
+        ("in 1 day 2 hours", "2026-11-26T12:17"),
+        ("in 14h", "2026-11-26T00:17"),
+        // A time alone: today's while ahead, else tomorrow's.
+        ("noon", "2026-11-25T12:00"),
+        ("9am", "2026-11-26T09:00"),
+        ("10:17", "2026-11-26T10:17"),  // this minute has begun: tomorrow
+        ("10:18", "2026-11-25T10:18"),
+        ("at 9:30pm", "2026-11-25T21:30"),
+        ("21:00", "2026-11-25T21:00"),
+        ("5p", "2026-11-25T17:00"),
+    ])
+    func readsWhatPeopleType(text: String, expected: String) {
+        #expect(read(text) == expected, "\(text)")
+    }
+
+    @Test func numericDatesFollowTheLocale() {
+        let us = naturalDates(DayMonthOrder(locale: Locale(identifier: "en_US")))
+        let uk = naturalDates(DayMonthOrder(locale: Locale(identifier: "en_GB")))
+        let germany = naturalDates(DayMonthOrder(locale: Locale(identifier: "de_DE")))
+        #expect(us.order == .monthFirst && uk.order == .dayFirst && germany.order == .dayFirst)
+        #expect(read("3/4", us) == "2027-03-04")
+        #expect(read("3/4", uk) == "2027-04-03")
+        #expect(read("12/1", us) == "2026-12-01")
+        #expect(read("12/1", uk) == "2027-01-12")
+        #expect(read("14/3", us) == "error: 14/3: there is no month 14 (dates with / are month/day here, e.g. 11/26)")
+        #expect(read("3/14", uk) == "error: 3/14: there is no month 14 (dates with / are day/month here, e.g. 26/11)")
+        // Month names mean the same everywhere.
+        #expect(read("mar 14", us) == read("14 mar", uk))
+    }
+
+    @Test func theLocaleComesFromTheEnvironmentAsTheCLibraryReadsIt() {
+        #expect(DayMonthOrder.fromEnvironment(["LANG": "en_US.UTF-8"]) == .monthFirst)
+        #expect(DayMonthOrder.fromEnvironment(["LANG": "en_US.UTF-8", "LC_TIME": "en_GB.UTF-8"]) == .dayFirst)
+        #expect(DayMonthOrder.fromEnvironment(["LC_ALL": "en_US", "LC_TIME": "en_GB.UTF-8"]) == .monthFirst)
+        #expect(DayMonthOrder.fromEnvironment(["LANG": "de_DE@euro"]) == .dayFirst)
+        #expect(DayMonthOrder.fromEnvironment(["LANG": "C.UTF-8"]) == .dayFirst)
+        #expect(DayMonthOrder.fromEnvironment(["LC_ALL": "", "LANG": "en_US.UTF-8"]) == .monthFirst)
+        #expect(DayMonthOrder.fromEnvironment([:]) == .dayFirst)
+    }
+
+    @Test func hoursCountInTheTimeZoneAcrossAClockChange() throws {
+        // 29 March 2026, 01:30 in London: at 01:00 clocks went forward to 02:00.
+        let london = "Europe/London"
+        let dates = naturalDates(now: try #require(AppClock.parseMoment("2026-03-29T00:30:00Z")), zone: london)
+        #expect(read("in 2h", dates) == "2026-03-29T03:30")
+        #expect(read("today", dates) == "2026-03-29")
+        #expect(read("tomorrow 9am", dates) == "2026-03-30T09:00")
+        // Late in the evening in Tokyo, it is already tomorrow there.
+        let tokyo = naturalDates(now: try #require(AppClock.parseMoment("2026-11-25T16:00:00Z")), zone: "Asia/Tokyo")
+        #expect(read("today", tokyo) == "2026-11-26")
+    }
+
+    @Test(arguments: [
+        ("frday", "error: 'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
+        ("next frday", "error: 'next frday': 'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
+        ("", "error: enter a date (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
+        ("in", "error: 'in' needs a length of time, e.g. in 3 days or +2h"),
+        ("in soon", "error: 'in soon': 'in' needs a length of time, e.g. in 3 days or +2h"),
+        ("+3", "error: '+3' needs a length of time, e.g. in 3 days or +2h"),
+        ("next", "error: 'next' needs a day after it, e.g. next mon"),
+        ("mar", "error: 'mar' needs a day, e.g. 26 nov"),
+        ("tomorrow at", "error: 'tomorrow at': 'at' needs a time after it, e.g. at 9am"),
+        ("25:00", "error: 25:00: the hour must be 0–23"),
+        ("13pm", "error: 13pm: with am or pm the hour is 1–12"),
+        ("0am", "error: 0am: with am or pm the hour is 1–12"),
+        ("12:60", "error: 12:60: minutes must be 00–59"),
+        ("9:7", "error: '9:7' is not a time (e.g. 9:30, 21:00, 9pm or noon)"),
+        ("2026-02-30", "error: 2026-02-30: February 2026 has 28 days"),
+        ("2026-13-01", "error: 2026-13-01: there is no month 13 (months are 1–12)"),
+        ("0999-01-01", "error: year 999 is out of range (1900–9999)"),
+        ("2026-03", "error: '2026-03' is not a date: write YYYY-MM-DD, e.g. 2026-11-26"),
+        ("2026-03-01T24:00", "error: 24:00: the hour must be 0–23"),
+        ("31 apr", "error: 31 apr: April has 30 days"),
+        ("30/2", "error: 30/2: February has at most 29 days"),
+        ("fri mar 14", "error: 'fri mar 14': gives two dates, 'fri' and 'mar 14': keep one"),
+        ("9am 10am", "error: '9am 10am': gives two times, '9am' and '10am': keep one"),
+        ("in 2h at 9am", "error: 'in 2h at 9am': gives two times, 'in 2h' and '9am': keep one"),
+        ("in 9999 years", "error: 'in 9999 years' is too far ahead (due dates end in 9999)"),
+        ("in 9999999 days", "error: 'in 9999999 days' is too far ahead (due dates end in 9999)"),
+        ("+999999w", "error: '+999999w' is too far ahead (due dates end in 9999)"),
+    ])
+    func eachMistakeSaysWhatWasNotUnderstood(text: String, expected: String) {
+        #expect(read(text) == expected, "\(text)")
+    }
+
+    @Test func anExampleInAMessageIsNeverInThePast() throws {
+        // The old message gave 2026-03-01 as its example whatever the date.
+        for moment in ["2026-03-01T10:00:00Z", "2027-12-31T23:59:00Z", "2030-06-15T08:00:00Z"] {
+            let dates = naturalDates(now: try #require(AppClock.parseMoment(moment)))
+            let message = read("someday", dates)
+            let example = try #require(message.split(separator: " ").last.map { String($0.dropLast()) })
+            #expect(try #require(DueDate(example)) > dates.today, "\(message)")
+        }
+    }
+
+    @Test func theTimeFieldTakesATimeAlone() throws {
+        let dates = naturalDates()
+        #expect(try dates.time("9am") == (9, 0))
+        #expect(try dates.time(" 9:30 pm ") == (21, 30))
+        #expect(try dates.time("at noon") == (12, 0))
+        #expect(try dates.time("07:05") == (7, 5))
+        #expect(throws: NaturalDateError.self) { try dates.time("tomorrow") }
+        #expect(throws: NaturalDateError.self) { try dates.time("9") }
+        #expect(throws: NaturalDateError.self) { try dates.time("24:00") }
+    }
+
+    @Test func wordsThatStandAloneAsDates() {
+        for word in ["today", "Tomorrow", "+3d", "2026-12-01"] { #expect(NaturalDate.standsAlone(word), "\(word)") }
+        for word in ["fri", "sun", "14/3", "noon", "9am", "+", "in"] { #expect(!NaturalDate.standsAlone(word), "\(word)") }
+    }
+
+    /// Random text never crashes the parser, and what it accepts is a
+    /// valid due date in range.
+    @Test func randomTextNeverCrashes() {
+        var generator = SeededGenerator(seed: 20261125)
+        let pieces = ["in", "next", "this", "at", "on", "+", "-", "/", ":", ".", "a", "am", "pm", "mar", "14", "0",
+                      "99999999999999999999", "2026", "t", "h", "d", "w", "mo", "y", "fri", "today", "noon", " ", ",",
+                      "and", "3", "12", "31", "29", "feb", "é", "\u{0}", "9", "１", "٣"]
+        let dates = naturalDates()
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...8, using: &generator)
+            let text = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }
+                .joined(separator: Bool.random(using: &generator) ? " " : "")
+            if let due = try? dates.parse(text) {
+                #expect(DueDate.years.contains(due.year), "\(text)")
+                #expect(DueDate(due.description) == due, "\(text)")
+            }
+            _ = try? dates.time(text)
+            _ = dates.date(words: text.split(separator: " ").map(String.init))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import RemindersCore
+
+/// A quick-add line as one string: "title | due | tags | priority | list | flag".
+func quick(_ text: String, lists: [String] = ["Home", "Work", "Work Projects"]) -> String {
+    do {
+        let parsed = try QuickAdd(parsing: text, dates: naturalDates(), listTitles: lists)
+        return [parsed.title, parsed.due?.description ?? "-", parsed.tags.map { "#" + $0 }.joined(separator: " "),
+                parsed.priority?.name ?? "-", parsed.listName ?? "-", parsed.isFlagged ? "flagged" : "-"]
+            .joined(separator: " | ")
+    } catch {
+        return "error: \(error)"
+    }
+}
+
+@Suite("Quick add")
+struct QuickAddTests {
+    @Test(arguments: [
+        ("Pay rent tomorrow 9am #bills !! ^Home", "Pay rent | 2026-11-26T09:00 | #bills | medium | Home | -"),
+        ("Pay rent", "Pay rent | - |  | - | - | -"),
+        ("  Pay   rent  ", "Pay   rent | - |  | - | - | -"),       // nothing read: the text is the title, as typed
+        ("Call mom fri", "Call mom | 2026-11-27 |  | - | - | -"),
+        ("Call Sun", "Call | 2026-11-29 |  | - | - | -"),          // at the end, a weekday is a date
+        ("Buy milk at 5pm", "Buy milk | 2026-11-25T17:00 |  | - | - | -"),
+        ("Meet Bob at noon on fri", "Meet Bob | 2026-11-27T12:00 |  | - | - | -"),
+        ("Renew passport in 3 days", "Renew passport | 2026-11-28 |  | - | - | -"),
+        ("Stretch in 2h", "Stretch | 2026-11-25T12:17 |  | - | - | -"),
+        ("Dentist mar 14", "Dentist | 2027-03-14 |  | - | - | -"),
+        ("Dentist 14 mar 10:30", "Dentist | 2027-03-14T10:30 |  | - | - | -"),
+        ("Tax return 2027-04-30", "Tax return | 2027-04-30 |  | - | - | -"),
+        // At the start or in the middle, only what cannot be a title word.
+        ("Tomorrow call mom", "call mom | 2026-11-26 |  | - | - | -"),
+        ("Sun cream", "Sun cream | - |  | - | - | -"),
+        ("Fri night drinks", "Fri night drinks | - |  | - | - | -"),
+        ("Dentist fri 10am bring x-ray", "Dentist bring x-ray | 2026-11-27T10:00 |  | - | - | -"),
+        ("Read 1/2 of the book", "Read 1/2 of the book | - |  | - | - | -"),
+        ("Move fri 9am to mon 10am please", "Move fri 9am to mon 10am please | - |  | - | - | -"),  // two: ambiguous
+        // A title keeps a word; numbers alone are no dates.
+        ("Friday", "Friday | - |  | - | - | -"),
+        ("Read 1984", "Read 1984 | - |  | - | - | -"),
+        ("Buy 2 apples", "Buy 2 apples | - |  | - | - | -"),
+        ("Call 555-1234", "Call 555-1234 | - |  | - | - | -"),
+        // Marks anywhere, in words of their own.
+        ("!!! File taxes #money #Admin", "File taxes | - | #money #Admin | high | - | -"),
+        ("Water plants ! *", "Water plants | - |  | low | - | flagged"),
+        ("Fix issue #42 now!", "Fix issue #42 now! | - |  | - | - | -"),
+        ("Learn C# basics", "Learn C# basics | - |  | - | - | -"),
+        ("Wow!!!! party", "Wow!!!! party | - |  | - | - | -"),
+        ("Rate 5 * 3 stars", "Rate 5 3 stars | - |  | - | - | flagged"),
+        ("Tags #a, #b.", "Tags | - | #a #b | - | - | -"),
+        ("Same tag #Work #work", "Same tag | - | #Work | - | - | -"),
+        ("Same mark !! !!", "Same mark | - |  | medium | - | -"),
+        ("Plan tomorrow #x 9am", "Plan | 2026-11-26T09:00 | #x | - | - | -"),
+        // Lists: by title, any case, the longest that exists.
+        ("Report ^work", "Report | - |  | - | Work | -"),
+        ("Report ^Work Projects due fri", "Report due | 2026-11-27 |  | - | Work Projects | -"),
+        ("Report ^Garden", "Report | - |  | - | Garden | -"),
+        ("Report ^home ^HOME", "Report | - |  | - | Home | -"),
+        ("2^10 is 1024", "2^10 is 1024 | - |  | - | - | -"),
+    ])
+    func readsTheLine(text: String, expected: String) {
+        #expect(quick(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("#bills !!", "error: '#bills !!' leaves no title once the date, #tags, !priority, ^list and * are read"),
+        ("Pay rent ! !!!", "error: two priorities, '!' and '!!!': keep one"),
+        ("Pay rent ^Home ^Work", "error: two lists, '^Home' and '^Work': keep one"),
+        ("Pay #\(String(repeating: "x", count: 101))", "error: '#\(String(repeating: "x", count: 101))': tag is 101 characters long; the limit is 100"),
+        ("   ", "error: title must not be empty"),
+        ("Bell \u{7}", "error: title must not contain control characters"),
+    ])
+    func badLinesSayWhy(text: String, expected: String) {
+        #expect(quick(text) == expected)
+    }
+
+    @Test func literalKeepsEverything() {
+        let literal = QuickAdd(literal: "Pay rent tomorrow #bills !!")
+        #expect(literal.title == "Pay rent tomorrow #bills !!")
+        #expect(!literal.hasMarks)
+    }
+
+    /// Random lines never crash the reader; what it accepts has a title
+    /// that is a valid one.
+    @Test func randomLinesNeverCrash() throws {
+        var generator = SeededGenerator(seed: 14_03)
+        let words = ["Pay", "rent", "tomorrow", "9am", "#bills", "#", "!", "!!", "!!!", "!!!!", "^Home", "^", "^Work",
+                     "Projects", "*", "**", "in", "2h", "3", "days", "fri", "next", "mar", "14", "14/3", "2026-12-01",
+                     "at", "on", "noon", "#42", "é", "🙂", "a", "an"]
+        for _ in 0..<5_000 {
+            let line = (0..<Int.random(in: 1...10, using: &generator))
+                .map { _ in words.randomElement(using: &generator) ?? "" }.joined(separator: " ")
+            guard let parsed = try? QuickAdd(parsing: line, dates: naturalDates(), listTitles: ["Home", "Work Projects"]) else {
+                continue
+            }
+            #expect(try Validation.title(parsed.title) == parsed.title, "\(line)")
+        }
+    }
+}
