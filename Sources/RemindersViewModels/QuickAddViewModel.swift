@@ -46,8 +46,9 @@ public struct QuickAddState: ViewState {
 /// The one-line add of a list's screen: the line is read as the user types
 /// (`QuickAdd`: due date, #tags, ! !! !!!, ^List, *), and what it will
 /// create is in `state.preview`. Where the user was fills what the line
-/// leaves out, as the reminder form does: the list on screen, today's
-/// date in Today and Scheduled, the flag in Flagged, the tag of a tag.
+/// leaves out, as the reminder form does: the list on screen (else the
+/// default list), today's date in Today and Scheduled, the flag in
+/// Flagged, the tag of a tag.
 public final class QuickAddViewModel: ViewModel {
     public let core: ViewModelCore<QuickAddState>
     /// Where the user pressed "quick add".
@@ -58,7 +59,8 @@ public final class QuickAddViewModel: ViewModel {
         core = ViewModelCore(environment: environment, initial: QuickAddState(), label: "quick-add")
         observe({ db in try Queries.listsInOrder(db) }, apply: { [context, environment] state, lists in
             state.lists = lists
-            (state.preview, state.problem) = Self.read(state.text, lists: lists, context: context, dates: environment.naturalDates)
+            (state.preview, state.problem) = Self.read(state.text, lists: lists, context: context, dates: environment.naturalDates,
+                                                       defaultList: environment.defaultList)
         })
     }
 
@@ -66,10 +68,11 @@ public final class QuickAddViewModel: ViewModel {
     public var text: String {
         get { state.text }
         set {
-            let context = context, dates = environment.naturalDates
+            let context = context, dates = environment.naturalDates, defaultList = environment.defaultList
             update { state in
                 state.text = newValue
-                (state.preview, state.problem) = Self.read(newValue, lists: state.lists, context: context, dates: dates)
+                (state.preview, state.problem) = Self.read(newValue, lists: state.lists, context: context, dates: dates,
+                                                           defaultList: defaultList)
             }
         }
     }
@@ -79,7 +82,8 @@ public final class QuickAddViewModel: ViewModel {
     /// Refused, the line stays and `state.problem` says why.
     public func add() -> ActionResult {
         let state = state
-        let (preview, problem) = Self.read(state.text, lists: state.lists, context: context, dates: environment.naturalDates)
+        let (preview, problem) = Self.read(state.text, lists: state.lists, context: context, dates: environment.naturalDates,
+                                           defaultList: environment.defaultList)
         guard let preview else {
             let message = problem ?? "type a reminder, e.g. Pay rent fri 9am #bills !!"
             update { $0.problem = message }
@@ -103,8 +107,8 @@ public final class QuickAddViewModel: ViewModel {
     }
 
     /// The preview of a line, or why there is none.
-    static func read(_ text: String, lists: [RemindersList], context: ReminderFilter?, dates: NaturalDate)
-        -> (QuickAddPreview?, String?) {
+    static func read(_ text: String, lists: [RemindersList], context: ReminderFilter?, dates: NaturalDate,
+                     defaultList: String?) -> (QuickAddPreview?, String?) {
         guard !text.allSatisfy(\.isWhitespace) else { return (nil, nil) }
         do {
             let line = try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title))
@@ -119,7 +123,9 @@ public final class QuickAddViewModel: ViewModel {
             case .tag(let tag): if !tags.contains(where: { TagKey.of($0) == TagKey.of(tag) }) { tags.append(tag) }
             case .all, .completed, nil: break
             }
-            guard let list = list ?? lists.first else { return (nil, "there is no list to add to: make one on Home first") }
+            guard let list = list ?? ReminderFormViewModel.defaultList(in: lists, named: defaultList) else {
+                return (nil, "there is no list to add to: make one on Home first")
+            }
             return (QuickAddPreview(title: line.title, list: list, due: due, priority: line.priority ?? .none,
                                     isFlagged: isFlagged, tags: tags), nil)
         } catch {

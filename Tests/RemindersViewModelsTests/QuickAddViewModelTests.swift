@@ -53,6 +53,21 @@ import Testing
         #expect(preview("Milk", in: .all)?.list.id == first)
     }
 
+    @Test func inASmartListTheDefaultListTakesWhatNamesNone() throws {
+        let world = try World(defaultList: "errands")
+        let home = try world.list("Home")
+        let errands = try world.list("Errands")
+        func preview(_ text: String, in context: ReminderFilter) -> QuickAddPreview? {
+            let quick = QuickAddViewModel(environment: world.environment, context: context)
+            quick.refresh()
+            quick.text = text
+            return quick.state.preview
+        }
+        #expect(preview("Stamps", in: .today)?.list.id == errands)
+        #expect(preview("Stamps", in: .list(home))?.list.id == home)
+        #expect(preview("Stamps ^home", in: .today)?.list.id == home)
+    }
+
     @Test func aLineThatCannotBeReadAddsNothing() throws {
         let world = try World()
         let home = try world.list("Home")

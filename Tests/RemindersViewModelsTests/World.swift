@@ -13,13 +13,13 @@ final class World {
 
     init(completionDelay: TimeInterval = 0.2, completionClock: any CompletionClock = DispatchCompletionClock(),
          sharing: any SharingInfoProvider = NoSharing(), syncStatus: any SyncStatusProvider = LocalOnlySyncStatus(),
-         dayMonthOrder: DayMonthOrder = .dayFirst) throws {
+         dayMonthOrder: DayMonthOrder = .dayFirst, defaultList: String? = nil) throws {
         let pool = try AppDatabase.open(path: folder.url.appendingPathComponent("reminders.sqlite").path)
         let clock = AppClock(pinned: AppClock.parseMoment("2026-03-01T10:00:00Z"), timeZone: Self.utc)
         environment = AppEnvironment(store: RemindersStore(writer: pool, clock: clock), userName: "alice",
                                      deviceName: "laptop", syncStatus: syncStatus, sharing: sharing,
                                      completionDelay: completionDelay, completionClock: completionClock,
-                                     dayMonthOrder: dayMonthOrder)
+                                     defaultList: defaultList, dayMonthOrder: dayMonthOrder)
     }
 
     var store: RemindersStore { environment.store }
