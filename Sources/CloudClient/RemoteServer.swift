@@ -100,15 +100,25 @@ public final class RemoteServer: Sendable {
         headers.add(name: "X-Reminders-Device", value: device)
         if body != nil { headers.add(name: "Content-Type", value: contentType) }
         if let prefer { headers.add(name: "Prefer", value: prefer) }
-        let response: HTTPClient.Response
+        var response: HTTPClient.Response?
         let client = try Self.client(trusting: credential.certificateAuthority)
-        do {
-            let request = try HTTPClient.Request(url: address + path, method: method, headers: headers,
-                                                 body: body.map { .bytes($0) })
-            response = try client.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
-        } catch {
-            throw CloudError.serverUnavailable("cannot reach the server at \(address): \(Self.describe(error))")
+        // A pooled connection the server closed while idle (its idle
+        // timeout) fails the next request sent on it before any answer:
+        // such a failure is tried once more, on a new connection. Every
+        // request may be sent twice: saves carry change tags, assets are
+        // keyed by their hash, shares and accepts are the same request again.
+        for attempt in 1...2 where response == nil {
+            do {
+                let request = try HTTPClient.Request(url: address + path, method: method, headers: headers,
+                                                     body: body.map { .bytes($0) })
+                response = try client.execute(request: request, deadline: .now() + (timeout ?? self.timeout)).wait()
+            } catch {
+                guard attempt == 1, Self.isClosedBeforeAnswer(error) else {
+                    throw CloudError.serverUnavailable("cannot reach the server at \(address): \(Self.describe(error))")
+                }
+            }
         }
+        guard let response else { throw CloudError.serverUnavailable("cannot reach the server at \(address)") }
         let data = response.body.map { Data($0.readableBytesView) } ?? Data()
         guard response.status == .ok else {
             let wire = (try? JSONDecoder().decode([String: WireError].self, from: data))?["error"]
@@ -160,14 +170,19 @@ public final class RemoteServer: Sendable {
         }
     }
 
+    /// Whether the connection was closed before any answer came.
+    static func isClosedBeforeAnswer(_ error: any Error) -> Bool {
+        if let error = error as? ChannelError { return error == .ioOnClosedChannel || error == .eof }
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        return false
+    }
+
     /// A transport failure in a few words: "connection refused", "no
     /// answer in time".
     static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         // A server that died while the request was being written.
-        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof {
-            return "the connection was closed before the answer"
-        }
+        if error is ChannelError, isClosedBeforeAnswer(error) { return "the connection was closed before the answer" }
         if let error = error as? NIOSSLError { return "TLS: \(error)" }
         if let error = error as? BoringSSLError { return "TLS: \(error)" }
         if let error = error as? HTTPClientError {
