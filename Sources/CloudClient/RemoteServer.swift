@@ -296,6 +296,12 @@ public struct RemoteDatabase: CloudDatabase {
         return shares
     }
 
+    public func knownUsers(among names: [String]) throws -> Set<String> {
+        let response = try call(.knownUsers(names: names))
+        guard case .users(let users) = response else { throw unexpected(response) }
+        return Set(users)
+    }
+
     public func acceptShare(shareID: String) throws -> Share {
         let response = try call(.acceptShare(shareID: shareID))
         guard case .share(let share) = response else { throw unexpected(response) }

@@ -178,4 +178,10 @@ public protocol CloudDatabase: Sendable {
 
     /// Leaves (or declines) a share this user was invited to.
     func leaveShare(shareID: String) throws
+
+    /// Which of `names` belong to users with lists on this server (they own
+    /// a zone: a user who synced nothing yet has none). User names are compared exactly, as everywhere:
+    /// "Bob" is not "bob". A share may invite a name nobody uses yet; this
+    /// lets the inviter be told so.
+    func knownUsers(among names: [String]) throws -> Set<String>
 }

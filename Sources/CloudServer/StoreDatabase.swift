@@ -198,6 +198,16 @@ public struct StoreDatabase: CloudDatabase {
         try ShareRequests(database: self).fetchAll()
     }
 
+    public func knownUsers(among names: [String]) throws -> Set<String> {
+        let wanted = Array(Set(names)).sorted()
+        guard !wanted.isEmpty else { return [] }
+        return try store.read { db in
+            let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
+            return Set(try db.texts("SELECT DISTINCT ownerName FROM zone WHERE ownerName IN (\(marks))",
+                                    wanted.map { $0 as any SQLBindable }))
+        }
+    }
+
     /// Accepts an invitation; works from either scope, since it is the
     /// user, not the database, who accepts.
     public func acceptShare(shareID: String) throws -> Share {

@@ -17,6 +17,7 @@ public enum WireRequest: Codable, Sendable, Equatable {
     case fetchShares
     case acceptShare(shareID: String)
     case leaveShare(shareID: String)
+    case knownUsers(names: [String])
 
     /// Runs the request against `database` (the server side of a transport).
     /// Request-level errors are thrown as they are; per-record and per-zone
@@ -55,6 +56,8 @@ public enum WireRequest: Codable, Sendable, Equatable {
         case .leaveShare(let shareID):
             try database.leaveShare(shareID: shareID)
             return .done
+        case .knownUsers(let names):
+            return .users(try database.knownUsers(among: names).sorted())
         }
     }
 }
@@ -80,6 +83,8 @@ public enum WireResponse: Codable, Sendable, Equatable {
     case records([WireRecordOutcome])
     case share(Share)
     case shares([Share])
+    /// The user names asked about that the server knows, sorted.
+    case users([String])
     case done
 }
 

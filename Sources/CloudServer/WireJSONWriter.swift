@@ -52,7 +52,7 @@ extension WireJSON {
                 raw("{\"fetchRecords\":{\"_0\":")
                 array(ids) { $0.recordID($1) }
                 raw("}}")
-            case .saveShare, .removeParticipant, .deleteShare, .fetchShares, .acceptShare, .leaveShare:
+            case .saveShare, .removeParticipant, .deleteShare, .fetchShares, .acceptShare, .leaveShare, .knownUsers:
                 throw NotCovered()
             }
         }
@@ -135,7 +135,7 @@ extension WireJSON {
                 raw("}}")
             case .done:
                 raw("{\"done\":{}}")
-            case .share, .shares:
+            case .share, .shares, .users:
                 throw NotCovered()
             }
         }

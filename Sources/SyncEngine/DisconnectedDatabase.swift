@@ -24,4 +24,5 @@ struct DisconnectedDatabase: CloudDatabase {
     func fetchShares() throws -> [Share] { throw unavailable }
     func acceptShare(shareID: String) throws -> Share { throw unavailable }
     func leaveShare(shareID: String) throws { throw unavailable }
+    func knownUsers(among names: [String]) throws -> Set<String> { throw unavailable }
 }

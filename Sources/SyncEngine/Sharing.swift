@@ -46,6 +46,12 @@ extension SyncEngine {
         try ShareClient(engine: self).leave(id: id)
     }
 
+    /// Which of `names` the server knows as users who have synced, so an
+    /// invitation to a name nobody uses ("Bob" for "bob") can be pointed out.
+    public func knownUsers(among names: [String]) throws -> Set<String> {
+        try privateDatabase.knownUsers(among: names)
+    }
+
     /// Reads the shares this user owns and was invited to from the server
     /// into `sync_shares`.
     public func refreshShares() throws {

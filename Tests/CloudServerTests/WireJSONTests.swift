@@ -101,6 +101,16 @@ import Testing
         }
     }
 
+    /// The `knownUsers` operation reads as docs/API.md writes it.
+    @Test func knownUsersTravelsAsTheAPIDocumentSays() throws {
+        let request = WireRequest.knownUsers(names: ["Bob", "bob"])
+        #expect(try WireRequest(jsonData: Data(#"{"knownUsers": {"names": ["Bob", "bob"]}}"#.utf8)) == request)
+        #expect(try WireRequest(jsonData: request.jsonData()) == request)
+        let response = WireResponse.users(["bob"])
+        #expect(try WireResponse(jsonData: Data(#"{"users": {"_0": ["bob"]}}"#.utf8)) == response)
+        #expect(try WireResponse(jsonData: response.jsonData()) == response)
+    }
+
     @Test func aNonFiniteNumberIsRefusedAsCodableRefusesIt() throws {
         let record = ServerRecord(id: RecordID(recordName: "r", zoneID: Self.zone), recordType: "reminders",
                                   fields: ["ratio": .double(.infinity)])

@@ -77,4 +77,5 @@ struct InterceptingDatabase: CloudDatabase {
     func acceptShare(shareID: String) throws -> Share { try base.acceptShare(shareID: shareID) }
 
     func leaveShare(shareID: String) throws { try base.leaveShare(shareID: shareID) }
+    func knownUsers(among names: [String]) throws -> Set<String> { try base.knownUsers(among: names) }
 }
