@@ -38,7 +38,12 @@ struct RemindersContext: DeviceReading {
     /// Opens (creating if needed) the device's database. Does not touch the
     /// server; `connect()` does.
     init(_ options: CommonOptions) throws {
-        location = try options.resolve()
+        try self.init(location: options.resolve())
+    }
+
+    /// Opens the device at a location already resolved from the options.
+    init(location: Location) throws {
+        self.location = location
         clock = try AppClock.fromEnvironment()
         session = try DeviceSession(
             databasePath: location.databasePath, server: try location.serverAddress(),
@@ -142,7 +147,7 @@ struct ReadingContext: DeviceReading {
     init(_ options: CommonOptions) throws {
         let location = try options.resolve()
         if AppDatabase.isWritable(path: location.databasePath) {
-            let context = try RemindersContext(options)
+            let context = try RemindersContext(location: location)
             self.location = context.location
             clock = context.clock
             reader = context.reader
