@@ -101,10 +101,14 @@ t() { tmux -S "$DEMO_SOCKET" "$@"; }
 # The text of a pane, as on screen.
 pane_text() { t capture-pane -p -t "$1" 2>/dev/null || true; }
 
+# Every wait below is multiplied by DEMO_SLACK (default 1): the test suite
+# runs the checks beside many other tests on a busy machine and sets it.
+slack() { echo $(($1 * ${DEMO_SLACK:-1})); }
+
 # Waits until the pane shows `text` (a fixed string), up to `seconds`.
 wait_for() {
   local pane="$1" text="$2" seconds="${3:-5}"
-  local deadline=$((SECONDS + seconds))
+  local deadline=$((SECONDS + $(slack "$seconds")))
   while ((SECONDS <= deadline)); do
     if pane_text "$pane" | grep -qF -- "$text"; then return 0; fi
     sleep 0.05
@@ -115,7 +119,7 @@ wait_for() {
 # Waits until the pane no longer shows `text`.
 wait_for_not() {
   local pane="$1" text="$2" seconds="${3:-5}"
-  local deadline=$((SECONDS + seconds))
+  local deadline=$((SECONDS + $(slack "$seconds")))
   while ((SECONDS <= deadline)); do
     if ! pane_text "$pane" | grep -qF -- "$text"; then return 0; fi
     sleep 0.05
@@ -130,7 +134,7 @@ count_in() { pane_text "$1" | grep -cF -- "$2" || true; }
 # nothing pending.
 wait_synced() {
   local pane="$1" seconds="${2:-10}"
-  local deadline=$((SECONDS + seconds))
+  local deadline=$((SECONDS + $(slack "$seconds")))
   while ((SECONDS <= deadline)); do
     local bar
     bar="$(pane_text "$pane" | tail -n 1)"

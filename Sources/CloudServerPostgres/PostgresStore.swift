@@ -102,8 +102,11 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
         pool.closeAll()
     }
 
+    /// Raises the head to `head`, never lowers it: this process's own
+    /// commit, another process's notice and the listener's catch-up read
+    /// arrive in any order, and an older one must not undo a newer one.
     func heard(head: Int64) {
-        latestHead.store(head, ordering: .relaxed)
+        latestHead.max(head, ordering: .relaxed)
     }
 
     // MARK: Transactions
