@@ -32,10 +32,14 @@ public final class DeviceSession: Sendable {
     /// tags and the links between reminders and tags.
     /// Core's list of the tables that hold user data; a tag link is a
     /// child of its reminder but stays in the tagging user's own zone.
+    /// A reminder's parent, for sharing and send order, is its list (its
+    /// other reference, a subtask's parent reminder, is in the same list).
     public static let syncedTables = Schema.syncedTables.map { name in
-        name == ReminderTag.databaseTableName
-            ? SyncedTable(name, parentColumn: "reminderID", sharesWithParent: false)
-            : SyncedTable(name)
+        switch name {
+        case ReminderTag.databaseTableName: SyncedTable(name, parentColumn: "reminderID", sharesWithParent: false)
+        case Reminder.databaseTableName: SyncedTable(name, parentColumn: "remindersListID")
+        default: SyncedTable(name)
+        }
     }
 
     /// Opens the device's database (created and migrated if new) and
@@ -59,7 +63,10 @@ public final class DeviceSession: Sendable {
         writer = try AppDatabase.open(path: databasePath)
         do {
             engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables,
-                                    wallClock: wallClock)
+                                    wallClock: wallClock, repair: { db in try SyncedRules.repair(db) })
+            // What a merge left for the repair when the process stopped
+            // before it ran.
+            _ = try writer.write { db in try SyncedRules.repair(db) }
         } catch let error as SyncError {
             throw CoreError.database("database \(databasePath): \(error.description)")
         }

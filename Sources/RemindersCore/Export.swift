@@ -37,6 +37,14 @@ public struct ExportDump: Codable, Equatable, Sendable {
         public var status: String
         public var position: Int
         public var tags: [String]
+        /// The RRULE text, or nil.
+        public var repeatRule: String?
+        /// The parent reminder's id for a subtask, or nil.
+        public var parentID: String?
+        /// Seconds before the due time the alert comes, or nil (at the due time).
+        public var alertBefore: Int?
+        /// On a completed occurrence's copy, the repeating reminder it came from.
+        public var repeatOf: String?
 
         /// The export shape of a reminder; tags (their titles as shown) are
         /// sorted by key, so case-insensitively.
@@ -50,6 +58,10 @@ public struct ExportDump: Codable, Equatable, Sendable {
             isFlagged = reminder.isFlagged
             status = reminder.status.rawValue
             position = reminder.position
+            repeatRule = reminder.repeatRule
+            parentID = reminder.parentID
+            alertBefore = reminder.alertBefore
+            repeatOf = reminder.repeatOf
             self.tags = tags.map { (TagKey.of($0), $0) }.sorted { $0 < $1 }.map(\.1)
         }
 
@@ -65,6 +77,10 @@ public struct ExportDump: Codable, Equatable, Sendable {
             try c.encode(status, forKey: .status)
             try c.encode(position, forKey: .position)
             try c.encode(tags, forKey: .tags)
+            try c.encode(repeatRule, forKey: .repeatRule)
+            try c.encode(parentID, forKey: .parentID)
+            try c.encode(alertBefore, forKey: .alertBefore)
+            try c.encode(repeatOf, forKey: .repeatOf)
         }
     }
 

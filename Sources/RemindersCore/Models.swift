@@ -75,12 +75,25 @@ public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableReco
     /// "YYYY-MM-DDTHH:MM:SS" of the app clock when the reminder was completed.
     public var completedAt: String?
     public var position: Int
+    /// The reminder this one is a subtask of (in the same list), or nil.
+    public var parentID: String?
+    /// The repeat rule as RRULE text (`RepeatRule.rrule`), or nil.
+    public var repeatRule: String?
+    /// On a completed occurrence's copy, the repeating reminder it came from.
+    public var repeatOf: String?
+    /// Seconds before the due time that the alert comes; nil: at the due time.
+    public var alertBefore: Int?
 
     public init(
         id: String = newID(), remindersListID: String, title: String, notes: String = "",
         dueDate: DueDate? = nil, priority: Priority = .none, isFlagged: Bool = false,
-        status: ReminderStatus = .incomplete, completedAt: String? = nil, position: Int = 0
+        status: ReminderStatus = .incomplete, completedAt: String? = nil, position: Int = 0,
+        parentID: String? = nil, repeatRule: String? = nil, repeatOf: String? = nil, alertBefore: Int? = nil
     ) {
+        self.parentID = parentID
+        self.repeatRule = repeatRule
+        self.repeatOf = repeatOf
+        self.alertBefore = alertBefore
         self.id = id
         self.remindersListID = remindersListID
         self.title = title
@@ -111,7 +124,12 @@ extension Reminder {
         status = try container.decode(ReminderStatus.self, forKey: .status)
         completedAt = try container.decodeIfPresent(String.self, forKey: .completedAt)
         position = try container.decode(Int.self, forKey: .position)
+        parentID = try container.decodeIfPresent(String.self, forKey: .parentID)
+        repeatRule = try container.decodeIfPresent(String.self, forKey: .repeatRule)
+        repeatOf = try container.decodeIfPresent(String.self, forKey: .repeatOf)
+        alertBefore = try container.decodeIfPresent(Int.self, forKey: .alertBefore)
     }
+
 }
 
 /// A tag: its key (`TagKey.of(title)`, the row's identity) and the
@@ -147,21 +165,28 @@ public struct ReminderTag: Codable, Hashable, Sendable, FetchableRecord, Persist
     /// made of the first half of a SHA-256), and for a tag whose key is
     /// its lower-cased title the same id links had before tags had keys.
     public static func linkID(reminderID: String, tagKey: String) -> String {
-        let digest = SHA256.hash(data: Data("\(reminderID)\u{1F}\(tagKey)".utf8))
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in digest.prefix(16).enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        RemindersCore.derivedID(reminderID, tagKey)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// A new lower-case UUID string, the form every primary key takes.
 public func newID() -> String {
     UUID().uuidString.lowercased()
 }
+
+/// An id derived from `parts`: every device that derives it from the
+/// same parts gets the same id, so rows two devices make for the same
+/// thing at once (a tag link, a completed occurrence) are one record.
+public func derivedID(_ parts: String...) -> String {
+    let digest = SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8))
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    for (index, byte) in digest.prefix(16).enumerated() {
+        if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+        text.append(derivedIDHexDigits[Int(byte >> 4)])
+        text.append(derivedIDHexDigits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
+}
+
+private let derivedIDHexDigits = Array("0123456789abcdef".utf8)

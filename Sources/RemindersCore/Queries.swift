@@ -75,14 +75,27 @@ public struct ReminderRow: Hashable, Sendable, Identifiable {
     public var listTitle: String
     public var listColor: String
     public var isPastDue: Bool
+    /// A subtask's parent's title, for context where it shows apart from
+    /// its parent (smart lists, search).
+    public var parentTitle: String?
+    /// How many of its subtasks are open, and how many it has.
+    public var openSubtasks: Int
+    public var subtasks: Int
 
-    public init(reminder: Reminder, tags: [String], listTitle: String, listColor: String, isPastDue: Bool) {
+    public init(reminder: Reminder, tags: [String], listTitle: String, listColor: String, isPastDue: Bool,
+                parentTitle: String? = nil, openSubtasks: Int = 0, subtasks: Int = 0) {
         self.reminder = reminder
         self.tags = tags
         self.listTitle = listTitle
         self.listColor = listColor
         self.isPastDue = isPastDue
+        self.parentTitle = parentTitle
+        self.openSubtasks = openSubtasks
+        self.subtasks = subtasks
     }
+
+    /// Whether it is a subtask.
+    public var isSubtask: Bool { reminder.parentID != nil }
 
     public var id: String { reminder.id }
 }
@@ -342,7 +355,10 @@ public enum Queries {
     static let rowColumns = """
         reminders.*, remindersLists.title AS listTitle, remindersLists.color AS listColor,
         (SELECT group_concat(title, char(31)) FROM (SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
-         WHERE remindersTags.reminderID = reminders.id ORDER BY remindersTags.tagID)) AS tagList
+         WHERE remindersTags.reminderID = reminders.id ORDER BY remindersTags.tagID)) AS tagList,
+        (SELECT parent.title FROM reminders AS parent WHERE parent.id = reminders.parentID) AS parentTitle,
+        (SELECT count(*) FROM reminders AS subtask WHERE subtask.parentID = reminders.id AND subtask.status != 'completed') AS openSubtasks,
+        (SELECT count(*) FROM reminders AS subtask WHERE subtask.parentID = reminders.id) AS subtaskCount
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
@@ -372,7 +388,8 @@ public enum Queries {
     /// more than the SQL.
     struct RowLayout {
         let id, listID, title, notes, dueDate, priority, isFlagged, status, completedAt, position: Int
-        let listTitle, listColor, tagList: Int
+        let parentID, repeatRule, repeatOf, alertBefore: Int
+        let listTitle, listColor, tagList, parentTitle, openSubtasks, subtaskCount: Int
 
         init(_ row: Row) throws {
             let names = Array(row.columnNames)
@@ -392,9 +409,16 @@ public enum Queries {
             status = try index("status")
             completedAt = try index("completedAt")
             position = try index("position")
+            parentID = try index("parentID")
+            repeatRule = try index("repeatRule")
+            repeatOf = try index("repeatOf")
+            alertBefore = try index("alertBefore")
             listTitle = try index("listTitle")
             listColor = try index("listColor")
             tagList = try index("tagList")
+            parentTitle = try index("parentTitle")
+            openSubtasks = try index("openSubtasks")
+            subtaskCount = try index("subtaskCount")
         }
     }
 
@@ -411,14 +435,16 @@ public enum Queries {
         let reminder = Reminder(
             id: id, remindersListID: row[layout.listID], title: row[layout.title], notes: row[layout.notes],
             dueDate: DueDate(stored: row[layout.dueDate]), priority: priority, isFlagged: row[layout.isFlagged], status: status,
-            completedAt: row[layout.completedAt], position: row[layout.position])
+            completedAt: row[layout.completedAt], position: row[layout.position], parentID: row[layout.parentID],
+            repeatRule: row[layout.repeatRule], repeatOf: row[layout.repeatOf], alertBefore: row[layout.alertBefore])
         let tagList: String? = row[layout.tagList]
         return ReminderRow(
             reminder: reminder,
             tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
             listTitle: row[layout.listTitle],
             listColor: row[layout.listColor],
-            isPastDue: status != .completed && isPastDue(reminder.dueDate, now: now))
+            isPastDue: status != .completed && isPastDue(reminder.dueDate, now: now),
+            parentTitle: row[layout.parentTitle], openSubtasks: row[layout.openSubtasks], subtasks: row[layout.subtaskCount])
     }
 
     public static func isPastDue(_ due: DueDate?, clock: AppClock) -> Bool {
@@ -436,11 +462,56 @@ public enum Queries {
     /// Reminders for a filter, sorted. With `showCompleted` false, completed
     /// reminders are left out (reminders still "completing" stay, so the
     /// user can undo). The Completed filter always shows completed ones.
+    ///
+    /// A list shows each subtask right under its parent, in the same sort;
+    /// `limit` counts the top-level rows. A subtask whose parent is not
+    /// shown (completed and hidden) shows at the top level. Other filters
+    /// show subtasks as rows of their own (`ReminderRow.parentTitle` names
+    /// the parent).
     public static func reminders(
         _ db: Database, filter: ReminderFilter, sort: SortOrder, showCompleted: Bool, clock: AppClock, limit: Int? = nil
     ) throws -> [ReminderRow] {
+        guard case .list(let listID) = filter else {
+            return try rows(db, filter: filter, sort: sort, showCompleted: showCompleted, clock: clock, limit: limit)
+        }
+        let top = try rows(db, filter: filter, sort: sort, showCompleted: showCompleted, clock: clock, limit: limit, topLevel: true)
+        let parents = top.filter { $0.subtasks > 0 }.map(\.id)
+        guard !parents.isEmpty else { return top }
+        let onlyOpen = !showCompleted
+        let subtasks = try reminderRows(db, sql: """
+            SELECT \(rowColumns) FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
+            WHERE reminders.parentID IN (SELECT value FROM json_each(?)) AND reminders.remindersListID = ?
+            \(onlyOpen ? "AND reminders.status != 'completed'" : "")
+            ORDER BY \(orderBy(sort, filter: filter, completedLast: !onlyOpen))
+            """, arguments: [jsonArray(parents), listID], clock: clock)
+        let byParent = Dictionary(grouping: subtasks) { $0.reminder.parentID ?? "" }
+        var result: [ReminderRow] = []
+        result.reserveCapacity(top.count + subtasks.count)
+        for row in top {
+            result.append(row)
+            result += byParent[row.id] ?? []
+        }
+        return result
+    }
+
+    static func jsonArray(_ ids: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(ids)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    private static func rows(
+        _ db: Database, filter: ReminderFilter, sort: SortOrder, showCompleted: Bool, clock: AppClock, limit: Int?,
+        topLevel: Bool = false
+    ) throws -> [ReminderRow] {
         var conditions: [String] = []
         var arguments: StatementArguments = []
+        let onlyOpen = !showCompleted && filter != .completed
+        if topLevel {
+            conditions.append("""
+                (reminders.parentID IS NULL OR NOT EXISTS (
+                   SELECT 1 FROM reminders AS parent WHERE parent.id = reminders.parentID
+                   AND parent.remindersListID = reminders.remindersListID \(onlyOpen ? "AND parent.status != 'completed'" : "")))
+                """)
+        }
         switch filter {
         case .list(let id):
             conditions.append("reminders.remindersListID = ?")
@@ -460,7 +531,6 @@ public enum Queries {
             conditions.append("reminders.id IN (SELECT reminderID FROM remindersTags WHERE tagID = ?)")
             arguments += [TagKey.of(tag)]
         }
-        let onlyOpen = !showCompleted && filter != .completed
         if onlyOpen {
             conditions.append("reminders.status != 'completed'")
         }

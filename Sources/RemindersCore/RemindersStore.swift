@@ -10,9 +10,20 @@ public struct ReminderDraft: Hashable, Sendable {
     public var priority: Priority
     public var isFlagged: Bool
     public var tags: [String]
+    /// Makes it a subtask of this reminder (in that reminder's list).
+    public var parentID: String?
+    /// A repeat rule (RRULE text, `RepeatRule`); a repeating reminder with
+    /// no due date is due today.
+    public var repeatRule: String?
+    /// Seconds before the due time to alert; nil: at the due time.
+    public var alertBefore: Int?
 
     public init(listID: String, title: String, notes: String = "", dueDate: DueDate? = nil,
-                priority: Priority = .none, isFlagged: Bool = false, tags: [String] = []) {
+                priority: Priority = .none, isFlagged: Bool = false, tags: [String] = [],
+                parentID: String? = nil, repeatRule: String? = nil, alertBefore: Int? = nil) {
+        self.parentID = parentID
+        self.repeatRule = repeatRule
+        self.alertBefore = alertBefore
         self.listID = listID
         self.title = title
         self.notes = notes
@@ -33,9 +44,19 @@ public struct ReminderChanges: Hashable, Sendable {
     public var isFlagged: Bool?
     public var listID: String?
     public var tags: [String]?
+    /// `.some(nil)` makes a subtask a top-level reminder again.
+    public var parentID: String??
+    /// `.some(nil)` stops the repeat. Clearing the due date stops it too.
+    public var repeatRule: String??
+    /// `.some(nil)`: alert at the due time.
+    public var alertBefore: Int??
 
     public init(title: String? = nil, notes: String? = nil, dueDate: DueDate?? = nil, priority: Priority? = nil,
-                isFlagged: Bool? = nil, listID: String? = nil, tags: [String]? = nil) {
+                isFlagged: Bool? = nil, listID: String? = nil, tags: [String]? = nil,
+                parentID: String?? = nil, repeatRule: String?? = nil, alertBefore: Int?? = nil) {
+        self.parentID = parentID
+        self.repeatRule = repeatRule
+        self.alertBefore = alertBefore
         self.title = title
         self.notes = notes
         self.dueDate = dueDate
@@ -50,6 +71,14 @@ public struct ReminderChanges: Hashable, Sendable {
 public struct DeletedReminder: Hashable, Sendable {
     public var reminder: Reminder
     public var tags: [String]
+    /// Its subtasks, deleted with it.
+    public var subtasks: [DeletedReminder]
+
+    public init(reminder: Reminder, tags: [String], subtasks: [DeletedReminder] = []) {
+        self.reminder = reminder
+        self.tags = tags
+        self.subtasks = subtasks
+    }
 }
 
 /// Every change a user can make to their reminders, each one transaction
@@ -133,9 +162,12 @@ public final class RemindersStore: Sendable {
             if let png = deleted.coverPNG {
                 try RemindersListCover(remindersListID: deleted.list.id, image: png).insert(db)
             }
-            for item in deleted.reminders {
-                try item.reminder.insert(db)
-                try Self.setTags(db, reminderID: item.reminder.id, tags: item.tags)
+            // Parents before their subtasks, for the foreign key.
+            for item in deleted.reminders where item.reminder.parentID == nil {
+                try Self.insert(db, item)
+            }
+            for item in deleted.reminders where item.reminder.parentID != nil {
+                try Self.insert(db, item)
             }
         }
     }
@@ -178,17 +210,23 @@ public final class RemindersStore: Sendable {
         let title = try Validation.title(draft.title)
         let notes = try Validation.notes(draft.notes)
         let tags = try draft.tags.map { try Validation.tag($0) }
+        let rule = try draft.repeatRule.map { try Validation.repeatRule($0) }
+        let alertBefore = try draft.alertBefore.map { try Validation.alertBefore($0) }
         return try write { db in
-            try self.writeGuard(db, [draft.listID])
-            guard try RemindersList.exists(db, key: draft.listID) else {
-                throw CoreError.notFound("list \(draft.listID) not found")
+            var listID = draft.listID
+            if let parentID = draft.parentID {
+                listID = try Subtasks.checkParent(db, childID: nil, parentID: parentID).remindersListID
             }
-            let position = try Int.fetchOne(db, sql: """
-                SELECT ifnull(max(position), -1) + 1 FROM reminders WHERE remindersListID = ?
-                """, arguments: [draft.listID]) ?? 0
+            try self.writeGuard(db, [listID])
+            guard try RemindersList.exists(db, key: listID) else {
+                throw CoreError.notFound("list \(listID) not found")
+            }
+            let position = try Self.nextPosition(db, listID: listID)
             let reminder = Reminder(
-                remindersListID: draft.listID, title: title, notes: notes, dueDate: draft.dueDate,
-                priority: draft.priority, isFlagged: draft.isFlagged, position: position)
+                remindersListID: listID, title: title, notes: notes,
+                dueDate: draft.dueDate ?? (rule == nil ? nil : DueDate(self.clock.today)),
+                priority: draft.priority, isFlagged: draft.isFlagged, position: position,
+                parentID: draft.parentID, repeatRule: rule, alertBefore: alertBefore)
             try reminder.insert(db)
             try Self.setTags(db, reminderID: reminder.id, tags: tags)
             return reminder
@@ -199,24 +237,54 @@ public final class RemindersStore: Sendable {
         let title = try changes.title.map { try Validation.title($0) }
         let notes = try changes.notes.map { try Validation.notes($0) }
         let tags = try changes.tags.map { try $0.map { try Validation.tag($0) } }
+        let rule = try changes.repeatRule.map { try $0.map { try Validation.repeatRule($0) } }
+        let alertBefore = try changes.alertBefore.map { try $0.map { try Validation.alertBefore($0) } }
         try write { db in
-            var reminder = try Self.fetchReminder(db, id: id)
+            let before = try Self.fetchReminder(db, id: id)
+            var reminder = before
             var touched: Set<String> = [reminder.remindersListID]
             if let listID = changes.listID { touched.insert(listID) }
-            try self.writeGuard(db, touched)
             if let title { reminder.title = title }
             if let notes { reminder.notes = notes }
             if let dueDate = changes.dueDate { reminder.dueDate = dueDate }
             if let priority = changes.priority { reminder.priority = priority }
             if let isFlagged = changes.isFlagged { reminder.isFlagged = isFlagged }
+            if let alertBefore { reminder.alertBefore = alertBefore }
+            if let rule {
+                reminder.repeatRule = rule
+                if rule != nil, reminder.dueDate == nil { reminder.dueDate = DueDate(self.clock.today) }
+            }
+            // A repeat counts from the due date: without one it stops.
+            if reminder.dueDate == nil { reminder.repeatRule = nil }
+            if let parentID = changes.parentID, parentID != reminder.parentID {
+                if let parentID {
+                    let parent = try Subtasks.checkParent(db, childID: id, parentID: parentID)
+                    touched.insert(parent.remindersListID)
+                    if changes.listID == nil || changes.listID == parent.remindersListID {
+                        reminder.remindersListID = parent.remindersListID
+                    } else {
+                        throw CoreError.invalidInput("a subtask is in its parent's list: “\(parent.title)” is in another list than the one given")
+                    }
+                }
+                reminder.parentID = parentID
+            }
             if let listID = changes.listID, listID != reminder.remindersListID {
                 guard try RemindersList.exists(db, key: listID) else { throw CoreError.notFound("list \(listID) not found") }
                 reminder.remindersListID = listID
-                reminder.position = try Int.fetchOne(db, sql: """
-                    SELECT ifnull(max(position), -1) + 1 FROM reminders WHERE remindersListID = ?
-                    """, arguments: [listID]) ?? 0
+                // A subtask moved to another list on its own leaves its parent.
+                if changes.parentID == nil { reminder.parentID = nil }
             }
-            try reminder.updateChanges(db, from: try Self.fetchReminder(db, id: id))
+            if reminder.remindersListID != before.remindersListID {
+                touched.insert(reminder.remindersListID)
+                reminder.position = try Self.nextPosition(db, listID: reminder.remindersListID)
+            }
+            try self.writeGuard(db, touched)
+            try reminder.updateChanges(db, from: before)
+            if reminder.remindersListID != before.remindersListID {
+                // Subtasks go with their parent.
+                try db.execute(sql: "UPDATE reminders SET remindersListID = ? WHERE parentID = ?",
+                               arguments: [reminder.remindersListID, id])
+            }
             if let tags { try Self.setTags(db, reminderID: id, tags: tags) }
         }
     }
@@ -246,24 +314,42 @@ public final class RemindersStore: Sendable {
         }
     }
 
-    /// Completes at once (the command line's `complete`).
-    public func complete(id: String) throws {
+    /// Completes at once (the command line's `complete`); with
+    /// `subtasks`, its open subtasks too. A repeating reminder completes its
+    /// current occurrence and moves on (`Repeats`). Returns the ids of the
+    /// subtasks completed.
+    @discardableResult
+    public func complete(id: String, subtasks: Bool = false) throws -> [String] {
         try write { db in
             let reminder = try Self.fetchReminder(db, id: id)
             try self.writeGuard(db, [reminder.remindersListID])
+            let children = subtasks ? try Subtasks.openSubtaskIDs(db, of: id) : []
+            for child in children { try self.setStatus(db, id: child, status: .completed) }
             try self.setStatus(db, id: id, status: .completed)
+            return children
         }
     }
 
+    /// Marks a reminder incomplete. On a repeating reminder that is open,
+    /// takes back its latest completed occurrence (the undo of completing
+    /// it): the due date goes back and the occurrence's copy goes.
     public func uncomplete(id: String) throws {
         try write { db in
             let reminder = try Self.fetchReminder(db, id: id)
             try self.writeGuard(db, [reminder.remindersListID])
+            if reminder.status == .incomplete, try Repeats.takeBackLatest(db, reminder) { return }
             try self.setStatus(db, id: id, status: .incomplete)
         }
     }
 
     private func setStatus(_ db: Database, id: String, status: ReminderStatus) throws {
+        if status == .completed, let reminder = try Reminder.fetchOne(db, key: id), reminder.status != .completed,
+           try Repeats.completeOccurrence(db, reminder, clock: clock) != nil {
+            // Completing the occurrence left the reminder open, due next;
+            // a "completing" one is open again until its next completion.
+            try db.execute(sql: "UPDATE reminders SET status = 'incomplete' WHERE id = ? AND status = 'completing'", arguments: [id])
+            return
+        }
         let completedAt: String? = status == .completed ? clock.timestamp() : nil
         try db.execute(sql: """
             UPDATE reminders SET status = ?, completedAt = CASE WHEN ? = 'completed' THEN coalesce(completedAt, ?) ELSE NULL END
@@ -281,10 +367,18 @@ public final class RemindersStore: Sendable {
         try write { db in
             let reminder = try Self.fetchReminder(db, id: id)
             try self.writeGuard(db, [reminder.remindersListID])
-            let tags = try Queries.tags(db, reminderID: id)
+            let deleted = try Self.deletedReminder(db, reminder)
+            // Its subtasks go by the foreign key's cascade.
             try Reminder.deleteOne(db, key: id)
-            return DeletedReminder(reminder: reminder, tags: tags)
+            return deleted
         }
+    }
+
+    /// A reminder as `restore` puts it back: with its tags and subtasks.
+    static func deletedReminder(_ db: Database, _ reminder: Reminder) throws -> DeletedReminder {
+        let subtasks = try Reminder.filter(Column("parentID") == reminder.id).order(Column("position"), Column("id")).fetchAll(db)
+        return DeletedReminder(reminder: reminder, tags: try Queries.tags(db, reminderID: reminder.id),
+                               subtasks: try subtasks.map { try deletedReminder(db, $0) })
     }
 
     /// Puts a deleted reminder back (the undo of a delete). If its list is
@@ -295,9 +389,17 @@ public final class RemindersStore: Sendable {
             guard try RemindersList.exists(db, key: deleted.reminder.remindersListID) else {
                 throw CoreError.notFound("the list of '\(deleted.reminder.title)' no longer exists")
             }
-            try deleted.reminder.insert(db)
-            try Self.setTags(db, reminderID: deleted.reminder.id, tags: deleted.tags)
+            try Self.insert(db, deleted)
         }
+    }
+
+    static func insert(_ db: Database, _ deleted: DeletedReminder) throws {
+        var reminder = deleted.reminder
+        // Its parent may have gone meanwhile: it comes back at the top.
+        if let parentID = reminder.parentID, try !Reminder.exists(db, key: parentID) { reminder.parentID = nil }
+        try reminder.insert(db)
+        try setTags(db, reminderID: reminder.id, tags: deleted.tags)
+        for subtask in deleted.subtasks { try insert(db, subtask) }
     }
 
     /// Moves a reminder up (negative) or down (positive) within its list.

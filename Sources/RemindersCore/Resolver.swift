@@ -22,6 +22,14 @@ public enum Resolver {
             SELECT id, title FROM \(table) WHERE title = ? COLLATE NOCASE ORDER BY id LIMIT 5
             """, arguments: [needle])
         if byTitle.count == 1 { return byTitle[0]["id"] }
+        if byTitle.count > 1, table == Reminder.databaseTableName {
+            // A repeating reminder shares its title with the copies of its
+            // completed occurrences: the title names the series.
+            let series = try String.fetchAll(db, sql: """
+                SELECT id FROM reminders WHERE title = ? COLLATE NOCASE AND repeatOf IS NULL ORDER BY id LIMIT 2
+                """, arguments: [needle])
+            if series.count == 1 { return series[0] }
+        }
         if byTitle.count > 1 {
             throw CoreError.ambiguous("\(kind) '\(needle)' is ambiguous: \(describe(byTitle)); use an id")
         }

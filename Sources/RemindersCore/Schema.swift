@@ -162,6 +162,28 @@ public enum Schema {
                 ) STRICT;
                 """)
         }
+        migrator.registerMigration("v8: subtasks, repeat rules and early alerts") { db in
+            // New synced columns, all NULL for rows written before: no
+            // parent, no repeat, alerting at the due time. A device of an
+            // earlier version keeps them on the server when it edits a row
+            // (records are built on the server's last version).
+            try db.execute(sql: """
+                -- The reminder this one is a subtask of, in the same list. One
+                -- level deep (`Subtasks`): a subtask has no subtasks.
+                ALTER TABLE reminders ADD COLUMN parentID TEXT REFERENCES reminders(id) ON DELETE CASCADE;
+                -- An RRULE (`RepeatRule.rrule`) anchored at the due date.
+                ALTER TABLE reminders ADD COLUMN repeatRule TEXT CHECK (repeatRule IS NULL OR length(repeatRule) <= 500);
+                -- On a completed occurrence's copy: the repeating reminder it came from.
+                -- Not a foreign key: the copy stays when the series is deleted.
+                ALTER TABLE reminders ADD COLUMN repeatOf TEXT;
+                -- Seconds before the due time the alert comes; NULL alerts at the due time.
+                ALTER TABLE reminders ADD COLUMN alertBefore INTEGER CHECK (alertBefore IS NULL OR alertBefore BETWEEN 0 AND \(AlertBefore.maximumSeconds));
+
+                CREATE INDEX reminders_parentID ON reminders(parentID) WHERE parentID IS NOT NULL;
+                CREATE INDEX reminders_repeating ON reminders(id) WHERE repeatRule IS NOT NULL AND status != 'completed';
+                CREATE INDEX reminders_repeatOf ON reminders(repeatOf) WHERE repeatOf IS NOT NULL;
+                """)
+        }
         return migrator
     }
 

@@ -44,6 +44,24 @@ public enum Validation {
         return "#" + hex
     }
 
+    /// A repeat rule as RRULE text, returned in its canonical form (so two
+    /// devices write the same bytes for the same rule).
+    public static func repeatRule(_ raw: String) throws -> String {
+        do {
+            return try RepeatRule(rrule: raw).rrule
+        } catch {
+            throw CoreError.invalidInput("repeat rule: \(error.description)")
+        }
+    }
+
+    /// Seconds before the due time, within `AlertBefore.maximumSeconds`.
+    public static func alertBefore(_ seconds: Int) throws -> Int {
+        guard (0...AlertBefore.maximumSeconds).contains(seconds) else {
+            throw CoreError.invalidInput("an alert comes at most 366 days before the due time")
+        }
+        return seconds
+    }
+
     public static func priority(_ raw: String) throws -> Priority {
         guard let priority = Priority(name: raw) else {
             throw CoreError.invalidInput("priority '\(raw)' is not one of none, low, medium, high")

@@ -66,6 +66,13 @@ public enum UndoAction: Equatable, Sendable {
     case deleteReminders(ids: [String])
     /// Deletes a list again.
     case deleteList(id: String)
+    /// Takes back the completion of several reminders (a parent ticked
+    /// with its subtasks).
+    case uncompleteReminders(ids: [String])
+    /// Completes several reminders again.
+    case completeReminders(ids: [String])
+    /// Puts a reminder back under its parent, or at the top level with nil.
+    case setParent(id: String, String?)
 
     /// Applies the undo through the store and returns the action that
     /// takes it back. View models call this through their own `undo(_:)`,
@@ -109,6 +116,16 @@ public enum UndoAction: Equatable, Sendable {
             return .restoreReminders(try ids.map { try store.deleteReminder(id: $0) })
         case .deleteList(let id):
             return .restoreList(try store.deleteList(id: id))
+        case .uncompleteReminders(let ids):
+            for id in ids { try store.uncomplete(id: id) }
+            return .completeReminders(ids: ids)
+        case .completeReminders(let ids):
+            for id in ids { try store.complete(id: id) }
+            return .uncompleteReminders(ids: ids)
+        case .setParent(let id, let parentID):
+            let before = try store.writer.read { db in try Reminder.fetchOne(db, key: id)?.parentID }
+            try store.setParent(id: id, parentID: parentID)
+            return .setParent(id: id, before)
         }
     }
 
@@ -120,7 +137,8 @@ public enum UndoAction: Equatable, Sendable {
         let reminder = row.reminder
         return ReminderChanges(title: reminder.title, notes: reminder.notes, dueDate: .some(reminder.dueDate),
                                priority: reminder.priority, isFlagged: reminder.isFlagged,
-                               listID: reminder.remindersListID, tags: row.tags)
+                               listID: reminder.remindersListID, tags: row.tags, parentID: .some(reminder.parentID),
+                               repeatRule: .some(reminder.repeatRule), alertBefore: .some(reminder.alertBefore))
     }
 
     /// Applies the undo and keeps the completion batch in step: an undone
@@ -133,7 +151,8 @@ public enum UndoAction: Equatable, Sendable {
         do {
             switch self {
             case .uncomplete(let id), .complete(let id), .deleteReminder(let id): environment.completions.cancelled(id)
-            case .deleteReminders(let ids): for id in ids { environment.completions.cancelled(id) }
+            case .deleteReminders(let ids), .uncompleteReminders(let ids), .completeReminders(let ids):
+                for id in ids { environment.completions.cancelled(id) }
             default: break
             }
             let inverse = try apply(to: environment.store)
@@ -171,6 +190,9 @@ public enum UndoAction: Equatable, Sendable {
         case .deleteReminder: "Deleted again"
         case .deleteReminders(let ids): ids.count == 1 ? "Deleted 1 reminder again" : "Deleted \(ids.count) reminders again"
         case .deleteList: "Deleted the list again"
+        case .uncompleteReminders(let ids): ids.count == 1 ? "Marked incomplete" : "Marked \(ids.count) reminders incomplete"
+        case .completeReminders(let ids): ids.count == 1 ? "Completed again" : "Completed \(ids.count) reminders again"
+        case .setParent(_, let parentID): parentID == nil ? "Top-level reminder again" : "Subtask again"
         }
     }
 }

@@ -35,6 +35,10 @@ public struct ListDetailState: ViewState {
     /// False until the first read arrived.
     public var isLoaded: Bool
     public var errorMessage: String?
+    /// Parents whose subtasks are folded away (this visit only).
+    public var collapsed: Set<String> = []
+    /// The rows as read, folded subtasks included; `rows` leaves those out.
+    var readRows: [ReminderRow] = []
 
     /// The defaults are the state before the first read.
     public init(filter: ReminderFilter, title: String, color: String, coverPNG: Data? = nil, rows: [ReminderRow] = [],
@@ -63,6 +67,18 @@ public struct ListDetailState: ViewState {
         if case .list(let id) = filter { return id }
         return nil
     }
+
+    /// `readRows` without the subtasks of collapsed parents.
+    mutating func foldRows() {
+        rows = collapsed.isEmpty ? readRows : readRows.filter { row in
+            guard let parentID = row.reminder.parentID else { return true }
+            return !collapsed.contains(parentID)
+        }
+    }
+
+    /// Whether the rows show subtasks under their parents (a list does;
+    /// smart lists and tags show every reminder as a row of its own).
+    public var groupsSubtasks: Bool { listID != nil }
 
     /// Moving rows up and down only means something in a real list's
     /// manual order.
@@ -170,7 +186,8 @@ public final class ListDetailViewModel: ViewModel {
             if let title = snapshot.tagTitle {
                 state.title = "#" + title
             }
-            state.rows = snapshot.rows
+            state.readRows = snapshot.rows
+            state.foldRows()
             state.totalCount = snapshot.totalCount
             state.completedCount = snapshot.completedCount
             state.isLoaded = true
@@ -272,6 +289,54 @@ public final class ListDetailViewModel: ViewModel {
             let count = try store.clearCompleted(period, listID: state.listID)
             return ActionResult(message: count == 1 ? "Cleared 1 completed reminder" : "Cleared \(count) completed reminders")
         }
+    }
+
+    // MARK: Subtasks
+
+    /// Folds a parent's subtasks away, or shows them again.
+    public func toggleCollapsed(id: String) {
+        update { state in
+            if state.collapsed.contains(id) { state.collapsed.remove(id) } else { state.collapsed.insert(id) }
+            state.foldRows()
+        }
+    }
+
+    /// Makes a reminder a subtask of the nearest top-level reminder above
+    /// it; the result's undo makes it top-level again.
+    @discardableResult
+    public func indent(id: String) -> ActionResult {
+        let rows = state.rows
+        guard let index = rows.firstIndex(where: { $0.id == id }) else { return .failed("the reminder is not in this list") }
+        let row = rows[index]
+        if row.isSubtask, rows.contains(where: { $0.id == row.reminder.parentID }) {
+            return .failed("“\(row.reminder.title)” is a subtask already; subtasks go one level deep")
+        }
+        guard let parent = rows[..<index].last(where: { !$0.isSubtask && $0.reminder.repeatOf == nil }) else {
+            return .failed("there is no reminder above to make it a subtask of")
+        }
+        return perform {
+            try store.setParent(id: id, parentID: parent.id)
+            return ActionResult(message: "“\(row.reminder.title)” is a subtask of “\(parent.reminder.title)”",
+                                undo: .setParent(id: id, row.reminder.parentID))
+        }
+    }
+
+    /// Makes a subtask a top-level reminder again.
+    @discardableResult
+    public func outdent(id: String) -> ActionResult {
+        guard let row = state.rows.first(where: { $0.id == id }), let parentID = row.reminder.parentID else {
+            return .failed("not a subtask: it is at the top level already")
+        }
+        return perform {
+            try store.setParent(id: id, parentID: nil)
+            return ActionResult(message: "“\(row.reminder.title)” is a top-level reminder", undo: .setParent(id: id, parentID))
+        }
+    }
+
+    /// Completes a parent and, with `subtasks`, its open subtasks too.
+    @discardableResult
+    public func toggleCompletion(id: String, subtasks: Bool) -> ActionResult {
+        ReminderActions.toggleCompletion(environment, id: id, subtasks: subtasks)
     }
 
     /// Undoes an action's result (delete, completion, flag).

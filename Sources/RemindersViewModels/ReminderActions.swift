@@ -8,13 +8,26 @@ enum ReminderActions {
         (error as? CoreError)?.description ?? "\(error)"
     }
 
-    static func toggleCompletion(_ environment: AppEnvironment, id: String) -> ActionResult {
+    /// Ticks or unticks a reminder; with `subtasks`, a tick ticks its open
+    /// subtasks too (the screen asks first).
+    static func toggleCompletion(_ environment: AppEnvironment, id: String, subtasks: Bool = false) -> ActionResult {
         do {
-            let title = try environment.writer.read { db in try Reminder.fetchOne(db, key: id)?.title }
+            let (title, children) = try environment.writer.read { db in
+                (try Reminder.fetchOne(db, key: id)?.title, subtasks ? try Subtasks.openSubtaskIDs(db, of: id) : [])
+            }
             let status = try environment.store.toggleCompletion(id: id)
             switch status {
             case .completing:
                 environment.completions.scheduled(id)
+                var ids = [id]
+                for child in children where try environment.store.toggleCompletion(id: child) == .completing {
+                    environment.completions.scheduled(child)
+                    ids.append(child)
+                }
+                if ids.count > 1 {
+                    return ActionResult(message: "Completed “\(title ?? "reminder")” and \(ids.count - 1) subtasks",
+                                        undo: .uncompleteReminders(ids: ids))
+                }
                 return ActionResult(message: "Completed “\(title ?? "reminder")”", undo: .uncomplete(id: id))
             default:
                 environment.completions.cancelled(id)

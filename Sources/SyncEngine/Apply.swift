@@ -266,8 +266,11 @@ extension SyncEngine {
             // waits for its target.
             let record = try RecordCoder.decode(row["record"])
             guard let table = tablesByName[row["recordType"]], let target = tablesByName[row["parentType"]] else { continue }
+            // A row's reference to its own table (a subtask's parent) stays
+            // in its zone too.
             let sameZone = (table.sharesWithParent && table.parent?.parentTable == target.name)
                 || (target.parent == nil && record.id.zoneID == defaultZoneID)
+                || table.name == target.name
             guard sameZone else { continue }
             let parentID = RecordID(recordName: RecordCoder.recordName(table: row["parentType"], key: row["parentName"]),
                                     zoneID: record.id.zoneID)

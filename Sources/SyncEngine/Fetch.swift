@@ -32,6 +32,11 @@ struct FetchRound {
             try SyncState.remove(db, SyncEngine.fetchBeforeSendKey)
             try engine.forgetOldDeletes(db)
         }
+        if let repair = engine.repair, report.receivedSaves + report.receivedDeletes > 0 || report.rejoined != nil {
+            // Not an applying write: the triggers capture the repairs, and
+            // the sync's next round sends them.
+            try engine.writer.write { db in try repair(db) }
+        }
         return report
     }
 

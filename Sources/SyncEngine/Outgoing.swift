@@ -12,16 +12,26 @@ extension SyncEngine {
     /// server then holds parents before children however many changes are
     /// pending (a device fetching them applies each at once instead of
     /// holding it for its parent), and no row is decoded for nothing.
-    func outgoingBatch(_ db: Database, limit: Int) throws -> [OutgoingChange] {
+    ///
+    /// A row of a table that refers to itself waits while the row it refers
+    /// to is new and unconfirmed: a subtask goes in a later request than its
+    /// new parent, so no device ever fetches it first and, finding no parent
+    /// on the server yet, takes it for an orphan. Should every pending row
+    /// wait (a cycle of new rows), they go as they are.
+    func outgoingBatch(_ db: Database, limit: Int, orderingRows: Bool = true) throws -> [OutgoingChange] {
         var metadata: [Metadata] = []
         let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
         for (table, deletes) in passes where metadata.count < limit {
+            let waiting = orderingRows && !deletes ? Self.waitingForNewParent(table) : ""
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Metadata.columns) FROM sync_metadata
-                WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ?
+                WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
                 LIMIT ?
                 """), arguments: [table.name, deletes, limit - metadata.count])
             metadata += try rows.map(Metadata.init(row:))
+        }
+        if metadata.isEmpty, orderingRows, tables.contains(where: { !$0.selfReferences.isEmpty }) {
+            return try outgoingBatch(db, limit: limit, orderingRows: false)
         }
         var batch: [OutgoingChange] = []
         // The clock cannot move during this read.
@@ -44,6 +54,10 @@ extension SyncEngine {
             for column in table.columns {
                 let value = values[column]
                 let known = meta.lastKnown
+                // A column empty here that the server's record never had
+                // (added by a newer version) is no edit: stamping it now
+                // would beat a value another device set there earlier.
+                if value == nil, known != nil, known?.fields[column] == nil, meta.editTimes[column] == nil { continue }
                 if known == nil || known?.fields[column] != value || known?.fieldModificationTimes[column] == nil
                     || meta.editTimes[column] != nil {
                     record.fields[column] = value
@@ -56,6 +70,22 @@ extension SyncEngine {
             batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: record, blobs: blobs, deleteID: nil))
         }
         return batch
+    }
+
+    /// The condition, on a pending save of `table`, that its row refers to
+    /// another row of the table that is new and not yet confirmed.
+    static func waitingForNewParent(_ table: TableSchema) -> String {
+        let name = table.name.quotedDatabaseIdentifier
+        let pk = table.primaryKey.quotedDatabaseIdentifier
+        return table.selfReferences.map { key in
+            """
+            AND NOT EXISTS (
+              SELECT 1 FROM \(name) AS child JOIN sync_metadata AS target
+                ON target.recordType = \(table.name.databaseLiteral) AND target.recordName = child.\(key.column.quotedDatabaseIdentifier)
+              WHERE child.\(pk) = sync_metadata.recordName AND target.recordName != sync_metadata.recordName
+                AND target.isPendingSave AND target.lastKnownServerRecord IS NULL)
+            """
+        }.joined(separator: " ")
     }
 
     func parentID(of row: Row, table: TableSchema, zone: ZoneID) -> RecordID? {

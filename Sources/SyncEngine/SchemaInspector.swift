@@ -28,6 +28,10 @@ public struct TableSchema: Hashable, Sendable {
 
     /// Every column, primary key first.
     public var allColumns: [String] { [primaryKey] + columns }
+
+    /// Foreign keys from the table to itself (a subtask's parent): a row
+    /// new to the server is sent after the row it refers to.
+    public var selfReferences: [ForeignKey] { foreignKeys.filter { $0.parentTable == name } }
 }
 
 /// Reads and checks the schema of the tables to sync.
@@ -35,8 +39,10 @@ public struct TableSchema: Hashable, Sendable {
 /// Rules, each checked with an error naming the table and column: a single
 /// TEXT primary key; no UNIQUE constraint besides it (two devices could
 /// create rows that collide, and no merge could repair that); foreign keys
-/// only to other synced tables, with ON DELETE CASCADE or SET NULL; no
-/// cycles among them, so that parents can always be sent before children.
+/// only to synced tables, with ON DELETE CASCADE or SET NULL; no cycles
+/// among different tables, so that parents can always be sent before
+/// children. A table may refer to itself (a reminder's parent reminder):
+/// its rows are ordered row by row when sent (`outgoingBatch`).
 enum SchemaInspector {
     static let supportedOnDelete: Set<String> = ["CASCADE", "SET NULL"]
 
@@ -106,7 +112,8 @@ enum SchemaInspector {
         return try topologicalOrder(schemas, declared: tables.map(\.name))
     }
 
-    /// Parents before children; a cycle is an error naming a table in it.
+    /// Parents before children; a cycle between tables is an error naming a
+    /// table in it. A table's references to itself are no such cycle.
     static func topologicalOrder(_ schemas: [String: TableSchema], declared: [String]) throws -> [TableSchema] {
         var ordered: [TableSchema] = []
         var state: [String: Int] = [:] // 1 visiting, 2 done
@@ -119,10 +126,6 @@ enum SchemaInspector {
             state[name] = 1
             for key in schema.foreignKeys where key.parentTable != name {
                 try visit(key.parentTable)
-            }
-            if schema.foreignKeys.contains(where: { $0.parentTable == name }) {
-                throw SyncError.unsupportedSchema(table: name, column: schema.foreignKeys.first { $0.parentTable == name }?.column,
-                                                  reason: "foreign keys form a cycle (the table references itself)")
             }
             state[name] = 2
             ordered.append(schema)

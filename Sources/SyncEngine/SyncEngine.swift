@@ -26,6 +26,10 @@ public final class SyncEngine: Sendable {
     let statements = TableStatements()
     /// One sync at a time per engine.
     private let syncLock = NSLock()
+    /// The app's rules that merged rows may break (a subtask whose parent
+    /// became a subtask elsewhere): run after a fetch that received
+    /// anything, as a local edit, so its writes are sent like the user's.
+    let repair: (@Sendable (Database) throws -> Void)?
 
     /// Records per request; the server refuses more than 400.
     public let batchLimit = 400
@@ -45,9 +49,11 @@ public final class SyncEngine: Sendable {
         deviceName: String,
         tables: [SyncedTable],
         zoneName: String = "reminders",
-        wallClock: @escaping @Sendable () -> Int64 = systemWallClock
+        wallClock: @escaping @Sendable () -> Int64 = systemWallClock,
+        repair: (@Sendable (Database) throws -> Void)? = nil
     ) throws {
         self.writer = writer
+        self.repair = repair
         self.userName = userName
         self.deviceName = deviceName
         self.defaultZoneID = ZoneID(name: zoneName, ownerName: userName)

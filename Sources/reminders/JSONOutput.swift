@@ -29,20 +29,25 @@ struct ListJSON: Encodable {
     }
 }
 
-/// `show --json`: the export shape of a reminder plus its list's title and
-/// whether it is past due.
+/// `show --json`: the export shape of a reminder plus its list's title,
+/// whether it is past due, and for a repeating reminder its next three
+/// occurrences after the due date.
 struct ReminderJSON: Encodable {
     var item: ExportDump.Item
     var listTitle: String
     var isPastDue: Bool
+    var nextOccurrences: [String]?
 
     init(_ row: ReminderRow) {
         item = ExportDump.Item(reminder: row.reminder, tags: row.tags)
         listTitle = row.listTitle
         isPastDue = row.isPastDue
+        if let rule = row.reminder.rule, let due = row.reminder.dueDate, row.reminder.status != .completed {
+            nextOccurrences = rule.occurrences(after: due, count: 3).map(\.description)
+        }
     }
 
-    enum CodingKeys: String, CodingKey { case listTitle, isPastDue }
+    enum CodingKeys: String, CodingKey { case listTitle, isPastDue, nextOccurrences }
 
     func encode(to encoder: Encoder) throws {
         // Both containers write into the same JSON object.
@@ -50,6 +55,7 @@ struct ReminderJSON: Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(listTitle, forKey: .listTitle)
         try c.encode(isPastDue, forKey: .isPastDue)
+        if item.repeatRule != nil { try c.encode(nextOccurrences ?? [], forKey: .nextOccurrences) }
     }
 }
 

@@ -50,9 +50,13 @@ struct AddCommand: ParsableCommand {
             completion: ShellCompletion.tags)
     var tags: [String] = []
 
+    @OptionGroup var schedule: ScheduleOptions
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if schedule.noRepeat { throw ValidationError("--no-repeat is for edit: a new reminder repeats only when given --repeat") }
+        if schedule.noParent { throw ValidationError("--no-parent is for edit: a new reminder is a subtask only when given --parent") }
         try usage {
             let dates = try NaturalDate.forCommandLine()
             if literal {
@@ -75,9 +79,12 @@ struct AddCommand: ParsableCommand {
         let line = literal
             ? QuickAdd(literal: try Validation.title(text))
             : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title))
+        let parentID = try schedule.parent.map { try context.reminder($0) }
         let listID: String
         if let list {
             listID = try context.list(list)
+        } else if let parentID {
+            listID = try context.reminderRow(id: parentID).reminder.remindersListID
         } else if let named = try line.list(in: lists) {
             listID = named.id
         } else if !settings.defaultList.value.isEmpty {
@@ -91,10 +98,15 @@ struct AddCommand: ParsableCommand {
         let draft = ReminderDraft(
             listID: listID, title: line.title, notes: notes ?? "", dueDate: dueDate,
             priority: try priority.map(Validation.priority) ?? line.priority ?? .none,
-            isFlagged: flag || line.isFlagged, tags: line.tags + tags)
+            isFlagged: flag || line.isFlagged, tags: line.tags + tags,
+            parentID: parentID, repeatRule: try schedule.rule(dates: dates) ?? nil,
+            alertBefore: try schedule.alert() ?? nil)
+        if let parentID, list != nil, try context.reminderRow(id: parentID).reminder.remindersListID != listID {
+            throw CoreError.invalidInput("a subtask is in its parent's list: drop --list, or give the parent's list")
+        }
         let reminder = try context.store.createReminder(draft)
         let dueWasRead = due.map { DueDate($0.trimmingCharacters(in: .whitespaces)) == nil } ?? false
-        if line.hasMarks || dueWasRead || (list == nil && line.listName == nil) {
+        if line.hasMarks || dueWasRead || (list == nil && line.listName == nil) || !schedule.isEmpty {
             let title = lists.first { $0.id == listID }?.title ?? listID
             FileHandle.standardError.write(Data((Self.summary(draft, listTitle: title) + "\n").utf8))
         }
@@ -108,6 +120,8 @@ struct AddCommand: ParsableCommand {
         if draft.priority != .none { parts.append("\(draft.priority.marks) \(draft.priority.name)") }
         if !draft.tags.isEmpty { parts.append(draft.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " ")) }
         if draft.isFlagged { parts.append("flagged") }
+        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append("↻ \(rule.description)") }
+        if let lead = draft.alertBefore { parts.append("alert \(AlertBefore.describe(lead).lowercased())") }
         return parts.joined(separator: " · ")
     }
 }
@@ -162,6 +176,8 @@ struct EditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Replace its tags: a comma-separated list (\"\" removes them all).", valueName: "a,b"))
     var tags: String?
 
+    @OptionGroup var schedule: ScheduleOptions
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -169,9 +185,9 @@ struct EditCommand: ParsableCommand {
         if flag, unflag { throw ValidationError("give --flag or --unflag, not both") }
         if notes != nil, notesEditor { throw ValidationError("give --notes or --notes-editor, not both") }
         let changesSomething = title != nil || notes != nil || notesEditor || due != nil || noDue || priority != nil
-            || flag || unflag || list != nil || tags != nil
+            || flag || unflag || list != nil || tags != nil || !schedule.isEmpty
         guard changesSomething else {
-            throw ValidationError("nothing to change: give --title, --notes, --notes-editor, --due, --no-due, --priority, --flag, --unflag, --list or --tags")
+            throw ValidationError("nothing to change: give --title, --notes, --notes-editor, --due, --no-due, --priority, --flag, --unflag, --list, --tags, --repeat, --no-repeat, --alert-before, --parent or --no-parent")
         }
         try usage {
             if let title { _ = try Validation.title(title) }
@@ -183,7 +199,7 @@ struct EditCommand: ParsableCommand {
     }
 
     private var changesMoreThanNotes: Bool {
-        title != nil || due != nil || noDue || priority != nil || flag || unflag || list != nil || tags != nil
+        title != nil || due != nil || noDue || priority != nil || flag || unflag || list != nil || tags != nil || !schedule.isEmpty
     }
 
     func splitTags() -> [String] {
@@ -220,26 +236,51 @@ struct EditCommand: ParsableCommand {
             if unflag { changes.isFlagged = false }
             if let list { changes.listID = try context.list(list) }
             if tags != nil { changes.tags = splitTags() }
+            changes.repeatRule = try schedule.rule(dates: context.naturalDates)
+            changes.alertBefore = try schedule.alert()
+            if let parent = schedule.parent { changes.parentID = .some(try context.reminder(parent)) }
+            if schedule.noParent { changes.parentID = .some(nil) }
             try context.store.updateReminder(id: id, changes)
         }
         print(line)
     }
 }
 
-/// `reminders complete REMINDER`: straight to completed (no undo delay).
+/// `reminders complete REMINDER [--subtasks]`: straight to completed (no
+/// undo delay). A repeating reminder completes its occurrence and is due
+/// at the next one; a parent's open subtasks stay open unless
+/// `--subtasks`, and a note says so.
 struct CompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "complete", abstract: "Mark a reminder completed.")
+        commandName: "complete", abstract: "Mark a reminder completed (a repeating one moves on to its next occurrence).")
 
     @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
               completion: ShellCompletion.reminders)
     var reminder: String
 
+    @Flag(help: "Complete its open subtasks too.")
+    var subtasks = false
+
     @OptionGroup var common: CommonOptions
 
     func run() throws {
         let context = try RemindersContext(common)
-        print(try context.changeReminder(reminder, done: "Completed") { try context.store.complete(id: $0) })
+        let id = try context.reminder(reminder)
+        let open = try context.read { try Subtasks.openSubtaskIDs($0, of: id) }.count
+        let line = try context.changeReminder(id, done: "Completed") { try context.store.complete(id: $0, subtasks: subtasks) }
+        let after = try context.reminderRow(id: id).reminder
+        if after.status != .completed, after.repeatRule != nil, let due = after.dueDate {
+            print(confirmation("Completed this occurrence of", after.title, id: id,
+                               detail: "next due \(ReminderTable.formatWithWeekday(due))"))
+        } else {
+            print(line)
+        }
+        if open > 0, !subtasks {
+            let noun = open == 1 ? "1 subtask is" : "\(open) subtasks are"
+            FileHandle.standardError.write(Data("reminders: note: its \(noun) still open; `complete --subtasks` completes them too\n".utf8))
+        } else if open > 0 {
+            print("Completed \(open) open \(open == 1 ? "subtask" : "subtasks") with it.")
+        }
     }
 }
 

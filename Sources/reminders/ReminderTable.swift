@@ -16,17 +16,28 @@ enum ReminderTable {
     static let maxTitleColumns = 60
     static let maxSnippetColumns = 72
 
-    static func render(_ rows: [ReminderRow], showList: Bool, snippets: [String]? = nil) -> String {
+    /// `grouped`: the rows are a list's, each subtask right under its
+    /// parent, so a subtask is indented; elsewhere it names its parent.
+    static func render(_ rows: [ReminderRow], showList: Bool, snippets: [String]? = nil, grouped: Bool = false) -> String {
         var table = TextTable([.left, .left, .left, .left, .left, .left, .left, .left, .left])
+        let shown = Set(rows.map(\.id))
         for (index, row) in rows.enumerated() {
             let reminder = row.reminder
             var due = reminder.dueDate.map(format) ?? ""
             if row.isPastDue { due += " past due" }
+            if reminder.repeatRule != nil { due += due.isEmpty ? "↻" : " ↻" }
+            var title = TerminalText.truncate(TerminalText.clean(reminder.title), to: maxTitleColumns)
+            if let parentID = reminder.parentID, grouped, shown.contains(parentID) {
+                title = "  ↳ " + title
+            } else if let parent = row.parentTitle {
+                title += " (in " + TerminalText.truncate(TerminalText.clean(parent), to: 24) + ")"
+            }
+            if row.subtasks > 0 { title += " [\(row.subtasks - row.openSubtasks)/\(row.subtasks)]" }
             table.add([
                 String(reminder.id.prefix(8)),
                 box(reminder.status),
                 reminder.priority.marks,
-                TerminalText.truncate(TerminalText.clean(reminder.title), to: maxTitleColumns),
+                title,
                 due,
                 showList ? TerminalText.truncate(TerminalText.clean(row.listTitle), to: 24) : "",
                 row.tags.map { "#" + $0 }.joined(separator: " "),

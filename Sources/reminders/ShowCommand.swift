@@ -93,7 +93,7 @@ struct ShowCommand: ParsableCommand {
             return
         }
         if case .list = filter {
-            print(ReminderTable.render(rows, showList: false))
+            print(ReminderTable.render(rows, showList: false, grouped: true))
         } else {
             print(ReminderTable.render(rows, showList: true))
         }

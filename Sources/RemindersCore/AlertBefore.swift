@@ -1,0 +1,51 @@
+import Foundation
+
+/// How long before its due time a reminder alerts: stored in
+/// `reminders.alertBefore` as seconds, nil for "at the due time" (every
+/// reminder written before early alerts existed reads so). A due date
+/// without a time alerts from its day's default hour (`DueDate.moment`).
+public enum AlertBefore {
+    /// Longer leads are refused, as long durations are (`TimeSpan.maximum`).
+    public static let maximumSeconds = 366 * 24 * 3600
+
+    /// The leads the form offers, in its order: nil is "at the due time".
+    public static let choices: [Int?] = [nil, 0, 5 * 60, 15 * 60, 30 * 60, 3600, 24 * 3600]
+
+    /// Parses what `--alert-before` takes: "none" (no early alert: at the
+    /// due time), or a duration ("15m", "1h", "1d", "1h30m").
+    /// - throws: `CoreError.invalidInput` naming what is wrong.
+    public static func parse(_ text: String) throws -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if ["none", "no", "off", "at time", "at due time"].contains(trimmed) { return nil }
+        do {
+            return try TimeSpan(parsing: trimmed).minutes * 60
+        } catch let CoreError.invalidInput(message) {
+            throw CoreError.invalidInput("alert-before: \(message), or none")
+        }
+    }
+
+    /// "At due time", "15 minutes before", "1 hour before", "1 day before",
+    /// "1h30m before".
+    public static func describe(_ seconds: Int?) -> String {
+        guard let seconds, seconds > 0 else { return "At due time" }
+        let minutes = seconds / 60
+        switch minutes {
+        case 1: return "1 minute before"
+        case 2..<60: return "\(minutes) minutes before"
+        case 60: return "1 hour before"
+        case 24 * 60: return "1 day before"
+        case 7 * 24 * 60: return "1 week before"
+        default:
+            if minutes % (24 * 60) == 0 { return "\(minutes / (24 * 60)) days before" }
+            if minutes % 60 == 0, minutes < 24 * 60 { return "\(minutes / 60) hours before" }
+            return "\(TimeSpan(minutes: minutes)) before"
+        }
+    }
+
+    /// The short form for the command line and JSON readers: "15m", "1h",
+    /// "1d", or "none".
+    public static func short(_ seconds: Int?) -> String {
+        guard let seconds else { return "none" }
+        return TimeSpan(minutes: seconds / 60).description
+    }
+}

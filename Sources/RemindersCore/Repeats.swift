@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+
+/// Repeating reminders. A reminder with a rule stays open: completing it
+/// records the occurrence as a completed copy (an ordinary reminder with
+/// `repeatOf` naming the series and the occurrence's due date) and moves
+/// the due date on to the next occurrence. When the rule has run out, the
+/// reminder itself completes, for good.
+///
+/// Under sync:
+/// - The copy's id is derived from the series and the occurrence
+///   (`occurrenceID`), so two devices completing the same occurrence
+///   offline write the same record, and both move the due date to the same
+///   next occurrence: one copy, one advance.
+/// - A copy is not a subtask of the series: deleting the series leaves the
+///   history of what was done, and a delete on one device while the other
+///   completes an occurrence ends with the series gone and the copy kept.
+/// - A rule edited on one device while the other completes an occurrence:
+///   both fields merge as any field does (the due date from the
+///   completion, the rule from the later edit), and the new rule applies
+///   from the next completion.
+/// - `repair` moves a series on past every occurrence that has a completed
+///   copy, so when one device completed occurrence 3 and the other 3 and 4,
+///   the due date ends after 4 whichever device's due date won the merge.
+public enum Repeats {
+    /// The id of the completed copy of occurrence `due` of series `id`.
+    public static func occurrenceID(series id: String, due: DueDate) -> String {
+        derivedID(id, "occurrence", due.description)
+    }
+
+    /// What completing one occurrence did, for undo.
+    public struct Completion: Hashable, Sendable {
+        /// The series.
+        public var id: String
+        /// The occurrence completed, and the rule as it was.
+        public var due: DueDate
+        public var rule: String
+        /// The copy written; nil when the rule had run out and the
+        /// reminder itself completed.
+        public var copyID: String?
+    }
+
+    /// Completes the occurrence `reminder` is due at: writes its copy and
+    /// moves the reminder on, or completes it when the rule has run out.
+    /// Nil when the reminder has no rule this version reads or no due date
+    /// (it completes as any reminder does).
+    static func completeOccurrence(_ db: Database, _ reminder: Reminder, clock: AppClock) throws -> Completion? {
+        guard let text = reminder.repeatRule, let rule = try? RepeatRule(rrule: text), let due = reminder.dueDate else {
+            return nil
+        }
+        let now = clock.timestamp()
+        let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
+        let today = clock.nowDue
+        let completedOn = DueDate(year: today.year, month: today.month, day: today.day) ?? today
+        if let next = rule.advance(from: due, completedOn: completedOn) {
+            try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
+                           arguments: [next.due.description, next.rule.rrule, reminder.id])
+            return Completion(id: reminder.id, due: due, rule: text, copyID: copy)
+        }
+        // The last occurrence: the reminder itself is the record of it.
+        try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: [copy])
+        try db.execute(sql: """
+            UPDATE reminders SET status = 'completed', completedAt = coalesce(completedAt, ?) WHERE id = ?
+            """, arguments: [now, reminder.id])
+        return Completion(id: reminder.id, due: due, rule: text, copyID: nil)
+    }
+
+    /// Writes the completed copy of occurrence `due` (its tags too, under
+    /// ids derived from the copy's). Returns its id.
+    static func writeCopy(_ db: Database, of reminder: Reminder, due: DueDate, completedAt: String) throws -> String {
+        let id = occurrenceID(series: reminder.id, due: due)
+        let copy = Reminder(
+            id: id, remindersListID: reminder.remindersListID, title: reminder.title, notes: reminder.notes, dueDate: due,
+            priority: reminder.priority, isFlagged: reminder.isFlagged, status: .completed, completedAt: completedAt,
+            position: reminder.position, parentID: reminder.parentID, repeatRule: nil, repeatOf: reminder.id,
+            alertBefore: reminder.alertBefore)
+        guard try !Reminder.exists(db, key: id) else { return id }
+        try copy.insert(db)
+        let tags = try Queries.tags(db, reminderID: reminder.id)
+        try RemindersStore.setTags(db, reminderID: id, tags: tags)
+        return id
+    }
+
+    /// Takes back the latest completed occurrence of a series that is open
+    /// (the undo of a completion that moved it on): the due date goes back
+    /// to that occurrence, a counted rule gets its occurrence back, and
+    /// the copy is deleted. Returns false when there is none.
+    static func takeBackLatest(_ db: Database, _ reminder: Reminder) throws -> Bool {
+        guard reminder.status == .incomplete, let text = reminder.repeatRule, var rule = try? RepeatRule(rrule: text),
+              let row = try Row.fetchOne(db, sql: """
+                  SELECT id, dueDate FROM reminders WHERE repeatOf = ? AND status = 'completed'
+                  ORDER BY completedAt DESC, dueDate DESC LIMIT 1
+                  """, arguments: [reminder.id]),
+              let due = DueDate(stored: row["dueDate"]) else { return false }
+        if case .count(let left) = rule.end { rule.end = .count(left + 1) }
+        try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: [row["id"] as String])
+        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
+                       arguments: [due.description, rule.rrule, reminder.id])
+        return true
+    }
+
+    /// Moves every open series on past the occurrences that already have a
+    /// completed copy (two devices completed different occurrences, and
+    /// the merge kept the due date of the one that did fewer). Deterministic
+    /// on the rows, as `Subtasks.repair` is. Returns how many series moved.
+    @discardableResult
+    public static func repair(_ db: Database) throws -> Int {
+        var moved = 0
+        let series = try Row.fetchAll(db, sql: """
+            SELECT id, dueDate, repeatRule FROM reminders
+            WHERE repeatRule IS NOT NULL AND status != 'completed' AND dueDate IS NOT NULL
+            """)
+        for row in series {
+            let id: String = row["id"]
+            guard var due = DueDate(stored: row["dueDate"]), let text: String = row["repeatRule"],
+                  var rule = try? RepeatRule(rrule: text) else { continue }
+            var ended = false
+            var steps = 0
+            var lastCompletedAt = ""
+            // Bounded: a copy per occurrence, and a user completes a few.
+            while steps < 1000, let completedAt = try String.fetchOne(db, sql: """
+                SELECT ifnull(completedAt, '') FROM reminders WHERE id = ? AND status = 'completed'
+                """, arguments: [occurrenceID(series: id, due: due)]) {
+                steps += 1
+                lastCompletedAt = completedAt
+                let day = DueDate(String(completedAt.prefix(10))) ?? due
+                guard let next = rule.advance(from: due, completedOn: day) else {
+                    ended = true
+                    break
+                }
+                due = next.due
+                rule = next.rule
+            }
+            guard steps > 0 else { continue }
+            if ended {
+                try db.execute(sql: "UPDATE reminders SET status = 'completed', completedAt = coalesce(completedAt, ?) WHERE id = ?",
+                               arguments: [lastCompletedAt.isEmpty ? "\(due.dateString)T00:00:00" : lastCompletedAt, id])
+            } else {
+                try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
+                               arguments: [due.description, rule.rrule, id])
+            }
+            moved += 1
+        }
+        return moved
+    }
+}
+
+extension Reminder {
+    /// The rule, when the stored text is one this version reads; text it
+    /// cannot read (another version's rule) reads as no repeat.
+    public var rule: RepeatRule? { repeatRule.flatMap { try? RepeatRule(rrule: $0) } }
+}
+
+/// Everything a sync's merge may leave that a rule of the app forbids,
+/// put right (see `Subtasks.repair` and `Repeats.repair`).
+public enum SyncedRules {
+    @discardableResult
+    public static func repair(_ db: Database) throws -> Int {
+        try Subtasks.repair(db) + Repeats.repair(db)
+    }
+}
