@@ -9,7 +9,7 @@ public enum AlertBefore {
     public static let maximumSeconds = 366 * 24 * 3600
 
     /// The leads the form offers, in its order: nil is "at the due time".
-    public static let choices: [Int?] = [nil, 0, 5 * 60, 15 * 60, 30 * 60, 3600, 24 * 3600]
+    public static let choices: [Int?] = [nil, 5 * 60, 15 * 60, 30 * 60, 3600, 24 * 3600]
 
     /// Parses what `--alert-before` takes: "none" (no early alert: at the
     /// due time), or a duration ("15m", "1h", "1d", "1h30m").

@@ -224,7 +224,7 @@ public final class RemindersStore: Sendable {
             let position = try Self.nextPosition(db, listID: listID)
             let reminder = Reminder(
                 remindersListID: listID, title: title, notes: notes,
-                dueDate: draft.dueDate ?? (rule == nil ? nil : DueDate(self.clock.today)),
+                dueDate: draft.dueDate ?? self.firstDue(rule),
                 priority: draft.priority, isFlagged: draft.isFlagged, position: position,
                 parentID: draft.parentID, repeatRule: rule, alertBefore: alertBefore)
             try reminder.insert(db)
@@ -252,7 +252,7 @@ public final class RemindersStore: Sendable {
             if let alertBefore { reminder.alertBefore = alertBefore }
             if let rule {
                 reminder.repeatRule = rule
-                if rule != nil, reminder.dueDate == nil { reminder.dueDate = DueDate(self.clock.today) }
+                if reminder.dueDate == nil { reminder.dueDate = self.firstDue(rule) }
             }
             // A repeat counts from the due date: without one it stops.
             if reminder.dueDate == nil { reminder.repeatRule = nil }
@@ -537,6 +537,13 @@ public final class RemindersStore: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The due date a repeating reminder given none takes (nil without a
+    /// rule): the rule's first day from today.
+    func firstDue(_ rrule: String?) -> DueDate? {
+        guard let rrule, let rule = try? RepeatRule(rrule: rrule), let today = DueDate(clock.today) else { return nil }
+        return Repeats.firstDue(rule, today: today)
+    }
 
     static func fetchReminder(_ db: Database, id: String) throws -> Reminder {
         guard let reminder = try Reminder.fetchOne(db, key: id) else { throw CoreError.notFound("reminder \(id) not found") }

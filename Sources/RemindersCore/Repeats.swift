@@ -28,6 +28,12 @@ public enum Repeats {
         derivedID(id, "occurrence", due.description)
     }
 
+    /// The due date a repeating reminder without one takes: the rule's
+    /// first day on or after `today` (today itself when it matches).
+    public static func firstDue(_ rule: RepeatRule, today: DueDate) -> DueDate {
+        rule.occurrences(after: today.adding(days: -1), count: 1).first ?? today
+    }
+
     /// What completing one occurrence did, for undo.
     public struct Completion: Hashable, Sendable {
         /// The series.

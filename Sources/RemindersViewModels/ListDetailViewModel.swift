@@ -38,7 +38,7 @@ public struct ListDetailState: ViewState {
     /// Parents whose subtasks are folded away (this visit only).
     public var collapsed: Set<String> = []
     /// The rows as read, folded subtasks included; `rows` leaves those out.
-    var readRows: [ReminderRow] = []
+    public internal(set) var readRows: [ReminderRow] = []
 
     /// The defaults are the state before the first read.
     public init(filter: ReminderFilter, title: String, color: String, coverPNG: Data? = nil, rows: [ReminderRow] = [],

@@ -25,7 +25,7 @@ enum ReminderActions {
                     ids.append(child)
                 }
                 if ids.count > 1 {
-                    return ActionResult(message: "Completed “\(title ?? "reminder")” and \(ids.count - 1) subtasks",
+                    return ActionResult(message: "Completed “\(title ?? "reminder")” and \(ids.count == 2 ? "its open subtask" : "\(ids.count - 1) open subtasks")",
                                         undo: .uncompleteReminders(ids: ids))
                 }
                 return ActionResult(message: "Completed “\(title ?? "reminder")”", undo: .uncomplete(id: id))

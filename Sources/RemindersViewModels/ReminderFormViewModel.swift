@@ -17,10 +17,18 @@ public struct ReminderFields: Equatable, Sendable {
     public var listID: String
     /// Tag titles, in the order chosen; new ones are created on save.
     public var tags: [String]
+    /// The repeat as typed ("every 2 weeks on mon", or an RRULE), empty
+    /// for none.
+    public var repeatText: String
+    /// Seconds before the due time to alert; nil: at the due time.
+    public var alertBefore: Int?
 
     /// Fields as typed; empty ones mean no value.
     public init(title: String = "", notes: String = "", dueDate: String = "", dueTime: String = "",
-                priority: Priority = .none, isFlagged: Bool = false, listID: String = "", tags: [String] = []) {
+                priority: Priority = .none, isFlagged: Bool = false, listID: String = "", tags: [String] = [],
+                repeatText: String = "", alertBefore: Int? = nil) {
+        self.repeatText = repeatText
+        self.alertBefore = alertBefore
         self.title = title
         self.notes = notes
         self.dueDate = dueDate
@@ -36,7 +44,7 @@ public struct ReminderFields: Equatable, Sendable {
 /// are in the form's order, the order a refused save looks for the first
 /// field in error.
 public enum ReminderField: String, CaseIterable, Hashable, Sendable {
-    case title, notes, dueDate, dueTime, priority, flag, list, tags
+    case title, notes, dueDate, dueTime, repeatRule, alert, priority, flag, list, tags
 }
 
 /// A refused save moved the focus from the field the user was in to the
@@ -150,7 +158,8 @@ public final class ReminderFormViewModel: ViewModel {
         let fields = ReminderFields(
             title: row.reminder.title, notes: row.reminder.notes, dueDate: due.date, dueTime: due.time,
             priority: row.reminder.priority, isFlagged: row.reminder.isFlagged,
-            listID: row.reminder.remindersListID, tags: row.tags)
+            listID: row.reminder.remindersListID, tags: row.tags,
+            repeatText: row.reminder.repeatRule.map(Self.repeatText) ?? "", alertBefore: row.reminder.alertBefore)
         core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: reminderID, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
@@ -213,6 +222,7 @@ public final class ReminderFormViewModel: ViewModel {
                     state.fieldErrors[.dueTime] = nil
                 }
                 if old.listID != newValue.listID { state.fieldErrors[.list] = nil }
+                if old.repeatText != newValue.repeatText { state.fieldErrors[.repeatRule] = nil }
                 if old.tags != newValue.tags { state.fieldErrors[.tags] = nil }
             }
         }
@@ -258,6 +268,58 @@ public final class ReminderFormViewModel: ViewModel {
     public var tags: [String] {
         get { fields.tags }
         set { fields.tags = newValue }
+    }
+
+    /// The repeat as typed.
+    public var repeatText: String {
+        get { fields.repeatText }
+        set { fields.repeatText = newValue }
+    }
+
+    public var alertBefore: Int? {
+        get { fields.alertBefore }
+        set { fields.alertBefore = newValue }
+    }
+
+    /// What the form shows for a stored rule: its description when that
+    /// reads back as the same rule, else the RRULE itself.
+    static func repeatText(_ rrule: String) -> String {
+        guard let rule = try? RepeatRule(rrule: rrule) else { return rrule }
+        return (try? RepeatRule(parsing: rule.description)) == rule ? rule.description : rule.rrule
+    }
+
+    /// The rule the repeat field gives (nil when empty), read as the short
+    /// syntax or, failing that, as an RRULE; or why it gives none.
+    public func resolvedRepeat() -> Result<RepeatRule?, RepeatRuleError> {
+        let text = fields.repeatText.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return .success(nil) }
+        let dates = environment.naturalDates
+        do {
+            return .success(try RepeatRule(parsing: text, untilDate: { try? dates.parse($0) }))
+        } catch let spoken {
+            if let rule = try? RepeatRule(rrule: text) { return .success(rule) }
+            return .failure(spoken)
+        }
+    }
+
+    /// The occurrences the repeat gives, for the form to show as the user
+    /// types: after the due date; without one, from the first day the rule
+    /// gives from today, which saving makes the due date.
+    public func repeatPreview(count: Int = 3) -> [DueDate] {
+        guard case .success(let rule?) = resolvedRepeat() else { return [] }
+        if case .success(let due?) = resolvedDue() {
+            return rule.occurrences(after: due, count: count)
+        }
+        let today = DueDate(environment.clock.today) ?? environment.clock.nowDue
+        return rule.occurrences(after: today.adding(days: -1), count: count)
+    }
+
+    /// Steps the alert through `AlertBefore.choices` (a lead set elsewhere
+    /// that is not among them stays reachable as the starting point).
+    public func cycleAlert(by step: Int) {
+        let choices = AlertBefore.choices
+        let index = choices.firstIndex(of: fields.alertBefore) ?? 0
+        fields.alertBefore = choices[(index + step + choices.count) % choices.count]
     }
 
     /// Adds a tag, existing or new (typed text, a leading "#" dropped).
@@ -358,6 +420,7 @@ public final class ReminderFormViewModel: ViewModel {
                 break
             }
         }
+        if case .failure(let problem) = resolvedRepeat() { errors[.repeatRule] = problem.description }
         return (errors, due)
     }
 
@@ -377,16 +440,19 @@ public final class ReminderFormViewModel: ViewModel {
             state.focus = first
         }
         guard errors.isEmpty else { return .invalid(errors) }
+        let rule = (try? resolvedRepeat().get()) ?? nil
         do {
             if let id = state.reminderID {
                 try store.updateReminder(id: id, ReminderChanges(
                     title: fields.title, notes: fields.notes, dueDate: .some(due), priority: fields.priority,
-                    isFlagged: fields.isFlagged, listID: fields.listID, tags: fields.tags))
+                    isFlagged: fields.isFlagged, listID: fields.listID, tags: fields.tags,
+                    repeatRule: .some(rule?.rrule), alertBefore: .some(fields.alertBefore)))
                 return .saved(id: id)
             }
             let reminder = try store.createReminder(ReminderDraft(
                 listID: fields.listID, title: fields.title, notes: fields.notes, dueDate: due,
-                priority: fields.priority, isFlagged: fields.isFlagged, tags: fields.tags))
+                priority: fields.priority, isFlagged: fields.isFlagged, tags: fields.tags,
+                repeatRule: rule?.rrule, alertBefore: fields.alertBefore))
             update { $0.reminderID = reminder.id }
             return .saved(id: reminder.id)
         } catch {
@@ -406,7 +472,8 @@ extension ReminderFields {
         case .dueDate: !dueDate.isEmpty
         case .dueTime: !dueTime.isEmpty
         case .tags: !tags.isEmpty
-        case .priority, .flag, .list: false
+        case .repeatRule: !repeatText.isEmpty
+        case .priority, .flag, .list, .alert: false
         }
     }
 }

@@ -43,7 +43,8 @@ struct SchemaTests {
                     #expect(firstIndexedColumns.contains(column), "\(table).\(column) has no index")
                 }
             }
-            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(reminders)").count == 1)
+            // Its list, and a subtask's parent reminder.
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(reminders)").count == 2)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(remindersTags)").count == 2)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(remindersListCovers)").count == 1)
         }

@@ -28,6 +28,7 @@ import Testing
         [.alerts],
         [.firstRun],
         [.reminderPreview],
+        [.subtaskChoice],
     ]
 
     @Test func noKeyIsBoundTwiceInOneContext() {

@@ -31,6 +31,8 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case alerts
     case firstRun
     case reminderPreview
+    /// The question a parent's tick asks: its open subtasks too?
+    case subtaskChoice
 
     /// The heading of the context's section in the help overlay.
     var title: String {
@@ -63,6 +65,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .alerts: "Due alerts"
         case .firstRun: "First start"
         case .reminderPreview: "Reminder of a read-only list"
+        case .subtaskChoice: "Completing a reminder with open subtasks"
         }
     }
 }
@@ -78,7 +81,7 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     // List
     case newReminder, quickAdd, editReminder, toggleCompletion, toggleFlag, deleteReminder
     case moveReminderUp, moveReminderDown, sortMenu, toggleShowCompleted, cyclePriority
-    case clearCompleted
+    case clearCompleted, toggleSubtasks, indentReminder, outdentReminder
     // Tags
     case newTag, renameTag, deleteTag
     // Search
@@ -100,6 +103,8 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     case inviteParticipant, toggleSharePermission, removeParticipant, stopSharing, acceptInvitation, declineInvitation
     // First start
     case startEmpty, addSampleData
+    // A parent's tick
+    case completeWithSubtasks, completeAlone
 }
 
 /// Keys pressed one after another for one action: one key (`j`), or a
@@ -307,6 +312,9 @@ struct KeyMap: Sendable {
                    hint: "completed"),
         KeyBinding([.character("X")], [.list, .searchResults], .clearCompleted, "Clear (delete) completed reminders"),
         KeyBinding([.character("E")], [.list], .editList, "Edit this list"),
+        KeyBinding([.character("z")], [.list], .toggleSubtasks, "Fold / unfold the reminder's subtasks"),
+        KeyBinding([.character(">")], [.list], .indentReminder, "Make it a subtask of the reminder above"),
+        KeyBinding([.character("<")], [.list], .outdentReminder, "Make a subtask a top-level reminder again"),
 
         // Tags
         KeyBinding([.character("a")], [.tags], .newTag, "New tag", hint: "new"),
@@ -412,6 +420,14 @@ struct KeyMap: Sendable {
         KeyBinding([.character("e"), .escape], [.firstRun], .startEmpty, "Start with no lists", hint: "start empty"),
         KeyBinding([.character("s"), .enter], [.firstRun], .addSampleData, "Add the sample lists", hint: "add samples"),
         KeyBinding([.character("q")], [.firstRun], .quit, "Quit without choosing (the next start asks again)", hint: "quit"),
+
+        // Ticking a reminder that has open subtasks
+        KeyBinding([.character("y"), .character("a")], [.subtaskChoice], .completeWithSubtasks, "Complete its open subtasks too",
+                   hint: "all"),
+        KeyBinding([.character("n"), .character("o")], [.subtaskChoice], .completeAlone, "Complete only the reminder",
+                   hint: "only this"),
+        KeyBinding([.escape, .character("q")], [.subtaskChoice], .dismiss, "Cancel: complete nothing", hint: "cancel"),
+        KeyBinding([.control("c")], [.subtaskChoice], .quit, "Quit"),
 
         // A reminder of a read-only list, to read
         KeyBinding([.escape, .character("q"), .enter], [.reminderPreview], .dismiss, "Close", hint: "close"),

@@ -33,8 +33,10 @@ final class ListDetailScreen: ViewModelScreen {
         var hidden: Set<Action> = state.isReadOnly ? [] : [.open]
         if state.isReadOnly {
             hidden.formUnion([.newReminder, .quickAdd, .editReminder, .toggleCompletion, .toggleFlag, .deleteReminder,
-                              .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList])
+                              .moveReminderUp, .moveReminderDown, .cyclePriority, .clearCompleted, .editList,
+                              .indentReminder, .outdentReminder])
         }
+        if !state.groupsSubtasks { hidden.formUnion([.toggleSubtasks, .indentReminder, .outdentReminder]) }
         if state.rows.isEmpty {
             hidden.formUnion([.editReminder, .toggleCompletion, .toggleFlag, .deleteReminder, .open])
         }
@@ -88,7 +90,8 @@ final class ListDetailScreen: ViewModelScreen {
     func perform(_ action: Action, app: AppController) -> Bool {
         let state = viewModel.state
         let editing: Set<Action> = [.newReminder, .quickAdd, .toggleCompletion, .toggleFlag, .deleteReminder, .moveReminderUp,
-                                    .moveReminderDown, .cyclePriority, .clearCompleted, .editList]
+                                    .moveReminderDown, .cyclePriority, .clearCompleted, .editList, .indentReminder,
+                                    .outdentReminder]
         if state.isReadOnly, editing.contains(action) {
             app.showError(ShareText.readOnlyToast(state.share))
             return true
@@ -130,9 +133,30 @@ final class ListDetailScreen: ViewModelScreen {
             app.present(QuickAddOverlay(environment: environment, context: state.filter, app: app) { [weak self] id in
                 self?.select(id: id)
             })
+        case .toggleCompletion where (selectedRow?.openSubtasks ?? 0) > 0 && selectedRow?.reminder.status == .incomplete:
+            guard let row = selectedRow else { return true }
+            let viewModel = self.viewModel
+            app.present(SubtaskChoiceOverlay(title: row.reminder.title, openSubtasks: row.openSubtasks) { subtasks, app in
+                app.show(viewModel.toggleCompletion(id: row.id, subtasks: subtasks), undo: viewModel.undoPerformer(app))
+            })
         case .toggleCompletion, .toggleFlag, .deleteReminder:
             guard let row = selectedRow else { return true }
             viewModel.perform(action, onReminder: row.id, app: app)
+        case .toggleSubtasks:
+            guard state.groupsSubtasks, let row = selectedRow else { return true }
+            // On a subtask, its parent folds (the selection goes up to it).
+            let parentID = row.reminder.parentID.flatMap { id in state.rows.contains { $0.id == id } ? id : nil }
+            let target = parentID ?? row.id
+            guard parentID != nil || row.subtasks > 0 else {
+                app.showMessage("“\(TextSanitizer.line(row.reminder.title))” has no subtasks to fold")
+                return true
+            }
+            viewModel.toggleCollapsed(id: target)
+            if parentID != nil { select(id: target) }
+        case .indentReminder, .outdentReminder:
+            guard state.groupsSubtasks, let row = selectedRow else { return true }
+            let result = action == .indentReminder ? viewModel.indent(id: row.id) : viewModel.outdent(id: row.id)
+            app.show(result, undo: viewModel.undoPerformer(app))
         case .cyclePriority:
             guard let row = selectedRow else { return true }
             let next = Priority(rawValue: (row.reminder.priority.rawValue + 1) % 4) ?? .none
@@ -317,6 +341,8 @@ final class ListDetailScreen: ViewModelScreen {
         let clock = environment.clock
         let spinner = Self.spinnerFrame(app.now())
         let columns = Self.columns(for: state.rows, width: area.width, clock: clock)
+        let shownIDs = state.groupsSubtasks ? Set(state.readRows.map(\.id)) : []
+        let gutter = state.groupsSubtasks && state.readRows.contains { $0.subtasks > 0 }
         // Heights of every row (cheap), lines only of the rows on screen.
         var starts: [Int] = []
         starts.reserveCapacity(state.rows.count)
@@ -332,7 +358,8 @@ final class ListDetailScreen: ViewModelScreen {
         var index = Self.firstRow(endingAfter: scrollTop, starts: starts, total: total)
         while index < state.rows.count, starts[index] - scrollTop < area.height {
             let lines = Self.rowLines(state.rows[index], width: area.width, showList: showList, clock: clock, theme: theme,
-                                      spinner: spinner, columns: columns)
+                                      spinner: spinner, columns: columns,
+                                      nesting: Self.nesting(state.rows[index], in: state, shown: shownIDs, gutter: gutter))
             for (offset, rowLine) in lines.enumerated() {
                 let screenRow = area.row + starts[index] + offset - scrollTop
                 guard screenRow >= area.row, screenRow < area.bottom else { continue }
@@ -350,6 +377,23 @@ final class ListDetailScreen: ViewModelScreen {
                         column: area.column + 2, style: theme.dim)
         }
         growWindowIfNeeded()
+    }
+
+    /// How a row sits among its neighbours: under its parent (indented),
+    /// a parent (folded or not), or on its own.
+    /// A list with parents in it keeps a gutter for their fold marks, so
+    /// every row's checkbox lines up.
+    enum Nesting: Equatable {
+        case none(gutter: Bool)
+        case subtask
+        case parent(folded: Bool)
+    }
+
+    static func nesting(_ row: ReminderRow, in state: ListDetailState, shown: Set<String>, gutter: Bool) -> Nesting {
+        guard state.groupsSubtasks else { return .none(gutter: false) }
+        if let parentID = row.reminder.parentID, shown.contains(parentID) { return .subtask }
+        if row.subtasks > 0 { return .parent(folded: state.collapsed.contains(row.id)) }
+        return .none(gutter: gutter)
     }
 
     /// Lines a row takes: two when it shows its list or notes.
@@ -397,6 +441,8 @@ final class ListDetailScreen: ViewModelScreen {
         var due: Int
         var tags: Int
         var flag: Bool
+        /// A column for the repeat mark (↻) after the due date.
+        var repeats = false
 
         static let none = Columns(due: 0, tags: 0, flag: false)
     }
@@ -417,13 +463,14 @@ final class ListDetailScreen: ViewModelScreen {
     static func columns(for rows: [ReminderRow], width: Int, clock: AppClock) -> Columns {
         let limit = tagsLimit(width: width)
         guard rows.count <= 500 else {
-            return Columns(due: 15, tags: limit, flag: true)
+            return Columns(due: 15, tags: limit, flag: true, repeats: true)
         }
         var columns = Columns.none
         for row in rows {
             if let due = dueText(row, clock: clock) { columns.due = max(columns.due, DisplayWidth.of(due)) }
             if let tags = tagsText(row, limit: limit) { columns.tags = max(columns.tags, DisplayWidth.of(tags)) }
             if row.reminder.isFlagged { columns.flag = true }
+            if row.reminder.repeatRule != nil, row.reminder.status != .completed { columns.repeats = true }
         }
         return columns
     }
@@ -432,10 +479,15 @@ final class ListDetailScreen: ViewModelScreen {
     /// the right due date, tags and flag in their columns; below, the list
     /// (in smart lists) and the first line of the notes.
     static func rowLines(_ row: ReminderRow, width: Int, showList: Bool, clock: AppClock, theme: Theme,
-                         spinner: String, columns: Columns? = nil) -> [RowLine] {
+                         spinner: String, columns: Columns? = nil, nesting: Nesting = .none(gutter: false)) -> [RowLine] {
         let columns = columns ?? Self.columns(for: [row], width: width, clock: clock)
         let reminder = row.reminder
         var left: [Span] = []
+        switch nesting {
+        case .subtask: left.append(Span("    "))
+        case .parent(let folded): left.append(Span(folded ? "▸ " : "▾ ", theme.dim))
+        case .none(let gutter): if gutter { left.append(Span("  ")) }
+        }
         switch reminder.status {
         case .incomplete:
             left.append(Span("[ ] ", theme.dim))
@@ -449,6 +501,13 @@ final class ListDetailScreen: ViewModelScreen {
         }
         let titleStyle: Style = reminder.status == .completed ? theme.dim : (reminder.status == .completing ? theme.dim.with(.italic) : theme.text)
         left.append(Span(reminder.title, titleStyle))
+        if row.subtasks > 0 {
+            left.append(Span(row.openSubtasks == 0 ? "  all done" : "  \(row.openSubtasks) open", theme.dim))
+        }
+        // Apart from its parent (a smart list, or its parent hidden): say whose.
+        if let parent = row.parentTitle, nesting != .subtask, !showList {
+            left.append(Span("  ‹ " + parent, theme.dim))
+        }
         if reminder.status == .completing {
             left.append(Span("  completing " + spinner, theme.success))
         }
@@ -457,6 +516,9 @@ final class ListDetailScreen: ViewModelScreen {
         if columns.due > 0 {
             let due = dueText(row, clock: clock) ?? ""
             right.append(Span(DisplayWidth.pad(due, to: columns.due), row.isPastDue ? theme.danger : theme.dim))
+        }
+        if columns.repeats {
+            right.append(Span(reminder.repeatRule != nil && reminder.status != .completed ? " ↻" : "  ", theme.dim))
         }
         if columns.tags > 0 {
             if !right.isEmpty { right.append(Span("  ")) }
@@ -472,6 +534,7 @@ final class ListDetailScreen: ViewModelScreen {
         if showList {
             detail.append(Span("● ", theme.listColor(row.listColor)))
             detail.append(Span(row.listTitle, theme.dim))
+            if let parent = row.parentTitle { detail.append(Span(" › " + parent, theme.dim)) }
         }
         let notes = TextSanitizer.firstLine(reminder.notes)
         if !notes.isEmpty {
@@ -479,7 +542,13 @@ final class ListDetailScreen: ViewModelScreen {
             detail.append(Span(notes, theme.dim))
         }
         if !detail.isEmpty {
-            lines.append(RowLine(left: [Span("    ")] + detail, right: []))
+            let indent: String
+            switch nesting {
+            case .subtask: indent = "        "
+            case .parent: indent = "      "
+            case .none(let gutter): indent = gutter ? "      " : "    "
+            }
+            lines.append(RowLine(left: [Span(indent)] + detail, right: []))
         }
         return lines
     }

@@ -10,6 +10,7 @@ final class ReminderFormScreen: ViewModelScreen {
     private var notes: TextArea
     private var dueDate: TextField
     private var dueTime: TextField
+    private var repeatField: TextField
     private let initialFields: ReminderFields
     private let onSave: ((String) -> Void)?
     private var fieldRows: [Int: ReminderField] = [:]
@@ -17,6 +18,9 @@ final class ReminderFormScreen: ViewModelScreen {
     /// Where the time field was drawn, to tell it from the date on a click.
     private var dueRow = -1
     private var timeColumns = 0..<0
+    /// Where the alert choice was drawn, beside the repeat field.
+    private var repeatRow = -1
+    private var alertColumns = 0..<0
 
     /// A new reminder, pre-filled from where the user was.
     convenience init(environment: AppEnvironment, context: ReminderFilter?, onSave: ((String) -> Void)? = nil) {
@@ -35,6 +39,7 @@ final class ReminderFormScreen: ViewModelScreen {
         notes = TextArea(fields.notes)
         dueDate = TextField(fields.dueDate)
         dueTime = TextField(fields.dueTime)
+        repeatField = TextField(fields.repeatText)
         initialFields = fields
         self.onSave = onSave
     }
@@ -47,9 +52,9 @@ final class ReminderFormScreen: ViewModelScreen {
 
     var contexts: [KeyContext] {
         switch focus {
-        case .title, .dueDate, .dueTime: [.textEntry, .form, .reminderForm]
+        case .title, .dueDate, .dueTime, .repeatRule: [.textEntry, .form, .reminderForm]
         case .notes: [.notes, .textEntry, .form, .reminderForm]
-        case .priority, .list: [.choice, .form, .reminderOptions, .reminderForm]
+        case .priority, .list, .alert: [.choice, .form, .reminderOptions, .reminderForm]
         case .flag: [.flag, .form, .reminderOptions, .reminderForm]
         case .tags: [.tagField, .form, .reminderOptions, .reminderForm]
         }
@@ -72,6 +77,8 @@ final class ReminderFormScreen: ViewModelScreen {
         case .notes: "Notes"
         case .dueDate: "Due"
         case .dueTime: "Due time"
+        case .repeatRule: "Repeat"
+        case .alert: "Alert"
         case .priority: "Priority"
         case .flag: "Flag"
         case .list: "List"
@@ -114,6 +121,8 @@ final class ReminderFormScreen: ViewModelScreen {
                 let all = Priority.allCases
                 let index = all.firstIndex(of: viewModel.priority) ?? 0
                 viewModel.priority = all[(index + step + all.count) % all.count]
+            } else if focus == .alert {
+                viewModel.cycleAlert(by: step)
             } else if focus == .list {
                 let lists = viewModel.state.lists
                 guard !lists.isEmpty else { return true }
@@ -170,7 +179,10 @@ final class ReminderFormScreen: ViewModelScreen {
         case .dueTime:
             guard edit(&dueTime) else { return false }
             viewModel.dueTime = dueTime.text
-        case .priority, .flag, .list, .tags:
+        case .repeatRule:
+            guard edit(&repeatField) else { return false }
+            viewModel.repeatText = repeatField.text
+        case .priority, .flag, .list, .tags, .alert:
             return false
         }
         return true
@@ -221,7 +233,13 @@ final class ReminderFormScreen: ViewModelScreen {
 
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool {
         guard event.button == .left, let field = fieldRows[event.row] else { return false }
-        viewModel.focus(event.row == dueRow && timeColumns.contains(event.column) ? .dueTime : field)
+        if event.row == dueRow, timeColumns.contains(event.column) {
+            viewModel.focus(.dueTime)
+        } else if event.row == repeatRow, alertColumns.contains(event.column) {
+            viewModel.focus(.alert)
+        } else {
+            viewModel.focus(field)
+        }
         return true
     }
 
@@ -240,7 +258,7 @@ final class ReminderFormScreen: ViewModelScreen {
         layout.textField("Title", titleField, .title, placeholder: "What to remember", error: errors[.title], into: &buffer)
 
         // Notes
-        let notesHeight = max(2, min(10, area.bottom - layout.row - 12))
+        let notesHeight = max(2, min(10, area.bottom - layout.row - 14))
         layout.label("Notes", .notes, into: &buffer)
         for offset in 1..<notesHeight { layout.claim(row: layout.row + offset, for: .notes) }
         notesWidth = fieldWidth
@@ -282,6 +300,37 @@ final class ReminderFormScreen: ViewModelScreen {
         layout.row += 1
         let dueError = [errors[.dueDate], errors[.dueTime]].compactMap { $0 }.joined(separator: "; ")
         layout.note(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime ? hint : "", into: &buffer)
+        layout.row += 1
+
+        // Repeat, and beside it the alert
+        repeatRow = layout.row
+        layout.label("Repeat", .repeatRule, into: &buffer)
+        let repeatWidth = max(12, min(30, fieldWidth - 30))
+        repeatField.draw(into: &buffer, row: repeatRow, column: fieldColumn, width: repeatWidth,
+                         style: layout.fieldStyle(.repeatRule), focused: focus == .repeatRule,
+                         placeholder: "never", placeholderStyle: theme.dim)
+        let alertColumn = fieldColumn + repeatWidth + 2
+        buffer.draw("alert", row: repeatRow, column: alertColumn, style: focus == .alert ? theme.focusedLabel : theme.dim)
+        let alertText = "‹ " + AlertBefore.describe(fields.alertBefore) + " ›"
+        buffer.draw(alertText, row: repeatRow, column: alertColumn + 6, maxWidth: max(0, fieldColumn + fieldWidth - alertColumn - 6),
+                    style: focus == .alert ? theme.focusedField : theme.text)
+        alertColumns = alertColumn..<(fieldColumn + fieldWidth)
+        layout.row += 1
+        var repeatHint = ""
+        var repeatNote: String?
+        switch viewModel.resolvedRepeat() {
+        case .success(let rule?):
+            let next = viewModel.repeatPreview().map { DueDateText.format($0, clock: viewModel.environment.clock) }
+            let hasDue = (try? viewModel.resolvedDue().get()) != nil
+            repeatHint = rule.description + (next.isEmpty ? " · no more occurrences"
+                                             : (hasDue ? " · next " : " · due ") + next.joined(separator: ", "))
+        case .success(nil):
+            repeatHint = focus == .repeatRule ? "daily, every 2 weeks on mon,thu, every month on the last fri, yearly … until DATE" : ""
+        case .failure(let problem):
+            repeatNote = focus == .repeatRule ? nil : (errors[.repeatRule] ?? problem.description)
+            if focus == .repeatRule { repeatHint = problem.description }
+        }
+        layout.note(repeatNote ?? errors[.repeatRule], hint: repeatHint, into: &buffer)
         layout.row += 1
 
         // Priority
