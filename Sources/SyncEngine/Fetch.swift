@@ -88,7 +88,17 @@ struct FetchRound {
             try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
                                arguments: [scope.rawValue, zone.name, zone.ownerName]).map(ChangeToken.init)
         }
-        var refetchingAll = false
+        // A first fetch of a zone this device already sent records to (it
+        // sent before it ever fetched) gets what the zone holds now, not
+        // the deletes made meanwhile: it is a full fetch, after which a
+        // record this device saw confirmed and no longer finds is deleted,
+        // as after an expired token.
+        var refetchingAll = try token == nil && engine.writer.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM sync_metadata
+                               WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL)
+                """, arguments: [zone.name, zone.ownerName]) ?? false
+        }
         var seen: Set<String> = []
         while true {
             let page: ZoneChanges

@@ -97,10 +97,11 @@ public final class SyncEngine: Sendable {
         sharedDatabase: any CloudDatabase,
         tables: [SyncedTable],
         zoneName: String = "reminders",
-        wallClock: @escaping @Sendable () -> Int64 = systemWallClock
+        wallClock: @escaping @Sendable () -> Int64 = systemWallClock,
+        repair: (@Sendable (Database) throws -> Void)? = nil
     ) throws {
         try self.init(writer: writer, userName: privateDatabase.userName, deviceName: privateDatabase.deviceName,
-                      tables: tables, zoneName: zoneName, wallClock: wallClock)
+                      tables: tables, zoneName: zoneName, wallClock: wallClock, repair: repair)
         connect(privateDatabase: privateDatabase, sharedDatabase: sharedDatabase)
     }
 

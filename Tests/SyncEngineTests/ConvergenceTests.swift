@@ -20,6 +20,30 @@ struct EditLedger {
     /// latest" one the result must hold.
     var creators: [String: Set<String>] = [:]
 
+    /// Reminders a rule of the app may rewrite after a merge (`SyncedRules`):
+    /// subtasks, their parents, and repeating reminders. The repair's
+    /// writes are local edits sent within a sync, so the ledger, which
+    /// reads what is pending between steps, does not see them; the fields
+    /// it rewrites are checked by `ConvergenceProperty.checkRules` instead.
+    var governedByRules: Set<String> = []
+    static let ruleFields: Set<String> = ["parentID", "remindersListID", "position", "dueDate", "repeatRule", "status", "completedAt"]
+
+    /// Notes the reminders of `device` that the rules govern.
+    mutating func noteRules(_ device: Device) throws {
+        let ids = try device.db.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT id FROM reminders WHERE parentID IS NOT NULL OR repeatRule IS NOT NULL OR repeatOf IS NOT NULL
+                UNION SELECT parentID FROM reminders WHERE parentID IS NOT NULL
+                """)
+        }
+        governedByRules.formUnion(ids.map { "reminders/" + $0 })
+    }
+
+    /// Whether a field's latest edit must be what the rows hold.
+    func isGoverned(_ record: String, column: String) -> Bool {
+        governedByRules.contains(record) && Self.ruleFields.contains(column)
+    }
+
     /// Whether the record "table/key" has a latest edit to check.
     func isChecked(_ record: String) -> Bool {
         (creators[record]?.count ?? 0) <= 1
@@ -134,6 +158,7 @@ enum ConvergenceProperty {
                     log.append("\(step) \(device.name) failed, the server being down: \(error)")
                 }
                 try ledger.record(device)
+                try ledger.noteRules(device)
             }
             // Sync until quiet.
             try server.recover()
@@ -141,6 +166,7 @@ enum ConvergenceProperty {
                 for device in devices {
                     try device.sync()
                     try ledger.record(device)
+                    try ledger.noteRules(device)
                 }
             }
         } catch {
@@ -149,10 +175,11 @@ enum ConvergenceProperty {
         }
         let exports = try devices.map { try $0.export() }
         for (index, export) in exports.enumerated().dropFirst() where export != exports[0] {
-            Issue.record("seed \(seed): device D\(index) differs from D0\n\(log.joined(separator: "\n"))")
+            Issue.record("seed \(seed): device D\(index) differs from D0: \(difference(exports[0], export))\n\(log.joined(separator: "\n"))")
         }
         for device in devices {
             #expect(try device.pending() == 0, "seed \(seed): \(device.name) still has pending changes")
+            try checkRules(device, seed: seed, log: log)
         }
         // Every field of every surviving row holds its latest edit.
         let d0 = devices[0]
@@ -160,7 +187,7 @@ enum ConvergenceProperty {
         try d0.db.read { db in
             for (key, entry) in ledger.entries where !entry.tied {
                 let parts = key.split(separator: "/", maxSplits: 2).map(String.init)
-                guard ledger.isChecked("\(parts[0])/\(parts[1])"),
+                guard ledger.isChecked("\(parts[0])/\(parts[1])"), !ledger.isGoverned("\(parts[0])/\(parts[1])", column: parts[2]),
                       let table = tables[parts[0]],
                       let row = try d0.engine.fetchRow(db, table: table, key: parts[1])
                 else { continue }
@@ -192,7 +219,10 @@ enum ConvergenceProperty {
         device.clock.advance(Int64.random(in: 1...5_000, using: &rng))
         let lists = try device.db.read { try RemindersList.fetchAll($0) }
         let reminders = try device.db.read { try Reminder.fetchAll($0) }
-        let roll = Int.random(in: 0..<100, using: &rng)
+        let roll = Int.random(in: 0..<130, using: &rng)
+        // Moves among a few reminders, so that devices move the same ones
+        // under each other while apart (chains and cycles to repair).
+        let few = Array(reminders.sorted { $0.id < $1.id }.prefix(4))
         switch roll {
         case 0..<8:
             log.append("\(step) \(device.name) create list")
@@ -253,9 +283,78 @@ enum ConvergenceProperty {
         case 84..<92:
             log.append("\(step) \(device.name) fetch")
             try device.engine.fetchChanges()
+        case 100..<115 where few.count > 1:
+            let child = few.randomElement(using: &rng)!
+            let parent = few.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) subtask \(child.id.prefix(4)) under \(parent.id.prefix(4))")
+            try refusable(log: &log) { try device.store.setParent(id: child.id, parentID: parent.id) }
+        case 115..<117 where !few.isEmpty:
+            let child = few.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) top-level \(child.id.prefix(4))")
+            try device.store.setParent(id: child.id, parentID: nil)
+        case 117..<121 where !few.isEmpty:
+            let r = few.randomElement(using: &rng)!
+            let rule = rulePool.randomElement(using: &rng)!
+            log.append("\(step) \(device.name) repeat \(r.id.prefix(4)) \(rule ?? "never")")
+            try device.store.updateReminder(id: r.id, ReminderChanges(
+                dueDate: r.dueDate == nil ? .some(DueDate("2027-01-1\(step % 10)T09:00")) : nil, repeatRule: .some(rule)))
+        case 121..<130:
+            let series = reminders.filter { $0.repeatRule != nil && $0.status != .completed }
+            guard let r = series.randomElement(using: &rng) else { break }
+            if Bool.random(using: &rng) {
+                log.append("\(step) \(device.name) complete occurrence \(r.dueDate?.description ?? "-") of \(r.id.prefix(4))")
+                try device.store.complete(id: r.id)
+            } else {
+                log.append("\(step) \(device.name) undo the last completion of \(r.id.prefix(4))")
+                try device.store.uncomplete(id: r.id)
+            }
         default:
             log.append("\(step) \(device.name) sync")
             try device.sync()
+        }
+    }
+
+    /// The first thing two dumps disagree on, in words.
+    static func difference(_ a: ExportDump, _ b: ExportDump) -> String {
+        if a.lists != b.lists { return "lists \(a.lists.map { "\($0.id.prefix(4)) \($0.title)" }) against \(b.lists.map { "\($0.id.prefix(4)) \($0.title)" }); reminders \(a.reminders.map { "\($0.id.prefix(4)) in \($0.listID.prefix(4)) under \($0.parentID?.prefix(4) ?? "-")" }) against \(b.reminders.map { "\($0.id.prefix(4)) in \($0.listID.prefix(4)) under \($0.parentID?.prefix(4) ?? "-")" })" }
+        let left = Dictionary(uniqueKeysWithValues: a.reminders.map { ($0.id, $0) })
+        let right = Dictionary(uniqueKeysWithValues: b.reminders.map { ($0.id, $0) })
+        for id in Set(left.keys).union(right.keys).sorted() where left[id] != right[id] {
+            return "reminder \(id.prefix(4)): \(left[id].map { "\($0)" } ?? "absent") against \(right[id].map { "\($0)" } ?? "absent")"
+        }
+        return "tags \(a.tags.map(\.title)) against \(b.tags.map(\.title))"
+    }
+
+    /// Repeat rules the runs set, and stop (nil).
+    static let rulePool: [String?] = ["FREQ=DAILY", "FREQ=WEEKLY;COUNT=3", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=DAILY;INTERVAL=2;FROM=COMPLETION", nil]
+
+    /// Runs an edit the store may refuse by the app's rules (a subtask of
+    /// a subtask); a refusal is logged, anything else fails the run.
+    static func refusable(log: inout [String], _ edit: () throws -> Void) throws {
+        do {
+            try edit()
+        } catch let error as CoreError {
+            guard case .invalidInput = error else { throw error }
+            log.append("  refused: \(error)")
+        }
+    }
+
+    /// The app's rules hold on `device` once it is quiet: no subtask under
+    /// a subtask, every subtask in its parent's list, no open series due at
+    /// an occurrence already completed.
+    static func checkRules(_ device: Device, seed: Int, log: [String]) throws {
+        try device.db.read { db in
+            let nested = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM reminders AS child JOIN reminders AS parent ON parent.id = child.parentID
+                WHERE parent.parentID IS NOT NULL OR parent.remindersListID != child.remindersListID OR child.id = parent.id
+                """) ?? 0
+            #expect(nested == 0, "seed \(seed): \(device.name) holds \(nested) subtasks breaking the rules\n\(log.joined(separator: "\n"))")
+            for series in try Reminder.filter(sql: "repeatRule IS NOT NULL AND status != 'completed'").fetchAll(db) {
+                guard let due = series.dueDate else { continue }
+                let copy = try Reminder.fetchOne(db, key: Repeats.occurrenceID(series: series.id, due: due))
+                #expect(copy?.status != .completed,
+                        "seed \(seed): \(device.name) has \(series.id.prefix(4)) due at \(due), an occurrence completed already\n\(log.joined(separator: "\n"))")
+            }
         }
     }
 }

@@ -38,7 +38,8 @@ final class Device {
             privateDatabase: databases.private,
             sharedDatabase: databases.shared,
             tables: RemindersTables.all,
-            wallClock: { clock.now })
+            wallClock: { clock.now },
+            repair: { db in try SyncedRules.repair(db) })
     }
 
     @discardableResult

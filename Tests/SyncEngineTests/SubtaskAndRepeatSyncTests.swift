@@ -1,0 +1,254 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Testing
+import TestSupport
+@testable import SyncEngine
+
+/// Subtasks and repeating reminders edited on two devices at once, each
+/// scenario with the outcome the docs define.
+@Suite struct SubtaskAndRepeatSyncTests {
+    /// Two synced devices with a list; returns them and the list's id.
+    private func start(_ directory: TemporaryDirectory) throws -> (Device, Device, String) {
+        let (a, b) = try twoDevices(directory)
+        let list = try a.store.createList(title: "Home")
+        try a.sync()
+        try b.sync()
+        return (a, b, list.id)
+    }
+
+    private func add(_ device: Device, _ title: String, in list: String, parent: String? = nil, due: String? = nil,
+                     rule: String? = nil) throws -> String {
+        try device.store.createReminder(ReminderDraft(
+            listID: list, title: title, dueDate: due.flatMap(DueDate.init), parentID: parent, repeatRule: rule)).id
+    }
+
+    private func syncAll(_ devices: Device...) throws {
+        for _ in 0..<3 { for device in devices { try device.sync() } }
+    }
+
+    // MARK: Subtasks
+
+    @Test func aSubtaskAddedUnderAParentDeletedElsewhereGoesWithIt() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        try a.store.deleteReminder(id: parent)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try a.sync()
+        try b.sync()
+        try syncAll(a, b)
+        #expect(try b.reminder(step) == nil)
+        #expect(try a.reminder(step) == nil)
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func aSubtaskAddedWhileItsParentMovedToAnotherListEndsInTheNewList() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, home) = try start(directory)
+        let garden = try a.store.createList(title: "Garden").id
+        let parent = try add(a, "Paint the fence", in: home)
+        try syncAll(a, b)
+        try a.store.updateReminder(id: parent, ReminderChanges(listID: garden))
+        let step = try add(b, "Buy paint", in: home, parent: parent)
+        try syncAll(b, a)
+        #expect(try a.reminder(step)?.remindersListID == garden)
+        #expect(try b.reminder(step)?.remindersListID == garden)
+        #expect(try a.reminder(step)?.parentID == parent)
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func movingTwoRemindersUnderEachOtherAtOnceLeavesBothAtTheTop() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let first = try add(a, "A", in: list)
+        let second = try add(a, "B", in: list)
+        try syncAll(a, b)
+        try a.store.setParent(id: first, parentID: second)
+        try b.store.setParent(id: second, parentID: first)
+        try syncAll(a, b)
+        for device in [a, b] {
+            #expect(try device.reminder(first)?.parentID == nil)
+            #expect(try device.reminder(second)?.parentID == nil)
+            #expect(try device.pending() == 0)
+        }
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func aChainMadeByConcurrentMovesKeepsTheLowerLink() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let x = try add(a, "X", in: list)
+        let y = try add(a, "Y", in: list)
+        let z = try add(a, "Z", in: list)
+        try syncAll(a, b)
+        try a.store.setParent(id: x, parentID: y)
+        try b.store.setParent(id: y, parentID: z)
+        try syncAll(a, b)
+        // Y stays under Z; X, whose parent became a subtask, goes to the top.
+        #expect(try a.reminder(y)?.parentID == z)
+        #expect(try a.reminder(x)?.parentID == nil)
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func aSubtaskIsSentAfterItsNewParentSoNoDeviceHoldsIt() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Trip", in: list)
+        let steps = try (0..<5).map { try add(a, "Step \($0)", in: list, parent: parent) }
+        let batch = try a.db.read { db in try a.engine.outgoingBatch(db, limit: 400) }
+        let names = batch.compactMap { $0.record?.id.recordName }
+        #expect(names.contains("reminders/\(parent)"))
+        #expect(steps.allSatisfy { !names.contains("reminders/\($0)") }, "a subtask went in the same request as its new parent")
+        try a.sync()
+        try b.sync()
+        #expect(try b.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0)
+        #expect(try b.reminder(steps[4])?.parentID == parent)
+    }
+
+    @Test func deletingAParentDeletesItsSubtasksEverywhereAndUndoPutsThemBack() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Trip", in: list)
+        let step = try add(a, "Passport", in: list, parent: parent)
+        try syncAll(a, b)
+        let deleted = try a.store.deleteReminder(id: parent)
+        #expect(deleted.subtasks.map(\.reminder.id) == [step])
+        try syncAll(a, b)
+        #expect(try b.reminder(step) == nil)
+        try a.store.restore(deleted)
+        try syncAll(a, b)
+        #expect(try b.reminder(step)?.parentID == parent)
+        #expect(try a.export() == b.export())
+    }
+
+    // MARK: Repeats
+
+    private let weekly = "FREQ=WEEKLY"
+
+    @Test func twoDevicesCompletingTheSameOccurrenceEndWithOneCopyAndOneAdvance() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        try a.store.complete(id: bins)
+        try b.store.complete(id: bins)
+        try syncAll(a, b)
+        for device in [a, b] {
+            let copies = try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchAll($0) }
+            #expect(copies.map(\.dueDate?.description) == ["2027-01-11T19:00"])
+            #expect(try device.reminder(bins)?.dueDate?.description == "2027-01-18T19:00")
+        }
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func completingTwoOccurrencesAgainstOneEndsPastBoth() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        try b.store.complete(id: bins)
+        try b.store.complete(id: bins)
+        try b.sync()
+        // A completes the first occurrence later, so its due date is the
+        // newer edit: the merge keeps it, and the repair moves it on.
+        a.clock.advance(60_000)
+        try a.store.complete(id: bins)
+        try syncAll(a, b)
+        for device in [a, b] {
+            #expect(try device.reminder(bins)?.dueDate?.description == "2027-01-25T19:00")
+            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 2)
+        }
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func completingWhileTheSeriesIsDeletedElsewhereKeepsTheCopy() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        try a.store.complete(id: bins)
+        try b.store.deleteReminder(id: bins)
+        try syncAll(a, b)
+        for device in [a, b] {
+            #expect(try device.reminder(bins) == nil)
+            let copy = try device.reminder(Repeats.occurrenceID(series: bins, due: try #require(DueDate("2027-01-11T19:00"))))
+            #expect(copy?.status == .completed)
+        }
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func aRuleEditedWhileAnOccurrenceIsCompletedKeepsBoth() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        try a.store.complete(id: bins)
+        b.clock.advance(60_000)
+        try b.store.updateReminder(id: bins, ReminderChanges(repeatRule: .some("FREQ=WEEKLY;INTERVAL=2")))
+        try syncAll(a, b)
+        for device in [a, b] {
+            // The advance (by the old rule) stands; the new rule applies from the next completion.
+            #expect(try device.reminder(bins)?.dueDate?.description == "2027-01-18T19:00")
+            #expect(try device.reminder(bins)?.repeatRule == "FREQ=WEEKLY;INTERVAL=2")
+        }
+        try a.store.complete(id: bins)
+        try syncAll(a, b)
+        #expect(try b.reminder(bins)?.dueDate?.description == "2027-02-01T19:00")
+        #expect(try a.export() == b.export())
+    }
+
+    @Test func undoingACompletionPutsTheDueDateBackAndRemovesTheCopyEverywhere() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: "FREQ=WEEKLY;COUNT=3")
+        try syncAll(a, b)
+        try a.store.complete(id: bins)
+        #expect(try a.reminder(bins)?.repeatRule == "FREQ=WEEKLY;COUNT=2")
+        try syncAll(a, b)
+        try b.store.uncomplete(id: bins)
+        try syncAll(a, b)
+        for device in [a, b] {
+            #expect(try device.reminder(bins)?.dueDate?.description == "2027-01-11T19:00")
+            #expect(try device.reminder(bins)?.repeatRule == "FREQ=WEEKLY;COUNT=3")
+            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 0)
+        }
+    }
+
+    @Test func theLastOccurrenceCompletesTheReminderForGood() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11", rule: "FREQ=DAILY;COUNT=2")
+        try a.store.complete(id: bins)
+        #expect(try a.reminder(bins)?.status == .incomplete)
+        try a.store.complete(id: bins)
+        #expect(try a.reminder(bins)?.status == .completed)
+        #expect(try a.reminder(bins)?.dueDate?.description == "2027-01-12")
+        #expect(try a.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 1)
+    }
+}
+
+extension SubtaskAndRepeatSyncTests {
+    @Test func aListDeletedElsewhereWhileASyncedReminderBecomesASubtaskOfANewOneGoesEverywhere() throws {
+        let directory = TemporaryDirectory()
+        let (a, b) = try twoDevices(directory)
+        let list = try a.store.createList(title: "Home").id
+        try a.sync()
+        try b.sync()
+        let synced = try a.store.createReminder(ReminderDraft(listID: list, title: "Synced")).id
+        try a.sync()
+        try b.store.deleteList(id: list)
+        try b.sync()
+        let new = try a.store.createReminder(ReminderDraft(listID: list, title: "New")).id
+        try a.store.setParent(id: synced, parentID: new)
+        for _ in 0..<3 {
+            try a.sync()
+            try b.sync()
+        }
+        #expect(try a.list(list) == nil)
+        #expect(try b.list(list) == nil)
+        #expect(try a.export() == b.export())
+    }
+}
