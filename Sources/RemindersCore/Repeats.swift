@@ -31,7 +31,9 @@ public enum Repeats {
     /// The due date a repeating reminder without one takes: the rule's
     /// first day on or after `today` (today itself when it matches).
     public static func firstDue(_ rule: RepeatRule, today: DueDate) -> DueDate {
-        rule.occurrences(after: today.adding(days: -1), count: 1).first ?? today
+        // "Every 3 days after completion" has no days of its own: today.
+        if rule.fromCompletion { return today }
+        return rule.occurrences(after: today.adding(days: -1), count: 1).first ?? today
     }
 
     /// What completing one occurrence did, for undo.

@@ -311,7 +311,8 @@ public final class ReminderFormViewModel: ViewModel {
             return rule.occurrences(after: due, count: count)
         }
         let today = DueDate(environment.clock.today) ?? environment.clock.nowDue
-        return rule.occurrences(after: today.adding(days: -1), count: count)
+        let first = Repeats.firstDue(rule, today: today)
+        return [first] + rule.occurrences(after: first, count: count - 1)
     }
 
     /// Steps the alert through `AlertBefore.choices` (a lead set elsewhere

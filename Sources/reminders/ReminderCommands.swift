@@ -108,7 +108,9 @@ struct AddCommand: ParsableCommand {
         let dueWasRead = due.map { DueDate($0.trimmingCharacters(in: .whitespaces)) == nil } ?? false
         if line.hasMarks || dueWasRead || (list == nil && line.listName == nil) || !schedule.isEmpty {
             let title = lists.first { $0.id == listID }?.title ?? listID
-            FileHandle.standardError.write(Data((Self.summary(draft, listTitle: title) + "\n").utf8))
+            var shown = draft
+            shown.dueDate = reminder.dueDate
+            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title) + "\n").utf8))
         }
         print(reminder.id)
     }
