@@ -238,7 +238,7 @@ import RemindersViewModels
         let editor = FakeEditor(.edited("from E"))
         let world = try TestWorld(width: 100, height: 30, options: TUIOptions(editor: editor))
         openMilk(world)
-        world.press(.tab, .tab, .tab, .tab)
+        world.press(.tab, .tab, .tab, .tab, .tab, .tab)
         #expect((world.app.top as? ReminderFormScreen)?.focus == .priority)
         world.press(.character("E"))
         #expect((world.app.top as? ReminderFormScreen)?.viewModel.notes == "from E")

@@ -30,7 +30,8 @@ import RemindersViewModels
         world.type("2026-03-05")
         world.press(.tab)
         world.type("17:30")
-        world.press(.tab, .tab, .tab, .tab)
+        // Repeat, alert, priority, flag, list, tags.
+        world.press(.tab, .tab, .tab, .tab, .tab, .tab)
         world.press(.character(" "))
         world.type("post")
         world.press(.enter, .escape)
@@ -257,7 +258,7 @@ import RemindersViewModels
         #expect(world.text.contains("Reminders › Groceries › Edit Reminder"))
         world.press(.control("u"))
         world.type("Oat milk")
-        world.press(.tab, .tab, .tab, .tab)  // notes, date, time, priority
+        world.press(.tab, .tab, .tab, .tab, .tab, .tab)  // notes, date, time, repeat, alert, priority
         world.press(.right, .right, .right)  // high
         world.press(.tab, .character(" "))   // flag
         world.press(.enter)

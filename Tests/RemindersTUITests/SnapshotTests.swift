@@ -259,9 +259,9 @@ import Testing
 
 
 
-
-
           Due         date e.g. fri 9am        time 9:30
+
+          Repeat      never                           alert ‹ At due time ›
 
           Priority     none   ! low   !! medium   !!! high
           Flag        [ ] not flagged
@@ -298,12 +298,12 @@ import Testing
 
           Due         date 2026-03-04          time 18:00     → Today 18:00
 
+          Repeat      never                           alert ‹ At due time ›
+
           Priority     none   ! low   !! medium   !!! high
           Flag        [⚑] flagged
           List        ‹ ● Personal ›  1/3
           Tags        #family
-
-
 
 
 
@@ -556,7 +556,7 @@ import Testing
     /// Picking tags in the reminder form.
     @Test func tagPickerAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.enter, .enter, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .character(" "))
+        world.press(.enter, .enter, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .character(" "))
         expectSnapshot(world.text, #"""
          Reminders › Today › Edit Reminder                                       ? help
 
@@ -568,9 +568,9 @@ import Testing
                        │ # type to find or create a tag                 │
                        │                                                │
                        │ [ ] #errands                                   │
-                       │ [x] #family                                    │
+          Due         d│ [x] #family                                    │00
                        │ [ ] #health                                    │
-          Due         d│ [ ] #reading                                   │00
+          Repeat      n│ [ ] #reading                                   │ ›
                        │ [ ] #work                                      │
           Priority     │ [ ] #writing                                   │
           Flag        [│ Enter pick/create · Space toggle · Esc done    │
