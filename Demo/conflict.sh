@@ -70,8 +70,8 @@ step2() {
 step3() {
   edit_milk "$DESKTOP"
   type_text "$DESKTOP" "Buy milk"
-  # Tab to the priority (title, notes, date, time, priority), one step up.
-  keys "$DESKTOP" Tab Tab Tab Tab Right Enter
+  # Tab to the priority (title, notes, date, time, repeat, alert, priority), one step up.
+  keys "$DESKTOP" Tab Tab Tab Tab Tab Tab Right Enter
   wait_for_not "$DESKTOP" "Edit Reminder" 5 || problem "the desktop's form did not save"
   wait_for "$DESKTOP" "1 pending" 5 || problem "the desktop's edit is not pending"
   wait_for "$DESKTOP" "Buy milk" 5 || problem "the desktop does not show Buy milk"

@@ -173,6 +173,9 @@ open_two_devices() {
   # A new user's first start asks; the demo takes the sample lists.
   wait_for "$LAPTOP" "Add sample lists" 5 || fail "the laptop did not offer the sample lists"
   keys "$LAPTOP" s
+  # The status bar said "synced" before the answer too: wait for the
+  # lists first, then for them to be sent.
+  wait_for "$LAPTOP" "● Groceries" 20 || fail "the laptop did not add the sample lists"
   wait_synced "$LAPTOP" 20 || fail "the laptop did not send its sample data"
   DESKTOP=$(t split-window -h -t "$LAPTOP" -P -F '#{pane_id}' "$(device_command desktop)")
   DEMO_PANES=("$LAPTOP" "$DESKTOP")

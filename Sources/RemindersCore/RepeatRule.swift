@@ -87,7 +87,9 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
 
     static let intervals = 1...999
     static let counts = 1...9999
-    static let ordinals = 1...5
+    /// BYDAY ordinals, and BYMONTHDAY values, count from either end.
+    static let ordinals = Set(Array(-5 ... -1) + Array(1...5))
+    static let monthDayValues = Set(Array(-31 ... -1) + Array(1...31))
     /// Longer RRULE text is refused before it is read: the longest rule
     /// this type can write (every BY value at once) is under 800 characters.
     static let maximumRRULELength = 1000
@@ -112,14 +114,14 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
             }
             guard let ordinal = day.ordinal else { continue }
             let code = Self.code(day)
-            guard Self.ordinals.contains(abs(ordinal)) else {
+            guard Self.ordinals.contains(ordinal) else {
                 throw RepeatRuleError("BYDAY=\(code): the ordinal must be 1 to 5, or -1 to -5 counting from the end (-1FR = last Friday)")
             }
             guard frequency == .monthly || frequency == .yearly else {
-                throw RepeatRuleError("BYDAY=\(code): an ordinal needs FREQ=MONTHLY or FREQ=YEARLY (a \(frequency == .daily ? "day" : "week") has one of each weekday)")
+                throw RepeatRuleError("BYDAY=\(code): an ordinal needs FREQ=MONTHLY or FREQ=YEARLY (every \(frequency == .daily ? "day" : "week") has one of each weekday)")
             }
         }
-        for day in monthDays where day == 0 || abs(day) > 31 {
+        for day in monthDays where !Self.monthDayValues.contains(day) {
             throw RepeatRuleError("BYMONTHDAY=\(day): a day of the month is 1 to 31, or -1 to -31 counting from the end (-1 = last day)")
         }
         guard frequency != .weekly || monthDays.isEmpty else {
@@ -143,7 +145,7 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// wall clock given: due dates are floating); seconds are dropped.
     public init(rrule text: String) throws(RepeatRuleError) {
         try Self.checkCharacters(text, what: "RRULE", limit: Self.maximumRRULELength)
-        var body = Substring(text.trimmingCharacters(in: .whitespaces).uppercased())
+        var body = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased())
         if body.hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let example = "e.g. FREQ=WEEKLY;BYDAY=MO,TH"
         guard !body.isEmpty else { throw RepeatRuleError("RRULE is empty (\(example))") }
@@ -166,7 +168,7 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
                 throw RepeatRuleError("\(Self.quoted(part)) is not NAME=VALUE (\(example))")
             }
             let name = pieces[0], value = pieces[1]
-            guard seen.insert(name).inserted else { throw RepeatRuleError("\(name) is given twice") }
+            guard seen.insert(name).inserted else { throw RepeatRuleError("\(Self.clipped(name)) is given twice") }
             switch name {
             case "FREQ":
                 guard let value = Frequency(rawValue: String(value)) else {
@@ -303,12 +305,14 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
         return until
     }
 
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
     /// UNTIL as written: a DATE for a date alone, else a floating
     /// DATE-TIME (no Z: due dates are wall-clock values).
     private static func untilText(_ until: DueDate) -> String {
         let date = until.dateString.replacingOccurrences(of: "-", with: "")
         guard let time = until.time else { return date }
-        return date + "T" + String(format: "%02d%02d00", time.hour, time.minute)
+        return date + "T" + twoDigits(time.hour) + twoDigits(time.minute) + "00"
     }
 
     // MARK: Occurrences
@@ -326,9 +330,10 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// repeats every 400 years, so a rule that has not matched in one
     /// cycle never will: Feb 30 gives nothing) or at the end of year 9999.
     public func occurrences(after due: DueDate, count: Int) -> [DueDate] {
+        guard (try? validate()) != nil else { return [] }
         var wanted = count
         if case .count(let total) = end { wanted = min(wanted, total - 1) }
-        guard wanted > 0, (try? validate()) != nil else { return [] }
+        guard wanted > 0 else { return [] }
         var found: [DueDate] = []
         var idle = 0
         var period = 0
@@ -404,14 +409,15 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     private func candidates(inPeriod period: Int, from due: DueDate) -> [Int]? {
         switch frequency {
         case .daily:
+            // BY parts only filter days here (RFC 5545: they limit DAILY).
             let dayNumber = due.dayNumber + period * interval
             guard let date = Self.date(dayNumber: dayNumber, time: nil) else { return nil }
             let weekday = (due.weekday + period * interval) % 7
+            guard months.isEmpty || months.contains(date.month),
+                  days.isEmpty || days.contains(where: { $0.weekday == weekday }) else { return [] }
+            guard !monthDays.isEmpty else { return [dayNumber] }
             let month = Period.month(date.year, date.month)
-            let matches = (months.isEmpty || months.contains(date.month))
-                && (monthDays.isEmpty || monthDays.contains { month?.dayNumber(ofMonthDay: $0) == dayNumber })
-                && (days.isEmpty || days.contains { $0.weekday == weekday })
-            return matches ? [dayNumber] : []
+            return monthDays.contains { month?.dayNumber(ofMonthDay: $0) == dayNumber } ? [dayNumber] : []
         case .weekly:
             let monday = due.dayNumber - Self.daysSinceMonday(due.weekday) + 7 * interval * period
             guard Self.date(dayNumber: monday, time: nil) != nil else { return nil }
@@ -479,7 +485,7 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
 
         /// Day `day` of a month (negative: from its end), if it has one.
         func dayNumber(ofMonthDay day: Int) -> Int? {
-            guard day != 0, abs(day) <= length else { return nil }
+            guard day != 0, day.magnitude <= length else { return nil }
             return day > 0 ? first + day - 1 : last + day + 1
         }
 
@@ -524,11 +530,13 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     // MARK: Canonical order
 
     /// Sorted without repeats: days Monday first, each weekday's plain
-    /// entry before its ordinals (1 to 5, then -5 to -1).
+    /// entry before its ordinals (1 to 5, then -5 to -1). A total order,
+    /// out-of-range values included, so the text never depends on the
+    /// order a set happened to give.
     private static func canonical(_ days: [Day]) -> [Day] {
-        func key(_ day: Day) -> (Int, Int) {
-            let ordinal = day.ordinal.map { $0 > 0 ? $0 : 100 + $0 } ?? 0
-            return (daysSinceMonday(day.weekday), ordinal)
+        func key(_ day: Day) -> (Int, Int, Int) {
+            let (side, ordinal) = fromEitherEnd(day.ordinal ?? 0)
+            return (day.weekday == 0 ? 7 : day.weekday, day.ordinal == nil ? -1 : side, ordinal)
         }
         return Set(days).sorted { key($0) < key($1) }
     }
@@ -536,19 +544,24 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// Sorted without repeats: days of the month from the start first,
     /// then those from the end (-31 to -1, so "last" comes last).
     private static func canonical(_ numbers: [Int]) -> [Int] {
-        Set(numbers).sorted { ($0 < 0 ? 100 + $0 : $0) < ($1 < 0 ? 100 + $1 : $1) }
+        Set(numbers).sorted { fromEitherEnd($0) < fromEitherEnd($1) }
     }
+
+    /// Values counted from the start before those counted from the end.
+    private static func fromEitherEnd(_ value: Int) -> (Int, Int) { (value < 0 ? 1 : 0, value) }
 
     // MARK: Messages
 
     /// Refuses text too long to be a rule, or with characters no rule has,
     /// before reading it: messages quote the text, and must stay one line.
     fileprivate static func checkCharacters(_ text: String, what: String, limit: Int) throws(RepeatRuleError) {
-        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw RepeatRuleError("\(what) contains a control character (U+\(String(format: "%04X", control.value)))")
-        }
         guard text.count <= limit else {
             throw RepeatRuleError("\(what) is too long (\(text.count) characters; at most \(limit))")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let control = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            let hex = String(control.value, radix: 16, uppercase: true)
+            throw RepeatRuleError("\(what) contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))")
         }
     }
 
@@ -697,7 +710,7 @@ extension RepeatRule {
 
     /// "2nd", "last", "2nd to last".
     private static func ordinalWords(_ ordinal: Int) -> String {
-        ordinal > 0 ? ordinalNumber(ordinal) : ordinal == -1 ? "last" : ordinalNumber(-ordinal) + " to last"
+        ordinal > 0 ? ordinalNumber(ordinal) : ordinal == -1 ? "last" : ordinalNumber(Int(clamping: ordinal.magnitude)) + " to last"
     }
 
     private static func weekdayName(_ weekday: Int) -> String {
@@ -742,29 +755,30 @@ private struct PhraseReader {
     mutating func read(untilDate: (String) -> DueDate?) throws(RepeatRuleError) -> RepeatRule {
         let mainEnd = words.indices.first(where: startsEnding) ?? words.count
         guard mainEnd > 0 else {
-            throw failure("'\(raw[0])' needs how often before it (e.g. every day 5 times)")
+            throw RepeatRuleError("\(RepeatRule.quoted(text)) needs how often before it (e.g. every day 5 times)")
         }
         var rule = try frequencyPhrase(upTo: mainEnd)
         guard index == mainEnd else { throw notUnderstood(index) }
         var endPhrase: String?
         while index < words.count {
+            guard startsEnding(index) else { throw notUnderstood(index) }
             let start = index
             let end: RepeatRule.End
             switch words[index] {
             case "until":
                 index += 1
                 while index < words.count, !startsEnding(index) { index += 1 }
-                guard index > start + 1 else { throw failure("'until' needs a date (e.g. until 2027-01-31)") }
+                guard index > start + 1 else { throw RepeatRuleError("'until' needs a date (e.g. until 2027-01-31)") }
                 let dateText = raw[start + 1..<index].joined(separator: " ")
                 guard let date = untilDate(dateText) else {
-                    throw failure("\(RepeatRule.quoted(dateText)) is not a date (e.g. until 2027-01-31)")
+                    throw RepeatRuleError("\(RepeatRule.quoted(dateText)) is not a date (e.g. until 2027-01-31)")
                 }
                 end = .until(date)
             case "after", "from":
                 guard index + 1 < words.count, ["completion", "completed", "done"].contains(words[index + 1]) else {
-                    throw failure("'\(raw[index])' needs 'completion' after it (e.g. every 3 days after completion)")
+                    throw RepeatRuleError("'\(raw[index])' needs 'completion' after it (e.g. every 3 days after completion)")
                 }
-                guard !rule.fromCompletion else { throw failure("'after completion' is given twice") }
+                guard !rule.fromCompletion else { throw RepeatRuleError("'after completion' is given twice") }
                 rule.fromCompletion = true
                 index += 2
                 continue
@@ -773,7 +787,7 @@ private struct PhraseReader {
             }
             let phrase = raw[start..<index].joined(separator: " ")
             if let endPhrase {
-                throw failure("'\(endPhrase)' and '\(phrase)' both end the repeat: keep one")
+                throw RepeatRuleError("'\(endPhrase)' and '\(phrase)' both end the repeat: keep one")
             }
             endPhrase = phrase
             rule.end = end
@@ -804,7 +818,7 @@ private struct PhraseReader {
             index += 1
             digits = words[index]
             guard index + 1 < words.count, ["times", "time"].contains(words[index + 1]) else {
-                throw failure("'for \(raw[index])' needs 'times' after it (e.g. for 5 times)")
+                throw RepeatRuleError("'for \(raw[index])' needs 'times' after it (e.g. for 5 times)")
             }
             index += 2
         } else if digits.hasPrefix("x") {
@@ -814,7 +828,7 @@ private struct PhraseReader {
             index += 2
         }
         guard digits.count <= 4, let count = Int(digits), RepeatRule.counts.contains(count) else {
-            throw failure("'\(raw[start..<index].joined(separator: " "))': the count must be 1–9999 (e.g. for 5 times)")
+            throw RepeatRuleError("'\(raw[start..<index].joined(separator: " "))': the count must be 1–9999 (e.g. for 5 times)")
         }
         return count
     }
@@ -837,7 +851,7 @@ private struct PhraseReader {
         guard first == "every" else { throw notUnderstood(index) }
         index += 1
         guard index < end else {
-            throw failure("'\(raw[index - 1])' needs a day, week, month or year after it (\(Self.example))")
+            throw RepeatRuleError("'\(raw[index - 1])' needs a day, week, month or year after it (\(Self.example))")
         }
         var interval: Int?
         if words[index] == "other" {
@@ -846,13 +860,13 @@ private struct PhraseReader {
         } else if Self.isNumber(words[index]) {
             guard words[index].count <= 4, let number = Int(words[index]), RepeatRule.intervals.contains(number) else {
                 let phrase = raw[index - 1...min(index + 1, end - 1)].joined(separator: " ")
-                throw failure("'\(phrase)': the interval must be 1–999 (\(Self.example))")
+                throw RepeatRuleError("'\(phrase)': the interval must be 1–999 (\(Self.example))")
             }
             interval = number
             index += 1
         }
         guard index < end else {
-            throw failure("'\(raw[index - 2...index - 1].joined(separator: " "))' needs days, weeks, months or years after it (\(Self.example))")
+            throw RepeatRuleError("'\(raw[index - 2...index - 1].joined(separator: " "))' needs days, weeks, months or years after it (\(Self.example))")
         }
         let word = words[index]
         if let frequency = Self.units[word] {
@@ -882,13 +896,13 @@ private struct PhraseReader {
     private mutating func readOn(into rule: inout RepeatRule, upTo end: Int) throws(RepeatRuleError) {
         if index < end, words[index] == "on" {
             index += 1
-            guard index < end else { throw failure("'on' needs a day after it (\(Self.example))") }
+            guard index < end else { throw RepeatRuleError("'on' needs a day after it (\(Self.example))") }
             switch rule.frequency {
             case .daily:
-                throw failure("'\(raw[index - 1])': a daily repeat has no days to choose (\(Self.example))")
+                throw RepeatRuleError("\(phrase(index - 1..<end)): a daily repeat has no days to choose (\(Self.example))")
             case .weekly:
                 guard Self.weekdays[words[index]] != nil else {
-                    throw notUnderstood(index, "is not a weekday (a weekly repeat falls on weekdays)")
+                    throw RepeatRuleError("\(phrase(index..<end)): a weekly repeat falls on weekdays (\(Self.example))")
                 }
                 rule.days = try weekdayList(upTo: end)
             case .monthly:
@@ -944,14 +958,14 @@ private struct PhraseReader {
         repeat {
             if words[index] == "the" {
                 index += 1
-                guard index < end else { throw failure("'the' needs a day after it (e.g. every month on the 15th)") }
+                guard index < end else { throw RepeatRuleError("'the' needs a day after it (e.g. every month on the 15th)") }
             }
             let word = words[index]
             let next = index + 1 < end ? words[index + 1] : nil
             if word == "day" || word == "days" {
                 index += 1
                 guard index < end, Self.dayOfMonth(words[index]) != nil else {
-                    throw failure("'\(raw[index - 1])' needs a number after it (e.g. every month on day 15)")
+                    throw RepeatRuleError("'\(raw[index - 1])' needs a number after it (e.g. every month on day 15)")
                 }
                 while index < end, let day = Self.dayOfMonth(words[index]) {
                     monthDays.append(try checked(day))
@@ -971,14 +985,14 @@ private struct PhraseReader {
                 days.append(RepeatRule.Day(weekday: weekday))
                 index += 1
             } else if word == "last" {
-                throw failure("'\(raw[index])' needs 'day' or a weekday after it (e.g. every month on the last fri)")
+                throw RepeatRuleError("'\(raw[index])' needs 'day' or a weekday after it (e.g. every month on the last fri)")
             } else {
                 throw notUnderstood(index, "is not a day of the month or a weekday")
             }
-        } while index < end && skipJoiner(upTo: end)
+        } while index < end && skipJoiner(upTo: end, before: Self.startsDayOfMonth)
         guard monthDays.isEmpty || days.isEmpty else {
             let phrase = raw[start..<index].joined(separator: " ")
-            throw failure("\(RepeatRule.quoted(phrase)) mixes days of the month and weekdays: pick one (e.g. every month on the 15th)")
+            throw RepeatRuleError("\(RepeatRule.quoted(phrase)) mixes days of the month and weekdays: pick one (e.g. every month on the 15th)")
         }
         rule.monthDays = monthDays
         rule.days = days
@@ -994,40 +1008,44 @@ private struct PhraseReader {
             guard let month = Self.months[words[index]] else { throw notUnderstood(index, "is not a month") }
             index += 1
             guard index < end, let day = Self.dayOfMonth(words[index]) else {
-                throw failure("'\(raw[index - 1])' needs a day after it (e.g. every year on mar 14)")
+                throw RepeatRuleError("'\(raw[index - 1])' needs a day after it (e.g. every year on mar 14)")
             }
             let most = DueDate.daysIn(month: month, year: 2000)
             guard (1...most).contains(day) else {
-                throw failure("'\(raw[index - 1...index].joined(separator: " "))': \(DueDate.monthNames[month - 1]) has \(month == 2 ? "at most " : "")\(most) days")
+                throw RepeatRuleError("'\(raw[index - 1...index].joined(separator: " "))': \(DueDate.monthNames[month - 1]) has \(month == 2 ? "at most " : "")\(most) days")
             }
             pairs.insert([month, day])
             index += 1
-        } while index < end && skipJoiner(upTo: end) && Self.months[words[index]] != nil
+        } while index < end && skipJoiner(upTo: end, before: { Self.months[$0] != nil })
         let months = Set(pairs.map { $0[0] }), days = Set(pairs.map { $0[1] })
         guard months.count * days.count == pairs.count else {
             let phrase = raw[start..<index].joined(separator: " ")
-            throw failure("\(RepeatRule.quoted(phrase)): give one day in several months, or several days in one month")
+            throw RepeatRuleError("\(RepeatRule.quoted(phrase)): give one day in several months, or several days in one month")
         }
         rule.months = Array(months)
         rule.monthDays = Array(days)
     }
 
-    /// Steps over "and" or "&" between two items; true when another item
-    /// follows (commas are already gone).
-    private mutating func skipJoiner(upTo end: Int) -> Bool {
-        if Self.joiners.contains(words[index]), index + 1 < end {
+    /// Steps over "and" or "&" before another item; true when another item
+    /// follows, with or without one (commas are already gone).
+    private mutating func skipJoiner(upTo end: Int, before startsItem: (String) -> Bool) -> Bool {
+        if Self.joiners.contains(words[index]), index + 1 < end, startsItem(words[index + 1]) {
             index += 1
             return true
         }
-        let word = words[index]
-        return word == "the" || word == "day" || word == "days" || Self.ordinals[word] != nil
-            || Self.dayOfMonth(word) != nil || Self.weekdays[word] != nil || Self.months[word] != nil
+        return startsItem(words[index])
+    }
+
+    /// Whether a word can start an item of `daysOfMonth`.
+    private static func startsDayOfMonth(_ word: String) -> Bool {
+        word == "the" || word == "day" || word == "days" || ordinals[word] != nil || dayOfMonth(word) != nil
+            || weekdays[word] != nil
     }
 
     /// A day of the month 1...31, or an error naming it.
     private func checked(_ day: Int) throws(RepeatRuleError) -> Int {
         guard (1...31).contains(day) else {
-            throw failure("'\(raw[index])': a month has at most 31 days (e.g. every month on the 15th)")
+            throw RepeatRuleError("'\(raw[index])': a month has at most 31 days (e.g. every month on the 15th)")
         }
         return day
     }
@@ -1090,8 +1108,9 @@ private struct PhraseReader {
 
     // MARK: Messages
 
-    private func failure(_ message: String) -> RepeatRuleError {
-        RepeatRuleError(message)
+    /// Words `range` as typed, in quotes.
+    private func phrase(_ range: Range<Int>) -> String {
+        RepeatRule.quoted(raw[range].joined(separator: " "))
     }
 
     /// "'every fortnight': 'fortnight' is not understood (e.g. …)".

@@ -33,8 +33,8 @@ struct LiveSyncTmuxTests {
         try panes.editMilk(laptop, title: "Oat milk")
         try panes.keys(laptop, "f")
         try panes.waitFor(laptop, "1 pending")
-        // A second field too: the priority (the form's fifth field), one step up.
-        try panes.editMilk(desktop, title: "Buy milk", then: "Tab", "Tab", "Tab", "Tab", "Right")
+        // A second field too: the priority (the form's seventh field), one step up.
+        try panes.editMilk(desktop, title: "Buy milk", then: "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "Right")
         try panes.waitFor(desktop, "1 pending")
 
         try panes.keys(laptop, "o")

@@ -30,7 +30,8 @@ struct OutputTests {
             #expect(!rows.isEmpty, "\(flag) is empty")
             #expect(rows.allSatisfy {
                 Set($0.keys) == ["id", "listID", "title", "notes", "dueDate", "priority", "isFlagged", "status",
-                                 "position", "tags", "listTitle", "isPastDue"]
+                                 "position", "tags", "listTitle", "isPastDue", "repeatRule", "parentID", "alertBefore",
+                                 "repeatOf"]
             })
         }
         let today = try #require(try json(cli.ok("show", "--today", "--json")) as? [[String: Any]])
@@ -85,7 +86,8 @@ struct OutputTests {
         let results = try #require(found["results"] as? [[String: Any]])
         #expect(results.first?["snippet"] as? String == "Photos in the desk drawer")
         #expect(results.first.map { Set($0.keys) } == ["id", "listID", "title", "notes", "dueDate", "priority",
-                                                       "isFlagged", "status", "position", "tags", "snippet"])
+                                                       "isFlagged", "status", "position", "tags", "snippet",
+                                                       "repeatRule", "parentID", "alertBefore", "repeatOf"])
 
         let all = try #require(try json(cli.ok("search", "pa", "--show-completed", "--json")) as? [String: Any])
         #expect((all["results"] as? [Any])?.count == 2)

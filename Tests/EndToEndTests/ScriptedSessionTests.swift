@@ -148,13 +148,17 @@ struct ScriptedSessionTests {
           ],
           "reminders" : [
             {
+              "alertBefore" : null,
               "dueDate" : null,
               "id" : "bread",
               "isFlagged" : false,
               "listID" : "list-groceries",
               "notes" : "",
+              "parentID" : null,
               "position" : 1,
               "priority" : "low",
+              "repeatOf" : null,
+              "repeatRule" : null,
               "status" : "completed",
               "tags" : [
                 "bakery",
@@ -163,13 +167,17 @@ struct ScriptedSessionTests {
               "title" : "Sourdough bread"
             },
             {
+              "alertBefore" : null,
               "dueDate" : "2026-03-02",
               "id" : "milk",
               "isFlagged" : true,
               "listID" : "list-groceries",
               "notes" : "Oat, 2 cartons",
+              "parentID" : null,
               "position" : 0,
               "priority" : "high",
+              "repeatOf" : null,
+              "repeatRule" : null,
               "status" : "incomplete",
               "tags" : [
                 "dairy",
@@ -178,13 +186,17 @@ struct ScriptedSessionTests {
               "title" : "Buy milk"
             },
             {
+              "alertBefore" : null,
               "dueDate" : "2026-03-05T17:00",
               "id" : "report",
               "isFlagged" : false,
               "listID" : "list-work",
               "notes" : "Q1 numbers\\nfrom the benchmark",
+              "parentID" : null,
               "position" : 0,
               "priority" : "medium",
+              "repeatOf" : null,
+              "repeatRule" : null,
               "status" : "incomplete",
               "tags" : [
                 "work"
@@ -192,25 +204,33 @@ struct ScriptedSessionTests {
               "title" : "Write report"
             },
             {
+              "alertBefore" : null,
               "dueDate" : null,
               "id" : "twin-1",
               "isFlagged" : false,
               "listID" : "list-groceries",
               "notes" : "",
+              "parentID" : null,
               "position" : 2,
               "priority" : "none",
+              "repeatOf" : null,
+              "repeatRule" : null,
               "status" : "incomplete",
               "tags" : [],
               "title" : "Twin"
             },
             {
+              "alertBefore" : null,
               "dueDate" : "2026-03-01",
               "id" : "twin-2",
               "isFlagged" : false,
               "listID" : "list-work",
               "notes" : "",
+              "parentID" : null,
               "position" : 2,
               "priority" : "none",
+              "repeatOf" : null,
+              "repeatRule" : null,
               "status" : "incomplete",
               "tags" : [],
               "title" : "Twin"

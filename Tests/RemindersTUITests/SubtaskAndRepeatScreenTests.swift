@@ -123,3 +123,20 @@ import Testing
         #expect(try world.reminder(titled: "Bins") == nil)
     }
 }
+
+/// The first-run question when another device's lists arrive meanwhile.
+@Suite struct FirstRunWithdrawalTests {
+    @Test func theOfferGoesWhenListsArriveWhileItIsOpen() throws {
+        var options = TUIOptions()
+        options.firstRun = FirstRunOffer { _ in .startedEmpty }
+        let world = try TestWorld(width: 80, height: 24, seeded: false, options: options)
+        #expect(world.text.contains("Welcome to Reminders"), "\(world.text)")
+        // Another device's lists arrive by sync.
+        _ = try world.store.createList(title: "Groceries")
+        world.press(.character("j"))
+        _ = world.app.tick()
+        let text = world.text
+        #expect(!text.contains("Welcome to Reminders"), "\(text)")
+        #expect(text.contains("Your lists arrived from another device"), "\(text)")
+    }
+}

@@ -208,6 +208,7 @@ final class AppController {
             changed = true
         }
         if announceDueAlerts() { changed = true }
+        if withdrawFirstRunOffer() { changed = true }
         if announceConflicts() { changed = true }
         if announceRejoin() { changed = true }
         if let toast, toast.expires <= now() {
@@ -236,6 +237,17 @@ final class AppController {
     }
 
     var isAnimating: Bool { top?.isAnimating ?? false }
+
+    /// The first-run question is for a user with nothing anywhere: when
+    /// lists arrive while it is open (another device of theirs started at
+    /// the same moment and added or made some), it goes, and says why.
+    private func withdrawFirstRunOffer() -> Bool {
+        guard let offer = overlays.first(where: { $0 is FirstRunOverlay }),
+              let home = stack.first as? HomeScreen, !home.viewModel.state.lists.isEmpty else { return false }
+        dismiss(offer)
+        showMessage("Your lists arrived from another device: nothing to add")
+        return true
+    }
 
     /// When the main loop should wake up even without input.
     var nextDeadline: Date? {
