@@ -324,7 +324,9 @@ public struct NaturalDate: Sendable {
         return .moment(date.at(time))
     }
 
-    private static func dayOfMonth(_ word: String) -> Int? {
+    /// "15", "15th", "1st": a number of one or two digits (also read by
+    /// `RepeatRule`'s short syntax).
+    static func dayOfMonth(_ word: String) -> Int? {
         var digits = Substring(word)
         for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) {
             digits = digits.dropLast(2)

@@ -355,14 +355,43 @@ public enum Queries {
     static let rowColumns = """
         reminders.*, remindersLists.title AS listTitle, remindersLists.color AS listColor,
         (SELECT group_concat(title, char(31)) FROM (SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
-         WHERE remindersTags.reminderID = reminders.id ORDER BY remindersTags.tagID)) AS tagList,
-        (SELECT parent.title FROM reminders AS parent WHERE parent.id = reminders.parentID) AS parentTitle,
-        (SELECT count(*) FROM reminders AS subtask WHERE subtask.parentID = reminders.id AND subtask.status != 'completed') AS openSubtasks,
-        (SELECT count(*) FROM reminders AS subtask WHERE subtask.parentID = reminders.id) AS subtaskCount
+         WHERE remindersTags.reminderID = reminders.id ORDER BY remindersTags.tagID)) AS tagList
         """
 
     static func reminderRow(_ row: Row, clock: AppClock) throws -> ReminderRow {
         try reminderRow(row, layout: RowLayout(row), now: clock.nowDue)
+    }
+
+    /// Fills in the rows' subtask counts and their parents' titles: two
+    /// queries for all the rows, and none at all while no reminder is a
+    /// subtask (the partial index of parents answers that at once). A
+    /// subquery per row cost every screen's read twice over.
+    static func addSubtaskInfo(_ db: Database, to rows: inout [ReminderRow]) throws {
+        guard !rows.isEmpty,
+              try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM reminders WHERE parentID IS NOT NULL)")) == true
+        else { return }
+        var counts: [String: (all: Int, open: Int)] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT parentID, count(*), total(status != 'completed') FROM reminders
+            WHERE parentID IN (SELECT value FROM json_each(?)) GROUP BY parentID
+            """), arguments: [jsonArray(rows.map(\.id))]) {
+            counts[row[0]] = (row[1], Int(row[2] as Double))
+        }
+        let parentIDs = Set(rows.compactMap(\.reminder.parentID))
+        var titles: [String: String] = [:]
+        if !parentIDs.isEmpty {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, title FROM reminders WHERE id IN (SELECT value FROM json_each(?))"),
+                                        arguments: [jsonArray(Array(parentIDs))]) {
+                titles[row[0]] = row[1]
+            }
+        }
+        for index in rows.indices {
+            if let count = counts[rows[index].id] {
+                rows[index].subtasks = count.all
+                rows[index].openSubtasks = count.open
+            }
+            if let parentID = rows[index].reminder.parentID { rows[index].parentTitle = titles[parentID] }
+        }
     }
 
     /// Rows of `rowColumns`, each decoded as it is stepped, with the
@@ -380,6 +409,7 @@ public enum Queries {
             layout = found
             rows.append(try reminderRow(row, layout: found, now: now))
         }
+        try addSubtaskInfo(db, to: &rows)
         return rows
     }
 
@@ -389,7 +419,7 @@ public enum Queries {
     struct RowLayout {
         let id, listID, title, notes, dueDate, priority, isFlagged, status, completedAt, position: Int
         let parentID, repeatRule, repeatOf, alertBefore: Int
-        let listTitle, listColor, tagList, parentTitle, openSubtasks, subtaskCount: Int
+        let listTitle, listColor, tagList: Int
 
         init(_ row: Row) throws {
             let names = Array(row.columnNames)
@@ -416,9 +446,6 @@ public enum Queries {
             listTitle = try index("listTitle")
             listColor = try index("listColor")
             tagList = try index("tagList")
-            parentTitle = try index("parentTitle")
-            openSubtasks = try index("openSubtasks")
-            subtaskCount = try index("subtaskCount")
         }
     }
 
@@ -443,8 +470,7 @@ public enum Queries {
             tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
             listTitle: row[layout.listTitle],
             listColor: row[layout.listColor],
-            isPastDue: status != .completed && isPastDue(reminder.dueDate, now: now),
-            parentTitle: row[layout.parentTitle], openSubtasks: row[layout.openSubtasks], subtasks: row[layout.subtaskCount])
+            isPastDue: status != .completed && isPastDue(reminder.dueDate, now: now))
     }
 
     public static func isPastDue(_ due: DueDate?, clock: AppClock) -> Bool {
@@ -474,7 +500,15 @@ public enum Queries {
         guard case .list(let listID) = filter else {
             return try rows(db, filter: filter, sort: sort, showCompleted: showCompleted, clock: clock, limit: limit)
         }
-        let top = try rows(db, filter: filter, sort: sort, showCompleted: showCompleted, clock: clock, limit: limit, topLevel: true)
+        // A list without subtasks (most) reads as before, from its index.
+        // Asked of the index of subtasks (`+` keeps the planner off the
+        // list's index, where it would read every reminder of the list).
+        let hasSubtasks = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM reminders WHERE parentID IS NOT NULL AND +remindersListID = ?)
+            """), arguments: [listID]) ?? false
+        let top = try rows(db, filter: filter, sort: sort, showCompleted: showCompleted, clock: clock, limit: limit,
+                           topLevel: hasSubtasks)
+        guard hasSubtasks else { return top }
         let parents = top.filter { $0.subtasks > 0 }.map(\.id)
         guard !parents.isEmpty else { return top }
         let onlyOpen = !showCompleted
@@ -592,7 +626,11 @@ public enum Queries {
             SELECT \(rowColumns)
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
             WHERE reminders.id = ?
-            """, arguments: [id]).map { try reminderRow($0, clock: clock) }
+            """, arguments: [id]).map { row in
+                var rows = [try reminderRow(row, clock: clock)]
+                try addSubtaskInfo(db, to: &rows)
+                return rows[0]
+            }
     }
 
     /// Searches titles, notes and tags. Three characters or more use the

@@ -1056,15 +1056,9 @@ private struct PhraseReader {
         !word.isEmpty && word.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// "15", "15th", "1st": a number of one or two digits.
+    /// "15", "15th", "1st": as dates read it.
     private static func dayOfMonth(_ word: String) -> Int? {
-        var digits = Substring(word)
-        for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) {
-            digits = digits.dropLast(2)
-            break
-        }
-        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(digits)
+        NaturalDate.dayOfMonth(word)
     }
 
     private static let joiners: Set<String> = ["and", "&"]
