@@ -53,8 +53,9 @@ public final class AlertWatcher: Sendable {
     ///     database could not be read, a sync failed.
     public func start(onAlert: @escaping @Sendable (DueAlert) -> Void,
                       onProblem: @escaping @Sendable (String) -> Void) {
-        let scheduler = self.scheduler
         scheduler.onChange = { [weak self] in
+            guard let self else { return }
+            let scheduler = self.scheduler
             for event in scheduler.takeEvents() {
                 switch event {
                 case .alert(let alert): onAlert(alert)
@@ -62,14 +63,15 @@ public final class AlertWatcher: Sendable {
                 }
             }
             let error = scheduler.state.errorMessage
-            let isNew = self?.shared.withLock { shared in
+            let isNew = self.shared.withLock { shared in
                 defer { shared.lastError = error }
                 return error != nil && error != shared.lastError
-            } ?? false
+            }
             if isNew, let error { onProblem(error) }
         }
         if let live {
-            let subscription = live.observeStatus { [weak self, live] in
+            let subscription = live.observeStatus { [weak self, weak live] in
+                guard let live else { return }
                 let error = live.currentStatus().errorMessage
                 let isNew = self?.shared.withLock { shared in
                     defer { shared.lastSyncError = error }

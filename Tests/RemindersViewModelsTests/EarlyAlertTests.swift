@@ -3,6 +3,7 @@ import GRDB
 import RemindersCore
 import Testing
 import TestSupport
+import DeviceRuntime
 @testable import RemindersViewModels
 
 /// Alerts before the due time (`alertBefore`): when they come, once per
@@ -216,6 +217,36 @@ struct EarlyAlertTests {
         #expect(state.dueNow.isEmpty)
         world.move(to: "2026-03-02T10:15:00Z", alerts)
         #expect(alerts.alertTitles() == ["Standup"])
+    }
+
+    @Test func theWatcherAlertsForAReminderSyncedFromAnotherDevice() throws {
+        // The clock is pinned at 10:00: nothing comes by the passing of
+        // time, but a reminder that arrives with its alert moment past
+        // alerts as it arrives, once.
+        let world = DeviceWorld()
+        let laptop = try world.device("laptop")
+        let phone = try world.device("phone")
+        let alerted = Recorder<DueAlert>()
+        let problems = Recorder<String>()
+        let watcher = AlertWatcher(session: laptop, settings: DueAlertSettings())
+        watcher.start(onAlert: { alerted.append($0) }, onProblem: { problems.append($0) })
+        defer { watcher.stop() }
+
+        let list = try phone.store.createList(title: "Work")
+        try phone.store.createReminder(ReminderDraft(listID: list.id, title: "Standup", dueDate: DueDate("2026-03-01T10:10"),
+                                                     alertBefore: 15 * 60))
+        try phone.store.createReminder(ReminderDraft(listID: list.id, title: "Later", dueDate: DueDate("2026-03-01T11:00"),
+                                                     alertBefore: 15 * 60))
+        try phone.connect()
+        try phone.engine.sync()
+        try eventually(timeout: 10, "the watcher to alert") { !alerted.all.isEmpty }
+        #expect(alerted.all.map(\.title) == ["Standup"])
+        #expect(alerted.all.first?.alertAt == Self.moment("2026-03-01T09:55:00Z"))
+        try eventually(timeout: 5, "the next alert to be planned") {
+            watcher.scheduler.state.nextAlertAt == Self.moment("2026-03-01T10:45:00Z")
+        }
+        #expect(alerted.all.count == 1)
+        #expect(problems.all.isEmpty)
     }
 
     @Test func theAppAndTheWatcherOnOneDatabaseAlertOnceInAll() throws {
