@@ -71,6 +71,15 @@ public enum NotifyCommand {
         return words
     }
 
+    /// What `reminders alerts --watch` runs when the user set no notify
+    /// command: `notify-send` (libnotify's desktop notifications, the
+    /// title as the summary and the due time as the body) when it is on
+    /// `PATH`; nil when it is not. A notify command set empty turns this
+    /// off too; the caller decides that.
+    public static func desktop(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String]? {
+        resolve("notify-send", environment: environment) == nil ? nil : ["notify-send", "--app-name=Reminders"]
+    }
+
     /// The program to run for a command's first word: a path when it
     /// contains a slash, otherwise the first executable of that name on
     /// `PATH`; nil when there is none.

@@ -42,6 +42,29 @@ public enum AlertBefore {
         }
     }
 
+    /// The moment a reminder due `due` alerts when it alerts `seconds`
+    /// before: its due moment (`DueDate.moment`, so a date without a time
+    /// counts from `defaultHour`) less the lead, nil for none ("at the due
+    /// time").
+    ///
+    /// Whole days of the lead are calendar days, as RFC 5545 counts the
+    /// days of an alarm's trigger: "1 day before" a reminder due 09:00 is
+    /// 09:00 the day before, also across a change to or from summer time
+    /// (23 or 25 hours then). The rest (hours and minutes) is elapsed
+    /// time: "1 hour before" 03:30 on the night clocks go forward is 01:30,
+    /// an hour earlier by any watch. A wall-clock time that does not exist
+    /// (in the hour skipped in spring) is read with the offset from before
+    /// the change, 02:30 as 03:30 summer time; one that comes twice (the
+    /// hour repeated in autumn), as its first occurrence. `DueDate.moment`
+    /// does both, for due and alert times alike.
+    public static func moment(of due: DueDate, before seconds: Int?, in timeZone: TimeZone,
+                              defaultHour: Int) -> Date? {
+        let lead = max(seconds ?? 0, 0)
+        let day = 24 * 3600
+        let wallClock = lead >= day ? due.adding(days: -(lead / day)) : due
+        return wallClock.moment(in: timeZone, defaultHour: defaultHour)?.addingTimeInterval(-TimeInterval(lead % day))
+    }
+
     /// The short form for the command line and JSON readers: "15m", "1h",
     /// "1d", or "none".
     public static func short(_ seconds: Int?) -> String {

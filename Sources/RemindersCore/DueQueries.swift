@@ -9,11 +9,15 @@ public struct DueReminder: Hashable, Sendable, Identifiable {
     /// When it falls due: its date and time in the clock's time zone, or
     /// the default hour of its day for a date without a time.
     public var dueAt: Date
+    /// When it alerts: `dueAt` less the reminder's `alertBefore`
+    /// (`AlertBefore.moment`), `dueAt` itself when it has none.
+    public var alertAt: Date
 
-    public init(row: ReminderRow, dueDate: DueDate, dueAt: Date) {
+    public init(row: ReminderRow, dueDate: DueDate, dueAt: Date, alertAt: Date? = nil) {
         self.row = row
         self.dueDate = dueDate
         self.dueAt = dueAt
+        self.alertAt = alertAt ?? dueAt
     }
 
     public var id: String { row.id }
@@ -54,6 +58,16 @@ public enum DueQueries {
         due.moment(in: clock.timeZone, defaultHour: defaultHour)
     }
 
+    /// A reminder read with `Queries.rowColumns`, with its due and alert
+    /// moments in the clock's time zone; nil without a due date.
+    static func dueReminder(_ row: ReminderRow, clock: AppClock, defaultHour: Int) -> DueReminder? {
+        guard let due = row.reminder.dueDate,
+              let dueAt = moment(of: due, clock: clock, defaultHour: defaultHour) else { return nil }
+        let alertAt = AlertBefore.moment(of: due, before: row.reminder.alertBefore, in: clock.timeZone,
+                                         defaultHour: defaultHour)
+        return DueReminder(row: row, dueDate: due, dueAt: dueAt, alertAt: alertAt)
+    }
+
     /// Every open (not completed) reminder with a due date, earliest due
     /// moment first. With `through`, only those falling due at or before it.
     public static func scheduled(
@@ -72,10 +86,9 @@ public enum DueQueries {
         }
         var result: [DueReminder] = []
         for reminderRow in try Queries.reminderRows(db, sql: sql, arguments: arguments, clock: clock) {
-            guard let due = reminderRow.reminder.dueDate,
-                  let dueAt = moment(of: due, clock: clock, defaultHour: defaultHour) else { continue }
-            if let end, dueAt > end { continue }
-            result.append(DueReminder(row: reminderRow, dueDate: due, dueAt: dueAt))
+            guard let due = dueReminder(reminderRow, clock: clock, defaultHour: defaultHour) else { continue }
+            if let end, due.dueAt > end { continue }
+            result.append(due)
         }
         return result.sorted(by: order)
     }

@@ -184,6 +184,18 @@ public enum Schema {
                 CREATE INDEX reminders_repeatOf ON reminders(repeatOf) WHERE repeatOf IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v9: early alerts planned from an index, snoozes before the due time") { db in
+            try db.execute(sql: """
+                -- Open reminders that alert before their due time: few, and
+                -- read whole by the alert scheduler (`DueAlertPlan`), which
+                -- reads the others only near now, from reminders_open_due.
+                CREATE INDEX reminders_open_alertBefore ON reminders(dueDate)
+                  WHERE alertBefore IS NOT NULL AND status != 'completed' AND dueDate IS NOT NULL;
+                -- Set while an alert is snoozed on this device without moving
+                -- the due date: when it comes again, ISO 8601 in UTC.
+                ALTER TABLE local_alertsShown ADD COLUMN snoozedUntil TEXT;
+                """)
+        }
         return migrator
     }
 

@@ -53,6 +53,10 @@ public enum UndoAction: Equatable, Sendable {
     case setFlag(id: String, Bool)
     /// Sets a reminder's due date back (the undo of a snooze).
     case restoreDueDate(id: String, DueDate?)
+    /// Sets back until when this device holds the alert of a reminder's
+    /// due date: nil brings it back to Due now (the undo of a snooze
+    /// before the due time, which leaves the due date as it is).
+    case setSnooze(id: String, DueDate, until: Date?)
     /// Sets a reminder's priority back.
     case setPriority(id: String, Priority)
     /// Sets a reminder's fields back as the form found them (the undo of
@@ -102,6 +106,18 @@ public enum UndoAction: Equatable, Sendable {
             let before = try Self.fields(of: id, in: store)
             try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
             return .restoreDueDate(id: id, before.dueDate ?? nil)
+        case .setSnooze(let id, let due, let until):
+            let timestamp = store.clock.timestamp()
+            let before = try store.writer.write { db in
+                let before = try DueAlertLog.snoozedUntil(db, reminderID: id, dueDate: due)
+                if let until {
+                    try DueAlertLog.snooze(db, reminderID: id, dueDate: due, until: until, at: timestamp)
+                } else {
+                    try DueAlertLog.endSnooze(db, reminderID: id, dueDate: due)
+                }
+                return before
+            }
+            return .setSnooze(id: id, due, until: before)
         case .setPriority(let id, let priority):
             let before = try Self.fields(of: id, in: store)
             try store.updateReminder(id: id, ReminderChanges(priority: priority))
@@ -185,6 +201,7 @@ public enum UndoAction: Equatable, Sendable {
         case .complete: "Completed again"
         case .setFlag(_, let flagged): flagged ? "Flagged" : "Unflagged"
         case .restoreDueDate(_, let due): due.map { "Due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "No due date again"
+        case .setSnooze(_, _, let until): until == nil ? "Due now again" : "Snoozed again"
         case .setPriority(_, let priority): priority == .none ? "Priority: none again" : "Priority: \(priority.name) again"
         case .restoreFields(_, let fields): "Put back “\(fields.title ?? "")” as it was"
         case .deleteReminder: "Deleted again"

@@ -33,7 +33,7 @@ public protocol AlertNotifier: Sendable {
     func announce(title: String, due: String, failed: @escaping @Sendable (String) -> Void)
 }
 
-/// A reminder whose due moment arrived and that this device alerted for.
+/// A reminder whose alert moment arrived and that this device alerted for.
 public struct DueAlert: Equatable, Sendable, Identifiable {
     /// The reminder's id, for completing, opening or snoozing it.
     public var reminderID: String
@@ -45,6 +45,9 @@ public struct DueAlert: Equatable, Sendable, Identifiable {
     public var dueDate: DueDate
     /// The moment it falls due: its time, or the default hour of its date.
     public var dueAt: Date
+    /// The moment it alerted (or alerts): `dueAt` less the reminder's
+    /// alert-before lead, or the end of a snooze.
+    public var alertAt: Date
     /// Whether it was past due when the scheduler last looked at the clock.
     public var isPastDue: Bool
     /// Ticked and about to be completed (still shown so it can be undone).
@@ -52,15 +55,17 @@ public struct DueAlert: Equatable, Sendable, Identifiable {
 
     public var id: String { reminderID }
 
-    /// An alert as the scheduler reports it.
+    /// An alert as the scheduler reports it; `alertAt` is `dueAt` unless
+    /// given.
     public init(reminderID: String, title: String, listTitle: String, listColor: String, dueDate: DueDate,
-                dueAt: Date, isPastDue: Bool, isCompleting: Bool = false) {
+                dueAt: Date, alertAt: Date? = nil, isPastDue: Bool, isCompleting: Bool = false) {
         self.reminderID = reminderID
         self.title = title
         self.listTitle = listTitle
         self.listColor = listColor
         self.dueDate = dueDate
         self.dueAt = dueAt
+        self.alertAt = alertAt ?? dueAt
         self.isPastDue = isPastDue
         self.isCompleting = isCompleting
     }
@@ -68,6 +73,10 @@ public struct DueAlert: Equatable, Sendable, Identifiable {
     /// "2026-03-01 10:00" (or "2026-03-01" for a date alone): the due time
     /// as the notify command receives it.
     public var dueText: String { dueDate.description.replacingOccurrences(of: "T", with: " ") }
+
+    /// How long before the due moment it alerted: zero for an alert at (or
+    /// after) the due time.
+    public var lead: TimeInterval { max(0, dueAt.timeIntervalSince(alertAt)) }
 }
 
 /// Something the app should tell the user, taken with `takeEvents()`.
@@ -119,19 +128,25 @@ public struct DueAlertState: ViewState {
     }
 }
 
-/// Raises due alerts while the app is open.
+/// Raises due alerts while the app (or `reminders alerts --watch`) runs.
 ///
-/// It observes every open reminder with a due date and sets one timer, for
-/// the earliest moment something changes: an alert falls due, or a
-/// reminder becomes past due. Data changes (an edit here, a sync from
-/// another device) re-plan the timer through the observation. Time comes
-/// from the environment's clock, so a test moves it by hand and calls
-/// `checkNow()`; a pinned clock never moves, so no timer is set for it.
+/// A reminder alerts at its alert moment: its due moment, or earlier by
+/// its `alertBefore` lead (`AlertBefore.moment`). The scheduler reads a
+/// `DueAlertPlan` (a few small reads, however many reminders there are)
+/// whenever the data changes (an edit here, a sync from another device,
+/// a write of another process that `OtherProcessWrites` reports) and when
+/// its one timer fires, set for the earliest moment something changes: an
+/// alert comes, or a reminder becomes past due. Time comes from the
+/// environment's clock, so a test moves it by hand and calls `checkNow()`;
+/// a pinned clock never moves, so no timer is set for it.
 ///
 /// Each (reminder, due date) pair alerts once per device, recorded in the
 /// device's unsynced `local_alertsShown` table: restarting does not alert
-/// again, every other open device alerts once too, and a snoozed reminder
-/// (a new due date) alerts again at its new time.
+/// again, every other open device alerts once too, a snoozed reminder
+/// alerts again at the snooze's end, and a reminder with a new due date
+/// (edited, or a repeat's next occurrence) alerts for it. The claim is one
+/// statement only one writer wins, so two processes of one device (the
+/// app and the watcher) never both alert.
 ///
 /// The app takes what to announce with `takeEvents()` after `onChange`
 /// woke it. Call `start()` once; `stop()` cancels the timer.
@@ -145,8 +160,11 @@ public final class DueAlertScheduler: ViewModel {
     private let events = Mutex<[DueAlertEvent]>([])
 
     private struct Planner {
-        /// What the observation delivered last.
-        var observed = Observed(reminders: [], shown: [:])
+        /// Numbers each read of a plan as it starts; a plan whose read
+        /// started before the last one applied is older than it and
+        /// dropped (an observed value may arrive after a newer read).
+        var readsStarted = 0
+        var lastApplied = 0
         /// Bumped whenever the timer is set again or cancelled: a timer
         /// that fires acts only if its generation is still current.
         var timerGeneration = 0
@@ -156,20 +174,15 @@ public final class DueAlertScheduler: ViewModel {
 
     private var isStarted: Bool { planner.withLock { $0.isStarted } }
 
-    struct Observed: Sendable {
-        var reminders: [DueReminder]
-        var shown: [String: DueAlertLog.Entry]
-    }
-
     /// A scheduler that raises nothing until `start()`.
     public init(environment: AppEnvironment, settings: DueAlertSettings = DueAlertSettings()) {
         self.settings = settings
         core = ViewModelCore(environment: environment, initial: DueAlertState(), label: "due-alerts")
     }
 
-    /// Creates the alert table if needed, forgets alerts of reminders that
-    /// are gone, reads the reminders (raising alerts already due) and
-    /// starts observing. Errors land in `state.errorMessage`.
+    /// Forgets alerts of reminders that are gone, reads the plan (raising
+    /// alerts already due) and starts observing. Errors land in
+    /// `state.errorMessage`.
     public func start() {
         onQueue {
             let wasStarted = planner.withLock { planner in
@@ -195,16 +208,16 @@ public final class DueAlertScheduler: ViewModel {
         }
     }
 
-    /// Reads the reminders now and raises what is due (tests; the
-    /// observation does it by itself).
+    /// Reads the plan now and raises what is due (tests; the observation
+    /// does it by itself).
     public func refresh() {
         onQueue { if isStarted { reload() } }
     }
 
-    /// Looks at the clock now: raises alerts that fell due, recounts past
-    /// due, re-plans the timer. For tests that move the clock by hand.
+    /// Looks at the clock now: raises alerts that came, recounts past due,
+    /// re-plans the timer. For tests that move the clock by hand.
     public func checkNow() {
-        onQueue { evaluate() }
+        onQueue { if isStarted { reload() } }
     }
 
     /// Cancels the observation and the timer; `start()` begins again.
@@ -251,20 +264,51 @@ public final class DueAlertScheduler: ViewModel {
         (try? environment.writer.read { db in try Reminder.exists(db, key: id) }) == true ? id : nil
     }
 
-    /// Moves the due date and time (a normal edit, synced like any other);
-    /// the reminder leaves Due now and alerts again at the new time. The
-    /// undo sets the old due date back, which brings it back to Due now.
+    /// Alerts again later; the reminder leaves Due now until then.
+    ///
+    /// Before the due time (an early alert snoozed for less than is left),
+    /// only this device's alert waits: the due date stays, and the undo
+    /// brings the alert back to Due now. Otherwise the due date moves to
+    /// the snooze's end (a normal edit, synced like any other, so every
+    /// device alerts again), and this device alerts at that time itself,
+    /// not the reminder's lead before it; the undo sets the old due date
+    /// back, which brings it back to Due now.
     public func snooze(id: String, _ option: SnoozeOption) -> ActionResult {
-        let due = snoozedDueDate(option)
+        let clock = environment.clock
+        let until = snoozedDueDate(option)
+        let timestamp = clock.timestamp()
+        let hour = settings.defaultHour
         return perform {
             guard let reminder = try environment.writer.read({ db in try Reminder.fetchOne(db, key: id) }) else {
                 return .failed("reminder \(id) no longer exists")
             }
-            try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
-            let time = String(format: "%02d:%02d", due.time?.hour ?? 0, due.time?.minute ?? 0)
+            guard let untilMoment = until.moment(in: clock.timeZone) else {
+                return .failed("cannot snooze “\(reminder.title)” to \(until), which does not exist here")
+            }
+            let time = String(format: "%02d:%02d", until.time?.hour ?? 0, until.time?.minute ?? 0)
             let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
             // The time is what matters: a long title is shortened so a toast keeps it.
             let title = reminder.title.count > 40 ? String(reminder.title.prefix(39)) + "…" : reminder.title
+            if let due = reminder.dueDate, let dueAt = due.moment(in: clock.timeZone, defaultHour: hour), untilMoment < dueAt {
+                let previous = try environment.writer.write { db in
+                    let previous = try DueAlertLog.snoozedUntil(db, reminderID: id, dueDate: due)
+                    try DueAlertLog.snooze(db, reminderID: id, dueDate: due, until: untilMoment, at: timestamp)
+                    return previous
+                }
+                let dueTime = DueDate(moment: dueAt, in: clock.timeZone)
+                let dueText = due.hasTime && dueTime.dateString == until.dateString
+                    ? String(format: "%02d:%02d", dueTime.time?.hour ?? 0, dueTime.time?.minute ?? 0)
+                    : due.description.replacingOccurrences(of: "T", with: " ")
+                return ActionResult(message: "Snoozed “\(title)” until \(when), due \(dueText)",
+                                    undo: .setSnooze(id: id, due, until: previous))
+            }
+            if (reminder.alertBefore ?? 0) > 0 {
+                // Held first: the new due date less the lead may be now already.
+                try environment.writer.write { db in
+                    try DueAlertLog.snooze(db, reminderID: id, dueDate: until, until: untilMoment, at: timestamp)
+                }
+            }
+            try store.updateReminder(id: id, ReminderChanges(dueDate: .some(until)))
             return ActionResult(message: "Snoozed “\(title)” until \(when)",
                                 undo: .restoreDueDate(id: id, reminder.dueDate))
         }
@@ -285,7 +329,7 @@ public final class DueAlertScheduler: ViewModel {
     }
 
     /// The due date a snooze sets: now plus 10 minutes or an hour, to the
-    /// nearest minute; or tomorrow at the default hour.
+    /// nearest minute; or tomorrow at the settings' default hour.
     public func snoozedDueDate(_ option: SnoozeOption) -> DueDate {
         let clock = environment.clock
         let now = clock.now
@@ -302,13 +346,23 @@ public final class DueAlertScheduler: ViewModel {
 
     // MARK: Work (on the queue)
 
-    private var fetch: @Sendable (Database) throws -> Observed {
+    /// Reads a plan for the clock's now, numbered as its read starts.
+    private var fetch: @Sendable (Database) throws -> NumberedPlan {
         let clock = environment.clock
-        let hour = settings.defaultHour
-        return { db in
-            Observed(reminders: try DueQueries.scheduled(db, clock: clock, defaultHour: hour),
-                     shown: try DueAlertLog.shown(db))
+        let settings = self.settings
+        return { [weak self] db in
+            let number = self?.planner.withLock { planner in
+                planner.readsStarted += 1
+                return planner.readsStarted
+            } ?? 0
+            let plan = try DueAlertPlan.read(db, clock: clock, defaultHour: settings.defaultHour, catchUp: settings.catchUp)
+            return NumberedPlan(number: number, plan: plan)
         }
+    }
+
+    struct NumberedPlan: Sendable {
+        var number: Int
+        var plan: DueAlertPlan
     }
 
     private func reload() {
@@ -319,94 +373,86 @@ public final class DueAlertScheduler: ViewModel {
         }
     }
 
-    private func received(_ value: Observed) {
-        planner.withLock { $0.observed = value }
-        evaluate()
-    }
-
-    private func evaluate() {
+    /// Raises what the plan finds due, then shows the plan (read again if
+    /// anything was claimed) and sets the timer.
+    private func received(_ value: NumberedPlan) {
         guard isStarted else { return }
-        let clock = environment.clock
-        let now = clock.now
-        let snapshot = AppClock(pinned: now, timeZone: clock.timeZone)
-        let fired = raiseAlerts(now: now, snapshot: snapshot)
-        for alert in fired {
-            post(.alert(alert))
-            settings.notifier?.announce(title: alert.title, due: alert.dueText) { [weak self] message in
-                self?.post(.notifyFailed(message))
+        let isNewest = planner.withLock { planner in
+            guard value.number >= planner.lastApplied else { return false }
+            planner.lastApplied = value.number
+            return true
+        }
+        guard isNewest else { return }
+        var plan = value.plan
+        if !plan.due.isEmpty {
+            let fired = claim(plan.due, now: plan.now)
+            for alert in fired {
+                post(.alert(alert))
+                settings.notifier?.announce(title: alert.title, due: alert.dueText) { [weak self] message in
+                    self?.post(.notifyFailed(message))
+                }
+            }
+            // What this process claimed, or another process did, is in the
+            // log now: Due now shows it.
+            do {
+                let numbered = try environment.writer.read(fetch)
+                planner.withLock { $0.lastApplied = max($0.lastApplied, numbered.number) }
+                plan = numbered.plan
+            } catch {
+                update { $0.errorMessage = Self.describe(error) }
+                return
             }
         }
-        let observed = planner.withLock { $0.observed }
-        let reminders = observed.reminders
-        let dueNow = reminders
-            .filter { reminder in observed.shown[reminder.id].map { !$0.isDismissed } ?? false }
-            .map { alert(for: $0, snapshot: snapshot) }
-        let pastDue = reminders.filter { Queries.isPastDue($0.dueDate, clock: snapshot) }.count
-        let nextAlert = reminders
-            .filter { $0.reminder.status == .incomplete && observed.shown[$0.id] == nil && $0.dueAt > now }
-            .map(\.dueAt).min()
-        let nextPastDue = reminders.compactMap { pastDueStart(of: $0, snapshot: snapshot) }.filter { $0 > now }.min()
-        schedule([nextAlert, nextPastDue].compactMap { $0 }.min(), now: now, clock: clock)
+        show(plan)
+    }
+
+    private func show(_ plan: DueAlertPlan) {
+        let snapshot = AppClock(pinned: plan.now, timeZone: environment.clock.timeZone)
+        let dueNow = plan.shown.map { alert(for: $0, alertAt: nil, snapshot: snapshot) }
+        schedule([plan.nextAlertAt, plan.nextPastDueAt].compactMap { $0 }.min(), now: plan.now)
         update { state in
             state.dueNow = dueNow
-            state.pastDueCount = pastDue
-            state.nextAlertAt = nextAlert
+            state.pastDueCount = plan.pastDueCount
+            state.nextAlertAt = plan.nextAlertAt
             state.isLoaded = true
             state.errorMessage = nil
         }
     }
 
-    /// Records and returns the alerts that fell due and were not shown yet.
-    private func raiseAlerts(now: Date, snapshot: AppClock) -> [DueAlert] {
-        let observed = planner.withLock { $0.observed }
-        let due = observed.reminders.filter { reminder in
-            reminder.reminder.status == .incomplete && observed.shown[reminder.id] == nil
-                && reminder.dueAt <= now && now.timeIntervalSince(reminder.dueAt) <= settings.catchUp
-        }
-        guard !due.isEmpty else { return [] }
+    /// Claims the alerts in the device's log and returns those this
+    /// process won.
+    private func claim(_ due: [PlannedAlert], now: Date) -> [DueAlert] {
+        let snapshot = AppClock(pinned: now, timeZone: environment.clock.timeZone)
         let timestamp = snapshot.timestamp()
         do {
-            let recorded = try environment.writer.write { db in
-                try due.filter { try DueAlertLog.record(db, reminderID: $0.id, dueDate: $0.dueDate, at: timestamp) }
-            }
-            planner.withLock { planner in
-                for reminder in due { planner.observed.shown[reminder.id] = DueAlertLog.Entry(isDismissed: false) }
-            }
-            return recorded.map { alert(for: $0, snapshot: snapshot) }
+            let won = try environment.writer.write { db in try due.filter { try $0.claim(db, at: timestamp) } }
+            return won.map { alert(for: $0.reminder, alertAt: $0.alertAt, snapshot: snapshot) }
         } catch {
             update { $0.errorMessage = Self.describe(error) }
             return []
         }
     }
 
-    private func alert(for reminder: DueReminder, snapshot: AppClock) -> DueAlert {
-        DueAlert(reminderID: reminder.id, title: reminder.reminder.title, listTitle: reminder.row.listTitle,
-                 listColor: reminder.row.listColor, dueDate: reminder.dueDate, dueAt: reminder.dueAt,
+    private func alert(for reminder: AlertingReminder, alertAt: Date?, snapshot: AppClock) -> DueAlert {
+        DueAlert(reminderID: reminder.id, title: reminder.title, listTitle: reminder.listTitle,
+                 listColor: reminder.listColor, dueDate: reminder.dueDate, dueAt: reminder.dueAt,
+                 alertAt: alertAt ?? reminder.alertAt,
                  isPastDue: Queries.isPastDue(reminder.dueDate, clock: snapshot),
-                 isCompleting: reminder.reminder.status == .completing)
-    }
-
-    /// When the reminder becomes past due: the minute after its time, or
-    /// the day after its date.
-    private func pastDueStart(of reminder: DueReminder, snapshot: AppClock) -> Date? {
-        if reminder.dueDate.hasTime {
-            return reminder.dueDate.moment(in: snapshot.timeZone).map { $0.addingTimeInterval(60) }
-        }
-        return reminder.dueDate.adding(days: 1).moment(in: snapshot.timeZone, defaultHour: 0)
+                 isCompleting: reminder.status == .completing)
     }
 
     /// Sets the one timer. Long waits are cut into steps of at most five
     /// minutes so that a changed system clock is noticed.
-    private func schedule(_ next: Date?, now: Date, clock: AppClock) {
+    private func schedule(_ next: Date?, now: Date) {
         let generation = planner.withLock { planner in
             planner.timerGeneration += 1
             return planner.timerGeneration
         }
-        guard let next, !clock.isPinned else { return }
+        guard let next, !environment.clock.isPinned else { return }
         let delay = min(max(next.timeIntervalSince(now), 0.01), 300)
         queue.asyncAfter(wallDeadline: .now() + delay) { [weak self] in
             guard let self, self.planner.withLock({ $0.timerGeneration }) == generation else { return }
-            self.evaluate()
+            self.reload()
         }
     }
 

@@ -49,6 +49,13 @@ struct QueryBench {
                 try Queries.search(db, text: DataSet.rareSearchTerm, showCompleted: false, clock: clock, limit: 500)
             }.hits.count
         }
+        // What the due-alert scheduler reads on every change and timer
+        // tick (the app and `reminders alerts --watch`).
+        let alerts = try measure {
+            _ = try pool.read { db in
+                try DueAlertPlan.read(db, clock: clock, defaultHour: DueQueries.defaultHour, catchUp: DueAlertSettings().catchUp)
+            }
+        }
         let section = "Queries"
         Progress.say("queries \(Report.grouped(size)): home \(Report.format(home.median, .seconds)), "
                      + "list detail \(Report.format(detailTime.median, .seconds)), search \(Report.format(search.median, .seconds)) (\(hits) hits), "
@@ -63,6 +70,7 @@ struct QueryBench {
             Figure(section: section, name: "search “\(DataSet.rareSearchTerm)” (few hits)", reminders: size,
                    samples: rare),
             Figure(section: section, name: "All list, manual order (first 300 rows)", reminders: size, samples: all),
+            Figure(section: section, name: "due alerts: the scheduler's plan", reminders: size, samples: alerts, goal: goal),
         ]
     }
 

@@ -21,7 +21,7 @@ struct DueCommand: ParsableCommand {
 
     @OptionGroup var dueHour: DueHourOption
 
-    @Flag(help: "Print an array of {id, listID, listTitle, title, dueDate, dueAt, isPastDue}, earliest first.")
+    @Flag(help: "Print an array of {id, listID, listTitle, title, dueDate, dueAt, alertAt, isPastDue}, earliest first.")
     var json = false
 
     @OptionGroup var common: CommonOptions
@@ -98,6 +98,9 @@ struct DueJSON: Encodable {
     var dueDate: String
     /// The moment, ISO 8601 with this device's UTC offset.
     var dueAt: String
+    /// When it alerts, written as `dueAt`: `dueAt` itself, or earlier by
+    /// the reminder's alert-before lead.
+    var alertAt: String
     var isPastDue: Bool
 
     init(_ due: DueReminder, timeZone: TimeZone) {
@@ -106,10 +109,30 @@ struct DueJSON: Encodable {
         listTitle = due.row.listTitle
         title = due.reminder.title
         dueDate = due.dueDate.description
+        dueAt = Self.moment(due.dueAt, in: timeZone)
+        alertAt = Self.moment(due.alertAt, in: timeZone)
+        isPastDue = due.isPastDue
+    }
+
+    /// An alert of `reminders alerts --json`: its moment is the alert's
+    /// (a snooze's end, if it ends one).
+    init(_ alert: PlannedAlert, clock: AppClock) {
+        let reminder = alert.reminder
+        id = reminder.id
+        listID = reminder.listID
+        listTitle = reminder.listTitle
+        title = reminder.title
+        dueDate = reminder.dueDate.description
+        dueAt = Self.moment(reminder.dueAt, in: clock.timeZone)
+        alertAt = Self.moment(alert.alertAt, in: clock.timeZone)
+        isPastDue = Queries.isPastDue(reminder.dueDate, clock: clock)
+    }
+
+    /// ISO 8601 with the zone's UTC offset at that moment.
+    static func moment(_ date: Date, in timeZone: TimeZone) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = timeZone
         formatter.formatOptions = [.withInternetDateTime]
-        dueAt = formatter.string(from: due.dueAt)
-        isPastDue = due.isPastDue
+        return formatter.string(from: date)
     }
 }

@@ -39,6 +39,7 @@ struct RemindersCommand: ParsableCommand {
             DeleteCommand.self,
             ShowCommand.self,
             DueCommand.self,
+            AlertsCommand.self,
             SearchCommand.self,
             TagsCommand.self,
             ExportCommand.self,

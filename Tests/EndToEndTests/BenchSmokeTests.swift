@@ -25,7 +25,7 @@ struct BenchSmokeTests {
         let machine = object?["machine"] as? [String: Any]
         #expect((machine?["cores"] as? Int ?? 0) > 0)
         let figures = object?["figures"] as? [[String: Any]] ?? []
-        #expect(figures.count == 5, "\(result.stdout)")
+        #expect(figures.count == 6, "\(result.stdout)")
         #expect(figures.allSatisfy { ($0["median"] as? Double ?? -1) > 0 }, "\(result.stdout)")
     }
 

@@ -22,6 +22,7 @@ struct DueCommandTests {
         #expect(json == """
             [
               {
+                "alertAt" : "2026-02-28T18:00:00Z",
                 "dueAt" : "2026-02-28T18:00:00Z",
                 "dueDate" : "2026-02-28T18:00",
                 "id" : "\(rent)",
@@ -31,6 +32,7 @@ struct DueCommandTests {
                 "title" : "Pay rent"
               },
               {
+                "alertAt" : "2026-03-01T09:00:00Z",
                 "dueAt" : "2026-03-01T09:00:00Z",
                 "dueDate" : "2026-03-01",
                 "id" : "\(milk)",
@@ -40,6 +42,7 @@ struct DueCommandTests {
                 "title" : "Milk"
               },
               {
+                "alertAt" : "2026-03-01T11:30:00Z",
                 "dueAt" : "2026-03-01T11:30:00Z",
                 "dueDate" : "2026-03-01T11:30",
                 "id" : "\(call)",
@@ -57,6 +60,30 @@ struct DueCommandTests {
         let paris = try cli.run(["due", "--within", "2h", "--json"], environment: ["TZ": "Europe/Paris"])
         #expect(paris.stdout.contains(#""dueAt" : "2026-03-01T09:00:00+01:00""#))
         #expect(paris.stdout.contains(#""dueAt" : "2026-03-01T11:30:00+01:00""#))
+    }
+
+    @Test func dueJSONGivesWhenEachReminderAlertsInTheDevicesZone() throws {
+        // The night clocks go forward in Paris: 03:30 CEST less an hour is
+        // 01:30 CET; a day before 09:00 the next morning is 09:00 CET.
+        let cli = try CommandRunner(now: "2026-03-28T20:00:00Z")
+        defer { cli.cleanUp() }
+        let paris = ["TZ": "Europe/Paris"]
+        try cli.ok("list", "add", "Travel")
+        for arguments in [["Train", "--due", "2026-03-29T03:30", "--alert-before", "1h"],
+                          ["Brunch", "--due", "2026-03-29T09:00", "--alert-before", "1d"],
+                          ["Museum", "--due", "2026-03-29", "--alert-before", "none"]] {
+            let added = try cli.run(["add"] + arguments + ["--list", "Travel"], environment: paris)
+            #expect(added.status == 0, "\(added)")
+        }
+        let result = try cli.run(["due", "--within", "1d", "--json"], environment: paris)
+        #expect(result.status == 0, "\(result)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let moments = entries.map { "\($0["title"] ?? "") \($0["dueAt"] ?? "") \($0["alertAt"] ?? "")" }
+        #expect(moments == [
+            "Train 2026-03-29T03:30:00+02:00 2026-03-29T01:30:00+01:00",
+            "Brunch 2026-03-29T09:00:00+02:00 2026-03-28T09:00:00+01:00",
+            "Museum 2026-03-29T09:00:00+02:00 2026-03-29T09:00:00+02:00",
+        ])
     }
 
     @Test func dueForPeopleMarksPastDueFirst() throws {

@@ -138,4 +138,19 @@ struct DueAlertsTests {
         #expect(AppController.alertMessage(alerts, actKey: "!") == "Due: “A”, “B” and 2 more · ! done, open, snooze")
         #expect(AppController.alertMessage(Array(alerts.prefix(1)), actKey: nil) == "Due: “A”")
     }
+
+    @Test func anEarlyAlertsToastSaysHowLongIsLeft() {
+        func alert(_ title: String, before lead: TimeInterval) -> DueAlert {
+            DueAlert(reminderID: title, title: title, listTitle: "L", listColor: "#4a99ef",
+                     dueDate: DueDate("2026-03-04T10:00") ?? DueDate(moment: pinnedNow), dueAt: pinnedNow,
+                     alertAt: pinnedNow.addingTimeInterval(-lead), isPastDue: false)
+        }
+        #expect(AppController.alertMessage([alert("Standup", before: 15 * 60)], actKey: "!")
+                == "Due: “Standup” in 15 min · ! done, open, snooze")
+        #expect(AppController.alertMessage([alert("Train", before: 90 * 60), alert("Milk", before: 0)], actKey: nil)
+                == "Due: “Train” in 1 h 30 min, “Milk”")
+        #expect(AppController.leadText(3600) == "1 h")
+        #expect(AppController.leadText(24 * 3600) == "1 day")
+        #expect(AppController.leadText(50 * 3600) == "2 days 2 h")
+    }
 }

@@ -7,23 +7,25 @@ import TestSupport
 @testable import DeviceRuntime
 @testable import RemindersViewModels
 
-/// A clock the test moves by hand.
+/// A clock the test moves by hand, in UTC unless told otherwise.
 final class HandClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
+    let timeZone: TimeZone
 
-    init(_ text: String) {
-        current = AppClock.parseMoment(text, timeZone: World.utc) ?? Date()
+    init(_ text: String, timeZone: TimeZone = World.utc) {
+        self.timeZone = timeZone
+        current = AppClock.parseMoment(text, timeZone: timeZone) ?? Date()
     }
 
     var now: Date { lock.withLock { current } }
 
     func set(_ text: String) {
-        let date = AppClock.parseMoment(text, timeZone: World.utc) ?? current
+        let date = AppClock.parseMoment(text, timeZone: timeZone) ?? current
         lock.withLock { current = date }
     }
 
-    var appClock: AppClock { AppClock(timeZone: World.utc) { [self] in now } }
+    var appClock: AppClock { AppClock(timeZone: timeZone) { [self] in now } }
 }
 
 /// One device whose clock the test moves: a database file that outlives
@@ -34,9 +36,14 @@ final class AlertWorld {
     let environment: AppEnvironment
     private var schedulers: [DueAlertScheduler] = []
 
-    init(now: String = "2026-03-01T10:00:00Z", directory: URL? = nil) throws {
+    /// - Parameters:
+    ///   - directory: the device's folder; a new one if nil. A second
+    ///     world on the same folder plays a second process of the device.
+    ///   - timeZone: the device's time zone (due times are wall-clock
+    ///     times in it).
+    init(now: String = "2026-03-01T10:00:00Z", directory: URL? = nil, timeZone: TimeZone = World.utc) throws {
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("alerts-\(UUID().uuidString)")
-        clock = HandClock(now)
+        clock = HandClock(now, timeZone: timeZone)
         let pool = try AppDatabase.open(path: self.directory.appendingPathComponent("reminders.sqlite").path)
         environment = AppEnvironment(store: RemindersStore(writer: pool, clock: clock.appClock), completionDelay: 0.1)
     }
@@ -55,12 +62,18 @@ final class AlertWorld {
         return scheduler
     }
 
+    /// - Parameters:
+    ///   - alertBefore: seconds before the due time it alerts; nil for at
+    ///     the due time.
+    ///   - repeatRule: an RRULE, for a repeating reminder.
     @discardableResult
-    func reminder(_ title: String, due: String?, list: String = "Home") throws -> String {
+    func reminder(_ title: String, due: String?, list: String = "Home", alertBefore: Int? = nil,
+                  repeatRule: String? = nil) throws -> String {
         let listID = try environment.writer.read { db in
             try String.fetchOne(db, sql: "SELECT id FROM remindersLists WHERE title = ?", arguments: [list])
         } ?? store.createList(title: list).id
-        return try store.createReminder(ReminderDraft(listID: listID, title: title, dueDate: due.flatMap(DueDate.init))).id
+        return try store.createReminder(ReminderDraft(listID: listID, title: title, dueDate: due.flatMap(DueDate.init),
+                                                      repeatRule: repeatRule, alertBefore: alertBefore)).id
     }
 
     func dueDate(of id: String) throws -> String? {

@@ -28,13 +28,30 @@ extension AppController {
         return true
     }
 
-    /// "Due: “Pay rent” · ! done, open, snooze" (or "“A”, “B” and 2 more").
+    /// "Due: “Pay rent” · ! done, open, snooze" (or "“A”, “B” and 2 more");
+    /// an alert before the due time says how long is left: "Due: “Standup”
+    /// in 15 min".
     static func alertMessage(_ alerts: [DueAlert], actKey: String?) -> String {
-        let titles = alerts.prefix(2).map { "“" + DisplayWidth.truncate(TextSanitizer.firstLine($0.title), to: 32) + "”" }
+        let titles = alerts.prefix(2).map { alert in
+            let title = "“" + DisplayWidth.truncate(TextSanitizer.firstLine(alert.title), to: 32) + "”"
+            return alert.lead >= 60 ? title + " in " + leadText(alert.lead) : title
+        }
         var text = "Due: " + titles.joined(separator: ", ")
         if alerts.count > 2 { text += " and \(alerts.count - 2) more" }
         if let actKey { text += " · \(actKey) done, open, snooze" }
         return text
+    }
+
+    /// "5 min", "1 h", "1 h 30 min", "1 day", "2 days 3 h": how long
+    /// before its due time an alert came, to the minute.
+    static func leadText(_ lead: TimeInterval) -> String {
+        let minutes = Int((lead / 60).rounded())
+        let (days, hours, rest) = (minutes / 1440, minutes % 1440 / 60, minutes % 60)
+        var parts: [String] = []
+        if days > 0 { parts.append(days == 1 ? "1 day" : "\(days) days") }
+        if hours > 0 { parts.append("\(hours) h") }
+        if rest > 0, days == 0 { parts.append("\(rest) min") }
+        return parts.isEmpty ? "0 min" : parts.joined(separator: " ")
     }
 
     /// The key that opens the alerts box where the user is, if any (forms
