@@ -149,6 +149,7 @@ public struct DueAlertPlan: Equatable, Sendable {
         var plan = DueAlertPlan(now: now)
         let windowStart = DueDate(moment: now.addingTimeInterval(-catchUp), in: zone, includingTime: false).description
         let today = snapshot.today
+        let scanStart = Self.scanStart(from: now.addingTimeInterval(-catchUp), zone: zone, defaultHour: defaultHour)
 
         // First alerts: the ones due now (id, alert moment), and the next.
         var firstDue: [(id: String, alertAt: Date)] = []
@@ -161,23 +162,21 @@ public struct DueAlertPlan: Equatable, Sendable {
             }
         }
 
-        // At the due time: in due order from the window's start; once an
-        // alert after now is found, the rest of its day may still hold an
-        // earlier one (a date alone sorts first but falls due at the
-        // default hour), the next day cannot.
+        // At the due time: in due order from the catch-up window's start,
+        // until the next alert after now is certain (`scanEnd`).
         let atDueTime = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT reminders.id, reminders.dueDate FROM reminders
             WHERE reminders.status != 'completed' AND reminders.dueDate IS NOT NULL AND reminders.dueDate >= ?
               AND reminders.alertBefore IS NULL AND reminders.status = 'incomplete' AND \(notInLog)
             ORDER BY reminders.dueDate
-            """), arguments: [windowStart])
-        var nextDay: String?
+            """), arguments: [scanStart])
+        var stop: (after: Date, text: String)?
         while let row = try atDueTime.next() {
-            guard let due = DueDate(stored: row[1]) else { continue }
-            if let nextDay, due.description >= nextDay { break }
-            guard let dueAt = due.moment(in: zone, defaultHour: defaultHour) else { continue }
+            let text: String = row[1]
+            if let stop, text >= stop.text { break }
+            guard let due = DueDate(stored: text), let dueAt = due.moment(in: zone, defaultHour: defaultHour) else { continue }
             consider(id: row[0], dueAt: dueAt, alertAt: dueAt)
-            if dueAt > now, nextDay == nil { nextDay = due.adding(days: 1).dateString }
+            if let nextAlert, nextAlert != stop?.after { stop = (nextAlert, Self.scanEnd(after: nextAlert, zone: zone)) }
         }
 
         // Before the due time: all of them (see above).
@@ -268,23 +267,51 @@ public struct DueAlertPlan: Equatable, Sendable {
     /// When the next open reminder becomes past due (`Queries.isPastDue`):
     /// the minute after its time, or the day after its date.
     private static func nextPastDue(_ db: Database, after now: Date, today: String, zone: TimeZone) throws -> Date? {
+        var best: Date?
+        // Dates alone of today sort before every time of today: asked apart.
+        if try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate = ?)
+            """, arguments: [today]) == true {
+            best = DueDate(today)?.adding(days: 1).moment(in: zone, defaultHour: 0)
+        }
         let cursor = try String.fetchCursor(db.cachedStatement(sql: """
             SELECT dueDate FROM reminders
             WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate >= ?
             ORDER BY dueDate
-            """), arguments: [today])
-        var best: Date?
-        var nextDay: String?
+            """), arguments: [DueDate(moment: now.addingTimeInterval(-2 * 3600), in: zone).description])
+        var stop: (after: Date, text: String)?
         while let text = try cursor.next() {
+            if let best, best != stop?.after { stop = (best, scanEnd(after: best, zone: zone)) }
+            if let stop, text >= stop.text { break }
             guard let due = DueDate(stored: text) else { continue }
-            if let nextDay, due.description >= nextDay { break }
             let start = due.hasTime
                 ? due.moment(in: zone).map { $0.addingTimeInterval(60) }
                 : due.adding(days: 1).moment(in: zone, defaultHour: 0)
             guard let start, start > now else { continue }
             if best.map({ start < $0 }) ?? true { best = start }
-            if nextDay == nil { nextDay = due.adding(days: 1).dateString }
         }
         return best
+    }
+
+    /// Where a scan in due-date order starts to find every due date that
+    /// falls due at `moment` or later: the wall-clock minute an hour
+    /// before (a time in the hour clocks skip in spring reads an hour
+    /// later than its text), or that day's date alone if a date alone of
+    /// that day falls due (at the default hour) from `moment` on.
+    static func scanStart(from moment: Date, zone: TimeZone, defaultHour: Int) -> String {
+        let margin = DueDate(moment: moment.addingTimeInterval(-3600), in: zone)
+        var dateAlone = margin
+        dateAlone.time = nil
+        if let dueAt = dateAlone.moment(in: zone, defaultHour: defaultHour), dueAt >= moment { return dateAlone.description }
+        return margin.description
+    }
+
+    /// Where a scan in due-date order may stop once `best` is the earliest
+    /// moment it found: every due date from this text on falls due later.
+    /// Times sort as they fall due but for the hour of a change of clocks,
+    /// hence two hours' slack; a date alone sorts before the times of its
+    /// day, so one from here on is of a later day.
+    static func scanEnd(after best: Date, zone: TimeZone) -> String {
+        DueDate(moment: best.addingTimeInterval(2 * 3600), in: zone).description
     }
 }

@@ -59,7 +59,7 @@ struct AlertsCommandTests {
     /// 10:15, on stdout and through the notify command, then a second one
     /// that arrives already due, and ends cleanly on SIGTERM.
     @Test(.timeLimit(.minutes(2)))
-    func theWatcherAnnouncesWhatAnotherDeviceAddedOnceAndEndsOnSIGTERM() throws {
+    func theWatcherAnnouncesWhatAnotherDeviceAddedOnceAndEndsOnSIGTERM() async throws {
         let cli = try CommandRunner(now: "2026-03-01T10:00:00Z")
         defer { cli.cleanUp() }
         let phone = ["REMINDERS_DEVICE": "phone"]
@@ -89,7 +89,7 @@ struct AlertsCommandTests {
 
         _ = try onPhone("add", "Standup", "--list", "Work", "--due", "2026-03-01T10:30", "--alert-before", "15m")
         _ = try onPhone("sync")
-        try eventually(timeout: 30, every: 0.05, "the watcher to announce Standup") { !notified().isEmpty }
+        try await eventuallyAsync(timeout: 30, every: 0.05, "the watcher to announce Standup") { !notified().isEmpty }
         // Not before 10:15 on the watcher's clock, six seconds after it started.
         #expect(Date().timeIntervalSince(started) >= 5.9)
         #expect(notified() == ["Standup|2026-03-01 10:30"])
@@ -98,10 +98,11 @@ struct AlertsCommandTests {
         // announced again by the round this sync brings.
         _ = try onPhone("add", "Review", "--list", "Work", "--due", "2026-03-01T10:20", "--alert-before", "5m")
         _ = try onPhone("sync")
-        try eventually(timeout: 30, every: 0.05, "the watcher to announce Review") { notified().count >= 2 }
+        try await eventuallyAsync(timeout: 30, every: 0.05, "the watcher to announce Review") { notified().count >= 2 }
         #expect(notified() == ["Standup|2026-03-01 10:30", "Review|2026-03-01 10:20"])
 
         watcher.signal(SIGTERM)
+        try await eventuallyAsync(timeout: 20, every: 0.05, "the watcher to end") { watcher.hasEnded }
         let result = try watcher.wait(timeout: 20)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")

@@ -74,6 +74,32 @@ struct AlertMomentTests {
         #expect(found.map(\.alertAt) == [try moment("2026-03-01T10:15:00Z"), try moment("2026-03-01T11:00:00Z")])
     }
 
+    @Test func theNextAlertAndPastDueAreTheEarliestWhateverOrderTheirTextsSortIn() throws {
+        // A date alone sorts before the times of its day but falls due at
+        // the due hour; the plan must look past it.
+        let store = try makeStore(now: "2026-03-01T10:00:00Z")
+        let list = try store.createList(title: "Home")
+        try store.add("Tomorrow", to: list, due: "2026-03-02")
+        try store.add("Tomorrow early", to: list, due: "2026-03-02T08:00")
+        try store.add("Tomorrow late", to: list, due: "2026-03-02T20:00")
+        func plan(hour: Int = 9) throws -> DueAlertPlan {
+            try store.read { try DueAlertPlan.read($0, clock: store.clock, defaultHour: hour, catchUp: 12 * 3600) }
+        }
+        #expect(try plan().nextAlertAt == moment("2026-03-02T08:00:00Z"))
+        #expect(try plan(hour: 7).nextAlertAt == moment("2026-03-02T07:00:00Z"))
+        // Past due: 08:01 for the time; the date alone only the day after.
+        #expect(try plan().nextPastDueAt == moment("2026-03-02T08:01:00Z"))
+
+        // A date alone of today is past due tomorrow, before any later time.
+        try store.add("Today", to: list, due: "2026-03-01")
+        #expect(try plan().nextPastDueAt == moment("2026-03-02T00:00:00Z"))
+        // An early alert comes before them all, from its own index.
+        // (3 days 22 hours before 03-05 09:00: 03-02 09:00 less 22 hours.)
+        try store.createReminder(ReminderDraft(listID: list.id, title: "Trip", dueDate: try due("2026-03-05T09:00"),
+                                               alertBefore: (3 * 24 + 22) * 3600))
+        #expect(try plan().nextAlertAt == moment("2026-03-01T11:00:00Z"))
+    }
+
     @Test func planningAlertsSearchesIndexesAndNeverScansTheReminders() throws {
         let store = try makeStore()
         let list = try store.createList(title: "Home")

@@ -219,7 +219,7 @@ struct EarlyAlertTests {
         #expect(alerts.alertTitles() == ["Standup"])
     }
 
-    @Test func theWatcherAlertsForAReminderSyncedFromAnotherDevice() throws {
+    @Test func theWatcherAlertsForAReminderSyncedFromAnotherDevice() async throws {
         // The clock is pinned at 10:00: nothing comes by the passing of
         // time, but a reminder that arrives with its alert moment past
         // alerts as it arrives, once.
@@ -239,10 +239,10 @@ struct EarlyAlertTests {
                                                      alertBefore: 15 * 60))
         try phone.connect()
         try phone.engine.sync()
-        try eventually(timeout: 10, "the watcher to alert") { !alerted.all.isEmpty }
+        try await eventuallyAsync(timeout: 10, "the watcher to alert") { !alerted.all.isEmpty }
         #expect(alerted.all.map(\.title) == ["Standup"])
         #expect(alerted.all.first?.alertAt == Self.moment("2026-03-01T09:55:00Z"))
-        try eventually(timeout: 5, "the next alert to be planned") {
+        try await eventuallyAsync(timeout: 5, "the next alert to be planned") {
             watcher.scheduler.state.nextAlertAt == Self.moment("2026-03-01T10:45:00Z")
         }
         #expect(alerted.all.count == 1)
