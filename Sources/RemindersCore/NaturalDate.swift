@@ -458,7 +458,9 @@ public struct NaturalDate: Sendable {
         "fri": 5, "friday": 5, "sat": 6, "saturday": 6,
     ]
 
-    private static let months: [String: Int] = {
+    /// "march", "mar", "sept": the month's number (also read by
+    /// `RepeatRule`'s short syntax).
+    static let months: [String: Int] = {
         var table: [String: Int] = ["sept": 9]
         for (index, name) in DueDate.monthNames.enumerated() {
             table[name.lowercased()] = index + 1

@@ -1091,14 +1091,8 @@ private struct PhraseReader {
         return table
     }()
 
-    private static let months: [String: Int] = {
-        var table: [String: Int] = ["sept": 9]
-        for (index, name) in DueDate.monthNames.enumerated() {
-            table[name.lowercased()] = index + 1
-            table[String(name.lowercased().prefix(3))] = index + 1
-        }
-        return table
-    }()
+    /// Month names as dates read them.
+    private static var months: [String: Int] { NaturalDate.months }
 
     // MARK: Messages
 

@@ -57,16 +57,15 @@ public enum Repeats {
             return nil
         }
         let now = clock.timestamp()
-        let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
         let today = clock.nowDue
         let completedOn = DueDate(year: today.year, month: today.month, day: today.day) ?? today
         if let next = rule.advance(from: due, completedOn: completedOn) {
+            let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
             try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
                            arguments: [next.due.description, next.rule.rrule, reminder.id])
             return Completion(id: reminder.id, due: due, rule: text, copyID: copy)
         }
         // The last occurrence: the reminder itself is the record of it.
-        try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: [copy])
         try db.execute(sql: """
             UPDATE reminders SET status = 'completed', completedAt = coalesce(completedAt, ?) WHERE id = ?
             """, arguments: [now, reminder.id])
