@@ -64,9 +64,6 @@ public final class DeviceSession: Sendable {
         do {
             engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables,
                                     wallClock: wallClock, repair: { db in try SyncedRules.repair(db) })
-            // What a merge left for the repair when the process stopped
-            // before it ran.
-            _ = try writer.write { db in try SyncedRules.repair(db) }
         } catch let error as SyncError {
             throw CoreError.database("database \(databasePath): \(error.description)")
         }

@@ -32,10 +32,8 @@ struct FetchRound {
             try SyncState.remove(db, SyncEngine.fetchBeforeSendKey)
             try engine.forgetOldDeletes(db)
         }
-        if let repair = engine.repair, report.receivedSaves + report.receivedDeletes > 0 || report.rejoined != nil {
-            // Not an applying write: the triggers capture the repairs, and
-            // the sync's next round sends them.
-            try engine.writer.write { db in try repair(db) }
+        if report.receivedSaves + report.receivedDeletes > 0 || report.rejoined != nil {
+            try engine.runRepair()
         }
         return report
     }
@@ -130,6 +128,11 @@ struct FetchRound {
                     }
                 } catch let error as DatabaseError where SyncEngine.isRefusal(error) {
                     pageReport = try engine.applyPage(db, page, assets: assets, guarded: true)
+                }
+                if engine.repair != nil, pageReport.receivedSaves + pageReport.receivedDeletes > 0 {
+                    // Committed with the rows: a process stopped before the
+                    // repair runs it when it attaches again.
+                    try SyncState.set(db, SyncEngine.repairPendingKey, 1)
                 }
                 try engine.advanceMark(db, to: page.head)
                 try db.execute(sql: """

@@ -88,6 +88,24 @@ public final class SyncEngine: Sendable {
                 return .commit
             }
         }
+        if try writer.read({ db in try SyncState.contains(db, Self.repairPendingKey) }) {
+            try runRepair()
+        }
+    }
+
+    /// Set in the transaction that applies fetched rows, cleared in the one
+    /// that repairs them (`repair`).
+    static let repairPendingKey = "repairPending"
+
+    /// Runs the app's repair as a local edit (the triggers capture its
+    /// writes, and the sync's next round sends them), and clears the mark
+    /// that fetched rows left for it.
+    func runRepair() throws {
+        guard let repair else { return }
+        try writer.write { db in
+            try repair(db)
+            try SyncState.remove(db, Self.repairPendingKey)
+        }
     }
 
     /// Attaches the engine and connects it to a server at once.

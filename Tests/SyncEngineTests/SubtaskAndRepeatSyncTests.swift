@@ -252,3 +252,27 @@ extension SubtaskAndRepeatSyncTests {
         #expect(try a.export() == b.export())
     }
 }
+
+extension SubtaskAndRepeatSyncTests {
+    /// Fetched rows that break a rule, committed with the mark, and the
+    /// process stopped before the repair: attaching again repairs them.
+    @Test func aRepairCutShortByAStopRunsWhenTheEngineAttachesAgain() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, list) = try start(directory)
+        let x = try add(a, "X", in: list)
+        let y = try add(a, "Y", in: list)
+        try a.engine.applyWrite { db in
+            // As a fetch would write them: not captured as local edits.
+            try db.execute(sql: "UPDATE reminders SET parentID = ? WHERE id = ?", arguments: [y, x])
+            try db.execute(sql: "UPDATE reminders SET parentID = ? WHERE id = ?", arguments: [x, y])
+            try SyncState.set(db, SyncEngine.repairPendingKey, 1)
+        }
+        _ = try SyncEngine(writer: a.db, userName: "me", deviceName: "A", tables: RemindersTables.all,
+                           repair: { db in try SyncedRules.repair(db) })
+        #expect(try a.reminder(x)?.parentID == nil)
+        #expect(try a.reminder(y)?.parentID == nil)
+        #expect(try a.db.read { try SyncState.contains($0, SyncEngine.repairPendingKey) } == false)
+        // Repairs are local edits: they wait to be sent.
+        #expect(try a.pending() >= 2)
+    }
+}
