@@ -47,9 +47,12 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"])]
         ),
+        // iCalendar text (RFC 5545): lines, escaping, parameters, values.
+        .target(name: "ICalendar"),
         .target(
             name: "RemindersCore",
             dependencies: [
+                "ICalendar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CPNG",
@@ -156,6 +159,7 @@ let package = Package(
         // PostgreSQL database in a cluster the test run starts), and network
         // namespaces.
         .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "CloudServerPostgres"], path: "Tests/TestSupport"),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "RemindersConfigTests", dependencies: ["RemindersConfig"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudServerPostgres", "TestSupport"]),

@@ -83,13 +83,19 @@ public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableReco
     public var repeatOf: String?
     /// Seconds before the due time that the alert comes; nil: at the due time.
     public var alertBefore: Int?
+    /// What an iCalendar import kept of the to-do beyond the fields above
+    /// (X- properties, alarms, parameters), as the text of a VTODO; nil
+    /// for a reminder that never came from iCalendar.
+    public var icalendar: String?
 
     public init(
         id: String = newID(), remindersListID: String, title: String, notes: String = "",
         dueDate: DueDate? = nil, priority: Priority = .none, isFlagged: Bool = false,
         status: ReminderStatus = .incomplete, completedAt: String? = nil, position: Int = 0,
-        parentID: String? = nil, repeatRule: String? = nil, repeatOf: String? = nil, alertBefore: Int? = nil
+        parentID: String? = nil, repeatRule: String? = nil, repeatOf: String? = nil, alertBefore: Int? = nil,
+        icalendar: String? = nil
     ) {
+        self.icalendar = icalendar
         self.parentID = parentID
         self.repeatRule = repeatRule
         self.repeatOf = repeatOf
@@ -128,6 +134,7 @@ extension Reminder {
         repeatRule = try container.decodeIfPresent(String.self, forKey: .repeatRule)
         repeatOf = try container.decodeIfPresent(String.self, forKey: .repeatOf)
         alertBefore = try container.decodeIfPresent(Int.self, forKey: .alertBefore)
+        icalendar = try container.decodeIfPresent(String.self, forKey: .icalendar)
     }
 
 }

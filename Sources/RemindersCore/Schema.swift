@@ -20,6 +20,10 @@ public enum Schema {
     /// Names of the tables that hold user data, parents before children.
     public static let syncedTables = ["remindersLists", "remindersListCovers", "reminders", "tags", "remindersTags"]
 
+    /// The longest text `reminders.icalendar` holds: what an iCalendar
+    /// import keeps of one to-do.
+    public static let maximumICalendarBytes = 256 * 1024
+
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: lists, reminders, tags, search") { db in
@@ -194,6 +198,30 @@ public enum Schema {
                 -- Set while an alert is snoozed on this device without moving
                 -- the due date: when it comes again, ISO 8601 in UTC.
                 ALTER TABLE local_alertsShown ADD COLUMN snoozedUntil TEXT;
+                """)
+        }
+        migrator.registerMigration("v10: what iCalendar imports keep, and the vdir files this device saw") { db in
+            try db.execute(sql: """
+                -- The kept part of an imported VTODO (`TodoMapping`): synced,
+                -- NULL for reminders that never came from iCalendar.
+                ALTER TABLE reminders ADD COLUMN icalendar TEXT
+                  CHECK (icalendar IS NULL OR length(CAST(icalendar AS BLOB)) <= \(maximumICalendarBytes));
+                -- The vdir folders this device imported from or exported to,
+                -- and their lists.
+                CREATE TABLE local_icalendarFolders (
+                  path TEXT PRIMARY KEY NOT NULL,
+                  listID TEXT NOT NULL
+                ) STRICT;
+                -- Each vdir file as this device last read or wrote it: a file
+                -- unchanged since is not imported again, and one changed
+                -- there is not overwritten by an export.
+                CREATE TABLE local_icalendarFiles (
+                  path TEXT PRIMARY KEY NOT NULL,
+                  folder TEXT NOT NULL,
+                  sha256 TEXT NOT NULL,
+                  reminderID TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX local_icalendarFiles_folder ON local_icalendarFiles(folder);
                 """)
         }
         return migrator

@@ -43,6 +43,7 @@ struct RemindersCommand: ParsableCommand {
             SearchCommand.self,
             TagsCommand.self,
             ExportCommand.self,
+            ImportCommand.self,
             ClearCompletedCommand.self,
             TUICommand.self,
             SyncCommand.self,

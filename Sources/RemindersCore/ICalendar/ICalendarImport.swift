@@ -1,0 +1,344 @@
+import Foundation
+import GRDB
+import ICalendar
+
+/// Imports iCalendar collections in one transaction: all of it or none.
+///
+/// The UID is the key. A to-do already here is updated when the file's
+/// version is later (SEQUENCE, then LAST-MODIFIED), or, when the file
+/// gives neither, when its text changed since this device last imported
+/// it; otherwise what is here stays, edits made here included. A vdir
+/// file this device saw unchanged since its last import or export is not
+/// read again, so a reminder deleted here does not come back from it.
+public enum ICalendarImport {
+    public struct Options: Sendable {
+        /// Import everything into this list (a title or id; created when
+        /// no list has it).
+        public var list: String?
+        /// Delete reminders of the imported lists that the import does not
+        /// hold (see `deletions`).
+        public var deleteMissing: Bool
+        public var dryRun: Bool
+
+        public init(list: String? = nil, deleteMissing: Bool = false, dryRun: Bool = false) {
+            self.list = list
+            self.deleteMissing = deleteMissing
+            self.dryRun = dryRun
+        }
+    }
+
+    /// What an import did, or would do.
+    public struct Summary: Sendable, Equatable {
+        public enum Kind: String, Sendable { case added, updated, deleted }
+        public struct Change: Sendable, Equatable {
+            public var kind: Kind
+            public var list: String
+            public var title: String
+        }
+        public var changes: [Change] = []
+        public var unchanged = 0
+        public var listsCreated: [String] = []
+        public var listsUpdated: [String] = []
+        public var skippedComponents = 0
+
+        public func count(_ kind: Kind) -> Int { changes.filter { $0.kind == kind }.count }
+    }
+
+    private struct Rollback: Error { var summary: Summary }
+
+    /// Imports `collections`. With `dryRun` the changes are made and
+    /// rolled back, so the summary is exactly what the import would do.
+    public static func run(_ collections: [ICalendarCollection], options: Options, store: RemindersStore) throws -> Summary {
+        do {
+            return try store.write { db in
+                let summary = try apply(collections, options: options, db: db, store: store)
+                if options.dryRun { throw Rollback(summary: summary) }
+                return summary
+            }
+        } catch let rollback as Rollback {
+            return rollback.summary
+        }
+    }
+
+    static func apply(_ collections: [ICalendarCollection], options: Options, db: Database,
+                      store: RemindersStore) throws -> Summary {
+        var summary = Summary()
+        // Every UID once.
+        var seen: [String: (String, Int)] = [:]
+        for collection in collections {
+            summary.skippedComponents += collection.skipped
+            for item in collection.items {
+                if let (file, line) = seen[item.todo.reminder.id] {
+                    throw CoreError.invalidInput(
+                        "\(item.file):\(item.todo.line): UID '\(ICalendarNames.clip(item.todo.uid))' is also on line \(line) of \(file)")
+                }
+                seen[item.todo.reminder.id] = (item.file, item.todo.line)
+            }
+        }
+        // The lists, then each to-do's final row.
+        var targets: [(collection: ICalendarCollection, listID: String)] = []
+        for collection in collections {
+            let listID = try list(for: collection, options: options, db: db, summary: &summary)
+            try store.writeGuard(db, [listID])
+            targets.append((collection, listID))
+        }
+        var listTitles: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, title FROM remindersLists") { listTitles[row["id"]] = row["title"] }
+
+        var incoming: [String: (item: ICalendarCollection.Item, listID: String)] = [:]
+        for (collection, listID) in targets {
+            for item in collection.items { incoming[item.todo.reminder.id] = (item, listID) }
+        }
+        // One level of subtasks, in the parent's list: a link that cannot
+        // hold is kept in the text, not followed.
+        var parentOf: [String: String] = [:]
+        for (id, entry) in incoming {
+            guard let parentID = entry.item.todo.reminder.parentID, parentID != id else { continue }
+            if let parent = incoming[parentID] {
+                guard parent.listID == entry.listID else { continue }
+                parentOf[id] = parentID
+            } else if let row = try Row.fetchOne(db, sql: "SELECT remindersListID, parentID FROM reminders WHERE id = ?",
+                                                 arguments: [parentID]),
+                      (row["remindersListID"] as String) == entry.listID, (row["parentID"] as String?) == nil {
+                parentOf[id] = parentID
+            }
+        }
+        // A parent that is itself a subtask here loses its own link instead.
+        for (id, parentID) in parentOf where parentOf[parentID] != nil { parentOf[id] = nil }
+
+        var nextPositions: [String: Int] = [:]
+        let ordered = incoming.keys.sorted { a, b in
+            // Parents first, for the foreign key; then file order.
+            let pa = parentOf[a] != nil, pb = parentOf[b] != nil
+            if pa != pb { return !pa }
+            let ia = incoming[a]!.item, ib = incoming[b]!.item
+            return (ia.file, ia.todo.line) < (ib.file, ib.todo.line)
+        }
+        let seenFiles = try recordedFiles(db, in: targets.compactMap(\.collection.folder))
+        for id in ordered {
+            let (item, listID) = incoming[id]!
+            if let sha = item.fileSHA, seenFiles[item.file]?.sha == sha {
+                summary.unchanged += 1
+                continue
+            }
+            let existing = try Reminder.fetchOne(db, key: id)
+            var reminder = item.todo.reminder
+            reminder.remindersListID = listID
+            reminder.parentID = parentOf[id]
+            if let position = item.todo.position {
+                reminder.position = position
+            } else if let existing, existing.remindersListID == listID {
+                reminder.position = existing.position
+            } else {
+                if nextPositions[listID] == nil { nextPositions[listID] = try RemindersStore.nextPosition(db, listID: listID) }
+                reminder.position = nextPositions[listID]!
+                nextPositions[listID]! += 1
+            }
+            var kept = item.todo.kept
+            if item.todo.reminder.parentID != nil, reminder.parentID == nil,
+               !kept.properties.contains(where: { $0.name == "RELATED-TO" && TodoMapping.isParentLink($0) }) {
+                kept.properties.append(.text("RELATED-TO", item.todo.parentUID ?? "", parameters: [ICalParameter("RELTYPE", "PARENT")]))
+            }
+            let mapping = TodoMapping(timeZone: store.clock.timeZone, zones: TimeZones())
+            let exported = ExportedReminder(reminder: reminder, tags: item.todo.tags.sorted { TagKey.of($0) < TagKey.of($1) },
+                                            parentUID: nil, repeatOfUID: nil)
+            kept.properties.append(ICalProperty(TodoMapping.sourceMarker, item.sourceHash))
+            kept.properties.append(ICalProperty(TodoMapping.stateMarker, mapping.fingerprint(exported)))
+            reminder.icalendar = kept.text
+            guard reminder.icalendar!.utf8.count <= Schema.maximumICalendarBytes else {
+                throw CoreError.invalidInput("\(item.file):\(item.todo.line): the properties kept for UID '\(ICalendarNames.clip(item.todo.uid))' take \(reminder.icalendar!.utf8.count) bytes; the limit is \(Schema.maximumICalendarBytes)")
+            }
+            let listTitle = listTitles[listID] ?? listID
+            if let existing {
+                if try isUnchanged(existing, incoming: reminder, item: item, db: db) {
+                    summary.unchanged += 1
+                    try record(db, item: item)
+                    continue
+                }
+                if !item.todo.givesCompletedAt, existing.isCompleted, reminder.isCompleted {
+                    reminder.completedAt = existing.completedAt
+                }
+                try store.writeGuard(db, [existing.remindersListID])
+                try reminder.update(db)
+                summary.changes.append(.init(kind: .updated, list: listTitle, title: reminder.title))
+            } else {
+                try reminder.insert(db)
+                summary.changes.append(.init(kind: .added, list: listTitle, title: reminder.title))
+            }
+            try RemindersStore.setTags(db, reminderID: id, tags: item.todo.tags)
+            try record(db, item: item)
+        }
+        if options.deleteMissing {
+            for (collection, listID) in targets {
+                for reminder in try deletions(db, collection: collection, listID: listID, incoming: Set(incoming.keys)) {
+                    summary.changes.append(.init(kind: .deleted, list: listTitles[listID] ?? listID, title: reminder.title))
+                    try Reminder.deleteOne(db, key: reminder.id)
+                }
+            }
+        }
+        try forgetVanishedFiles(db, folders: targets.compactMap(\.collection.folder))
+        _ = try SyncedRules.repair(db)
+        return summary
+    }
+
+    /// Whether the import would change nothing that matters: the same
+    /// reminder, or a file version not later than the one imported, or
+    /// (without versions) the same text as imported before.
+    private static func isUnchanged(_ existing: Reminder, incoming: Reminder, item: ICalendarCollection.Item,
+                                    db: Database) throws -> Bool {
+        var comparable = incoming
+        if !item.todo.givesCompletedAt { comparable.completedAt = existing.completedAt }
+        if item.todo.position == nil { comparable.position = existing.position }
+        let tagsHere = Set(try String.fetchAll(db, sql: "SELECT tagID FROM remindersTags WHERE reminderID = ?",
+                                               arguments: [existing.id]))
+        let tagsThere = Set(item.todo.tags.map { TagKey.of($0) })
+        let keptHere = existing.icalendar.flatMap { try? ICalParser.parse(Array($0.utf8), topLevel: "VTODO").first }
+        if existing.status == .completing { comparable.status = .completing }
+        var sameRow = comparable
+        sameRow.icalendar = existing.icalendar
+        if sameRow == existing, tagsHere == tagsThere,
+           stable(keptHere) == stable(ICalParser.parseKept(incoming.icalendar)) {
+            return true
+        }
+        let versionHere = TodoVersion(
+            sequence: keptHere?.property("SEQUENCE").flatMap { Int($0.value) },
+            lastModified: keptHere?.property("LAST-MODIFIED").flatMap { try? ICalDateTime(parsing: $0.value) }
+                .map { ICalendarTime.moment($0, in: ICalendarTime.utc) })
+        if item.todo.version.isKnown, versionHere.isKnown {
+            return !item.todo.version.isNewer(than: versionHere)
+        }
+        if !item.todo.version.isKnown, keptHere?.property(TodoMapping.sourceMarker)?.value == item.sourceHash {
+            return true
+        }
+        return false
+    }
+
+    /// The kept text without the bookkeeping that differs between equal imports.
+    private static func stable(_ kept: ICalComponent?) -> ICalComponent? {
+        guard var kept else { return nil }
+        kept.properties.removeAll {
+            $0.name == TodoMapping.sourceMarker || $0.name == TodoMapping.stateMarker
+                || TodoMapping.versionProperties.contains($0.name)
+        }
+        return kept.content
+    }
+
+    /// The list a collection goes into, created or renamed as needed.
+    private static func list(for collection: ICalendarCollection, options: Options, db: Database,
+                             summary: inout Summary) throws -> String {
+        let name = collection.name ?? collection.fallbackName
+        if let wanted = options.list {
+            if let id = try? Resolver.list(db, wanted) { return id }
+            return try createList(db, id: derivedID("icalendar-list", wanted.lowercased()),
+                                  title: try Validation.title(wanted, of: "list title"), color: collection.color,
+                                  summary: &summary)
+        }
+        var listID = collection.listID
+        if listID == nil, let folder = collection.folder {
+            listID = try String.fetchOne(db, sql: "SELECT listID FROM local_icalendarFolders WHERE path = ?", arguments: [folder])
+        }
+        if listID == nil {
+            let byTitle = try String.fetchAll(db, sql: "SELECT id FROM remindersLists WHERE title = ? COLLATE NOCASE ORDER BY position, id",
+                                              arguments: [name])
+            listID = byTitle.first
+        }
+        let id = listID ?? derivedID("icalendar-list", name.lowercased())
+        if var list = try RemindersList.fetchOne(db, key: id) {
+            var changed = false
+            if let title = collection.name, list.title != title { list.title = title; changed = true }
+            if let color = collection.color, list.color != color { list.color = color; changed = true }
+            if changed {
+                try list.update(db)
+                summary.listsUpdated.append(list.title)
+            }
+        } else {
+            _ = try createList(db, id: id, title: name, color: collection.color, summary: &summary)
+        }
+        if let cover = collection.cover {
+            try db.execute(sql: """
+                INSERT INTO remindersListCovers (remindersListID, image) VALUES (?, ?)
+                ON CONFLICT (remindersListID) DO UPDATE SET image = excluded.image WHERE image IS NOT excluded.image
+                """, arguments: [id, cover])
+        }
+        if let folder = collection.folder {
+            try db.execute(sql: """
+                INSERT INTO local_icalendarFolders (path, listID) VALUES (?, ?)
+                ON CONFLICT (path) DO UPDATE SET listID = excluded.listID
+                """, arguments: [folder, id])
+        }
+        return id
+    }
+
+    private static func createList(_ db: Database, id: String, title: String, color: String?,
+                                   summary: inout Summary) throws -> String {
+        if try RemindersList.exists(db, key: id) { return id }
+        let position = try Int.fetchOne(db, sql: "SELECT ifnull(max(position), -1) + 1 FROM remindersLists") ?? 0
+        try RemindersList(id: id, title: title, color: color ?? RemindersStore.palette[0], position: position).insert(db)
+        summary.listsCreated.append(title)
+        return id
+    }
+
+    /// The reminders `--delete-missing` deletes from a list: those the
+    /// import does not hold. From a vdir folder this device read or wrote
+    /// before, only those whose file it saw there and which is gone: a
+    /// reminder added here since is not yet in the folder, and stays.
+    private static func deletions(_ db: Database, collection: ICalendarCollection, listID: String,
+                                  incoming: Set<String>) throws -> [Reminder] {
+        var candidates = try Reminder.filter(Column("remindersListID") == listID)
+            .order(Column("position"), Column("id")).fetchAll(db).filter { !incoming.contains($0.id) }
+        if let folder = collection.folder {
+            let known = try recordedFiles(db, in: [folder])
+            if !known.isEmpty {
+                let seenThere = Set(known.values.map(\.reminderID))
+                candidates = candidates.filter { seenThere.contains($0.id) }
+            }
+        }
+        // Subtasks of a deleted parent go with it.
+        let deleted = Set(candidates.map(\.id))
+        return candidates.filter { $0.parentID == nil || !deleted.contains($0.parentID!) }
+    }
+
+    // MARK: What this device saw in vdir folders
+
+    typealias RecordedFile = (sha: String, reminderID: String)
+
+    static func recordedFiles(_ db: Database, in folders: [String]) throws -> [String: RecordedFile] {
+        var files: [String: RecordedFile] = [:]
+        for folder in Set(folders) {
+            for row in try Row.fetchAll(db, sql: "SELECT path, sha256, reminderID FROM local_icalendarFiles WHERE folder = ?",
+                                        arguments: [folder]) {
+                files[row["path"]] = (row["sha256"], row["reminderID"])
+            }
+        }
+        return files
+    }
+
+    private static func record(_ db: Database, item: ICalendarCollection.Item) throws {
+        guard let sha = item.fileSHA else { return }
+        let folder = (item.file as NSString).deletingLastPathComponent
+        try recordFile(db, path: item.file, folder: folder, sha: sha, reminderID: item.todo.reminder.id)
+    }
+
+    static func recordFile(_ db: Database, path: String, folder: String, sha: String, reminderID: String) throws {
+        try db.execute(sql: """
+            INSERT INTO local_icalendarFiles (path, folder, sha256, reminderID) VALUES (?, ?, ?, ?)
+            ON CONFLICT (path) DO UPDATE SET sha256 = excluded.sha256, reminderID = excluded.reminderID
+            """, arguments: [path, folder, sha, reminderID])
+    }
+
+    /// Forgets files gone from the folders.
+    private static func forgetVanishedFiles(_ db: Database, folders: [String]) throws {
+        for (path, _) in try recordedFiles(db, in: folders) where !FileManager.default.fileExists(atPath: path) {
+            try db.execute(sql: "DELETE FROM local_icalendarFiles WHERE path = ?", arguments: [path])
+        }
+    }
+}
+
+extension ICalParser {
+    /// A reminder's kept text as a VTODO; nil for none or text that does
+    /// not read (another version wrote it): the reminder exports without it.
+    static func parseKept(_ text: String?) -> ICalComponent? {
+        guard let text else { return nil }
+        return try? parse(Array(text.utf8), topLevel: "VTODO").first
+    }
+}
