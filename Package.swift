@@ -159,7 +159,7 @@ let package = Package(
         // PostgreSQL database in a cluster the test run starts), and network
         // namespaces.
         .target(name: "TestSupport", dependencies: ["RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "CloudServerPostgres"], path: "Tests/TestSupport"),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TestSupport"]),
         .testTarget(name: "RemindersCoreTests", dependencies: ["RemindersCore", "TestSupport"]),
         .testTarget(name: "RemindersConfigTests", dependencies: ["RemindersConfig"]),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudServerPostgres", "TestSupport"]),

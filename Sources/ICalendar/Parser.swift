@@ -17,7 +17,16 @@ public enum ICalParser {
         var reader = Reader(bytes: bytes)
         var roots: [ICalComponent] = []
         var stack: [ICalComponent] = []
+        var first = true
         while let (number, line) = try reader.nextLogicalLine() {
+            if first, let topLevel {
+                let expected = Array("BEGIN:\(topLevel)".utf8)
+                guard line.count == expected.count,
+                      zip(line, expected).allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0) == $1 }) else {
+                    throw ICalError(line: number, "not iCalendar: it does not start with BEGIN:\(topLevel)")
+                }
+            }
+            first = false
             let property = try parseLine(line, number: number)
             switch property.name {
             case "BEGIN":
@@ -91,7 +100,7 @@ public enum ICalParser {
                     index += 1
                     let start = index
                     while index < end, line[index] != UInt8(ascii: "\"") {
-                        guard !isControl(line[index]) else {
+                        guard !isControl(line[index]) || line[index] == 0x09 else {
                             throw ICalError(line: number, "a control character in parameter \(parameterName) of \(name)")
                         }
                         index += 1
@@ -106,7 +115,7 @@ public enum ICalParser {
                     while index < end {
                         let byte = line[index]
                         if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") { break }
-                        guard byte != UInt8(ascii: "\""), !isControl(byte) else {
+                        guard byte != UInt8(ascii: "\""), !isControl(byte) || byte == 0x09 else {
                             throw ICalError(line: number, "parameter \(parameterName) of \(name) holds \(describe(line, at: index))")
                         }
                         index += 1

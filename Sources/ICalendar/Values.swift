@@ -116,6 +116,8 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
         var inTime = false
         var lastUnit = 0
         var any = false
+        var sawWeek = false
+        var units = 0
         while let first = bytes.first {
             if first == UInt8(ascii: "T") {
                 guard !inTime else { throw bad }
@@ -136,7 +138,7 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
             // Units in order: W or D before T; H, M, S after it.
             let rank: Int
             switch (unit, inTime) {
-            case (UInt8(ascii: "W"), false): rank = 1; days += value * 7
+            case (UInt8(ascii: "W"), false): rank = 1; days += value * 7; sawWeek = true
             case (UInt8(ascii: "D"), false): rank = 2; days += value
             case (UInt8(ascii: "H"), true): rank = 3; seconds += value * 3600
             case (UInt8(ascii: "M"), true): rank = 4; seconds += value * 60
@@ -145,9 +147,11 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
             }
             guard rank > lastUnit else { throw bad }
             lastUnit = rank
+            units += 1
             any = true
         }
-        guard any else { throw bad }
+        // A time part needs a unit; weeks stand alone (RFC 5545 3.3.6).
+        guard any, !inTime || lastUnit >= 3, !sawWeek || units == 1 else { throw bad }
     }
 
     /// Signed seconds, counting a day as 86,400 seconds.

@@ -211,8 +211,11 @@ extension TodoMapping {
                 } else {
                     todo.properties += write(.rule, item)
                 }
-                // Rules the app cannot follow stay while it follows none.
-                if reminder.repeatRule == nil { todo.properties += shadows.filter { self.rule($0) == nil } }
+                // Rules the app cannot follow stay while it follows none
+                // (all of them while there is no due date to repeat).
+                if reminder.repeatRule == nil {
+                    todo.properties += shadows.filter { self.rule($0) == nil || reminder.dueDate == nil }
+                }
             case .parent:
                 if reminder.parentID == nil {
                     // Links the import could not follow stay; one the user removed goes.

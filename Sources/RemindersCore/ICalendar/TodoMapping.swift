@@ -196,9 +196,9 @@ struct TodoMapping {
     /// "0" reads as at the due time.
     func alarmLead(_ alarm: ICalComponent, todo: ICalComponent, due: DueDate?) -> Int? {
         guard let action = alarm.property("ACTION")?.value.uppercased(), action == "DISPLAY" || action == "AUDIO",
-              let trigger = alarm.property("TRIGGER"), let due else { return nil }
+              let trigger = alarm.property("TRIGGER") else { return nil }
         if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
-            guard due.hasTime, let at = try? moment(trigger), let dueMoment = due.moment(in: timeZone) else { return nil }
+            guard let due, due.hasTime, let at = try? moment(trigger), let dueMoment = due.moment(in: timeZone) else { return nil }
             let lead = Int(dueMoment.timeIntervalSince(at).rounded())
             return (0...AlertBefore.maximumSeconds).contains(lead) ? lead : nil
         }

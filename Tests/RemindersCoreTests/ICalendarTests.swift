@@ -1,0 +1,328 @@
+import Foundation
+import GRDB
+import ICalendar
+import Testing
+@testable import RemindersCore
+
+/// iCalendar import and export through the core: the mapping, what is
+/// kept, versions, and bad input.
+@Suite struct ICalendarMappingTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ical-\(UUID().uuidString)").path
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = folder + "/" + name
+        let crlf = text.contains("\r\n") ? text : text.replacingOccurrences(of: "\n", with: "\r\n")
+        try Data(crlf.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @discardableResult
+    func importFile(_ path: String, into store: RemindersStore, _ options: ICalendarImport.Options = .init()) throws -> ICalendarImport.Summary {
+        let collections = try ICalendarFiles.read(path, timeZone: store.clock.timeZone, now: store.clock.now)
+        return try ICalendarImport.run(collections, options: options, store: store)
+    }
+
+    func exported(_ store: RemindersStore) throws -> String {
+        try ICalendarExport.text(store.read { try ICalendarExport.calendars($0, timeZone: store.clock.timeZone, now: store.clock.now) })
+    }
+
+    func dump(_ store: RemindersStore) throws -> ExportDump {
+        try store.read { try ExportDump.read($0, owner: { _ in "me" }) }
+    }
+
+    func calendar(_ todos: String, header: String = "X-WR-CALNAME:Errands") -> String {
+        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//Test//EN\n\(header)\n\(todos)\nEND:VCALENDAR\n"
+    }
+
+    @Test func exportThenImportIntoAFreshDeviceGivesTheSameReminders() throws {
+        let a = try makeStore()
+        let home = try a.createList(title: "Home", color: "#e8524a")
+        let series = try a.createReminder(ReminderDraft(
+            listID: home.id, title: "Water plants, inside; outside", notes: "Line one\nLine \\two",
+            dueDate: try due("2026-03-02T08:30"), priority: .high, isFlagged: true, tags: ["Garden", "Éte"],
+            repeatRule: "FREQ=WEEKLY;BYDAY=MO,TH", alertBefore: 900))
+        try a.createReminder(ReminderDraft(listID: home.id, title: "Fill can", parentID: series.id))
+        let done = try a.add("Paid rent", to: home, due: "2026-03-01", priority: .low)
+        _ = try a.complete(id: done.id)
+        try a.createReminder(ReminderDraft(listID: home.id, title: "Every 3 days after", dueDate: try due("2026-03-03"),
+                                           priority: .medium, repeatRule: "FREQ=DAILY;INTERVAL=3;FROM=COMPLETION"))
+        _ = try a.complete(id: series.id)
+        let text = try exported(a)
+        let b = try makeStore()
+        let summary = try importFile(try file("a.ics", text), into: b)
+        #expect(summary.count(.added) == 5)
+        #expect(try dump(b) == dump(a))
+        // And again: nothing changes.
+        let again = try importFile(try file("a.ics", text), into: b)
+        #expect(again.changes.isEmpty && again.unchanged == 5)
+        // B's export is A's, but for the revision times.
+        func stable(_ text: String) -> [Substring] {
+            text.split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("LAST-MODIFIED") }
+        }
+        #expect(stable(try exported(b)) == stable(text))
+    }
+
+    @Test func keepsWhatItDoesNotModelAndWritesItBack() throws {
+        let todo = """
+            BEGIN:VTODO
+            UID:nextcloud-1234@example.org
+            DTSTAMP:20260101T100000Z
+            CREATED:20251201T100000Z
+            LAST-MODIFIED:20260101T100000Z
+            SEQUENCE:3
+            SUMMARY;LANGUAGE=de;X-FOO=bar:Milch kaufen
+            DESCRIPTION:Bio\\, zwei Liter
+            DUE:20260305T170000Z
+            PRIORITY:2
+            STATUS:IN-PROCESS
+            PERCENT-COMPLETE:40
+            CATEGORIES:Einkauf,Haus
+            CATEGORIES:extra
+            RRULE:FREQ=HOURLY;INTERVAL=5
+            GEO:48.85;2.35
+            URL;VALUE=URI:https://example.org/task/1
+            ATTACH;FMTTYPE=text/plain:https://example.org/list.txt
+            CLASS:PRIVATE
+            X-OC-HIDESUBTASKS:1
+            X-APPLE-SORT-ORDER:7
+            RELATED-TO;RELTYPE=SIBLING:other@example.org
+            BEGIN:VALARM
+            ACTION:EMAIL
+            TRIGGER:-P1D
+            SUMMARY:mail
+            DESCRIPTION:mail me
+            ATTENDEE:mailto:a@example.org
+            END:VALARM
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER;RELATED=END:-PT30M
+            DESCRIPTION:Reminder
+            X-MOZ-LASTACK:20260101T000000Z
+            END:VALARM
+            END:VTODO
+            """
+        let store = try makeStore()
+        try importFile(try file("nc.ics", calendar(todo)), into: store)
+        let reminder = try #require(try store.read { try Reminder.fetchOne($0) })
+        #expect(reminder.title == "Milch kaufen")
+        #expect(reminder.notes == "Bio, zwei Liter")
+        #expect(reminder.dueDate == (try due("2026-03-05T17:00")))
+        #expect(reminder.priority == .high)
+        #expect(reminder.status == .incomplete)
+        #expect(reminder.repeatRule == nil)
+        #expect(reminder.alertBefore == 1800)
+        #expect(reminder.position == 7)
+        #expect(reminder.id == derivedID("icalendar-uid", "nextcloud-1234@example.org"))
+        let tags = try store.read { try String.fetchAll($0, sql: "SELECT tagID FROM remindersTags ORDER BY tagID") }
+        #expect(tags == ["einkauf", "extra", "haus"])
+        // Every property and alarm comes back as it was.
+        let exportedText = try exported(store)
+        let back = try #require(try ICalParser.parse(Array(exportedText.utf8)).first?.components.first)
+        let original = try #require(try ICalParser.parse(Array(calendar(todo).replacingOccurrences(of: "\n", with: "\r\n").utf8)).first?.components.first)
+        for property in original.properties {
+            #expect(back.properties.map(\.content).contains(property.content), "\(property.name) was lost")
+        }
+        #expect(back.components.map(\.content) == original.components.map(\.content))
+        #expect(!exportedText.contains("X-REMINDERS-IMPORTED"))
+    }
+
+    @Test func anEditHereWritesTheNewValueAndANewRevision() throws {
+        let store = try makeStore()
+        try importFile(try file("t.ics", calendar("""
+            BEGIN:VTODO
+            UID:a@b
+            DTSTAMP:20260101T100000Z
+            LAST-MODIFIED:20260101T100000Z
+            SEQUENCE:2
+            SUMMARY:Task
+            PRIORITY:2
+            STATUS:CANCELLED
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER;RELATED=END:-PT30M
+            END:VALARM
+            END:VTODO
+            """)), into: store)
+        let id = derivedID("icalendar-uid", "a@b")
+        #expect(try exported(store).contains("PRIORITY:2\r\n"))
+        #expect(try exported(store).contains("STATUS:CANCELLED\r\n"))
+        try store.updateReminder(id: id, ReminderChanges(priority: .low, alertBefore: .some(3600)))
+        let text = try exported(store)
+        #expect(text.contains("PRIORITY:9\r\n") && !text.contains("PRIORITY:2"))
+        #expect(text.contains("STATUS:CANCELLED\r\n"), "still completed: kept as written")
+        #expect(text.contains("SEQUENCE:3\r\n"))
+        #expect(text.contains("LAST-MODIFIED:20260301T100000Z\r\n"))
+        #expect(text.contains("TRIGGER;RELATED=END:-PT1H\r\n") && !text.contains("-PT30M"))
+        #expect(text.contains("UID:a@b\r\n"))
+    }
+
+    @Test func mapsDueDatesPrioritiesStatusAndAlarms() throws {
+        let store = try makeStore()
+        try importFile(try file("m.ics", calendar("""
+            BEGIN:VTODO
+            UID:1
+            SUMMARY:date
+            DUE;VALUE=DATE:20260310
+            PRIORITY:5
+            END:VTODO
+            BEGIN:VTODO
+            UID:2
+            SUMMARY:berlin
+            DUE;TZID=/mozilla.org/20050126_1/Europe/Berlin:20260310T090000
+            PRIORITY:7
+            STATUS:COMPLETED
+            LAST-MODIFIED:20260305T120000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER;VALUE=DATE-TIME:20260310T074500Z
+            END:VALARM
+            END:VTODO
+            BEGIN:VTODO
+            UID:3
+            SUMMARY:floating
+            DUE:20260310T090000
+            PRIORITY:0
+            COMPLETED:20260302T080000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:-P1D
+            END:VALARM
+            END:VTODO
+            BEGIN:VTODO
+            UID:4
+            SUMMARY:
+            DTSTART:20260309T090000
+            RRULE:FREQ=DAILY
+            RELATED-TO:1
+            END:VTODO
+            """)), into: store)
+        let rows = try store.read { try Reminder.order(Column("title")).fetchAll($0) }
+        let byTitle = Dictionary(uniqueKeysWithValues: rows.map { ($0.title, $0) })
+        #expect(byTitle["date"]?.dueDate == (try due("2026-03-10")))
+        #expect(byTitle["date"]?.priority == .medium)
+        #expect(byTitle["berlin"]?.dueDate == (try due("2026-03-10T08:00")))
+        #expect(byTitle["berlin"]?.priority == .low)
+        #expect(byTitle["berlin"]?.status == .completed)
+        #expect(byTitle["berlin"]?.completedAt == "2026-03-05T12:00:00")
+        #expect(byTitle["berlin"]?.alertBefore == 900)
+        #expect(byTitle["floating"]?.completedAt == "2026-03-02T08:00:00")
+        #expect(byTitle["floating"]?.alertBefore == 86_400)
+        #expect(byTitle["floating"]?.priority == Priority.none)
+        // No title, a rule without a due date (kept, not followed), and a parent by bare RELATED-TO.
+        let untitled = try #require(byTitle["Untitled"])
+        #expect(untitled.repeatRule == nil)
+        #expect(untitled.parentID == byTitle["date"]?.id)
+        #expect(try exported(store).contains("RRULE:FREQ=DAILY\r\n"))
+    }
+
+    @Test func versionsDecideWhetherAFileUpdatesAReminder() throws {
+        let store = try makeStore()
+        func todo(_ summary: String, sequence: Int?) -> String {
+            calendar("BEGIN:VTODO\nUID:v@x\n" + (sequence.map { "SEQUENCE:\($0)\n" } ?? "") + "SUMMARY:\(summary)\nEND:VTODO")
+        }
+        let id = derivedID("icalendar-uid", "v@x")
+        func title() throws -> String? { try store.read { try Reminder.fetchOne($0, key: id)?.title } }
+        try importFile(try file("v.ics", todo("one", sequence: 1)), into: store)
+        // The same version with other text: this device's copy stays.
+        #expect(try importFile(try file("v.ics", todo("other", sequence: 1)), into: store).unchanged == 1)
+        // A later one updates it.
+        #expect(try importFile(try file("v.ics", todo("two", sequence: 2)), into: store).count(.updated) == 1)
+        #expect(try title() == "two")
+        // An older one does not.
+        #expect(try importFile(try file("v.ics", todo("zero", sequence: 0)), into: store).unchanged == 1)
+        #expect(try title() == "two")
+        // Without versions: the text decides. An edit here survives the same file again...
+        try importFile(try file("n.ics", todo("plain", sequence: nil)), into: store)
+        try store.updateReminder(id: id, ReminderChanges(title: "edited here"))
+        #expect(try importFile(try file("n.ics", todo("plain", sequence: nil)), into: store).unchanged == 1)
+        #expect(try title() == "edited here")
+        // ...and a changed file wins.
+        try importFile(try file("n.ics", todo("changed there", sequence: nil)), into: store)
+        #expect(try title() == "changed there")
+    }
+
+    @Test func badInputNamesFileAndLineAndImportsNothing() throws {
+        let store = try makeStore()
+        let good = try file("good.ics", calendar("BEGIN:VTODO\nUID:ok\nSUMMARY:fine\nEND:VTODO"))
+        _ = good
+        let cases: [(String, String)] = [
+            (calendar("BEGIN:VTODO\nUID:1\nSUMMARY:x\nDUE;TZID=Mars/Olympus:20260101T090000\nEND:VTODO"), "bad.ics:8: unknown time zone 'Mars/Olympus' in DUE"),
+            (calendar("BEGIN:VTODO\nUID:1\nDUE:20260230\nEND:VTODO"), "bad.ics:7: DUE: '20260230' is not a real date"),
+            (calendar("BEGIN:VTODO\nUID:1\nPRIORITY:12\nEND:VTODO"), "bad.ics:7: PRIORITY '12' is not a number from 0 to 9"),
+            (calendar("BEGIN:VTODO\nSUMMARY:x\nEND:VTODO"), "bad.ics:5: a VTODO without a UID"),
+            (calendar("BEGIN:VTODO\nUID:1\nSUMMARY:a\u{85}b\nEND:VTODO"), "bad.ics:7: SUMMARY: title must not contain control characters"),
+            (calendar("BEGIN:VTODO\nUID:1\nEND:VTODO\nBEGIN:VTODO\nUID:1\nEND:VTODO"), "bad.ics:8: UID '1' is also on line 5 of"),
+            ("PK\u{03}\u{04}binary", "bad.ics:1: not iCalendar"),
+        ]
+        for (text, message) in cases {
+            let path = try file("bad.ics", text)
+            #expect {
+                try importFile(path, into: store)
+            } throws: { error in
+                "\(error)".contains(message) || { print("\(error) ≠ \(message)"); return false }()
+            }
+            #expect(try store.read { try Reminder.fetchCount($0) } == 0)
+            #expect(try store.read { try RemindersList.fetchCount($0) } == 0)
+        }
+    }
+
+    @Test func aDryRunChangesNothing() throws {
+        let store = try makeStore()
+        let summary = try importFile(try file("d.ics", calendar("BEGIN:VTODO\nUID:1\nSUMMARY:x\nEND:VTODO")), into: store,
+                                     .init(dryRun: true))
+        #expect(summary.count(.added) == 1 && summary.listsCreated == ["Errands"])
+        #expect(try store.read { try Reminder.fetchCount($0) } == 0)
+    }
+
+    @Test func deleteMissingDeletesOnlyWhenAsked() throws {
+        let store = try makeStore()
+        let both = calendar("BEGIN:VTODO\nUID:1\nSUMMARY:one\nEND:VTODO\nBEGIN:VTODO\nUID:2\nSUMMARY:two\nEND:VTODO")
+        let one = calendar("BEGIN:VTODO\nUID:1\nSUMMARY:one\nEND:VTODO")
+        try importFile(try file("x.ics", both), into: store)
+        try importFile(try file("x.ics", one), into: store)
+        #expect(try store.read { try Reminder.fetchCount($0) } == 2)
+        let summary = try importFile(try file("x.ics", one), into: store, .init(deleteMissing: true))
+        #expect(summary.changes.map(\.title) == ["two"])
+        #expect(try store.read { try Reminder.fetchCount($0) } == 1)
+    }
+
+    @Test func aVdirFolderRoundTripsAndKeepsDeletesAndRemoteEditsApart() throws {
+        let a = try makeStore()
+        let list = try a.createList(title: "Chores")
+        let keep = try a.add("Keep", to: list, due: "2026-03-04T10:00", priority: .medium)
+        let gone = try a.add("Gone", to: list)
+        let vdir = folder + "/vdir"
+        var summary = try ICalendarExport.writeVdir(vdir, store: a)
+        #expect(summary.written == 2)
+        let listFolder = vdir + "/" + list.id
+        #expect(try String(contentsOfFile: listFolder + "/displayname", encoding: .utf8) == "Chores")
+        // Unchanged: nothing is written again.
+        summary = try ICalendarExport.writeVdir(vdir, store: a)
+        #expect(summary.written == 0 && summary.unchanged == 2)
+        // A reminder deleted here: its file goes at the next export, and an import before that does not bring it back.
+        _ = try a.deleteReminder(id: gone.id)
+        let collections = try ICalendarFiles.read(vdir, timeZone: utc, now: a.clock.now)
+        #expect(try ICalendarImport.run(collections, options: .init(), store: a).changes.isEmpty)
+        summary = try ICalendarExport.writeVdir(vdir, store: a)
+        #expect(summary.deleted == 1)
+        #expect(!FileManager.default.fileExists(atPath: listFolder + "/" + gone.id + ".ics"))
+        // A file edited there is not overwritten; importing takes the edit in.
+        let path = listFolder + "/" + keep.id + ".ics"
+        let edited = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "SUMMARY:Keep", with: "SUMMARY:Kept there")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
+        try a.updateReminder(id: keep.id, ReminderChanges(notes: "here"))
+        summary = try ICalendarExport.writeVdir(vdir, store: a)
+        #expect(summary.changedThere == [path])
+        _ = try ICalendarImport.run(try ICalendarFiles.read(vdir, timeZone: utc, now: a.clock.now), options: .init(), store: a)
+        #expect(try a.read { try Reminder.fetchOne($0, key: keep.id)?.title } == "Kept there")
+        // A fresh device importing the folder gets the same list.
+        let b = try makeStore()
+        _ = try ICalendarImport.run(try ICalendarFiles.read(vdir, timeZone: utc, now: b.clock.now), options: .init(), store: b)
+        #expect(try dump(b).lists.map(\.id) == [list.id])
+        #expect(try dump(b).reminders.map(\.title) == ["Kept there"])
+    }
+}
