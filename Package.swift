@@ -177,7 +177,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "RemindersCore", "CloudServer", "CloudClient", "DeviceRuntime", "SyncEngine", "TestSupport",
+            "RemindersCore", "ICalendar", "CloudServer", "CloudClient", "DeviceRuntime", "SyncEngine", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

@@ -422,7 +422,7 @@ def cmd_caldav_roundtrip(args: argparse.Namespace) -> Any:
         # implicit = "create" creates missing collections without a prompt.
         pair = (
             'collections = ["from a"]\n'
-            'metadata = ["color", "displayname"]\n'
+            'metadata = ["color", "displayname", "order"]\n'
             'conflict_resolution = "a wins"\n'
             'implicit = "create"\n'
         )

@@ -46,6 +46,7 @@ public enum ICalendarExport {
             .text("X-WR-CALNAME", list.title),
             ICalProperty("X-WR-RELCALID", list.id),
             ICalProperty("X-APPLE-CALENDAR-COLOR", list.color.uppercased()),
+            ICalProperty("X-APPLE-CALENDAR-ORDER", String(list.position)),
         ])
     }
 
@@ -121,7 +122,9 @@ public enum ICalendarExport {
     }
 
     /// Writes every list into `root` as a vdir folder (`displayname`,
-    /// `color`, one `.ics` per reminder), the folder a list was imported
+    /// `color`, `order`, one `.ics` per reminder; vdirsyncer carries the
+    /// three to CalDAV as the collection's name, calendar-color and
+    /// calendar-order), the folder a list was imported
     /// from when it came from one there. Files are written only when
     /// their content changed (the revision times aside), so a folder
     /// synced by vdirsyncer sends only what changed; files of reminders
@@ -147,6 +150,7 @@ public enum ICalendarExport {
                 try makeFolder(folder)
                 try writeIfChanged(folder + "/displayname", Array(list.title.utf8))
                 try writeIfChanged(folder + "/color", Array(list.color.uppercased().utf8))
+                try writeIfChanged(folder + "/order", Array(String(list.position).utf8))
                 summary.folders.append(folder)
                 let recorded = try ICalendarImport.recordedFiles(db, in: [folder])
                 var pathOf: [String: String] = [:]

@@ -24,6 +24,8 @@ public struct ICalendarCollection: Sendable {
     public var fallbackName: String
     /// RFC 7986 IMAGE, when it is an image the app can show.
     public var cover: Data?
+    /// The list's place among lists (a vdir's `order`, X-APPLE-CALENDAR-ORDER).
+    public var position: Int?
     var items: [Item]
 
     struct Item {
@@ -110,7 +112,7 @@ public enum ICalendarFiles {
         return try calendars.map { calendar in
             var collection = ICalendarCollection(
                 origin: path, folder: nil, name: nil, color: nil, listID: nil, fallbackName: stem,
-                cover: nil, items: [], skipped: 0)
+                cover: nil, position: nil, items: [], skipped: 0)
             try describe(&collection, from: calendar, path: path)
             try addItems(of: calendar, to: &collection, file: path, fileSHA: nil, timeZone: timeZone, now: now)
             return collection
@@ -122,13 +124,14 @@ public enum ICalendarFiles {
         var collection = ICalendarCollection(
             origin: folder, folder: folder, name: nil, color: nil,
             listID: UUID(uuidString: name)?.uuidString.lowercased(), fallbackName: name,
-            cover: nil, items: [], skipped: 0)
+            cover: nil, position: nil, items: [], skipped: 0)
         if let text = metadata(folder + "/displayname") {
             collection.name = try listName(text, path: folder + "/displayname")
         }
         if let text = metadata(folder + "/color") {
             collection.color = color(text)
         }
+        collection.position = metadata(folder + "/order").flatMap { Int($0) }
         for entry in try contents(folder).sorted() where entry.hasSuffix(".ics") && !entry.hasPrefix(".") {
             let path = folder + "/" + entry
             let bytes = try bytes(path)
@@ -184,6 +187,9 @@ public enum ICalendarFiles {
         }
         if let id = calendar.property("X-WR-RELCALID"), let uuid = UUID(uuidString: id.text.trimmingCharacters(in: .whitespaces)) {
             collection.listID = uuid.uuidString.lowercased()
+        }
+        if let order = calendar.property("X-APPLE-CALENDAR-ORDER") {
+            collection.position = Int(order.value.trimmingCharacters(in: .whitespaces))
         }
         if let image = calendar.property("IMAGE") {
             collection.cover = coverImage(image)

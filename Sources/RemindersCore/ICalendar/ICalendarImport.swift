@@ -247,12 +247,13 @@ public enum ICalendarImport {
             var changed = false
             if let title = collection.name, list.title != title { list.title = title; changed = true }
             if let color = collection.color, list.color != color { list.color = color; changed = true }
+            if let position = collection.position, list.position != position { list.position = position; changed = true }
             if changed {
                 try list.update(db)
                 summary.listsUpdated.append(list.title)
             }
         } else {
-            _ = try createList(db, id: id, title: name, color: collection.color, summary: &summary)
+            _ = try createList(db, id: id, title: name, color: collection.color, position: collection.position, summary: &summary)
         }
         if let cover = collection.cover {
             try db.execute(sql: """
@@ -269,10 +270,10 @@ public enum ICalendarImport {
         return id
     }
 
-    private static func createList(_ db: Database, id: String, title: String, color: String?,
+    private static func createList(_ db: Database, id: String, title: String, color: String?, position: Int? = nil,
                                    summary: inout Summary) throws -> String {
         if try RemindersList.exists(db, key: id) { return id }
-        let position = try Int.fetchOne(db, sql: "SELECT ifnull(max(position), -1) + 1 FROM remindersLists") ?? 0
+        let position = try position ?? Int.fetchOne(db, sql: "SELECT ifnull(max(position), -1) + 1 FROM remindersLists") ?? 0
         try RemindersList(id: id, title: title, color: color ?? RemindersStore.palette[0], position: position).insert(db)
         summary.listsCreated.append(title)
         return id

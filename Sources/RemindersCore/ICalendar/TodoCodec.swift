@@ -117,7 +117,7 @@ extension TodoMapping {
             parentID: parentLink.map { Self.id(forUID: $0.text) }, repeatRule: rule,
             repeatOf: try value(.repeatOf), alertBefore: lead)
         let tags = tags(fields[.tags] ?? [])
-        let item = ExportedReminder(reminder: reminder, tags: tags, parentUID: parentLink?.text,
+        let item = ExportedReminder(reminder: reminder, tags: tags.sorted { TagKey.of($0) < TagKey.of($1) }, parentUID: parentLink?.text,
                                     repeatOfUID: fields[.repeatOf]?.first?.text)
 
         // What is kept: the UID as written unless it is the id, each

@@ -71,7 +71,8 @@ struct TodoMapping {
             guard let value = Int(property.value.trimmingCharacters(in: .whitespaces)), (0...9).contains(value) else {
                 throw ICalError(line: property.line, "PRIORITY '\(ICalendarNames.clip(property.value))' is not a number from 0 to 9")
             }
-            return Self.priority(value).name
+            let priority = Self.priority(value)
+            return priority == .none ? nil : priority.name
         case .status:
             guard let property = properties.first else { return nil }
             return ["COMPLETED", "CANCELLED"].contains(property.value.uppercased()) ? "completed" : "incomplete"
