@@ -6,7 +6,7 @@ import Foundation
 /// `--first-frame`, `--memory`).
 struct BenchOptions {
     enum Phase: String, CaseIterable {
-        case sync, queries, incremental, app, memory
+        case sync, queries, incremental, app, memory, icalendar
     }
 
     var quick = false
@@ -25,7 +25,7 @@ struct BenchOptions {
           --quick          tiny sizes, one or two runs each: a smoke test (about 15 s)
           --json           print the results as JSON instead of the table
           --sizes N,...    reminders per world (default 1000,10000,100000)
-          --only P,...     phases to run: sync, queries, incremental, app, memory
+          --only P,...     phases to run: sync, queries, incremental, app, memory, icalendar
                            (incremental runs the initial sync it starts from)
           --work DIR       where the databases go (default: a new folder in $TMPDIR)
           --keep           leave the databases there afterwards

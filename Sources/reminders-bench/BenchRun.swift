@@ -21,7 +21,7 @@ struct BenchRun {
         let largest = options.sizes.max() ?? 0
         for size in options.sizes {
             let atFocus = size == options.focusSize
-            let needsWorld = phases.contains(.sync) || phases.contains(.queries)
+            let needsWorld = phases.contains(.sync) || phases.contains(.queries) || phases.contains(.icalendar)
                 || (atFocus && (phases.contains(.incremental) || phases.contains(.app)))
                 || (size == largest && phases.contains(.memory))
             guard needsWorld else { continue }
@@ -44,6 +44,9 @@ struct BenchRun {
             if phases.contains(.queries) {
                 figures += try QueryBench(world: world, runs: options.queryRuns(size)).run()
             }
+            if phases.contains(.icalendar) {
+                figures += try ICalendarBench(world: world, runs: options.syncRuns(size)).run()
+            }
             if atFocus, phases.contains(.app) {
                 let app = AppBench(world: world, runs: options.appRuns)
                 figures += try app.firstFrame()
@@ -59,7 +62,7 @@ struct BenchRun {
         }
         // Sections in a fixed order, each figure's sizes together and
         // ascending, so the table reads as growth.
-        let sections = ["Initial sync", "Initial sync over HTTP", "Incremental sync", "Queries", "TUI", "Memory"]
+        let sections = ["Initial sync", "Initial sync over HTTP", "Incremental sync", "Queries", "iCalendar", "TUI", "Memory"]
         var firstSeen: [String: Int] = [:]
         for (index, figure) in figures.enumerated() where firstSeen[figure.name] == nil { firstSeen[figure.name] = index }
         figures.sort { a, b in

@@ -145,6 +145,26 @@ struct ICalendarEndToEndTests {
         #expect(usage.status != 0 && usage.stderr.contains("choose one format"))
     }
 
+    /// What an import keeps travels with the reminder: another device of
+    /// the user exports the same to-do, X- properties and all.
+    @Test func keptPropertiesSyncToTheOtherDevice() throws {
+        let laptop = try CommandRunner(now: "2026-11-25T10:00:00Z")
+        defer { laptop.cleanUp() }
+        let server = laptop.home.appendingPathComponent("server").path
+        let desktop = ["--server", server, "--db", laptop.home.appendingPathComponent("desktop.sqlite").path]
+        let path = Self.fixtures.appendingPathComponent("nextcloud-tasks.ics").path
+        #expect(try laptop.run("import", "--server", server, path).status == 0)
+        #expect(try laptop.run("sync", "--server", server).status == 0)
+        #expect(try laptop.run(["sync"] + desktop).status == 0)
+        let there = try laptop.run(["export", "--ics"] + desktop).stdout
+        let here = try laptop.run("export", "--ics", "--server", server).stdout
+        #expect(there.contains("X-OC-HIDESUBTASKS:"))
+        func stable(_ text: String) -> [Substring] {
+            text.split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("LAST-MODIFIED:") }
+        }
+        #expect(stable(there) == stable(here))
+    }
+
     @Test func aDryRunSaysWhatItWouldDo() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }
