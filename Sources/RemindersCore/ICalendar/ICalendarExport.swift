@@ -202,7 +202,7 @@ public enum ICalendarExport {
     }
 
     static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        hexDigits(SHA256.hash(data: data))
     }
 
     /// The text without DTSTAMP and LAST-MODIFIED lines, which say when

@@ -135,7 +135,7 @@ public enum ICalendarFiles {
         for entry in try contents(folder).sorted() where entry.hasSuffix(".ics") && !entry.hasPrefix(".") {
             let path = folder + "/" + entry
             let bytes = try bytes(path)
-            let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            let sha = hexDigits(SHA256.hash(data: bytes))
             for calendar in try parse(bytes, path: path) {
                 try addItems(of: calendar, to: &collection, file: path, fileSHA: sha, timeZone: timeZone, now: now)
             }

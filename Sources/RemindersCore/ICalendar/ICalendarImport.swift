@@ -115,13 +115,27 @@ public enum ICalendarImport {
             return (ia.file, ia.todo.line) < (ib.file, ib.todo.line)
         }
         let seenFiles = try recordedFiles(db, in: targets.compactMap(\.collection.folder))
+        // What is here already, in two reads rather than a few per to-do.
+        var existingRows: [String: Reminder] = [:]
+        var existingTags: [String: Set<String>] = [:]
+        let ids = Array(incoming.keys)
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            for row in try Reminder.fetchAll(db, keys: chunk) { existingRows[row.id] = row }
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: "SELECT reminderID, tagID FROM remindersTags WHERE reminderID IN (\(marks))",
+                                        arguments: StatementArguments(chunk)) {
+                existingTags[row[0], default: []].insert(row[1])
+            }
+        }
+        let mapping = TodoMapping(timeZone: store.clock.timeZone, zones: TimeZones())
         for id in ordered {
             let (item, listID) = incoming[id]!
             if let sha = item.fileSHA, seenFiles[item.file]?.sha == sha {
                 summary.unchanged += 1
                 continue
             }
-            let existing = try Reminder.fetchOne(db, key: id)
+            let existing = existingRows[id]
             var reminder = item.todo.reminder
             reminder.remindersListID = listID
             reminder.parentID = parentOf[id]
@@ -139,7 +153,6 @@ public enum ICalendarImport {
                !kept.properties.contains(where: { $0.name == "RELATED-TO" && TodoMapping.isParentLink($0) }) {
                 kept.properties.append(.text("RELATED-TO", item.todo.parentUID ?? "", parameters: [ICalParameter("RELTYPE", "PARENT")]))
             }
-            let mapping = TodoMapping(timeZone: store.clock.timeZone, zones: TimeZones())
             let exported = ExportedReminder(reminder: reminder, tags: item.todo.tags.sorted { TagKey.of($0) < TagKey.of($1) },
                                             parentUID: nil, repeatOfUID: nil)
             kept.properties.append(ICalProperty(TodoMapping.sourceMarker, item.sourceHash))
@@ -150,7 +163,7 @@ public enum ICalendarImport {
             }
             let listTitle = listTitles[listID] ?? listID
             if let existing {
-                if try isUnchanged(existing, incoming: reminder, item: item, db: db) {
+                if isUnchanged(existing, incoming: reminder, item: item, tagsHere: existingTags[id] ?? []) {
                     summary.unchanged += 1
                     try record(db, item: item)
                     continue
@@ -161,11 +174,17 @@ public enum ICalendarImport {
                 try store.writeGuard(db, [existing.remindersListID])
                 try reminder.update(db)
                 summary.changes.append(.init(kind: .updated, list: listTitle, title: reminder.title))
+                try RemindersStore.setTags(db, reminderID: id, tags: item.todo.tags)
             } else {
                 try reminder.insert(db)
                 summary.changes.append(.init(kind: .added, list: listTitle, title: reminder.title))
+                var keys = Set<String>()
+                for tag in item.todo.tags where keys.insert(TagKey.of(tag)).inserted {
+                    try db.cachedStatement(sql: "INSERT INTO tags (id, title) VALUES (?, ?) ON CONFLICT (id) DO NOTHING")
+                        .execute(arguments: [TagKey.of(tag), tag])
+                    try ReminderTag(reminderID: id, tagID: TagKey.of(tag)).insert(db)
+                }
             }
-            try RemindersStore.setTags(db, reminderID: id, tags: item.todo.tags)
             try record(db, item: item)
         }
         if options.deleteMissing {
@@ -185,12 +204,10 @@ public enum ICalendarImport {
     /// reminder, or a file version not later than the one imported, or
     /// (without versions) the same text as imported before.
     private static func isUnchanged(_ existing: Reminder, incoming: Reminder, item: ICalendarCollection.Item,
-                                    db: Database) throws -> Bool {
+                                    tagsHere: Set<String>) -> Bool {
         var comparable = incoming
         if !item.todo.givesCompletedAt { comparable.completedAt = existing.completedAt }
         if item.todo.position == nil { comparable.position = existing.position }
-        let tagsHere = Set(try String.fetchAll(db, sql: "SELECT tagID FROM remindersTags WHERE reminderID = ?",
-                                               arguments: [existing.id]))
         let tagsThere = Set(item.todo.tags.map { TagKey.of($0) })
         let keptHere = existing.icalendar.flatMap { try? ICalParser.parse(Array($0.utf8), topLevel: "VTODO").first }
         if existing.status == .completing { comparable.status = .completing }

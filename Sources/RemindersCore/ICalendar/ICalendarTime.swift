@@ -101,3 +101,14 @@ enum ICalendarNames {
         text.count <= 40 ? text : String(text.prefix(40)) + "…"
     }
 }
+
+/// Bytes as lower-case hexadecimal digits.
+func hexDigits<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
+}

@@ -158,7 +158,7 @@ extension TodoMapping {
         var bytes: [UInt8] = []
         ICalWriter.write(todo.content, into: &bytes)
         for component in overrides { ICalWriter.write(component.content, into: &bytes) }
-        return SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return hexDigits(SHA256.hash(data: bytes).prefix(16))
     }
 
     // MARK: Export

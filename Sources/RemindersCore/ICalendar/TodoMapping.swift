@@ -314,7 +314,7 @@ struct TodoMapping {
     /// it: equal fingerprints, equal to-dos.
     static func fingerprint(_ fields: [String?]) -> String {
         let text = fields.map { $0.map { "+" + $0 } ?? "-" }.joined(separator: "\u{1F}")
-        return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return hexDigits(SHA256.hash(data: Data(text.utf8)).prefix(16))
     }
 
     func fingerprint(_ item: ExportedReminder) -> String {
