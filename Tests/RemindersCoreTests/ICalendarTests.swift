@@ -324,5 +324,9 @@ import Testing
         _ = try ICalendarImport.run(try ICalendarFiles.read(vdir, timeZone: utc, now: b.clock.now), options: .init(), store: b)
         #expect(try dump(b).lists.map(\.id) == [list.id])
         #expect(try dump(b).reminders.map(\.title) == ["Kept there"])
+        // A vdir file holds one to-do.
+        try Data(calendar("BEGIN:VTODO\nUID:1\nEND:VTODO\nBEGIN:VTODO\nUID:2\nEND:VTODO").utf8)
+            .write(to: URL(fileURLWithPath: listFolder + "/two.ics"))
+        #expect(throws: CoreError.self) { try ICalendarFiles.read(vdir, timeZone: utc, now: b.clock.now) }
     }
 }

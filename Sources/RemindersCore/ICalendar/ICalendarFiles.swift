@@ -136,8 +136,14 @@ public enum ICalendarFiles {
             let path = folder + "/" + entry
             let bytes = try bytes(path)
             let sha = hexDigits(SHA256.hash(data: bytes))
+            let before = collection.items.count
             for calendar in try parse(bytes, path: path) {
                 try addItems(of: calendar, to: &collection, file: path, fileSHA: sha, timeZone: timeZone, now: now)
+            }
+            // A vdir holds one item per file, which its export rewrites in place.
+            if collection.items.count - before > 1 {
+                throw CoreError.invalidInput(
+                    "\(path): a vdir file holds one to-do, and this one holds \(collection.items.count - before) (import it on its own: reminders import FILE)")
             }
         }
         return collection
