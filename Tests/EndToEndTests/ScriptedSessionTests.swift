@@ -84,7 +84,7 @@ struct ScriptedSessionTests {
             (["show", "--sort", "random"], 2, "sort order 'random' is not one of manual, due, priority, title"),
             (["show", "Nowhere"], 2, "no list matches 'Nowhere'"),
             (["clear-completed", "--older-than", "week"], 2, "period 'week' is not one of"),
-            (["export"], 2, "export prints JSON only"),
+            (["export"], 2, "choose one format: 'reminders export --json'"),
             (["frobnicate"], 2, "unexpected argument 'frobnicate'"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),

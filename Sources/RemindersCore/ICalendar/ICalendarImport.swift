@@ -148,6 +148,10 @@ public enum ICalendarImport {
                 reminder.position = nextPositions[listID]!
                 nextPositions[listID]! += 1
             }
+            // A file without a COMPLETED time keeps the completion time here.
+            if let existing, !item.todo.givesCompletedAt, existing.isCompleted, reminder.isCompleted {
+                reminder.completedAt = existing.completedAt
+            }
             var kept = item.todo.kept
             if item.todo.reminder.parentID != nil, reminder.parentID == nil,
                !kept.properties.contains(where: { $0.name == "RELATED-TO" && TodoMapping.isParentLink($0) }) {
@@ -168,11 +172,9 @@ public enum ICalendarImport {
                     try record(db, item: item)
                     continue
                 }
-                if !item.todo.givesCompletedAt, existing.isCompleted, reminder.isCompleted {
-                    reminder.completedAt = existing.completedAt
-                }
                 try store.writeGuard(db, [existing.remindersListID])
-                try reminder.update(db)
+                // Only the columns that changed: the others keep their edit times.
+                try reminder.updateChanges(db, from: existing)
                 summary.changes.append(.init(kind: .updated, list: listTitle, title: reminder.title))
                 try RemindersStore.setTags(db, reminderID: id, tags: item.todo.tags)
             } else {
