@@ -27,6 +27,10 @@ struct ICalendarBench {
         }
         let file = world.folder.appendingPathComponent("export.ics")
         try Data(text.utf8).write(to: file)
+        var reading = Samples()
+        for _ in 0..<runs {
+            reading.add(try timed { _ = try ICalendarFiles.read(file.path, timeZone: clock.timeZone, now: clock.now) }.seconds)
+        }
         var fresh = Samples()
         var again = Samples()
         var imported = 0
@@ -48,11 +52,12 @@ struct ICalendarBench {
         guard imported == size else { throw BenchError("the import added \(imported) reminders of \(size)") }
         let section = "iCalendar"
         Progress.say("icalendar \(Report.grouped(size)): export \(Report.format(export.median, .seconds)) "
-                     + "(\(text.utf8.count / 1024) KB), import \(Report.format(fresh.median, .seconds)), "
+                     + "(\(text.utf8.count / 1024) KB), read \(Report.format(reading.median, .seconds)), import \(Report.format(fresh.median, .seconds)), "
                      + "again \(Report.format(again.median, .seconds))")
         return [
             Figure(section: section, name: "export --ics, every list", reminders: size, samples: export, goal: goal),
             Figure(section: section, name: "import of that file into a fresh device", reminders: size, samples: fresh, goal: goal),
+            Figure(section: section, name: "…of which reading and mapping the file", reminders: size, samples: reading),
             Figure(section: section, name: "the same import again (every to-do unchanged)", reminders: size, samples: again),
         ]
     }

@@ -49,8 +49,22 @@ public enum ICalendarImport {
     /// Imports `collections`. With `dryRun` the changes are made and
     /// rolled back, so the summary is exactly what the import would do.
     public static func run(_ collections: [ICalendarCollection], options: Options, store: RemindersStore) throws -> Summary {
+        // Thousands of rows in one transaction spill SQLite's default 2 MB
+        // of pages to the file and read them back: the import widens the
+        // writer's cache while it runs, as the engine does for a big fetch.
+        let wide = collections.reduce(0) { $0 + $1.items.count } >= 200
+        var previousCache: Int?
+        defer {
+            if let previousCache {
+                try? store.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = \(previousCache)") }
+            }
+        }
         do {
             return try store.write { db in
+                if wide {
+                    previousCache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                    try db.execute(sql: "PRAGMA cache_size = -65536")
+                }
                 let summary = try apply(collections, options: options, db: db, store: store)
                 if options.dryRun { throw Rollback(summary: summary) }
                 return summary
@@ -107,13 +121,10 @@ public enum ICalendarImport {
         for (id, parentID) in parentOf where parentOf[parentID] != nil { parentOf[id] = nil }
 
         var nextPositions: [String: Int] = [:]
-        let ordered = incoming.keys.sorted { a, b in
-            // Parents first, for the foreign key; then file order.
-            let pa = parentOf[a] != nil, pb = parentOf[b] != nil
-            if pa != pb { return !pa }
-            let ia = incoming[a]!.item, ib = incoming[b]!.item
-            return (ia.file, ia.todo.line) < (ib.file, ib.todo.line)
-        }
+        // Parents first, for the foreign key; each group in file order.
+        var inFileOrder: [String] = []
+        for (collection, _) in targets { inFileOrder += collection.items.map(\.todo.reminder.id) }
+        let ordered = inFileOrder.filter { parentOf[$0] == nil } + inFileOrder.filter { parentOf[$0] != nil }
         let seenFiles = try recordedFiles(db, in: targets.compactMap(\.collection.folder))
         // What is here already, in two reads rather than a few per to-do.
         var existingRows: [String: Reminder] = [:]
@@ -181,10 +192,13 @@ public enum ICalendarImport {
                 try reminder.insert(db)
                 summary.changes.append(.init(kind: .added, list: listTitle, title: reminder.title))
                 var keys = Set<String>()
-                for tag in item.todo.tags where keys.insert(TagKey.of(tag)).inserted {
+                for tag in item.todo.tags {
+                    let key = TagKey.of(tag)
+                    guard keys.insert(key).inserted else { continue }
                     try db.cachedStatement(sql: "INSERT INTO tags (id, title) VALUES (?, ?) ON CONFLICT (id) DO NOTHING")
-                        .execute(arguments: [TagKey.of(tag), tag])
-                    try ReminderTag(reminderID: id, tagID: TagKey.of(tag)).insert(db)
+                        .execute(arguments: [key, tag])
+                    try db.cachedStatement(sql: "INSERT INTO remindersTags (id, reminderID, tagID) VALUES (?, ?, ?)")
+                        .execute(arguments: [ReminderTag.linkID(reminderID: id, tagKey: key), id, key])
                 }
             }
             try record(db, item: item)
