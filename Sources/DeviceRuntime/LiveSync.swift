@@ -44,9 +44,6 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     /// once everything was sent again.
     static let rejoinShownFor: TimeInterval = 60
 
-    /// How long after a commit the send starts, so that a burst of writes
-    /// goes in one request.
-    let sendDelay: TimeInterval = 0.03
 
     /// A live sync that does nothing until `start()`.
     /// - Parameters:
@@ -172,7 +169,10 @@ public final class LiveSync: SyncStatusProvider, Sendable {
             return true
         }
         guard first else { return }
-        queue.asyncAfter(deadline: .now() + sendDelay) { [weak self] in
+        // At once, not after a pause: commits made while this send runs
+        // queue one more send, which takes them all, so a burst still goes
+        // in one or two requests, and a single edit leaves without waiting.
+        queue.async { [weak self] in
             guard let self else { return }
             self.shared.withLock { $0.sendQueued = false }
             self.run(send: true, fetch: false)

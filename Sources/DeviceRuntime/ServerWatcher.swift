@@ -244,9 +244,10 @@ private final class WatchLoop: Sendable {
                 rewatchIfNeeded()
             }
             if ready > 0, fds.count > 1, fds[1].revents != 0 {
-                drainEvents(into: &buffer)
-                // Coalesce a burst of renames into one tick.
-                usleep(20_000)
+                // A tick at once: events of a burst that arrive during it
+                // wake the next poll and make one more tick, which reads the
+                // head as it is then (a tick before the head moved reads
+                // nothing new and costs one small read).
                 drainEvents(into: &buffer)
                 // A directory that just appeared, or came back, is watched
                 // before the tick reads it, so no change falls between.
