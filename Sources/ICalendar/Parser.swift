@@ -196,7 +196,7 @@ public enum ICalParser {
     }
 
     /// At most 40 characters of text from the file, for a message.
-    static func clip(_ text: String) -> String {
+    public static func clip(_ text: String) -> String {
         text.count <= 40 ? text : String(text.prefix(40)) + "…"
     }
 

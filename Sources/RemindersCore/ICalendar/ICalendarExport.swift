@@ -74,8 +74,8 @@ public enum ICalendarExport {
                 """) {
                 tags[row["reminderID"], default: []].append(row["title"])
             }
-            var rows = try Reminder.order(Column("position"), Column("id")).fetchAll(db)
-            if let listID { rows = rows.filter { $0.remindersListID == listID } }
+            let all = try Reminder.order(Column("position"), Column("id")).fetchAll(db)
+            let rows = listID.map { listID in all.filter { $0.remindersListID == listID } } ?? all
             var kept: [String: ICalComponent] = [:]
             var uids: [String: String] = [:]
             for reminder in rows {
@@ -98,7 +98,7 @@ public enum ICalendarExport {
                     parentUID: reminder.parentID.map { uids[$0] ?? $0 },
                     repeatOfUID: reminder.repeatOf.map { uids[$0] ?? $0 }))
             }
-            let ids = Set(try String.fetchAll(db, sql: "SELECT id FROM reminders"))
+            let ids = Set(all.map(\.id))
             return Content(lists: lists, covers: covers, reminders: byList, kept: kept, ids: ids)
         }
 

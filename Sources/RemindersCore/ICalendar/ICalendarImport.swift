@@ -84,7 +84,7 @@ public enum ICalendarImport {
             for item in collection.items {
                 if let (file, line) = seen[item.todo.reminder.id] {
                     throw CoreError.invalidInput(
-                        "\(item.file):\(item.todo.line): UID '\(ICalendarNames.clip(item.todo.uid))' is also on line \(line) of \(file)")
+                        "\(item.file):\(item.todo.line): UID '\(ICalParser.clip(item.todo.uid))' is also on line \(line) of \(file)")
                 }
                 seen[item.todo.reminder.id] = (item.file, item.todo.line)
             }
@@ -168,17 +168,16 @@ public enum ICalendarImport {
                !kept.properties.contains(where: { $0.name == "RELATED-TO" && TodoMapping.isParentLink($0) }) {
                 kept.properties.append(.text("RELATED-TO", item.todo.parentUID ?? "", parameters: [ICalParameter("RELTYPE", "PARENT")]))
             }
-            let exported = ExportedReminder(reminder: reminder, tags: item.todo.tags.sorted { TagKey.of($0) < TagKey.of($1) },
-                                            parentUID: nil, repeatOfUID: nil)
+            let exported = ExportedReminder(reminder: reminder, tags: item.todo.tags, parentUID: nil, repeatOfUID: nil)
             kept.properties.append(ICalProperty(TodoMapping.sourceMarker, item.sourceHash))
             kept.properties.append(ICalProperty(TodoMapping.stateMarker, mapping.fingerprint(exported)))
             reminder.icalendar = kept.text
             guard reminder.icalendar!.utf8.count <= Schema.maximumICalendarBytes else {
-                throw CoreError.invalidInput("\(item.file):\(item.todo.line): the properties kept for UID '\(ICalendarNames.clip(item.todo.uid))' take \(reminder.icalendar!.utf8.count) bytes; the limit is \(Schema.maximumICalendarBytes)")
+                throw CoreError.invalidInput("\(item.file):\(item.todo.line): the properties kept for UID '\(ICalParser.clip(item.todo.uid))' take \(reminder.icalendar!.utf8.count) bytes; the limit is \(Schema.maximumICalendarBytes)")
             }
             let listTitle = listTitles[listID] ?? listID
             if let existing {
-                if isUnchanged(existing, incoming: reminder, item: item, tagsHere: existingTags[id] ?? []) {
+                if isUnchanged(existing, incoming: reminder, kept: kept, item: item, tagsHere: existingTags[id] ?? []) {
                     summary.unchanged += 1
                     try record(db, item: item)
                     continue
@@ -219,8 +218,8 @@ public enum ICalendarImport {
     /// Whether the import would change nothing that matters: the same
     /// reminder, or a file version not later than the one imported, or
     /// (without versions) the same text as imported before.
-    private static func isUnchanged(_ existing: Reminder, incoming: Reminder, item: ICalendarCollection.Item,
-                                    tagsHere: Set<String>) -> Bool {
+    private static func isUnchanged(_ existing: Reminder, incoming: Reminder, kept: ICalComponent,
+                                    item: ICalendarCollection.Item, tagsHere: Set<String>) -> Bool {
         var comparable = incoming
         if !item.todo.givesCompletedAt { comparable.completedAt = existing.completedAt }
         if item.todo.position == nil { comparable.position = existing.position }
@@ -230,7 +229,7 @@ public enum ICalendarImport {
         var sameRow = comparable
         sameRow.icalendar = existing.icalendar
         if sameRow == existing, tagsHere == tagsThere,
-           stable(keptHere) == stable(ICalParser.parseKept(incoming.icalendar)) {
+           stable(keptHere) == stable(kept) {
             return true
         }
         let versionHere = TodoVersion(

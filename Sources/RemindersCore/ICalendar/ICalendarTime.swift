@@ -95,12 +95,6 @@ struct TimeZones {
     }
 }
 
-enum ICalendarNames {
-    /// At most 40 characters of text from a file, for a message.
-    static func clip(_ text: String) -> String {
-        text.count <= 40 ? text : String(text.prefix(40)) + "…"
-    }
-}
 
 /// Bytes as lower-case hexadecimal digits.
 func hexDigits<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {

@@ -64,11 +64,7 @@ extension TodoMapping {
             }
         }
         func value(_ field: Field) throws(ICalError) -> String? {
-            do {
-                return try read(field, fields[field] ?? [], todo: todo)
-            } catch {
-                throw error
-            }
+            try read(field, fields[field] ?? [])
         }
         var title = try value(.title) ?? ""
         if title.isEmpty { title = "Untitled" }
@@ -91,7 +87,7 @@ extension TodoMapping {
         var version = TodoVersion()
         if let sequence = todo.property("SEQUENCE") {
             guard let number = Int(sequence.value.trimmingCharacters(in: .whitespaces)), number >= 0 else {
-                throw ICalError(line: sequence.line, "SEQUENCE '\(ICalendarNames.clip(sequence.value))' is not a whole number")
+                throw ICalError(line: sequence.line, "SEQUENCE '\(ICalParser.clip(sequence.value))' is not a whole number")
             }
             version.sequence = number
         }
@@ -144,7 +140,7 @@ extension TodoMapping {
         }
         kept.components += overrides.map(\.content)
         if let position = fields[.position]?.first, Int(position.value.trimmingCharacters(in: .whitespaces)) == nil {
-            throw ICalError(line: position.line, "X-APPLE-SORT-ORDER '\(ICalendarNames.clip(position.value))' is not a whole number")
+            throw ICalError(line: position.line, "X-APPLE-SORT-ORDER '\(ICalParser.clip(position.value))' is not a whole number")
         }
         return ImportedTodo(
             uid: uid, reminder: reminder, tags: tags, parentUID: parentLink?.text, repeatOfUID: item.repeatOfUID,
@@ -220,13 +216,13 @@ extension TodoMapping {
                 if reminder.parentID == nil {
                     // Links the import could not follow stay; one the user removed goes.
                     todo.properties += shadows.filter { !exists(Self.id(forUID: $0.text)) }
-                } else if !shadows.isEmpty, (try? read(.parent, shadows, todo: kept)) == reminder.parentID {
+                } else if !shadows.isEmpty, (try? read(.parent, shadows)) == reminder.parentID {
                     todo.properties += shadows
                 } else {
                     todo.properties += write(.parent, item)
                 }
             default:
-                if !shadows.isEmpty, (try? read(field, shadows, todo: kept)) == value(field, item) {
+                if !shadows.isEmpty, (try? read(field, shadows)) == value(field, item) {
                     todo.properties += shadows
                 } else {
                     todo.properties += write(field, item)

@@ -56,8 +56,8 @@ struct TodoMapping {
     // MARK: Reading
 
     /// The value of `field` the properties give, as a comparable string
-    /// (nil: not given). `parentOf` maps a RELATED-TO's UID to an id.
-    func read(_ field: Field, _ properties: [ICalProperty], todo: ICalComponent) throws(ICalError) -> String? {
+    /// (nil: not given); a RELATED-TO or series UID reads as its id.
+    func read(_ field: Field, _ properties: [ICalProperty]) throws(ICalError) -> String? {
         switch field {
         case .title:
             return properties.first.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -69,7 +69,7 @@ struct TodoMapping {
         case .priority:
             guard let property = properties.first else { return nil }
             guard let value = Int(property.value.trimmingCharacters(in: .whitespaces)), (0...9).contains(value) else {
-                throw ICalError(line: property.line, "PRIORITY '\(ICalendarNames.clip(property.value))' is not a number from 0 to 9")
+                throw ICalError(line: property.line, "PRIORITY '\(ICalParser.clip(property.value))' is not a number from 0 to 9")
             }
             let priority = Self.priority(value)
             return priority == .none ? nil : priority.name
@@ -136,7 +136,7 @@ struct TodoMapping {
             zone = ICalendarTime.utc
         } else if let tzid = property.parameter("TZID") {
             guard let named = zones.zone(tzid) else {
-                throw ICalError(line: property.line, "unknown time zone '\(ICalendarNames.clip(tzid))' in \(property.name)")
+                throw ICalError(line: property.line, "unknown time zone '\(ICalParser.clip(tzid))' in \(property.name)")
             }
             zone = named
         }
