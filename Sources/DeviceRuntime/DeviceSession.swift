@@ -42,6 +42,13 @@ public final class DeviceSession: Sendable {
         }
     }
 
+    /// A first download of many records builds the search index and the
+    /// counts once at its end instead of row by row (`DerivedData`).
+    public static let bulkLoad = BulkLoad(
+        isWorthIt: { incoming, existing in DerivedData.isWorthSuspending(incoming: incoming, existing: existing) },
+        begin: { db in try DerivedData.suspend(db) },
+        end: { db in try DerivedData.resume(db) })
+
     /// Opens the device's database (created and migrated if new) and
     /// attaches the engine. Does not touch the server: that happens on the
     /// first sync.
@@ -63,7 +70,8 @@ public final class DeviceSession: Sendable {
         writer = try AppDatabase.open(path: databasePath)
         do {
             engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables,
-                                    wallClock: wallClock, repair: { db in try SyncedRules.repair(db) })
+                                    wallClock: wallClock, repair: { db in try SyncedRules.repair(db) },
+                                    bulkLoad: Self.bulkLoad)
         } catch let error as SyncError {
             throw CoreError.database("database \(databasePath): \(error.description)")
         }

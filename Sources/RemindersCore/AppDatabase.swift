@@ -55,6 +55,12 @@ public enum AppDatabase {
             if superseded {
                 throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")
             }
+            // A load stopped before it rebuilt the search index and the
+            // counts (`DerivedData`) is finished first, by the schema that
+            // suspended it, before a migration may change its triggers.
+            if try writer.read({ db in try DerivedData.isSuspended(db) }) {
+                try writer.write { db in try DerivedData.resume(db) }
+            }
             try migrator.migrate(writer)
         } catch let error as CoreError {
             throw error

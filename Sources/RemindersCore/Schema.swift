@@ -224,6 +224,17 @@ public enum Schema {
                 CREATE INDEX local_icalendarFiles_folder ON local_icalendarFiles(folder);
                 """)
         }
+        migrator.registerMigration("v11: triggers suspended for a bulk load") { db in
+            try db.execute(sql: """
+                -- The triggers that keep the search index and the counts,
+                -- while a big load runs without them (`DerivedData`): empty
+                -- whenever they are in place.
+                CREATE TABLE local_suspendedTriggers (
+                  name TEXT PRIMARY KEY NOT NULL,
+                  sql TEXT NOT NULL
+                ) STRICT;
+                """)
+        }
         return migrator
     }
 

@@ -98,6 +98,11 @@ struct FetchRound {
                 """, arguments: [zone.name, zone.ownerName]) ?? false
         }
         var seen: Set<String> = []
+        // A bulk load begun by a page ends with the zone's last page, or
+        // here should the fetch stop before (else the app's next open
+        // ends it: see `BulkLoad`).
+        var bulkLoading = false
+        defer { if bulkLoading { engine.endBulkLoad() } }
         while true {
             let page: ZoneChanges
             do {
@@ -115,8 +120,9 @@ struct FetchRound {
             }
             if refetchingAll { seen.formUnion(page.changed.map(\.id.recordName)) }
             let assets = try loadAssets(of: page.changed, database: database)
-            let pageReport = try engine.applyWrite { db -> SyncReport in
+            let (pageReport, bulkAfter) = try engine.applyWrite { db -> (SyncReport, Bool) in
                 try cache.widen(db, forPageOf: page.changed.count + page.deleted.count)
+                let bulk = try bulkLoading || engine.beginBulkLoad(db, firstPage: token == nil, records: page.changed.count)
                 // The whole page at once, and only if a record is refused
                 // again record by record: a savepoint per record costs
                 // more than the record (the search index flushes at each).
@@ -139,8 +145,10 @@ struct FetchRound {
                     INSERT INTO sync_zones (scope, zoneName, ownerName, token, isCreated) VALUES (?, ?, ?, ?, 1)
                     ON CONFLICT DO UPDATE SET token = excluded.token, isCreated = 1
                     """, arguments: [scope.rawValue, zone.name, zone.ownerName, page.token.sequence])
-                return pageReport
+                if bulk, !page.moreComing { try engine.bulkLoad?.end(db) }
+                return (pageReport, bulk && page.moreComing)
             }
+            bulkLoading = bulkAfter
             report.add(pageReport)
             token = page.token
             if !page.moreComing { break }
@@ -188,5 +196,25 @@ struct FetchRound {
             }
         }
         return report
+    }
+}
+
+extension SyncEngine {
+    /// Begins the app's bulk load for the first page of a zone's download
+    /// when it is worth it; returns whether it began.
+    func beginBulkLoad(_ db: Database, firstPage: Bool, records: Int) throws -> Bool {
+        guard firstPage, let bulkLoad, bulkLoad.isWorthIt(records, 0) else { return false }
+        let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_metadata") ?? 0
+        guard bulkLoad.isWorthIt(records, existing) else { return false }
+        try bulkLoad.begin(db)
+        return true
+    }
+
+    /// Ends a bulk load a fetch stopped in the middle of, in a transaction
+    /// of its own. Should that fail too, the app ends it when it next
+    /// opens the database.
+    func endBulkLoad() {
+        guard let bulkLoad else { return }
+        try? syncWrite { db in try bulkLoad.end(db) }
     }
 }

@@ -30,6 +30,9 @@ public final class SyncEngine: Sendable {
     /// became a subtask elsewhere): run after a fetch that received
     /// anything, as a local edit, so its writes are sent like the user's.
     let repair: (@Sendable (Database) throws -> Void)?
+    /// What the app keeps row by row that a big download builds faster
+    /// once at its end (see `BulkLoad`).
+    let bulkLoad: BulkLoad?
 
     /// Records per request; the server refuses more than 400.
     public let batchLimit = 400
@@ -50,10 +53,12 @@ public final class SyncEngine: Sendable {
         tables: [SyncedTable],
         zoneName: String = "reminders",
         wallClock: @escaping @Sendable () -> Int64 = systemWallClock,
-        repair: (@Sendable (Database) throws -> Void)? = nil
+        repair: (@Sendable (Database) throws -> Void)? = nil,
+        bulkLoad: BulkLoad? = nil
     ) throws {
         self.writer = writer
         self.repair = repair
+        self.bulkLoad = bulkLoad
         self.userName = userName
         self.deviceName = deviceName
         self.defaultZoneID = ZoneID(name: zoneName, ownerName: userName)
@@ -116,10 +121,11 @@ public final class SyncEngine: Sendable {
         tables: [SyncedTable],
         zoneName: String = "reminders",
         wallClock: @escaping @Sendable () -> Int64 = systemWallClock,
-        repair: (@Sendable (Database) throws -> Void)? = nil
+        repair: (@Sendable (Database) throws -> Void)? = nil,
+        bulkLoad: BulkLoad? = nil
     ) throws {
         try self.init(writer: writer, userName: privateDatabase.userName, deviceName: privateDatabase.deviceName,
-                      tables: tables, zoneName: zoneName, wallClock: wallClock, repair: repair)
+                      tables: tables, zoneName: zoneName, wallClock: wallClock, repair: repair, bulkLoad: bulkLoad)
         connect(privateDatabase: privateDatabase, sharedDatabase: sharedDatabase)
     }
 

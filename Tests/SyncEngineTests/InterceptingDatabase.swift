@@ -7,6 +7,7 @@ struct InterceptingDatabase: CloudDatabase {
     let base: any CloudDatabase
     var serverIdentity: (@Sendable (Int64?) throws -> ServerIdentity)?
     var fetchRecords: (@Sendable ([RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>])?
+    var fetchZoneChanges: (@Sendable (ZoneID, ChangeToken?, Int) throws -> ZoneChanges)?
 
     /// Record reads fail with `serverUnavailable`, as a busy server's would.
     static func recordsUnavailable(_ base: any CloudDatabase) -> InterceptingDatabase {
@@ -55,7 +56,7 @@ struct InterceptingDatabase: CloudDatabase {
     }
 
     func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
-        try base.fetchZoneChanges(zoneID: zoneID, since: token, limit: limit)
+        try fetchZoneChanges?(zoneID, token, limit) ?? base.fetchZoneChanges(zoneID: zoneID, since: token, limit: limit)
     }
 
     func uploadAsset(_ data: Data) throws -> Asset { try base.uploadAsset(data) }

@@ -24,7 +24,8 @@ final class Device {
     let engine: SyncEngine
     let clock: TestClock
 
-    init(_ name: String, user: String = "me", server: any ServerConnection, clock: TestClock = TestClock()) throws {
+    init(_ name: String, user: String = "me", server: any ServerConnection, clock: TestClock = TestClock(),
+         bulkLoad: BulkLoad? = DeviceSession.bulkLoad) throws {
         self.name = name
         self.user = user
         self.clock = clock
@@ -39,7 +40,8 @@ final class Device {
             sharedDatabase: databases.shared,
             tables: RemindersTables.all,
             wallClock: { clock.now },
-            repair: { db in try SyncedRules.repair(db) })
+            repair: { db in try SyncedRules.repair(db) },
+            bulkLoad: bulkLoad)
     }
 
     @discardableResult

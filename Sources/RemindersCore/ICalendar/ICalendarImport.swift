@@ -52,7 +52,8 @@ public enum ICalendarImport {
         // Thousands of rows in one transaction spill SQLite's default 2 MB
         // of pages to the file and read them back: the import widens the
         // writer's cache while it runs, as the engine does for a big fetch.
-        let wide = collections.reduce(0) { $0 + $1.items.count } >= 200
+        let incoming = collections.reduce(0) { $0 + $1.items.count }
+        let wide = incoming >= 200
         var previousCache: Int?
         defer {
             if let previousCache {
@@ -65,7 +66,13 @@ public enum ICalendarImport {
                     previousCache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                     try db.execute(sql: "PRAGMA cache_size = -65536")
                 }
+                // A big import into a small database builds the search
+                // index and the counts once, at its end (`DerivedData`).
+                let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM reminders") ?? 0
+                let bulk = DerivedData.isWorthSuspending(incoming: incoming, existing: existing)
+                if bulk { try DerivedData.suspend(db) }
                 let summary = try apply(collections, options: options, db: db, store: store)
+                if bulk { try DerivedData.resume(db) }
                 if options.dryRun { throw Rollback(summary: summary) }
                 return summary
             }
