@@ -41,6 +41,8 @@ public final class DirectoryServer: RecordStore {
     private let storeFileIdentity: FileIdentity?
     private let headFile: HeadFile
     private let clock: @Sendable () -> Date
+    /// Set for a device's own handle (`prefetchingPages`).
+    private let prefetch: PagePrefetch?
 
     /// Opens the server in `directory`, creating the directory and an empty
     /// store if they do not exist (unless `createIfMissing` is false: a
@@ -51,13 +53,18 @@ public final class DirectoryServer: RecordStore {
     /// - parameter clock: the server clock, which stamps modification dates.
     ///   Tests and `REMINDERS_NOW` pin it; dates still increase on every save
     ///   of a record.
+    /// - parameter prefetchingPages: read a fetch's next page while the
+    ///   caller applies one (`PagePrefetch`): for a device's own handle,
+    ///   not for the service, whose devices prefetch themselves.
     /// - throws: `serverUnavailable` for a directory that cannot be created
     ///   or written, or a damaged store; `incompatibleVersion` for a store
     ///   written by a newer program.
-    public init(directory: URL, createIfMissing: Bool = true, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(directory: URL, createIfMissing: Bool = true, clock: @escaping @Sendable () -> Date = { Date() },
+                prefetchingPages: Bool = false) throws {
         let directory = directory.standardizedFileURL
         self.directory = directory
         self.clock = clock
+        prefetch = prefetchingPages ? PagePrefetch() : nil
         headFile = HeadFile(directory: directory)
         try Self.prepareDirectory(directory, createIfMissing: createIfMissing)
         let file = directory.appendingPathComponent("server.sqlite").path
@@ -96,7 +103,7 @@ public final class DirectoryServer: RecordStore {
     /// One user's private or shared database on this server, making requests
     /// as `device` (recorded as `modifiedByDevice` on what it saves).
     public func database(user: String, scope: DatabaseScope, device: String) -> StoreDatabase {
-        StoreDatabase(store: self, userName: user, scope: scope, deviceName: device)
+        StoreDatabase(store: self, userName: user, scope: scope, deviceName: device, prefetch: prefetch)
     }
 
     /// The latest change sequence, from the `HEAD` file (cheap enough to call

@@ -17,12 +17,17 @@ public struct StoreDatabase: CloudDatabase {
     public let userName: String
     public let scope: DatabaseScope
     public let deviceName: String
+    /// Set for a device's own handle: the next page of a fetch is read
+    /// while the device applies one.
+    let prefetch: PagePrefetch?
 
-    package init(store: any RecordStore, userName: String, scope: DatabaseScope, deviceName: String) {
+    package init(store: any RecordStore, userName: String, scope: DatabaseScope, deviceName: String,
+                 prefetch: PagePrefetch? = nil) {
         self.store = store
         self.userName = userName
         self.scope = scope
         self.deviceName = deviceName
+        self.prefetch = prefetch
     }
 
     // MARK: Zones
@@ -125,6 +130,19 @@ public struct StoreDatabase: CloudDatabase {
     }
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
+        guard let prefetch else { return try fetchZonePage(zoneID, since: token, limit: limit) }
+        func key(_ token: ChangeToken) -> PagePrefetch.Key {
+            PagePrefetch.Key(scope: scope, device: deviceName, zone: zoneID, token: token, limit: limit)
+        }
+        let ahead = token.flatMap { prefetch.take(key($0)) }
+        let changes = try ahead ?? fetchZonePage(zoneID, since: token, limit: limit)
+        if changes.moreComing {
+            prefetch.start(key(changes.token)) { [self] in try fetchZonePage(zoneID, since: changes.token, limit: limit) }
+        }
+        return changes
+    }
+
+    private func fetchZonePage(_ zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
         try store.read { db in
             var changes = try ChangeFeed(database: self, db: db).zoneChanges(zoneID, since: token, limit: limit)
             changes.head = try HistoryMark.head(db)

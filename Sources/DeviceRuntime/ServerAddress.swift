@@ -29,7 +29,7 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: `CloudError` (unavailable, damaged, too new).
     public func open(createIfMissing: Bool = true) throws -> any ServerConnection {
         switch self {
-        case .directory(let url): try DirectoryServer(directory: url, createIfMissing: createIfMissing)
+        case .directory(let url): try DirectoryServer(directory: url, createIfMissing: createIfMissing, prefetchingPages: true)
         case .remote(let url, let credential): RemoteServer(url: url, credential: credential)
         }
     }

@@ -1,10 +1,11 @@
-import CloudServer
 import Foundation
 import Synchronization
 
 /// The next page of a zone's changes, asked for as soon as a page says more
 /// are coming: while the device applies one page (most of a first fetch's
-/// time), the service reads, sends and this side decodes the next.
+/// time), the server reads the next (and over HTTP, sends it and this side
+/// decodes it). A device's own handle on a server does this, never the
+/// service: its pages are asked for by devices that prefetch themselves.
 ///
 /// A page asked for ahead only answers the very request it stands for (the
 /// same database, device, zone, token and limit); it fails or is old, the
@@ -12,14 +13,24 @@ import Synchronization
 /// would have given it: a page is the changes after its token as the
 /// server had them, and whatever changed since comes after the page's own
 /// token.
-final class PagePrefetch: Sendable {
-    struct Key: Hashable, Sendable {
+public final class PagePrefetch: Sendable {
+    public struct Key: Hashable, Sendable {
         var scope: DatabaseScope
         var device: String
         var zone: ZoneID
         var token: ChangeToken
         var limit: Int
+
+        public init(scope: DatabaseScope, device: String, zone: ZoneID, token: ChangeToken, limit: Int) {
+            self.scope = scope
+            self.device = device
+            self.zone = zone
+            self.token = token
+            self.limit = limit
+        }
     }
+
+    public init() {}
 
     /// One page on its way, or arrived.
     private final class Page: Sendable {
@@ -43,7 +54,7 @@ final class PagePrefetch: Sendable {
 
     /// Asks for the page of `key` in the background, in place of any page
     /// asked for before.
-    func start(_ key: Key, fetch: @escaping @Sendable () throws -> ZoneChanges) {
+    public func start(_ key: Key, fetch: @escaping @Sendable () throws -> ZoneChanges) {
         let page = Page(key: key)
         ahead.withLock { $0 = page }
         DispatchQueue.global().async {
@@ -55,7 +66,7 @@ final class PagePrefetch: Sendable {
 
     /// The page asked for ahead for `key`, once it arrived; nil when none
     /// was, or it failed (asked again, the request says why), or is old.
-    func take(_ key: Key) -> ZoneChanges? {
+    public func take(_ key: Key) -> ZoneChanges? {
         let page = ahead.withLock { ahead -> Page? in
             guard let page = ahead, page.key == key else { return nil }
             ahead = nil
