@@ -18,19 +18,37 @@ extension SyncEngine {
     /// new parent, so no device ever fetches it first and, finding no parent
     /// on the server yet, takes it for an orphan. Should every pending row
     /// wait (a cycle of new rows), they go as they are.
-    func outgoingBatch(_ db: Database, limit: Int, orderingRows: Bool = true) throws -> [OutgoingChange] {
+    ///
+    /// `excluding`: changes of a request still on its way (the send reads
+    /// its next batch meanwhile), left out; such a read never falls back
+    /// to rows as they are, as its rows may wait for that request only.
+    func outgoingBatch(_ db: Database, limit: Int, orderingRows: Bool = true,
+                       excluding inFlight: [OutgoingChange] = []) throws -> [OutgoingChange] {
         var metadata: [Metadata] = []
         let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
+        let excluded = Dictionary(grouping: inFlight, by: \.table.name).mapValues { changes in
+            String(decoding: (try? JSONEncoder().encode(changes.map(\.key))) ?? Data("[]".utf8), as: UTF8.self)
+        }
         for (table, deletes) in passes where metadata.count < limit {
             let waiting = orderingRows && !deletes ? Self.waitingForNewParent(table) : ""
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Metadata.columns) FROM sync_metadata
-                WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
-                LIMIT ?
-                """), arguments: [table.name, deletes, limit - metadata.count])
+            let rows: [Row]
+            if let keys = excluded[table.name] {
+                rows = try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT \(Metadata.columns) FROM sync_metadata
+                    WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
+                      AND recordName NOT IN (SELECT value FROM json_each(?))
+                    LIMIT ?
+                    """), arguments: [table.name, deletes, keys, limit - metadata.count])
+            } else {
+                rows = try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT \(Metadata.columns) FROM sync_metadata
+                    WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
+                    LIMIT ?
+                    """), arguments: [table.name, deletes, limit - metadata.count])
+            }
             metadata += try rows.map(Metadata.init(row:))
         }
-        if metadata.isEmpty, orderingRows, tables.contains(where: { !$0.selfReferences.isEmpty }) {
+        if metadata.isEmpty, orderingRows, inFlight.isEmpty, tables.contains(where: { !$0.selfReferences.isEmpty }) {
             return try outgoingBatch(db, limit: limit, orderingRows: false)
         }
         var batch: [OutgoingChange] = []

@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import GRDB
+import Synchronization
 
 /// A pending change read for sending, with what is needed to judge the
 /// server's answer.
@@ -67,16 +68,21 @@ struct SendRound {
         var rounds = 0
         // Offline means no sends, also for a round that began before the
         // device went offline (a live fetch that found edits to send).
+        // The next batch, read while the request of the current one is on
+        // its way (see `modifyRecords(_:saving:deleting:readingAhead:)`).
+        var next: [OutgoingChange]?
         while failedRounds < 3, rounds < 50, !engine.isOffline {
             rounds += 1
             let limit = self.limit
-            let batch = try engine.writer.read { db in try engine.outgoingBatch(db, limit: limit) }
+            let batch = try next ?? engine.writer.read { db in try engine.outgoingBatch(db, limit: limit) }
+            next = nil
             if batch.isEmpty { break }
             let byDatabase = Dictionary(grouping: batch) { change -> DatabaseScope in
                 let zone = change.record?.id.zoneID ?? change.deleteID?.zoneID ?? engine.defaultZoneID
                 return zone.ownerName == engine.userName ? .private : .shared
             }
             var progress = false
+            var plain = true
             for scope in DatabaseScope.allCases {
                 guard let changes = byDatabase[scope], !changes.isEmpty else { continue }
                 let database = scope == .private ? engine.privateDatabase : engine.sharedDatabase
@@ -90,23 +96,54 @@ struct SendRound {
                     let deletes = changes.compactMap(\.deleteID)
                     let overwritten = try editsLostToDeletes(changes, database: database)
                     try engine.noteSending(changes)
-                    let result = try database.modifyRecords(saving: saves, deleting: deletes)
+                    // Only a full batch leaves more to read.
+                    let (result, ahead) = try modifyRecords(database, saving: saves, deleting: deletes,
+                                                            readingAhead: next == nil && batch.count >= limit ? batch : nil)
+                    next = next ?? ahead
                     if result.saysGone { try engine.confirmSameServer() }
-                    var outcome = try handle(result, for: changes, database: database)
+                    var (outcome, confirmedAll) = try handle(result, for: changes, database: database)
                     outcome.conflicts += try logEditsLostToDeletes(overwritten, result: result)
                     report.add(outcome)
                     if !outcome.isEmpty { progress = true }
+                    if !confirmedAll { plain = false }
                 } catch CloudError.limitExceeded {
                     guard limit > 1 else { throw SyncError.server(.limitExceeded("one record is too large")) }
                     self.limit = max(1, limit / 2)
                     progress = true
+                    plain = false
                 } catch let error as CloudError {
                     throw SyncError.server(error)
                 }
             }
+            // Read before the answers were stored: it stands only if every
+            // change was simply confirmed (an answer that merged, dropped
+            // or put back rows may have changed the rows it read).
+            if !plain || next?.isEmpty == true { next = nil }
             failedRounds = progress ? 0 : failedRounds + 1
         }
         return report
+    }
+
+    /// Sends one request and, while it is on its way, reads the batch after
+    /// `readingAhead` (leaving its changes out): the request is most of a
+    /// send's time, the read most of the rest, and they need not wait for
+    /// each other. The read is nil when not asked for or when it failed
+    /// (the next round reads again).
+    private func modifyRecords(_ database: any CloudDatabase, saving saves: [ServerRecord], deleting deletes: [RecordID],
+                               readingAhead batch: [OutgoingChange]?) throws -> (ModifyRecordsResult, [OutgoingChange]?) {
+        guard let batch else { return (try database.modifyRecords(saving: saves, deleting: deletes), nil) }
+        let answer = Mutex<Result<ModifyRecordsResult, any Error>?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let result = Result { try database.modifyRecords(saving: saves, deleting: deletes) }
+            answer.withLock { $0 = result }
+            answered.signal()
+        }
+        let limit = self.limit
+        let ahead = try? engine.writer.read { db in try engine.outgoingBatch(db, limit: limit, excluding: batch) }
+        answered.wait()
+        guard let result = answer.withLock({ $0 }) else { preconditionFailure("a request that ended without an answer") }
+        return (try result.get(), ahead)
     }
 
     /// Server records that changed since this device last saw them and that
@@ -159,10 +196,13 @@ struct SendRound {
         }
     }
 
-    /// Applies the server's answer to a batch in one transaction.
-    private func handle(_ result: ModifyRecordsResult, for changes: [OutgoingChange], database: any CloudDatabase) throws -> SyncReport {
+    /// Applies the server's answer to a batch in one transaction. Also
+    /// says whether every change was simply confirmed.
+    private func handle(_ result: ModifyRecordsResult, for changes: [OutgoingChange],
+                        database: any CloudDatabase) throws -> (SyncReport, confirmedAll: Bool) {
         var report = SyncReport()
         var reverts: [RecordID] = []
+        var confirmed = 0
         try engine.applyWrite { db in
             try engine.advanceMark(db, to: result.head)
             for change in changes {
@@ -171,6 +211,7 @@ struct SendRound {
                     case .success(let saved)?:
                         try confirmSave(db, change: change, saved: saved)
                         report.sentSaves += 1
+                        confirmed += 1
                     case .failure(.serverRecordChanged(let current))?:
                         // A merge that must wait for a parent not fetched yet
                         // is no progress: the fetch that follows brings it.
@@ -195,6 +236,7 @@ struct SendRound {
                     case .success?, .failure(.unknownItem)?:
                         try confirmDelete(db, change: change)
                         report.sentDeletes += 1
+                        confirmed += 1
                     case .failure(.zoneNotFound(let zone))?:
                         try db.execute(sql: "UPDATE sync_zones SET isCreated = 0 WHERE zoneName = ? AND ownerName = ?",
                                        arguments: [zone.name, zone.ownerName])
@@ -209,7 +251,7 @@ struct SendRound {
         if !reverts.isEmpty {
             report.add(try revert(reverts, database: database))
         }
-        return report
+        return (report, confirmed == changes.count)
     }
 
     /// The server has `saved`: it becomes the last-known record, and the

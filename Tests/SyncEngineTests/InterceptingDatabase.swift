@@ -8,6 +8,7 @@ struct InterceptingDatabase: CloudDatabase {
     var serverIdentity: (@Sendable (Int64?) throws -> ServerIdentity)?
     var fetchRecords: (@Sendable ([RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>])?
     var fetchZoneChanges: (@Sendable (ZoneID, ChangeToken?, Int) throws -> ZoneChanges)?
+    var modifyRecords: (@Sendable ([ServerRecord], [RecordID]) throws -> ModifyRecordsResult)?
 
     /// Record reads fail with `serverUnavailable`, as a busy server's would.
     static func recordsUnavailable(_ base: any CloudDatabase) -> InterceptingDatabase {
@@ -48,7 +49,7 @@ struct InterceptingDatabase: CloudDatabase {
     }
 
     func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
-        try base.modifyRecords(saving: saving, deleting: deleting)
+        try modifyRecords?(saving, deleting) ?? base.modifyRecords(saving: saving, deleting: deleting)
     }
 
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {

@@ -1,0 +1,101 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Synchronization
+import Testing
+@testable import SyncEngine
+import TestSupport
+
+/// A send reads its next batch while a full batch's request is on its way
+/// (`SendRound.modifyRecords(_:saving:deleting:readingAhead:)`). The batch
+/// read ahead leaves the request's changes out, lets subtasks of parents
+/// still on their way wait, and is dropped when the answer did more than
+/// confirm.
+@Suite struct SendAheadTests {
+    let directory = TemporaryDirectory()
+
+    /// The record names of each save request a device makes.
+    final class Requests: Sendable {
+        let saved = Mutex<[[String]]>([])
+    }
+
+    /// Records every save request `device` makes from now on.
+    func recordRequests(_ device: Device, on server: DirectoryServer) -> Requests {
+        let requests = Requests()
+        let base = server.databases(user: device.user, device: device.name)
+        device.engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+                requests.saved.withLock { $0.append(saving.map(\.id.recordName)) }
+                return try base.private.modifyRecords(saving: saving, deleting: deleting)
+            }),
+            sharedDatabase: base.shared)
+        return requests
+    }
+
+    /// `count` reminders in `list`, in one transaction.
+    func addMany(_ device: Device, _ count: Int, in list: String) throws {
+        try device.db.write { db in
+            for index in 0..<count {
+                try db.execute(sql: "INSERT INTO reminders (id, remindersListID, title) VALUES (?, ?, ?)",
+                               arguments: ["\(device.name)-\(index)", list, "Reminder \(index)"])
+            }
+        }
+    }
+
+    @Test func theBatchReadAheadLeavesTheRequestOutAndSubtasksWaitForTheirParent() throws {
+        let server = try makeServer(directory)
+        let (a, b) = try twoDevices(on: server)
+        let list = try a.store.createList(title: "Home").id
+        let parent = try a.store.createReminder(ReminderDraft(listID: list, title: "Trip")).id
+        let steps = try (0..<5).map { try a.store.createReminder(ReminderDraft(listID: list, title: "Step \($0)", parentID: parent)).id }
+        try addMany(a, 900, in: list)
+        let requests = recordRequests(a, on: server)
+        let report = try a.sync()
+        #expect(report.sentSaves == 907)
+
+        let sent = requests.saved.withLock { $0 }
+        #expect(sent.count >= 3)
+        let all = sent.flatMap { $0 }
+        #expect(all.count == Set(all).count, "a record went in two requests")
+        #expect(Set(all).count == 907)
+        func request(of id: String) throws -> Int {
+            try #require(sent.firstIndex { $0.contains("reminders/\(id)") })
+        }
+        for step in steps {
+            #expect(try request(of: step) > request(of: parent), "a subtask went no later than its new parent")
+        }
+
+        try b.sync()
+        #expect(try b.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0)
+        #expect(try b.export() == a.export())
+    }
+
+    /// The first request's answer refuses it all (its list was deleted
+    /// elsewhere, and a zone's saves land together or not at all): the
+    /// batch read meanwhile is dropped and read again, and both devices
+    /// end with the list and its reminders gone.
+    @Test func anAnswerThatRefusesTheRequestDropsTheBatchReadAhead() throws {
+        let server = try makeServer(directory)
+        let (a, b) = try twoDevices(on: server)
+        let list = try a.store.createList(title: "Home")
+        try a.sync()
+        try b.sync()
+        try b.store.deleteList(id: list.id)
+        try b.sync()
+        try a.store.updateList(id: list.id, title: "House")
+        try addMany(a, 900, in: list.id)
+        let requests = recordRequests(a, on: server)
+        try a.engine.sendChanges()
+        let sent = requests.saved.withLock { $0 }
+        #expect(sent.first?.contains("remindersLists/\(list.id)") == true)
+        #expect(sent.count > 1)
+
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        #expect(try a.db.read { try Reminder.fetchCount($0) } == 0)
+        #expect(try b.db.read { try Reminder.fetchCount($0) } == 0)
+        #expect(try b.export() == a.export())
+    }
+}
