@@ -41,18 +41,30 @@ struct RecordBatch {
                 try context.db.savepoint {
                     var changed: [RecordID: Int64] = [:]
                     var moved: Set<RecordID> = []
+                    // A shared database's permission check of a save reads
+                    // the records above it, which may be earlier saves of
+                    // this request: there each is written at once. A private
+                    // database checks nothing of the kind, and writes the
+                    // zone's saves together, many per statement.
+                    var unwritten: [StoredRecord] = []
                     for save in Self.parentsFirst(zoneSaves) {
                         coverage.reset()
                         do {
                             if let error = unavailableAssets[save.id] { throw error }
                             let outcome = try apply(save, existing: stored[save.id.recordName], context, coverage)
-                            saved[save.id] = outcome.record
-                            changed[save.id] = outcome.sequence
+                            if database.scope == .shared {
+                                try outcome.stored.write(context.db)
+                            } else {
+                                unwritten.append(outcome.stored)
+                            }
+                            saved[save.id] = outcome.stored.record
+                            changed[save.id] = outcome.stored.sequence
                             if outcome.isStructural { moved.insert(save.id) }
                         } catch let error as CloudError {
                             failures[save.id] = error
                         }
                     }
+                    if failures.isEmpty { try StoredRecord.write(unwritten, context.db) }
                     // The zone's change sequence moves once for all its saves.
                     if let latest = changed.values.max() {
                         try context.touchZone(zone, sequence: latest)
@@ -161,15 +173,16 @@ struct RecordBatch {
     // MARK: Saves
 
     private struct SaveOutcome {
-        var record: ServerRecord
-        var sequence: Int64
+        /// The new version, with its sequence, to be written.
+        var stored: StoredRecord
         /// Created, re-created, or moved to another parent: the shares
         /// covering it and its descendants may have changed.
         var isStructural: Bool
     }
 
-    /// Saves one record if the server's version is the one the client last
-    /// saw ("if server record unchanged").
+    /// The new version of one record, if the server's version is the one
+    /// the client last saw ("if server record unchanged"); the caller
+    /// writes it.
     private func apply(_ save: ServerRecord, existing: StoredRecord?, _ context: WriteContext,
                        _ coverage: ShareCoverage) throws -> SaveOutcome {
         let live = existing.flatMap { $0.isDeleted ? nil : $0 }
@@ -191,8 +204,8 @@ struct RecordBatch {
         record.modificationDate = context.modificationDate(after: existing?.record.modificationDate)
         record.modifiedByUser = context.userName
         record.modifiedByDevice = context.deviceName
-        try StoredRecord(record: record, sequence: sequence, isDeleted: false).write(context.db)
-        return SaveOutcome(record: record, sequence: sequence, isStructural: live == nil || live?.record.parent != save.parent)
+        return SaveOutcome(stored: StoredRecord(record: record, sequence: sequence, isDeleted: false),
+                           isStructural: live == nil || live?.record.parent != save.parent)
     }
 
     /// A participant may save a record only where a share they accepted with

@@ -78,25 +78,47 @@ struct StoredRecord {
 
     /// Writes this version over whatever the row held.
     func write(_ db: any StoreConnection) throws {
-        let zone = record.id.zoneID
-        try db.execute("""
-            INSERT INTO record (\(Self.columns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (ownerName, zoneName, recordName) DO UPDATE SET
-                recordType = excluded.recordType, fields = excluded.fields,
-                fieldModificationTimes = excluded.fieldModificationTimes,
-                parentOwnerName = excluded.parentOwnerName, parentZoneName = excluded.parentZoneName,
-                parentRecordName = excluded.parentRecordName, changeTag = excluded.changeTag,
-                modificationDate = excluded.modificationDate, modifiedByUser = excluded.modifiedByUser,
-                modifiedByDevice = excluded.modifiedByDevice, sequence = excluded.sequence,
-                isDeleted = excluded.isDeleted
-            """, [
-            zone.ownerName, zone.name, record.id.recordName, record.recordType,
-            try RecordCoding.encodeFields(record.fields), try RecordCoding.encodeTimes(record.fieldModificationTimes),
-            record.parent?.zoneID.ownerName, record.parent?.zoneID.name, record.parent?.recordName,
-            record.changeTag, (record.modificationDate ?? Date()).timeIntervalSinceReferenceDate,
-            record.modifiedByUser ?? "", record.modifiedByDevice ?? "", sequence, isDeleted,
-        ])
+        try Self.write([self], db)
+    }
+
+    /// Rows per statement of `write(_:_:)`: 15 values each, well inside
+    /// both stores' limits on a statement's parameters.
+    static let rowsPerStatement = 100
+
+    /// Writes several versions over whatever their rows held, many rows per
+    /// statement: a request's saves in a few statements rather than one
+    /// each (for PostgreSQL, a few round trips instead of hundreds). Each
+    /// record at most once.
+    static func write(_ stored: [StoredRecord], _ db: any StoreConnection) throws {
+        for start in stride(from: 0, to: stored.count, by: rowsPerStatement) {
+            let chunk = stored[start..<min(start + rowsPerStatement, stored.count)]
+            var arguments: [any SQLBindable] = []
+            arguments.reserveCapacity(chunk.count * 15)
+            for item in chunk {
+                let record = item.record
+                let zone = record.id.zoneID
+                arguments += [
+                    zone.ownerName, zone.name, record.id.recordName, record.recordType,
+                    try RecordCoding.encodeFields(record.fields), try RecordCoding.encodeTimes(record.fieldModificationTimes),
+                    record.parent?.zoneID.ownerName, record.parent?.zoneID.name, record.parent?.recordName,
+                    record.changeTag, (record.modificationDate ?? Date()).timeIntervalSinceReferenceDate,
+                    record.modifiedByUser ?? "", record.modifiedByDevice ?? "", item.sequence, item.isDeleted,
+                ]
+            }
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            try db.execute("""
+                INSERT INTO record (\(columns))
+                VALUES \(rows)
+                ON CONFLICT (ownerName, zoneName, recordName) DO UPDATE SET
+                    recordType = excluded.recordType, fields = excluded.fields,
+                    fieldModificationTimes = excluded.fieldModificationTimes,
+                    parentOwnerName = excluded.parentOwnerName, parentZoneName = excluded.parentZoneName,
+                    parentRecordName = excluded.parentRecordName, changeTag = excluded.changeTag,
+                    modificationDate = excluded.modificationDate, modifiedByUser = excluded.modifiedByUser,
+                    modifiedByDevice = excluded.modifiedByDevice, sequence = excluded.sequence,
+                    isDeleted = excluded.isDeleted
+                """, arguments)
+        }
     }
 }
 
