@@ -40,7 +40,7 @@ struct AppBench {
                      + "\(Report.format(inProcess.median, .seconds)) from main")
         return [
             Figure(section: "TUI", name: "start to first frame (\(Self.width)×\(Self.height), new process)", reminders: world.size,
-                   samples: total, goal: .median(under: 0.150)),
+                   samples: total, goal: .median(under: 0.020)),
             Figure(section: "TUI", name: "…of which opening the device and the frame (from main)", reminders: world.size,
                    samples: inProcess),
         ]
