@@ -224,13 +224,14 @@ public enum Schema {
                 CREATE INDEX local_icalendarFiles_folder ON local_icalendarFiles(folder);
                 """)
         }
-        migrator.registerMigration("v11: triggers suspended for a bulk load") { db in
+        migrator.registerMigration("v11: triggers and indexes suspended for a bulk load") { db in
             try db.execute(sql: """
                 -- The triggers that keep the search index and the counts,
-                -- while a big load runs without them (`DerivedData`): empty
-                -- whenever they are in place.
-                CREATE TABLE local_suspendedTriggers (
+                -- and the secondary indexes, while a big load runs without
+                -- them (`DerivedData`): empty whenever they are in place.
+                CREATE TABLE local_suspendedSchema (
                   name TEXT PRIMARY KEY NOT NULL,
+                  type TEXT NOT NULL CHECK (type IN ('index', 'trigger')),
                   sql TEXT NOT NULL
                 ) STRICT;
                 """)

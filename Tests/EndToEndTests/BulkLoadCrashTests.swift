@@ -32,7 +32,7 @@ struct BulkLoadCrashTests {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in
-            let suspended = try Int.fetchOne(db, sql: "SELECT count(*) FROM local_suspendedTriggers") ?? 0
+            let suspended = try Int.fetchOne(db, sql: "SELECT count(*) FROM local_suspendedSchema") ?? 0
             let indexed = try Row.fetchAll(db, sql: "SELECT rowid, title, notes, tags FROM reminderSearch ORDER BY rowid")
             let expected = try Row.fetchAll(db, sql: """
                 SELECT rowid, title, notes, (SELECT ifnull(group_concat(tags.title, ' '), '') FROM remindersTags

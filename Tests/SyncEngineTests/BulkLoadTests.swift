@@ -65,6 +65,10 @@ import TestSupport
                 SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND (name GLOB 'counts_*' OR name GLOB '*_search_*')
                 """)
             #expect(triggers == 16, sourceLocation: sourceLocation)
+            let indexes = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name GLOB 'reminders*'
+                """)
+            #expect(indexes == 14, sourceLocation: sourceLocation)
             let indexed = try Row.fetchAll(db, sql: "SELECT rowid, title, notes, tags FROM reminderSearch ORDER BY rowid")
             let expected = try Row.fetchAll(db, sql: """
                 SELECT rowid, title, notes, (SELECT ifnull(group_concat(tags.title, ' '), '') FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
