@@ -62,24 +62,51 @@ struct SendRound {
         return report
     }
 
+    /// An answer that simply confirmed every change of its request: stored
+    /// while the next request is on its way.
+    private struct Answered {
+        var changes: [OutgoingChange]
+        var result: ModifyRecordsResult
+        var overwritten: [(OutgoingChange, ServerRecord)]
+        var database: any CloudDatabase
+    }
+
     private mutating func sendBatches() throws -> SyncReport {
         var report = SyncReport()
         var failedRounds = 0
         var rounds = 0
+        // The next batch, read while the request of the current one is on
+        // its way, and the last answer, stored meanwhile (see
+        // `modifyRecords(_:saving:deleting:readingAhead:storing:)`).
+        var next: [OutgoingChange]?
+        var answered: Answered?
         // Offline means no sends, also for a round that began before the
         // device went offline (a live fetch that found edits to send).
-        // The next batch, read while the request of the current one is on
-        // its way (see `modifyRecords(_:saving:deleting:readingAhead:)`).
-        var next: [OutgoingChange]?
         while failedRounds < 3, rounds < 50, !engine.isOffline {
             rounds += 1
             let limit = self.limit
-            let batch = try next ?? engine.writer.read { db in try engine.outgoingBatch(db, limit: limit) }
+            // An answer not stored yet leaves its changes pending: left out.
+            let batch = try next ?? engine.writer.read { db in
+                try engine.outgoingBatch(db, limit: limit, excluding: answered?.changes ?? [])
+            }
             next = nil
-            if batch.isEmpty { break }
+            if batch.isEmpty {
+                // What waited for the answer's rows (subtasks of its new
+                // parents) is read again once it is stored.
+                guard let last = answered else { break }
+                answered = nil
+                report.add(try store(last))
+                continue
+            }
             let byDatabase = Dictionary(grouping: batch) { change -> DatabaseScope in
                 let zone = change.record?.id.zoneID ?? change.deleteID?.zoneID ?? engine.defaultZoneID
                 return zone.ownerName == engine.userName ? .private : .shared
+            }
+            // A batch for both databases goes request by request, the last
+            // answer stored first.
+            if byDatabase.count > 1, let last = answered {
+                answered = nil
+                report.add(try store(last))
             }
             var progress = false
             var plain = true
@@ -96,10 +123,18 @@ struct SendRound {
                     let deletes = changes.compactMap(\.deleteID)
                     let overwritten = try editsLostToDeletes(changes, database: database)
                     try engine.noteSending(changes)
+                    let last = answered
+                    answered = nil
                     // Only a full batch leaves more to read.
-                    let (result, ahead) = try modifyRecords(database, saving: saves, deleting: deletes,
-                                                            readingAhead: next == nil && batch.count >= limit ? batch : nil)
+                    let (result, ahead) = try modifyRecords(
+                        database, saving: saves, deleting: deletes,
+                        readingAhead: next == nil && batch.count >= limit ? batch : nil, storing: last, into: &report)
                     next = next ?? ahead
+                    if byDatabase.count == 1, Self.confirmsAll(result, changes) {
+                        answered = Answered(changes: changes, result: result, overwritten: overwritten, database: database)
+                        progress = true
+                        continue
+                    }
                     if result.saysGone { try engine.confirmSameServer() }
                     var (outcome, confirmedAll) = try handle(result, for: changes, database: database)
                     outcome.conflicts += try logEditsLostToDeletes(overwritten, result: result)
@@ -121,29 +156,64 @@ struct SendRound {
             if !plain || next?.isEmpty == true { next = nil }
             failedRounds = progress ? 0 : failedRounds + 1
         }
+        if let last = answered {
+            report.add(try store(last))
+        }
         return report
     }
 
-    /// Sends one request and, while it is on its way, reads the batch after
-    /// `readingAhead` (leaving its changes out): the request is most of a
-    /// send's time, the read most of the rest, and they need not wait for
-    /// each other. The read is nil when not asked for or when it failed
-    /// (the next round reads again).
+    /// Whether the server saved and deleted every change of the request:
+    /// storing such an answer changes no row but the changes' own
+    /// metadata, so the next request need not wait for it.
+    private static func confirmsAll(_ result: ModifyRecordsResult, _ changes: [OutgoingChange]) -> Bool {
+        changes.allSatisfy { change in
+            if let record = change.record {
+                if case .success? = result.saveResults[record.id] { return true }
+            } else if let id = change.deleteID {
+                if case .success? = result.deleteResults[id] { return true }
+            }
+            return false
+        }
+    }
+
+    /// Stores an answer that confirmed every change of its request.
+    private func store(_ answer: Answered) throws -> SyncReport {
+        var (outcome, _) = try handle(answer.result, for: answer.changes, database: answer.database)
+        outcome.conflicts += try logEditsLostToDeletes(answer.overwritten, result: answer.result)
+        return outcome
+    }
+
+    /// Sends one request and, while it is on its way, stores the answer
+    /// before it (`storing`) and reads the batch after `readingAhead`
+    /// (leaving its changes out): the request is most of a send's time,
+    /// storing and reading most of the rest, and they need not wait for
+    /// each other. Requests stay one at a time and in order. The read is
+    /// nil when not asked for or when it failed (the next round reads
+    /// again); what storing the answer did is added to `report`, also when
+    /// the request fails.
     private func modifyRecords(_ database: any CloudDatabase, saving saves: [ServerRecord], deleting deletes: [RecordID],
-                               readingAhead batch: [OutgoingChange]?) throws -> (ModifyRecordsResult, [OutgoingChange]?) {
-        guard let batch else { return (try database.modifyRecords(saving: saves, deleting: deletes), nil) }
+                               readingAhead batch: [OutgoingChange]?, storing last: Answered?,
+                               into report: inout SyncReport) throws -> (ModifyRecordsResult, [OutgoingChange]?) {
+        guard batch != nil || last != nil else {
+            return (try database.modifyRecords(saving: saves, deleting: deletes), nil)
+        }
         let answer = Mutex<Result<ModifyRecordsResult, any Error>?>(nil)
-        let answered = DispatchSemaphore(value: 0)
+        let arrived = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             let result = Result { try database.modifyRecords(saving: saves, deleting: deletes) }
             answer.withLock { $0 = result }
-            answered.signal()
+            arrived.signal()
         }
+        // Stored whatever this request's fate: it was answered already.
+        let stored = Result { try last.map(store) ?? SyncReport() }
         let limit = self.limit
-        let ahead = try? engine.writer.read { db in try engine.outgoingBatch(db, limit: limit, excluding: batch) }
-        answered.wait()
+        let ahead = try? batch.map { batch in
+            try engine.writer.read { db in try engine.outgoingBatch(db, limit: limit, excluding: batch) }
+        }
+        arrived.wait()
+        report.add(try stored.get())
         guard let result = answer.withLock({ $0 }) else { preconditionFailure("a request that ended without an answer") }
-        return (try result.get(), ahead)
+        return (try result.get(), ahead ?? nil)
     }
 
     /// Server records that changed since this device last saw them and that
