@@ -56,6 +56,17 @@ extension SyncEngine {
         let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
         var bytes = 0
         var zoneCache: [String: ZoneID] = [:]
+        // Each table's rows in one read rather than one read each.
+        var rows: [String: [String: Row]] = [:]
+        for (type, saves) in Dictionary(grouping: metadata.filter { !$0.isPendingDelete }, by: \.recordType) {
+            guard let table = tablesByName[type] else { continue }
+            let keys = String(decoding: try JSONEncoder().encode(saves.map(\.recordName)), as: UTF8.self)
+            var found: [String: Row] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: statements.rows(table)), arguments: [keys]) {
+                found[row[0]] = row
+            }
+            rows[type] = found
+        }
         for meta in metadata {
             guard batch.count < limit, let table = tablesByName[meta.recordType] else { break }
             let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
@@ -65,7 +76,7 @@ extension SyncEngine {
                                             deleteID: RecordID(recordName: name, zoneID: zone)))
                 continue
             }
-            guard let row = try fetchRow(db, table: table, key: meta.recordName) else { continue }
+            guard let row = rows[table.name]?[meta.recordName] else { continue }
             let zone = try meta.zoneID ?? meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
             let (values, blobs) = RecordCoder.values(of: row, table: table)
             var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)

@@ -7,7 +7,7 @@ import Synchronization
 /// cost a third of the write.
 final class TableStatements: Sendable {
     private enum Kind: Hashable {
-        case upsert(rows: Int), update, row, exists
+        case upsert(rows: Int), update, row, rows, exists
     }
 
     private struct Key: Hashable {
@@ -52,6 +52,18 @@ final class TableStatements: Sendable {
         text(Key(table: table.name, columns: [], kind: .row)) {
             let columns = table.allColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
             return "SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?"
+        }
+    }
+
+    /// Selects the rows whose primary keys are in a JSON array, with every
+    /// column, primary key first.
+    func rows(_ table: TableSchema) -> String {
+        text(Key(table: table.name, columns: [], kind: .rows)) {
+            let columns = table.allColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            return """
+                SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier)
+                WHERE \(table.primaryKey.quotedDatabaseIdentifier) IN (SELECT value FROM json_each(?))
+                """
         }
     }
 
