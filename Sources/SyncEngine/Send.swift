@@ -82,79 +82,87 @@ struct SendRound {
         var answered: Answered?
         // Offline means no sends, also for a round that began before the
         // device went offline (a live fetch that found edits to send).
-        while failedRounds < 3, rounds < 50, !engine.isOffline {
-            rounds += 1
-            let limit = self.limit
-            // An answer not stored yet leaves its changes pending: left out.
-            let batch = try next ?? engine.writer.read { db in
-                try engine.outgoingBatch(db, limit: limit, excluding: answered?.changes ?? [])
-            }
-            next = nil
-            if batch.isEmpty {
-                // What waited for the answer's rows (subtasks of its new
-                // parents) is read again once it is stored.
-                guard let last = answered else { break }
-                answered = nil
-                report.add(try store(last))
-                continue
-            }
-            let byDatabase = Dictionary(grouping: batch) { change -> DatabaseScope in
-                let zone = change.record?.id.zoneID ?? change.deleteID?.zoneID ?? engine.defaultZoneID
-                return zone.ownerName == engine.userName ? .private : .shared
-            }
-            // A batch for both databases goes request by request, the last
-            // answer stored first.
-            if byDatabase.count > 1, let last = answered {
-                answered = nil
-                report.add(try store(last))
-            }
-            var progress = false
-            var plain = true
-            for scope in DatabaseScope.allCases {
-                guard let changes = byDatabase[scope], !changes.isEmpty else { continue }
-                let database = scope == .private ? engine.privateDatabase : engine.sharedDatabase
-                do {
-                    try engine.ensureZones(for: changes, in: database)
-                    let saves = try changes.compactMap { change -> ServerRecord? in
-                        guard var record = change.record else { return nil }
-                        try uploadAssets(of: &record, change: change, to: database)
-                        return record
-                    }
-                    let deletes = changes.compactMap(\.deleteID)
-                    let overwritten = try editsLostToDeletes(changes, database: database)
-                    try engine.noteSending(changes)
-                    let last = answered
-                    answered = nil
-                    // Only a full batch leaves more to read.
-                    let (result, ahead) = try modifyRecords(
-                        database, saving: saves, deleting: deletes,
-                        readingAhead: next == nil && batch.count >= limit ? batch : nil, storing: last, into: &report)
-                    next = next ?? ahead
-                    if byDatabase.count == 1, Self.confirmsAll(result, changes) {
-                        answered = Answered(changes: changes, result: result, overwritten: overwritten, database: database)
-                        progress = true
-                        continue
-                    }
-                    if result.saysGone { try engine.confirmSameServer() }
-                    var (outcome, confirmedAll) = try handle(result, for: changes, database: database)
-                    outcome.conflicts += try logEditsLostToDeletes(overwritten, result: result)
-                    report.add(outcome)
-                    if !outcome.isEmpty { progress = true }
-                    if !confirmedAll { plain = false }
-                } catch CloudError.limitExceeded {
-                    guard limit > 1 else { throw SyncError.server(.limitExceeded("one record is too large")) }
-                    self.limit = max(1, limit / 2)
-                    progress = true
-                    plain = false
-                } catch let error as CloudError {
-                    throw SyncError.server(error)
+        do {
+            while failedRounds < 3, rounds < 50, !engine.isOffline {
+                rounds += 1
+                let limit = self.limit
+                // An answer not stored yet leaves its changes pending: left out.
+                let batch = try next ?? engine.writer.read { db in
+                    try engine.outgoingBatch(db, limit: limit, excluding: answered?.changes ?? [])
                 }
+                next = nil
+                if batch.isEmpty {
+                    // What waited for the answer's rows (subtasks of its new
+                    // parents) is read again once it is stored.
+                    guard let last = answered else { break }
+                    answered = nil
+                    report.add(try store(last))
+                    continue
+                }
+                let byDatabase = Dictionary(grouping: batch) { change -> DatabaseScope in
+                    let zone = change.record?.id.zoneID ?? change.deleteID?.zoneID ?? engine.defaultZoneID
+                    return zone.ownerName == engine.userName ? .private : .shared
+                }
+                // A batch for both databases goes request by request, the last
+                // answer stored first.
+                if byDatabase.count > 1, let last = answered {
+                    answered = nil
+                    report.add(try store(last))
+                }
+                var progress = false
+                var plain = true
+                for scope in DatabaseScope.allCases {
+                    guard let changes = byDatabase[scope], !changes.isEmpty else { continue }
+                    let database = scope == .private ? engine.privateDatabase : engine.sharedDatabase
+                    do {
+                        try engine.ensureZones(for: changes, in: database)
+                        let saves = try changes.compactMap { change -> ServerRecord? in
+                            guard var record = change.record else { return nil }
+                            try uploadAssets(of: &record, change: change, to: database)
+                            return record
+                        }
+                        let deletes = changes.compactMap(\.deleteID)
+                        let overwritten = try editsLostToDeletes(changes, database: database)
+                        try engine.noteSending(changes)
+                        let last = answered
+                        answered = nil
+                        // Only a full batch leaves more to read.
+                        let (result, ahead) = try modifyRecords(
+                            database, saving: saves, deleting: deletes,
+                            readingAhead: next == nil && batch.count >= limit ? batch : nil, storing: last, into: &report)
+                        next = next ?? ahead
+                        if byDatabase.count == 1, Self.confirmsAll(result, changes) {
+                            answered = Answered(changes: changes, result: result, overwritten: overwritten, database: database)
+                            progress = true
+                            continue
+                        }
+                        if result.saysGone { try engine.confirmSameServer() }
+                        var (outcome, confirmedAll) = try handle(result, for: changes, database: database)
+                        outcome.conflicts += try logEditsLostToDeletes(overwritten, result: result)
+                        report.add(outcome)
+                        if !outcome.isEmpty { progress = true }
+                        if !confirmedAll { plain = false }
+                    } catch CloudError.limitExceeded {
+                        guard limit > 1 else { throw SyncError.server(.limitExceeded("one record is too large")) }
+                        self.limit = max(1, limit / 2)
+                        progress = true
+                        plain = false
+                    } catch let error as CloudError {
+                        throw SyncError.server(error)
+                    }
+                }
+                // Read before the answers were stored: it stands only if every
+                // change was simply confirmed (an answer that merged, dropped
+                // or put back rows may have changed the rows it read).
+                if !plain || next?.isEmpty == true { next = nil }
+                failedRounds = progress ? 0 : failedRounds + 1
             }
-            // Read before the answers were stored: it stands only if every
-            // change was simply confirmed (an answer that merged, dropped
-            // or put back rows may have changed the rows it read).
-            if !plain || next?.isEmpty == true { next = nil }
-            failedRounds = progress ? 0 : failedRounds + 1
+        } catch {
+            // A carried answer is the server's word on records it holds:
+            // stored whatever stopped the send (else they stay sent and
+            // unconfirmed, which the next send fetches first).
+            if let last = answered { _ = try? store(last) }
+            throw error
         }
         if let last = answered {
             report.add(try store(last))

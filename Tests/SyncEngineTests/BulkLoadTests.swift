@@ -78,13 +78,18 @@ import TestSupport
         }
     }
 
-    @Test func aFreshDevicesFirstDownloadBuildsTheIndexAndCountsOnce() throws {
+    /// A filled and synced; B, new, with a recorder for its loads.
+    func start() throws -> (server: DirectoryServer, a: Device, b: Device, recorder: Recorder) {
         let server = try makeServer(directory)
         let a = try Device("A", server: server)
         try fill(a)
         try a.sync()
         let recorder = Recorder()
-        let b = try Device("B", server: server, bulkLoad: recorder.bulkLoad)
+        return (server, a, try Device("B", server: server, bulkLoad: recorder.bulkLoad), recorder)
+    }
+
+    @Test func aFreshDevicesFirstDownloadBuildsTheIndexAndCountsOnce() throws {
+        let (_, a, b, recorder) = try start()
         let report = try b.sync()
         #expect(report.receivedSaves > b.engine.fetchLimit, "more than one page")
         #expect(recorder.calls.withLock { $0 } == ["begin", "end"])
@@ -104,12 +109,7 @@ import TestSupport
     }
 
     @Test func aDeviceWithMoreRowsThanThePageDownloadsRowByRow() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        try fill(a)
-        try a.sync()
-        let recorder = Recorder()
-        let b = try Device("B", server: server, bulkLoad: recorder.bulkLoad)
+        let (_, _, b, recorder) = try start()
         try fill(b)
         try b.sync()
         #expect(recorder.calls.withLock { $0 }.isEmpty)
@@ -119,12 +119,7 @@ import TestSupport
     /// The fetch stops after the first page: the engine ends the load
     /// itself, and the next sync brings the rest.
     @Test func aFetchThatStopsHalfwayEndsTheLoad() throws {
-        let server = try makeServer(directory)
-        let a = try Device("A", server: server)
-        try fill(a)
-        try a.sync()
-        let recorder = Recorder()
-        let b = try Device("B", server: server, bulkLoad: recorder.bulkLoad)
+        let (server, a, b, recorder) = try start()
         let pages = Mutex(0)
         let base = server.databases(user: "me", device: "B")
         b.engine.connect(
