@@ -7,7 +7,7 @@ import GRDB
 /// download, a big import) that upkeep is most of the work: at 10,000
 /// reminders the triggers cost about a second, where building the search
 /// index and the counts once from the rows costs 0.05 s; at 100,000,
-/// inserting into the tables with their eleven secondary indexes took 5.8 s,
+/// inserting into the tables with their fourteen secondary indexes took 5.8 s,
 /// and without them 0.9 s, plus 0.7 s to build the indexes after.
 ///
 /// `suspend` drops those triggers and indexes and keeps their SQL in
