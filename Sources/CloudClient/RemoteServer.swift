@@ -238,14 +238,8 @@ public struct RemoteDatabase: CloudDatabase {
     }
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
-        let ahead = token.flatMap { server.prefetch.take(prefetchKey(zoneID, $0, limit)) }
-        let changes = try ahead ?? fetchZonePage(zoneID, since: token, limit: limit)
-        if changes.moreComing {
-            server.prefetch.start(prefetchKey(zoneID, changes.token, limit)) { [self] in
-                try fetchZonePage(zoneID, since: changes.token, limit: limit)
-            }
-        }
-        return changes
+        try server.prefetch.page(since: token, key: { prefetchKey(zoneID, $0, limit) },
+                                 fetch: { [self] token in try fetchZonePage(zoneID, since: token, limit: limit) })
     }
 
     private func fetchZonePage(_ zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {

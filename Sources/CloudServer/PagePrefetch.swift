@@ -52,6 +52,19 @@ public final class PagePrefetch: Sendable {
     /// but a device that comes back to it that late was not waiting for it.
     static let freshFor: Duration = .seconds(10)
 
+    /// The page after `token`: the one asked for ahead if it came, else
+    /// asked for now (`fetch`); and the one after it asked for ahead when
+    /// more are coming. `key` names the page that follows a token.
+    public func page(since token: ChangeToken?, key: (ChangeToken) -> Key,
+                     fetch: @escaping @Sendable (ChangeToken?) throws -> ZoneChanges) throws -> ZoneChanges {
+        let ahead = token.flatMap { take(key($0)) }
+        let changes = try ahead ?? fetch(token)
+        if changes.moreComing {
+            start(key(changes.token)) { try fetch(changes.token) }
+        }
+        return changes
+    }
+
     /// Asks for the page of `key` in the background, in place of any page
     /// asked for before.
     public func start(_ key: Key, fetch: @escaping @Sendable () throws -> ZoneChanges) {

@@ -131,15 +131,9 @@ public struct StoreDatabase: CloudDatabase {
 
     public func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {
         guard let prefetch else { return try fetchZonePage(zoneID, since: token, limit: limit) }
-        func key(_ token: ChangeToken) -> PagePrefetch.Key {
+        return try prefetch.page(since: token, key: { token in
             PagePrefetch.Key(scope: scope, device: deviceName, zone: zoneID, token: token, limit: limit)
-        }
-        let ahead = token.flatMap { prefetch.take(key($0)) }
-        let changes = try ahead ?? fetchZonePage(zoneID, since: token, limit: limit)
-        if changes.moreComing {
-            prefetch.start(key(changes.token)) { [self] in try fetchZonePage(zoneID, since: changes.token, limit: limit) }
-        }
-        return changes
+        }, fetch: { [self] token in try fetchZonePage(zoneID, since: token, limit: limit) })
     }
 
     private func fetchZonePage(_ zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges {

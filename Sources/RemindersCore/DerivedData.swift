@@ -74,22 +74,16 @@ public enum DerivedData {
     static let derivedTriggers = "(name GLOB 'counts_*' OR name GLOB '*_search_*')"
 
     /// The search index and both tables of counts, from the rows: the same
-    /// values the triggers keep (their first fill is in `Schema.countsSQL`).
+    /// values the triggers keep, by the statements of their first fill.
     static let rebuildSQL = """
         DELETE FROM reminderSearch;
         INSERT INTO reminderSearch (rowid, title, notes, tags)
           SELECT rowid, title, notes, \(Schema.searchTags(ofReminder: "reminders.id")) FROM reminders;
 
         DELETE FROM listReminderCounts;
-        INSERT INTO listReminderCounts (remindersListID, openCount, completedCount, openFlaggedCount, openScheduledCount)
-          SELECT remindersListID, sum(status != 'completed'), sum(status = 'completed'),
-                 sum(status != 'completed' AND isFlagged), sum(status != 'completed' AND dueDate IS NOT NULL)
-          FROM reminders GROUP BY remindersListID;
+        \(Schema.listCountsFromRowsSQL)
 
         DELETE FROM tagReminderCounts;
-        INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
-          SELECT remindersTags.tagID, count(*), count(reminders.id)
-          FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
-          GROUP BY remindersTags.tagID;
+        \(Schema.tagCountsFromRowsSQL)
         """
 }

@@ -298,10 +298,7 @@ public enum Schema {
             DROP TABLE v5_tags;
             DROP TABLE v5_links;
 
-            INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
-              SELECT remindersTags.tagID, count(*), count(reminders.id)
-              FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
-              GROUP BY remindersTags.tagID;
+            \(tagCountsFromRowsSQL)
             -- The search text of tags becomes their titles; rewriting an
             -- entry of the index is the slow part, so only the entries
             -- whose text changes are.
@@ -426,6 +423,23 @@ public enum Schema {
         END;
         """
 
+    /// Every list's counts from the rows, into an empty table: the first
+    /// fill of version 2, and what a bulk load builds (`DerivedData`).
+    static let listCountsFromRowsSQL = """
+        INSERT INTO listReminderCounts (remindersListID, openCount, completedCount, openFlaggedCount, openScheduledCount)
+        SELECT remindersListID, sum(status != 'completed'), sum(status = 'completed'),
+               sum(status != 'completed' AND isFlagged), sum(status != 'completed' AND dueDate IS NOT NULL)
+        FROM reminders GROUP BY remindersListID;
+        """
+
+    /// Every tag's counts from the rows, into an empty table.
+    static let tagCountsFromRowsSQL = """
+        INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
+        SELECT remindersTags.tagID, count(*), count(reminders.id)
+        FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
+        GROUP BY remindersTags.tagID;
+        """
+
     /// The home screen shows how many open reminders each list, each tag
     /// and each smart list holds. Counted on every read, that is a scan of
     /// every reminder and every tag link (0.4 s at 100,000 reminders); kept
@@ -455,15 +469,9 @@ public enum Schema {
           openCount INTEGER NOT NULL DEFAULT 0
         ) STRICT, WITHOUT ROWID;
 
-        INSERT INTO listReminderCounts (remindersListID, openCount, completedCount, openFlaggedCount, openScheduledCount)
-        SELECT remindersListID, sum(status != 'completed'), sum(status = 'completed'),
-               sum(status != 'completed' AND isFlagged), sum(status != 'completed' AND dueDate IS NOT NULL)
-        FROM reminders GROUP BY remindersListID;
+        \(listCountsFromRowsSQL)
 
-        INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
-        SELECT remindersTags.tagID, count(*), count(reminders.id)
-        FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
-        GROUP BY remindersTags.tagID;
+        \(tagCountsFromRowsSQL)
 
         CREATE TRIGGER counts_reminders_insert AFTER INSERT ON reminders BEGIN
           INSERT INTO listReminderCounts (remindersListID, openCount, completedCount, openFlaggedCount, openScheduledCount)

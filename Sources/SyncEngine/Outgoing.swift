@@ -26,26 +26,17 @@ extension SyncEngine {
                        excluding inFlight: [OutgoingChange] = []) throws -> [OutgoingChange] {
         var metadata: [Metadata] = []
         let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
-        let excluded = Dictionary(grouping: inFlight, by: \.table.name).mapValues { changes in
-            String(decoding: (try? JSONEncoder().encode(changes.map(\.key))) ?? Data("[]".utf8), as: UTF8.self)
+        let excluded = try Dictionary(grouping: inFlight, by: \.table.name).mapValues { changes in
+            String(decoding: try JSONEncoder().encode(changes.map(\.key)), as: UTF8.self)
         }
         for (table, deletes) in passes where metadata.count < limit {
             let waiting = orderingRows && !deletes ? Self.waitingForNewParent(table) : ""
-            let rows: [Row]
-            if let keys = excluded[table.name] {
-                rows = try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT \(Metadata.columns) FROM sync_metadata
-                    WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
-                      AND recordName NOT IN (SELECT value FROM json_each(?))
-                    LIMIT ?
-                    """), arguments: [table.name, deletes, keys, limit - metadata.count])
-            } else {
-                rows = try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT \(Metadata.columns) FROM sync_metadata
-                    WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
-                    LIMIT ?
-                    """), arguments: [table.name, deletes, limit - metadata.count])
-            }
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Metadata.columns) FROM sync_metadata
+                WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
+                  AND recordName NOT IN (SELECT value FROM json_each(?))
+                LIMIT ?
+                """), arguments: [table.name, deletes, excluded[table.name] ?? "[]", limit - metadata.count])
             metadata += try rows.map(Metadata.init(row:))
         }
         if metadata.isEmpty, orderingRows, inFlight.isEmpty, tables.contains(where: { !$0.selfReferences.isEmpty }) {
