@@ -45,22 +45,53 @@ public struct AppClock: Sendable {
         return mode == "running" ? running(from: date) : AppClock(pinned: date)
     }
 
-    /// Parses an ISO 8601 moment with a zone, or a floating local
-    /// "YYYY-MM-DDTHH:MM[:SS]".
+    /// Parses an ISO 8601 moment with a zone ("2026-03-01T10:00:00Z",
+    /// "…T10:00:00.250+01:00"), or a floating local "YYYY-MM-DD[THH:MM[:SS]]"
+    /// read in `timeZone`.
+    ///
+    /// Read by hand rather than by Foundation's formatters: those load the
+    /// ICU library's locale data on first use, which a start that pins the
+    /// clock would otherwise pay for before its first frame.
     public static func parseMoment(_ text: String, timeZone: TimeZone = .current) -> Date? {
-        let withZone = ISO8601DateFormatter()
-        withZone.formatOptions = [.withInternetDateTime]
-        if let date = withZone.date(from: text) { return date }
-        withZone.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = withZone.date(from: text) { return date }
-        let local = DateFormatter()
-        local.locale = Locale(identifier: "en_US_POSIX")
-        local.timeZone = timeZone
-        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
-            local.dateFormat = format
-            if let date = local.date(from: text) { return date }
+        var scanner = MomentScanner(text)
+        guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
+              scanner.skip("-"), let day = scanner.number(digits: 2),
+              DueDate(year: year, month: month, day: day) != nil else { return nil }
+        var hour = 0, minute = 0, second = 0, fraction = 0.0
+        if scanner.skip("T") {
+            guard let h = scanner.number(digits: 2), scanner.skip(":"), let m = scanner.number(digits: 2),
+                  h < 24, m < 60 else { return nil }
+            (hour, minute) = (h, m)
+            if scanner.skip(":") {
+                guard let s = scanner.number(digits: 2), s < 60 else { return nil }
+                second = s
+                if scanner.skip(".") {
+                    guard let digits = scanner.digits(), !digits.isEmpty else { return nil }
+                    fraction = Double("0." + digits) ?? 0
+                }
+            }
         }
-        return nil
+        if scanner.atEnd {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let local = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            return calendar.date(from: local)?.addingTimeInterval(fraction)
+        }
+        // A zone: only after a time.
+        guard text.contains("T") else { return nil }
+        var offset = 0
+        if !scanner.skip("Z") {
+            let sign: Int
+            if scanner.skip("+") { sign = 1 } else if scanner.skip("-") { sign = -1 } else { return nil }
+            guard let h = scanner.number(digits: 2), h < 24 else { return nil }
+            _ = scanner.skip(":")
+            guard let m = scanner.number(digits: 2), m < 60 else { return nil }
+            offset = sign * (h * 3600 + m * 60)
+        }
+        guard scanner.atEnd else { return nil }
+        guard let date = DueDate(year: year, month: month, day: day), let epoch = DueDate(year: 1970, month: 1, day: 1) else { return nil }
+        let seconds = (date.dayNumber - epoch.dayNumber) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
     public var now: Date { source?() ?? pinned ?? Date() }
@@ -80,5 +111,40 @@ public struct AppClock: Sendable {
         formatter.timeZone = timeZone
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
         return formatter.string(from: date ?? now)
+    }
+}
+
+/// Reads the fixed-width fields of `AppClock.parseMoment`.
+private struct MomentScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func skip(_ character: Character) -> Bool {
+        guard index < bytes.count, let ascii = character.asciiValue, bytes[index] == ascii else { return false }
+        index += 1
+        return true
+    }
+
+    /// Exactly `digits` decimal digits.
+    mutating func number(digits: Int) -> Int? {
+        guard index + digits <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[index..<(index + digits)] {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        index += digits
+        return value
+    }
+
+    /// The decimal digits from here on, as text.
+    mutating func digits() -> String? {
+        let start = index
+        while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 }

@@ -160,4 +160,31 @@ struct BadInputTests {
         #expect(pinned.isPinned)
         #expect(try AppClock.fromEnvironment([:]).isPinned == false)
     }
+
+    @Test func clockMomentsParseEveryFormAndRefuseTheRest() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        let tenUTC = 1_772_359_200.0  // 2026-03-01T10:00:00Z
+        let seconds: [(String, TimeZone, Double)] = [
+            ("2026-03-01T10:00:00Z", paris, tenUTC),
+            ("2026-03-01T10:00:00.250Z", paris, tenUTC + 0.25),
+            ("2026-03-01T11:00:00+01:00", utc, tenUTC),
+            ("2026-03-01T05:30:00-0430", utc, tenUTC),
+            ("2026-03-01T10:00Z", paris, tenUTC),
+            ("2026-03-01T10:00:00", utc, tenUTC),
+            ("2026-03-01T11:00", paris, tenUTC),
+            ("2026-03-01", utc, tenUTC - 36_000),
+            ("2024-02-29T00:00:00Z", utc, 1_709_164_800),
+            ("1970-01-01T00:00:00Z", utc, 0),
+        ]
+        for (text, zone, expected) in seconds {
+            #expect(AppClock.parseMoment(text, timeZone: zone)?.timeIntervalSince1970 == expected, "\(text)")
+        }
+        for text in ["", "yesterday", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-03-01T24:00",
+                     "2026-03-01T10:60", "2026-03-01T10:00:61Z", "2026-03-01T10", "2026-03-01 10:00", "2026-03-01Z",
+                     "2026-03-01T10:00:00.Z", "2026-03-01T10:00:00+1", "2026-03-01T10:00:00UTC", "2026-03-01T10:00:00Zx",
+                     "２０２６-03-01"] {
+            #expect(AppClock.parseMoment(text, timeZone: utc) == nil, "\(text)")
+        }
+    }
 }
