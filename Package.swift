@@ -47,6 +47,12 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"])]
         ),
+        // SQLite's process-wide options, set before the first connection
+        // (sqlite3_config is variadic, so Swift cannot call it itself).
+        .target(
+            name: "CSQLiteSetup",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         // iCalendar text (RFC 5545): lines, escaping, parameters, values.
         .target(name: "ICalendar"),
         .target(
@@ -57,11 +63,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CPNG",
                 "CJPEG",
+                "CSQLiteSetup",
             ]
         ),
         .target(
             name: "CloudServer",
             dependencies: [
+                "CSQLiteSetup",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -71,6 +79,7 @@ let package = Package(
         .target(
             name: "SyncService",
             dependencies: [
+                "CSQLiteSetup",
                 "CloudServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

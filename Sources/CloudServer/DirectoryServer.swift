@@ -1,3 +1,4 @@
+import CSQLiteSetup
 import Foundation
 import GRDB
 
@@ -69,6 +70,7 @@ public final class DirectoryServer: RecordStore {
         try Self.prepareDirectory(directory, createIfMissing: createIfMissing)
         let file = directory.appendingPathComponent("server.sqlite").path
 
+        _ = reminders_sqlite_setup()
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.label = "CloudServer"

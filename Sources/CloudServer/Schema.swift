@@ -1,3 +1,4 @@
+import CSQLiteSetup
 import Foundation
 import GRDB
 
@@ -18,6 +19,7 @@ enum Schema {
     static func refuseNewerStore(file: String, directory: String) throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
         guard size > 0 else { return }
+        _ = reminders_sqlite_setup()
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(DirectoryServer.busyTimeout)

@@ -1,3 +1,4 @@
+import CSQLiteSetup
 import Foundation
 import GRDB
 
@@ -14,8 +15,10 @@ public enum AppDatabase {
             throw CoreError.database("cannot create the folder of database \(path): \(error.localizedDescription)")
         }
         if FileManager.default.fileExists(atPath: path) {
-            try checkHeader(path: path)
-            try checkVersion(path: path)
+            let stamp = try checkHeader(path: path)
+            // The file's own header says this version migrated it last: no
+            // need for a connection of its own to ask (see `versionStamp`).
+            if stamp != versionStamp { try checkVersion(path: path) }
             guard isWritable(path: path) else {
                 throw CoreError.readOnly("database \(path) is read-only (the file or its folder cannot be written): "
                                          + "lists, show, search, export, tags and due can read it, nothing can change it")
@@ -31,6 +34,25 @@ public enum AppDatabase {
         return pool
     }
 
+    /// Sets SQLite's process-wide options (see `reminders_sqlite_setup`).
+    /// Every connection's configuration calls it first; a program calls it
+    /// at its start too, before anything it links opens a connection.
+    public static func setUpSQLite() {
+        _ = reminders_sqlite_setup()
+    }
+
+    /// Opens `readers` connections for reading on other threads, each
+    /// reading the schema once, and returns at once. A connection's first
+    /// read parses the whole schema (its forty triggers most of it), about
+    /// a millisecond; a screen whose observations all start together would
+    /// otherwise open its connections then, one after another on its way to
+    /// the first frame, instead of alongside the work before it.
+    public static func warm(_ pool: DatabasePool, readers: Int) {
+        for _ in 0..<readers {
+            pool.asyncRead { db in _ = try? Int.fetchOne(db.get(), sql: "SELECT count(*) FROM sqlite_master") }
+        }
+    }
+
     /// An in-memory database, for tests and benchmarks.
     public static func inMemory() throws -> DatabaseQueue {
         let queue = try DatabaseQueue(configuration: configuration())
@@ -39,6 +61,7 @@ public enum AppDatabase {
     }
 
     public static func configuration() -> Configuration {
+        setUpSQLite()
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -46,22 +69,49 @@ public enum AppDatabase {
         return configuration
     }
 
+    /// What `PRAGMA user_version` holds in a database this version
+    /// migrated: the number of migrations it knows. SQLite keeps it in the
+    /// file's first page, so `open` reads it with the magic header and
+    /// skips the read-only connection that `checkVersion` opens, which was
+    /// a tenth of a start.
+    ///
+    /// The header can lag behind the database only while the write-ahead
+    /// log holds its first page, and then opening the pool writes nothing
+    /// (it primes only an empty log), so `migrate` still refuses a newer
+    /// database before anything is written. Versions that add a migration
+    /// raise it; a database stamped with another number, or none (written
+    /// before the stamp), goes through `checkVersion`.
+    static var versionStamp: Int { Schema.migrator.migrations.count }
+
     static func migrate(_ writer: some DatabaseWriter, path: String) throws {
         let migrator = Schema.migrator
+        let known = Set(migrator.migrations)
         do {
-            let superseded = try writer.read { db in
-                try migrator.hasBeenSuperseded(db)
+            // One read decides, and a database already up to date is not
+            // written at all. Read on the writer's connection, which opening
+            // the pool set up already: the first read of a reader costs it
+            // its own reading of the schema (a twentieth of a start).
+            let (applied, suspended, stamp) = try writer.writeWithoutTransaction { db in
+                try db.readOnly {
+                    (try migrator.appliedIdentifiers(db), try DerivedData.isSuspended(db),
+                     try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+                }
             }
-            if superseded {
+            if !applied.isSubset(of: known) {
                 throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")
             }
             // A load stopped before it rebuilt the search index and the
             // counts (`DerivedData`) is finished first, by the schema that
             // suspended it, before a migration may change its triggers.
-            if try writer.read({ db in try DerivedData.isSuspended(db) }) {
+            if suspended {
                 try writer.write { db in try DerivedData.resume(db) }
             }
+            guard applied != known || stamp != versionStamp else { return }
             try migrator.migrate(writer)
+            try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(versionStamp)") }
+            // Into the file itself, where the next start reads it, rather
+            // than waiting in the log for the next checkpoint.
+            _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
         } catch let error as CoreError {
             throw error
         } catch {
@@ -71,16 +121,22 @@ public enum AppDatabase {
 
     /// A non-empty file must start with SQLite's magic header; anything else
     /// is refused before SQLite touches it.
-    static func checkHeader(path: String) throws {
+    /// Returns the header's `user_version` (see `versionStamp`), 0 for an
+    /// empty file.
+    @discardableResult
+    static func checkHeader(path: String) throws -> Int {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CoreError.database("cannot read database \(path): permission denied")
         }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
-        guard header == Data("SQLite format 3\u{0}".utf8) else {
+        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        if header.isEmpty { return 0 }
+        guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
             throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")
         }
+        guard header.count == 100 else { return 0 }
+        // A big-endian 32-bit integer at offset 60.
+        return header[60..<64].reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// Refuses a database that a newer version migrated, through a

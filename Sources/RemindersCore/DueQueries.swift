@@ -81,8 +81,8 @@ public enum DueQueries {
         var arguments: StatementArguments = []
         if let end {
             // Text comparison on the date part narrows the scan; moments decide.
-            sql += " AND substr(reminders.dueDate, 1, 10) <= ?"
-            arguments += [DueDate(moment: end, in: clock.timeZone, includingTime: false).dateString]
+            sql += " AND reminders.dueDate <= ?"
+            arguments += [DueDate(moment: end, in: clock.timeZone, includingTime: false).dateString + "T99:99"]
         }
         var result: [DueReminder] = []
         for reminderRow in try Queries.reminderRows(db, sql: sql, arguments: arguments, clock: clock) {

@@ -282,10 +282,9 @@ public enum Queries {
             condition = "remindersListID = ?"
             arguments = [id]
         case .today:
-            condition = "dueDate IS NOT NULL AND substr(dueDate, 1, 10) <= ?"
-            arguments = [clock.today]
+            return try datedCounts(db, through: clock.today + "T99:99")
         case .scheduled:
-            condition = "dueDate IS NOT NULL"
+            return try datedCounts(db, through: nil)
         case .all:
             break
         case .flagged:
@@ -301,6 +300,22 @@ public enum Queries {
             FROM reminders WHERE \(condition)
             """, arguments: arguments)
         return (row?["total"] ?? 0, row?["completed"] ?? 0)
+    }
+
+    /// Reminders with a due date, at the latest `last` if given (a due
+    /// date's text, see `smartCounts`), and the completed ones among them:
+    /// two ranges of indexes, all dated reminders and the open ones,
+    /// without reading a row. Counting the completed ones in the rows read
+    /// a row per reminder, which made Today's count slower than its rows.
+    private static func datedCounts(_ db: Database, through last: String?) throws -> (total: Int, completed: Int) {
+        let bound = last == nil ? "" : "AND dueDate <= ?1"
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT (SELECT count(*) FROM reminders WHERE dueDate IS NOT NULL \(bound)) AS total,
+                   (SELECT count(*) FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL \(bound)) AS open
+            """), arguments: last.map { [$0] } ?? [])
+        let total: Int = row?["total"] ?? 0
+        let open: Int = row?["open"] ?? 0
+        return (total, total - open)
     }
 
     /// Every tag's title, in key order.
@@ -551,8 +566,8 @@ public enum Queries {
             conditions.append("reminders.remindersListID = ?")
             arguments += [id]
         case .today:
-            conditions.append("reminders.dueDate IS NOT NULL AND substr(reminders.dueDate, 1, 10) <= ?")
-            arguments += [clock.today]
+            conditions.append("reminders.dueDate IS NOT NULL AND reminders.dueDate <= ?")
+            arguments += [clock.today + "T99:99"]
         case .scheduled:
             conditions.append("reminders.dueDate IS NOT NULL")
         case .all:

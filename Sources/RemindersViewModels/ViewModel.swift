@@ -128,7 +128,12 @@ public final class ViewModelCore<State: ViewState>: Sendable {
         var reload: (@Sendable () -> Void)?
         /// How many observed values were replaced by a new read.
         var staleReads = 0
+        /// The generation of the observation whose value `current` holds
+        /// (0: none yet).
+        var deliveredGeneration = 0
     }
+    /// Signalled when a value (or an error) of an observation lands.
+    private let arrival = NSCondition()
 
     /// A core holding `initial` until the view model's first read.
     /// - Parameters:
@@ -285,6 +290,34 @@ public final class ViewModelCore<State: ViewState>: Sendable {
 
     private func deliver(_ generation: Int, _ body: (inout State) -> Void) {
         let current = inner.withLock { $0.generation == generation }
-        if current { update(body) }
+        guard current else { return }
+        update(body)
+        arrival.lock()
+        inner.withLock { inner in
+            if inner.generation == generation { inner.deliveredGeneration = generation }
+        }
+        arrival.broadcast()
+        arrival.unlock()
+    }
+
+    /// Waits until the current observation's first value (or its error)
+    /// is in `state`, at most `timeout` seconds. False when there is no
+    /// observation, or it stopped or was replaced, or the time ran out.
+    ///
+    /// A screen starting a view model waits for this instead of calling
+    /// `refresh()`: the observation began reading when the view model was
+    /// made, and a second read of the same data at the same moment doubled
+    /// the work of a start (and the connections it opens).
+    public func awaitObservedValue(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        arrival.lock()
+        defer { arrival.unlock() }
+        let generation = inner.withLock { $0.generation }
+        while true {
+            let (current, delivered, observing) = inner.withLock { ($0.generation, $0.deliveredGeneration, $0.cancellable != nil) }
+            guard generation > 0, current == generation else { return false }
+            if delivered == generation { return true }
+            guard observing, arrival.wait(until: deadline) else { return false }
+        }
     }
 }

@@ -64,14 +64,37 @@ public final class SyncEngine: Sendable {
         self.defaultZoneID = ZoneID(name: zoneName, ownerName: userName)
         let functions = SyncFunctions(wallClock: wallClock)
         self.functions = functions
-        // The engine's tables first: the conflict log is synced with the
-        // user's tables, so every device of the user sees every conflict.
+        // The conflict log is synced with the user's tables, so every
+        // device of the user sees every conflict.
+        let synced = tables + [SyncedTable(Self.conflictTable)]
+        // What a start usually finds: everything in place for this device,
+        // read in one go on the writer's connection (which registers the
+        // functions anyway), and nothing written. A check that sees an
+        // older state than a concurrent install only takes the long way.
+        let ready = try writer.writeWithoutTransaction { db -> (schemas: [TableSchema], repairPending: Bool)? in
+            functions.register(db)
+            return try db.readOnly {
+                guard try SyncSchema.isCurrent(db) else { return nil }
+                let schemas = try SchemaInspector.inspect(db, tables: synced)
+                guard try SyncState.value(db, "deviceName", as: String.self) == deviceName,
+                      try ChangeCapture.isCurrent(db, tables: schemas) else { return nil }
+                return (schemas, try SyncState.contains(db, Self.repairPendingKey))
+            }
+        }
+        if let ready {
+            self.tables = ready.schemas
+            self.tablesByName = Dictionary(uniqueKeysWithValues: ready.schemas.map { ($0.name, $0) })
+            self.order = Dictionary(uniqueKeysWithValues: ready.schemas.enumerated().map { ($1.name, $0) })
+            if ready.repairPending { try runRepair() }
+            return
+        }
+        // The engine's tables first: the conflict log is one of them.
         let schemas = try writer.writeWithoutTransaction { db -> [TableSchema] in
             try db.inTransaction(.immediate) {
                 try SyncSchema.install(db)
                 return .commit
             }
-            return try SchemaInspector.inspect(db, tables: tables + [SyncedTable(Self.conflictTable)])
+            return try SchemaInspector.inspect(db, tables: synced)
         }
         self.tables = schemas
         self.tablesByName = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0) })

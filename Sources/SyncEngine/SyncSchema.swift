@@ -8,6 +8,12 @@ import GRDB
 enum SyncSchema {
     static let version = 5
 
+    /// Whether the engine's tables are installed at this version (a read).
+    static func isCurrent(_ db: Database) throws -> Bool {
+        guard try db.tableExists("sync_state") else { return false }
+        return try SyncState.value(db, "schemaVersion", as: Int.self) == version
+    }
+
     static func install(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS sync_state (

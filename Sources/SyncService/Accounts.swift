@@ -1,3 +1,4 @@
+import CSQLiteSetup
 import CloudServer
 import Crypto
 import Foundation
@@ -93,6 +94,7 @@ private struct AccountFile: StoreTransactions {
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("accounts.sqlite").path
+        _ = reminders_sqlite_setup()
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -124,7 +124,9 @@ enum AppChild {
     static func firstFrame(_ options: [String: String], startedAt: UInt64) throws {
         exitWhenInputCloses()
         guard let db = options["--db"], let server = options["--server"] else { throw BenchError("--first-frame needs --db and --server") }
-        let session = try openDevice(URL(fileURLWithPath: db), server: URL(fileURLWithPath: server), device: "B")
+        // As the full-screen app opens its device (`TUICommand`).
+        let session = try openDevice(URL(fileURLWithPath: db), server: .directory(URL(fileURLWithPath: server)), device: "B",
+                                     readersToWarm: TerminalApp.readersToWarm)
         let environment = AppEnvironment(store: session.store, userName: World.userName, deviceName: "B")
         let lines = TerminalApp(environment: environment).renderFirstFrame(width: AppBench.width, height: AppBench.height)
         let framed = monotonicNanoseconds()

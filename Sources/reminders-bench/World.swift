@@ -90,9 +90,9 @@ func openDevice(_ url: URL, server: URL, device: String) throws -> DeviceSession
     try openDevice(url, server: .directory(server), device: device)
 }
 
-func openDevice(_ url: URL, server: ServerAddress, device: String) throws -> DeviceSession {
+func openDevice(_ url: URL, server: ServerAddress, device: String, readersToWarm: Int = 0) throws -> DeviceSession {
     try DeviceSession(databasePath: url.path, server: server, userName: World.userName, deviceName: device,
-                      clock: DataSet.clock)
+                      clock: DataSet.clock, readersToWarm: readersToWarm)
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -42,12 +42,13 @@ struct RemindersContext: DeviceReading {
     }
 
     /// Opens the device at a location already resolved from the options.
-    init(location: Location) throws {
+    /// `readersToWarm`: see `DeviceSession`.
+    init(location: Location, readersToWarm: Int = 0) throws {
         self.location = location
         clock = try AppClock.fromEnvironment()
         session = try DeviceSession(
             databasePath: location.databasePath, server: try location.serverAddress(),
-            userName: location.user, deviceName: location.device, clock: clock)
+            userName: location.user, deviceName: location.device, clock: clock, readersToWarm: readersToWarm)
     }
 
     /// Reads typed due dates relative to this command's clock.

@@ -52,7 +52,7 @@ struct TUICommand: ParsableCommand {
         do { try TerminalApp.requireTerminal() } catch let error as TerminalError {
             throw CoreError.database(error.description)
         }
-        let context = try RemindersContext(common)
+        let context = try RemindersContext(location: common.resolve(), readersToWarm: TerminalApp.readersToWarm)
         let session = context.session
         // Reminders left "completing" by an earlier run are completed now.
         try context.store.finishCompleting()

@@ -36,8 +36,11 @@ struct DatabaseFileTests {
         do {
             let pool = try AppDatabase.open(path: path)
             try RemindersStore(writer: pool).createList(title: "From the future")
+            // As a newer version migrates: a migration this one does not
+            // know, and the stamp in the header raised with it.
             try pool.write { db in
                 try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer version')")
+                try db.execute(sql: "PRAGMA user_version = 99")
             }
             try pool.close()
         }
@@ -47,6 +50,39 @@ struct DatabaseFileTests {
         #expect(error?.description.contains("newer version") ?? false)
         #expect(error?.exitCode == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+    }
+
+    /// The stamp saves a start its own connection for the version check;
+    /// it is not what the refusal rests on.
+    @Test func theHeaderStampsTheVersionAndAnUnknownMigrationIsRefusedWhateverTheStamp() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("stamped.sqlite").path
+        do {
+            let pool = try AppDatabase.open(path: path)
+            try pool.close()
+        }
+        #expect(try AppDatabase.checkHeader(path: path) == Schema.migrator.migrations.count)
+        #expect(AppDatabase.versionStamp == Schema.migrator.migrations.count)
+        // Stamped as this version's, yet migrated further (the log holds it).
+        do {
+            let pool = try AppDatabase.open(path: path)
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer version')")
+            }
+            let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+            #expect(error?.description.contains("newer version") ?? false)
+            try pool.close()
+        }
+        // Written before the stamp: read through the version check, then stamped.
+        let old = folder.url.appendingPathComponent("unstamped.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: old)
+            try Schema.migrator.migrate(queue)
+            try queue.close()
+        }
+        #expect(try AppDatabase.checkHeader(path: old) == 0)
+        try AppDatabase.open(path: old).close()
+        #expect(try AppDatabase.checkHeader(path: old) == Schema.migrator.migrations.count)
     }
 
     @Test func aDatabaseFromANewerVersionInRollbackModeIsLeftAlone() throws {

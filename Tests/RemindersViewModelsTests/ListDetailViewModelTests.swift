@@ -276,6 +276,49 @@ import Testing
         #expect(tagged.titles == ["Today at home", "Someday"])
     }
 
+    /// Today and Scheduled count from ranges of indexes (`datedCounts`):
+    /// the same counts as the rows, completed ones, times and the last
+    /// minute of today included.
+    @Test func datedSmartListsCountWhatTheyShow() async throws {
+        let world = try World()
+        let home = try world.list("Home")
+        let ids = [
+            try world.reminder("Tonight", in: home, due: "2026-03-01T23:59"),
+            try world.reminder("This morning", in: home, due: "2026-03-01T08:00"),
+            try world.reminder("Today", in: home, due: "2026-03-01"),
+            try world.reminder("Last week", in: home, due: "2026-02-22T09:30"),
+            try world.reminder("Tomorrow", in: home, due: "2026-03-02"),
+            try world.reminder("Next year", in: home, due: "2027-01-01T00:00"),
+            try world.reminder("Undated", in: home),
+        ]
+        _ = try world.store.complete(id: ids[1])
+        _ = try world.store.complete(id: ids[4])
+        let clock = world.environment.clock
+        for (filter, total, completed) in [(ReminderFilter.today, 4, 1), (.scheduled, 6, 2)] {
+            let counts = try await world.environment.writer.read { db in try Queries.counts(db, filter: filter, clock: clock) }
+            #expect(counts.total == total && counts.completed == completed, "\(filter)")
+            let shown = ListDetailViewModel(environment: world.environment, filter: filter, showCompleted: true)
+            let state = try await shown.waitFor { $0.isLoaded }
+            #expect(state.rows.count == total && state.totalCount == total && state.completedCount == completed, "\(filter)")
+            let open = ListDetailViewModel(environment: world.environment, filter: filter, showCompleted: false)
+            #expect(try await open.waitFor { $0.isLoaded }.totalCount == total - completed, "\(filter)")
+        }
+    }
+
+    /// A screen starting a view model waits for the value its observation
+    /// is reading instead of reading it a second time.
+    @Test func theFirstObservedValueCanBeAwaited() throws {
+        let world = try World()
+        let home = try world.list("Home")
+        try world.reminder("Milk", in: home)
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(home))
+        #expect(detail.core.awaitObservedValue(timeout: 5))
+        #expect(detail.state.isLoaded && detail.state.titles == ["Milk"])
+        // Stopped: no value is coming, and the wait says so at once.
+        detail.stop()
+        #expect(!detail.core.awaitObservedValue(timeout: 5))
+    }
+
     @Test func aTagOpenedUnderAnySpellingShowsItsOwnAndFollowsARespelling() async throws {
         let world = try World()
         let listID = try world.list("Personal")

@@ -66,6 +66,12 @@ public final class TerminalApp {
         self.options = options
     }
 
+    /// How many connections for reading to open while the device opens
+    /// (`DeviceSession(readersToWarm:)`): Home's first frame reads with
+    /// its own observation, the invitations', the conflicts' and the
+    /// preview's at once.
+    public static let readersToWarm = 3
+
     /// Starts the app without a terminal and renders its first frame, as
     /// text lines: what `run()` does before the first key, for the
     /// benchmark (time to first frame) and for quick looks from scripts.

@@ -1,11 +1,13 @@
 import RemindersViewModels
 
 extension ViewModel {
-    /// Calls `wake` after every change from now on, and reads the state now
-    /// so that the first frame shows it.
+    /// Calls `wake` after every change from now on, and has the state read
+    /// when it returns, so that the first frame shows it: the value the
+    /// observation is reading already, else (none running, or slower than a
+    /// second) a read of its own.
     func start(waking wake: @escaping @Sendable () -> Void) {
         onChange = wake
-        refresh()
+        if !core.awaitObservedValue(timeout: 1) { refresh() }
     }
 }
 
