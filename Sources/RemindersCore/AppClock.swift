@@ -47,12 +47,12 @@ public struct AppClock: Sendable {
 
     /// Parses an ISO 8601 moment with a zone ("2026-03-01T10:00:00Z",
     /// "…T10:00:00.250+01:00"), or a floating local "YYYY-MM-DD[THH:MM[:SS]]"
-    /// read in `timeZone`.
+    /// read in `timeZone` (the current one if nil).
     ///
     /// Read by hand rather than by Foundation's formatters: those load the
     /// ICU library's locale data on first use, which a start that pins the
     /// clock would otherwise pay for before its first frame.
-    public static func parseMoment(_ text: String, timeZone: TimeZone = .current) -> Date? {
+    public static func parseMoment(_ text: String, timeZone: TimeZone? = nil) -> Date? {
         var scanner = MomentScanner(text)
         guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
               scanner.skip("-"), let day = scanner.number(digits: 2),
@@ -73,7 +73,8 @@ public struct AppClock: Sendable {
         }
         if scanner.atEnd {
             var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
+            // The current zone only when needed: finding it reads files.
+            calendar.timeZone = timeZone ?? .current
             let local = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
             return calendar.date(from: local)?.addingTimeInterval(fraction)
         }

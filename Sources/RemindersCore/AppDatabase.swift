@@ -14,7 +14,8 @@ public enum AppDatabase {
         } catch {
             throw CoreError.database("cannot create the folder of database \(path): \(error.localizedDescription)")
         }
-        if FileManager.default.fileExists(atPath: path) {
+        let existed = FileManager.default.fileExists(atPath: path)
+        if existed {
             let stamp = try checkHeader(path: path)
             // The file's own header says this version migrated it last: no
             // need for a connection of its own to ask (see `versionStamp`).
@@ -28,7 +29,10 @@ public enum AppDatabase {
         do {
             pool = try DatabasePool(path: path, configuration: configuration())
         } catch {
-            throw CoreError.database("cannot open database \(path): \(describe(error))")
+            // A file that passed the header's checks and then failed to open
+            // is damaged past its first page (what `checkVersion` reported
+            // when it opened every existing file first).
+            throw CoreError.database(existed ? damaged(path: path, error) : "cannot open database \(path): \(describe(error))")
         }
         try migrate(pool, path: path)
         return pool

@@ -159,8 +159,13 @@ extension SyncEngine {
         let row = page?.isKnownAbsent(record.id.recordName) == true ? nil : try fetchRow(db, table: table, key: key)
         guard let row else {
             try writeRow(db, table: table, key: key, record: record, columns: table.columns, insert: true, assets: assets, page: page)
-            try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
-                              isPendingSave: false, isPendingDelete: false)
+            let values = try Metadata.values(type: tableName, name: key, lastKnown: record, editTimes: [:],
+                                         isPendingSave: false, isPendingDelete: false)
+            if let page, page.batchingInserts {
+                page.queueMetadata(values)
+            } else {
+                try db.executeCached(Metadata.saveSQL(rows: 1), arguments: StatementArguments(values))
+            }
             outcome.applied = true
             return outcome
         }
@@ -397,7 +402,7 @@ extension SyncEngine {
         for (tableName, records) in byTable {
             guard let table = tablesByName[tableName] else { continue }
             let keys = records.compactMap { RecordCoder.split($0.id.recordName)?.key }
-            let keyList = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+            let keyList = FieldJSON.encode(strings: keys)
             var metadata: [String: Metadata] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Metadata.columns) FROM sync_metadata
@@ -417,16 +422,23 @@ extension SyncEngine {
         }
     }
 
-    /// Inserts the rows a page queued, many per statement.
+    /// Inserts the rows a page queued, and then their metadata, many per
+    /// statement.
     func flush(_ writes: PageWrites, _ db: Database) throws {
         for (table, columns, rows) in writes.takeQueued() {
-            var rest = rows[...]
-            while !rest.isEmpty {
-                let count = PageWrites.chunkSizes.first { $0 <= rest.count } ?? 1
-                let sql = statements.upsert(table, columns: columns, rows: count)
-                try db.executeCached(sql, arguments: StatementArguments(rest.prefix(count).flatMap { $0 }))
-                rest = rest.dropFirst(count)
-            }
+            try Self.writeInChunks(rows, db) { statements.upsert(table, columns: columns, rows: $0) }
+        }
+        try Self.writeInChunks(writes.takeQueuedMetadata(), db) { Metadata.saveSQL(rows: $0) }
+    }
+
+    /// Runs the statement `sql(n)` for every `n` rows of `rows` (sizes from
+    /// `PageWrites.chunkSizes`).
+    private static func writeInChunks(_ rows: [[DatabaseValue]], _ db: Database, sql: (Int) -> String) throws {
+        var rest = rows[...]
+        while !rest.isEmpty {
+            let count = PageWrites.chunkSizes.first { $0 <= rest.count } ?? 1
+            try db.executeCached(sql(count), arguments: StatementArguments(rest.prefix(count).flatMap { $0 }))
+            rest = rest.dropFirst(count)
         }
     }
 }

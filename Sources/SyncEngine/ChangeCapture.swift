@@ -33,7 +33,7 @@ enum ChangeCapture {
         let names = tables.flatMap { table in suffixes.map { triggerName(table, $0) } }
         let present = try Int.fetchOne(db, sql: """
             SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))
-            """, arguments: [String(decoding: try JSONEncoder().encode(names.map(unquoted)), as: UTF8.self)]) ?? 0
+            """, arguments: [FieldJSON.encode(strings: names.map(unquoted))]) ?? 0
         return present == names.count
     }
 

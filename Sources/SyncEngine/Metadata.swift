@@ -68,18 +68,40 @@ struct Metadata: Sendable {
     /// the row (pending edits and their times).
     static func save(_ db: Database, type: String, name: String, lastKnown: ServerRecord?, editTimes: [String: Int64],
                      isPendingSave: Bool, isPendingDelete: Bool) throws {
-        try db.executeCached("""
+        try db.executeCached(saveSQL(rows: 1), arguments: StatementArguments(try values(
+            type: type, name: name, lastKnown: lastKnown, editTimes: editTimes,
+            isPendingSave: isPendingSave, isPendingDelete: isPendingDelete)))
+    }
+
+    /// What `save` writes for one row, in the order of `saveSQL`'s values.
+    static func values(type: String, name: String, lastKnown: ServerRecord?, editTimes: [String: Int64],
+                       isPendingSave: Bool, isPendingDelete: Bool) throws -> [DatabaseValue] {
+        [
+            type.databaseValue, name.databaseValue, lastKnown?.id.zoneID.name.databaseValue ?? .null,
+            lastKnown?.id.zoneID.ownerName.databaseValue ?? .null, try lastKnown.map(RecordCoder.encode)?.databaseValue ?? .null,
+            encodeTimes(editTimes).databaseValue, isPendingSave.databaseValue, isPendingDelete.databaseValue,
+        ]
+    }
+
+    /// Saves `rows` rows of `values` in one statement (a page's new rows
+    /// are saved many at a time, see `PageWrites`).
+    static func saveSQL(rows: Int) -> String {
+        saveTexts[rows] ?? makeSaveSQL(rows: rows)
+    }
+
+    private static let saveTexts = Dictionary(uniqueKeysWithValues: PageWrites.chunkSizes.map { ($0, makeSaveSQL(rows: $0)) })
+
+    private static func makeSaveSQL(rows: Int) -> String {
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, 0)"
+        return """
             INSERT INTO sync_metadata (recordType, recordName, zoneName, ownerName, lastKnownServerRecord, editTimes,
                                        isPendingSave, isPendingDelete, changeCount)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             ON CONFLICT (recordType, recordName) DO UPDATE SET
               zoneName = excluded.zoneName, ownerName = excluded.ownerName,
               lastKnownServerRecord = excluded.lastKnownServerRecord, editTimes = excluded.editTimes,
               isPendingSave = excluded.isPendingSave, isPendingDelete = excluded.isPendingDelete
-            """, arguments: [
-                type, name, lastKnown?.id.zoneID.name, lastKnown?.id.zoneID.ownerName,
-                try lastKnown.map(RecordCoder.encode), encodeTimes(editTimes), isPendingSave, isPendingDelete,
-            ])
+            """
     }
 
     static func delete(_ db: Database, type: String, name: String) throws {

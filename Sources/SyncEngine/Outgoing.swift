@@ -26,8 +26,8 @@ extension SyncEngine {
                        excluding inFlight: [OutgoingChange] = []) throws -> [OutgoingChange] {
         var metadata: [Metadata] = []
         let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
-        let excluded = try Dictionary(grouping: inFlight, by: \.table.name).mapValues { changes in
-            String(decoding: try JSONEncoder().encode(changes.map(\.key)), as: UTF8.self)
+        let excluded = Dictionary(grouping: inFlight, by: \.table.name).mapValues { changes in
+            FieldJSON.encode(strings: changes.map(\.key))
         }
         for (table, deletes) in passes where metadata.count < limit {
             let waiting = orderingRows && !deletes ? Self.waitingForNewParent(table) : ""
@@ -51,7 +51,7 @@ extension SyncEngine {
         var rows: [String: [String: Row]] = [:]
         for (type, saves) in Dictionary(grouping: metadata.filter { !$0.isPendingDelete }, by: \.recordType) {
             guard let table = tablesByName[type] else { continue }
-            let keys = String(decoding: try JSONEncoder().encode(saves.map(\.recordName)), as: UTF8.self)
+            let keys = FieldJSON.encode(strings: saves.map(\.recordName))
             var found: [String: Row] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: statements.rows(table)), arguments: [keys]) {
                 found[row[0]] = row
@@ -184,7 +184,7 @@ extension SyncEngine {
         }
         try syncWrite { db in
             for (group, changes) in groups {
-                let keys = String(decoding: try JSONEncoder().encode(changes.map(\.key)), as: UTF8.self)
+                let keys = FieldJSON.encode(strings: changes.map(\.key))
                 try db.executeCached("""
                     UPDATE sync_metadata SET zoneName = ?, ownerName = ?
                     WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?)) AND zoneName IS NULL

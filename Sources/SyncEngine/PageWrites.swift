@@ -21,6 +21,8 @@ final class PageWrites {
     private var metadata: [String: Metadata?] = [:]
     private var absent: Set<String> = []
     private var queued: [[String]: (table: TableSchema, rows: [[DatabaseValue]])] = [:]
+    /// The new rows' metadata (`Metadata.values`), saved after the rows.
+    private var queuedMetadata: [[DatabaseValue]] = []
     /// The table of the queued rows.
     private(set) var queuedTable: String?
 
@@ -47,6 +49,16 @@ final class PageWrites {
     func queueInsert(_ table: TableSchema, columns: [String], values: [DatabaseValue]) {
         queuedTable = table.name
         queued[columns, default: (table, [])].rows.append(values)
+    }
+
+    /// A new row's metadata, saved with the queued rows.
+    func queueMetadata(_ values: [DatabaseValue]) {
+        queuedMetadata.append(values)
+    }
+
+    func takeQueuedMetadata() -> [[DatabaseValue]] {
+        defer { queuedMetadata = [] }
+        return queuedMetadata
     }
 
     func takeQueued() -> [(table: TableSchema, columns: [String], rows: [[DatabaseValue]])] {

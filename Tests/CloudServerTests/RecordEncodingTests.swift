@@ -78,6 +78,52 @@ import Testing
         }
     }
 
+    /// The times reader's one-pass path (the triggers' shape) and its
+    /// general one: on mutated times, whatever it accepts the reference
+    /// reads to the same times; edge numbers and the triggers' own text
+    /// read exactly.
+    @Test func timesReaderAgreesWithTheReferenceOnMutatedTimes() throws {
+        var random = SystemRandomNumberGenerator()
+        for (text, times) in [
+            ("{}", [:]), ("{\"a\":0}", ["a": 0]), ("{\"a\":-0}", ["a": 0]),
+            ("{\"title\":1772359200000,\"notes\":-5}", ["title": 1_772_359_200_000, "notes": -5]),
+            ("{\"max\":9223372036854775807,\"min\":-9223372036854775808}", ["max": .max, "min": .min]),
+            ("{\"caf\\u00e9\":1}", ["café": 1]), ("{ \"a\" : 1 }", ["a": 1]),
+        ] as [(String, [String: Int64])] {
+            #expect(FieldJSON.quickTimes(text) == times, "\(text)")
+        }
+        for text in ["", "{", "{\"a\":}", "{\"a\":01}", "{\"a\":1,}", "{\"a\":1}x", "{\"a\":1,\"a\":2}",
+                     "{\"a\":9223372036854775808}", "{\"a\":1.5}", "[1]"] {
+            let reference = try? Self.referenceDecoder().decode([String: Int64].self, from: Data(text.utf8))
+            #expect(FieldJSON.quickTimes(text) == nil || FieldJSON.quickTimes(text) == reference, "\(text)")
+        }
+        let corpus = (0..<50).map { _ in
+            let keys = Self.randomFields(&random).keys
+            return Data(FieldJSON.encode(times: Dictionary(keys.map { ($0, Int64.random(in: .min ... .max, using: &random)) }) { a, _ in a }).utf8)
+        }
+        var accepted = 0
+        for round in 0..<20_000 {
+            let input = RecordDecodingFuzzTests.mutate(corpus[round % corpus.count], corpus: corpus, random: &random)
+            let text = String(decoding: input, as: UTF8.self)
+            guard let quick = FieldJSON.quickTimes(text) else { continue }
+            accepted += 1
+            let reference = try? Self.referenceDecoder().decode([String: Int64].self, from: Data(text.utf8))
+            #expect(reference == quick, "quick times reader accepted \(text)")
+        }
+        print("fuzz times: 20000 mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
+    }
+
+    /// The keys of a batch, written for `json_each`: the reference reads
+    /// back every hostile string.
+    @Test func stringArraysReadBackAsWritten() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let strings = Array(Self.hostileTexts.shuffled(using: &random).prefix(Int.random(in: 0...6, using: &random)))
+            let text = FieldJSON.encode(strings: strings)
+            #expect(try JSONDecoder().decode([String].self, from: Data(text.utf8)) == strings, "\(text)")
+        }
+    }
+
     /// Mutated stores: whatever the quick reader accepts, the reference
     /// reads to the same values.
     @Test func fieldJSONNeverAcceptsWhatTheReferenceReadsOtherwise() throws {
