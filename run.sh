@@ -35,6 +35,9 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-# Build output goes to stderr so that stdout is the app's alone.
-swift build -c release --product reminders >&2
+# Build output goes to stderr so that stdout is the app's alone. The Swift
+# runtime and Foundation are linked into the program: it starts without
+# loading them (a fifth of the time to the first frame), and it runs on a
+# machine without Swift. The benchmark is built the same way.
+swift build -c release --static-swift-stdlib --product reminders >&2
 exec .build/release/reminders "$@"

@@ -23,10 +23,15 @@ struct Machine: Codable, Sendable {
             .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             ?? "Linux"
         #if DEBUG
-        let configuration = "debug"
+        var configuration = "debug"
         #else
-        let configuration = "release"
+        var configuration = "release"
         #endif
+        // `--static-swift-stdlib` (as run.sh builds the app) links the
+        // Swift runtime into the program; a start then loads no Swift
+        // library, which the first-frame figure shows.
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        configuration += maps.contains("libswiftCore.so") ? ", Swift runtime shared" : ", Swift runtime linked in"
         return Machine(cores: ProcessInfo.processInfo.activeProcessorCount, cpu: model,
                        memoryGiB: (totalKiB / 1024 / 1024 * 10).rounded() / 10, os: release,
                        buildConfiguration: configuration)
