@@ -67,10 +67,12 @@ public final class TerminalApp {
     }
 
     /// How many connections for reading to open while the device opens
-    /// (`DeviceSession(readersToWarm:)`): Home's first frame reads with
-    /// its own observation, the invitations', the conflicts' and the
-    /// preview's at once.
-    public static let readersToWarm = 3
+    /// (`DeviceSession(readersToWarm:)`). One: it reads the schema on the
+    /// other core while the engine attaches. More were no faster on two
+    /// cores (alternated, 0 to 4: within a millisecond of each other, the
+    /// start being bound by the processors, not by waiting), and each one
+    /// costs a parse of the schema.
+    public static let readersToWarm = 1
 
     /// Starts the app without a terminal and renders its first frame, as
     /// text lines: what `run()` does before the first key, for the
