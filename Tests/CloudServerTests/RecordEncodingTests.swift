@@ -101,16 +101,26 @@ import Testing
             let keys = Self.randomFields(&random).keys
             return Data(FieldJSON.encode(times: Dictionary(keys.map { ($0, Int64.random(in: .min ... .max, using: &random)) }) { a, _ in a }).utf8)
         }
-        var accepted = 0
-        for round in 0..<20_000 {
-            let input = RecordDecodingFuzzTests.mutate(corpus[round % corpus.count], corpus: corpus, random: &random)
-            let text = String(decoding: input, as: UTF8.self)
-            guard let quick = FieldJSON.quickTimes(text) else { continue }
-            accepted += 1
+        let accepted = Self.mutating(corpus, &random, read: FieldJSON.quickTimes) { text, quick in
             let reference = try? Self.referenceDecoder().decode([String: Int64].self, from: Data(text.utf8))
             #expect(reference == quick, "quick times reader accepted \(text)")
         }
         print("fuzz times: 20000 mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
+    }
+
+    /// Reads 20,000 mutations of `corpus` with `read` and checks each text
+    /// it accepts; returns how many it accepted.
+    static func mutating<Value>(_ corpus: [Data], _ random: inout some RandomNumberGenerator, read: (String) -> Value?,
+                                check: (String, Value) -> Void) -> Int {
+        var accepted = 0
+        for round in 0..<20_000 {
+            let input = RecordDecodingFuzzTests.mutate(corpus[round % corpus.count], corpus: corpus, random: &random)
+            let text = String(decoding: input, as: UTF8.self)
+            guard let value = read(text) else { continue }
+            accepted += 1
+            check(text, value)
+        }
+        return accepted
     }
 
     /// The keys of a batch, written for `json_each`: the reference reads
@@ -129,12 +139,7 @@ import Testing
     @Test func fieldJSONNeverAcceptsWhatTheReferenceReadsOtherwise() throws {
         var random = SystemRandomNumberGenerator()
         let corpus = (0..<50).map { _ in Data(FieldJSON.encode(fields: Self.randomFields(&random)).utf8) }
-        var accepted = 0
-        for round in 0..<20_000 {
-            let input = RecordDecodingFuzzTests.mutate(corpus[round % corpus.count], corpus: corpus, random: &random)
-            let text = String(decoding: input, as: UTF8.self)
-            guard let quick = FieldJSON.quickFields(text) else { continue }
-            accepted += 1
+        let accepted = Self.mutating(corpus, &random, read: FieldJSON.quickFields) { text, quick in
             let reference = try? Self.referenceDecoder().decode([String: FieldValue].self, from: Data(text.utf8))
             #expect(reference.map { Self.same($0, quick) } == true, "quick reader accepted \(text)")
         }
