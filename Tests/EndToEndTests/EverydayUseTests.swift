@@ -38,7 +38,12 @@ extension EverydayUseTests {
             launcher = ["/usr/sbin/runuser", "-u", "nobody", "--"]
         }
         let binary = cli.home.appendingPathComponent("reminders-copy")
-        try FileManager.default.copyItem(at: cli.binary, to: binary)
+        // Copied by cp, in a process of its own: a copy written from this
+        // process left its descriptor open in whatever another test started
+        // meanwhile (a server, a cluster), and running the copy then failed
+        // with "Text file busy" for as long as that process lived.
+        let copied = try Subprocess.run(["/bin/cp", cli.binary.path, binary.path], environment: cli.environment)
+        #expect(copied.status == 0, "\(copied)")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: cli.defaultDatabase.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
