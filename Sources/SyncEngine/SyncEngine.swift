@@ -81,15 +81,8 @@ public final class SyncEngine: Sendable {
                 return (schemas, try SyncState.contains(db, Self.repairPendingKey))
             }
         }
-        if let ready {
-            self.tables = ready.schemas
-            self.tablesByName = Dictionary(uniqueKeysWithValues: ready.schemas.map { ($0.name, $0) })
-            self.order = Dictionary(uniqueKeysWithValues: ready.schemas.enumerated().map { ($1.name, $0) })
-            if ready.repairPending { try runRepair() }
-            return
-        }
-        // The engine's tables first: the conflict log is one of them.
-        let schemas = try writer.writeWithoutTransaction { db -> [TableSchema] in
+        // Else the engine's tables first (the conflict log is one of them).
+        let schemas = try ready?.schemas ?? writer.writeWithoutTransaction { db -> [TableSchema] in
             try db.inTransaction(.immediate) {
                 try SyncSchema.install(db)
                 return .commit
@@ -99,24 +92,26 @@ public final class SyncEngine: Sendable {
         self.tables = schemas
         self.tablesByName = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0) })
         self.order = Dictionary(uniqueKeysWithValues: schemas.enumerated().map { ($1.name, $0) })
-        try writer.writeWithoutTransaction { db in
-            functions.register(db)
-            try db.inTransaction(.immediate) {
-                try SyncState.set(db, "deviceName", deviceName)
-                // Rows are only ever written with the triggers in place
-                // (they call this engine's functions), so once installed and
-                // backfilled there is nothing to redo: at 100,000 reminders
-                // the backfill's scan alone cost every start 0.25 s.
-                if try !ChangeCapture.isCurrent(db, tables: schemas) {
-                    try ChangeCapture.install(db, tables: schemas)
-                    try Self.backfill(db, tables: schemas)
-                    try Self.reconcile(db, tables: schemas, statements: statements)
-                    try ChangeCapture.markCurrent(db, tables: schemas)
+        if ready == nil {
+            try writer.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try SyncState.set(db, "deviceName", deviceName)
+                    // Rows are only ever written with the triggers in place
+                    // (they call this engine's functions), so once installed
+                    // and backfilled there is nothing to redo: at 100,000
+                    // reminders the backfill's scan alone cost every start
+                    // 0.25 s.
+                    if try !ChangeCapture.isCurrent(db, tables: schemas) {
+                        try ChangeCapture.install(db, tables: schemas)
+                        try Self.backfill(db, tables: schemas)
+                        try Self.reconcile(db, tables: schemas, statements: statements)
+                        try ChangeCapture.markCurrent(db, tables: schemas)
+                    }
+                    return .commit
                 }
-                return .commit
             }
         }
-        if try writer.read({ db in try SyncState.contains(db, Self.repairPendingKey) }) {
+        if try ready?.repairPending ?? writer.read({ db in try SyncState.contains(db, Self.repairPendingKey) }) {
             try runRepair()
         }
     }
