@@ -56,7 +56,7 @@ public struct AppClock: Sendable {
         var scanner = MomentScanner(text)
         guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
               scanner.skip("-"), let day = scanner.number(digits: 2),
-              DueDate(year: year, month: month, day: day) != nil else { return nil }
+              let date = DueDate(year: year, month: month, day: day) else { return nil }
         var hour = 0, minute = 0, second = 0, fraction = 0.0
         if scanner.skip("T") {
             guard let h = scanner.number(digits: 2), scanner.skip(":"), let m = scanner.number(digits: 2),
@@ -90,10 +90,12 @@ public struct AppClock: Sendable {
             offset = sign * (h * 3600 + m * 60)
         }
         guard scanner.atEnd else { return nil }
-        guard let date = DueDate(year: year, month: month, day: day), let epoch = DueDate(year: 1970, month: 1, day: 1) else { return nil }
-        let seconds = (date.dayNumber - epoch.dayNumber) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds = (date.dayNumber - Self.epochDayNumber) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
+
+    /// `DueDate.dayNumber` of 1970-01-01.
+    private static let epochDayNumber = DueDate(year: 1970, month: 1, day: 1)?.dayNumber ?? 719_469
 
     public var now: Date { source?() ?? pinned ?? Date() }
 

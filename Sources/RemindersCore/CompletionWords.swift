@@ -1,4 +1,3 @@
-import CSQLiteSetup
 import GRDB
 
 /// Titles for shell completion (`reminders edit <Tab>`): read from the
@@ -13,7 +12,7 @@ public enum CompletionWords {
     /// sorted; empty when the database is missing, damaged, busy or of
     /// another version: a completion has no way to report an error.
     public static func titles(_ kind: Kind, prefix: String, databasePath: String) -> [String] {
-        _ = reminders_sqlite_setup()
+        AppDatabase.setUpSQLite()
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(0.2)

@@ -79,6 +79,12 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
         Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2)
     }
 
+    /// A text every stored due date of `day` ("YYYY-MM-DD") sorts at or
+    /// before, and every later one after: `dueDate <= ` it is a range of
+    /// an index of due dates, where `substr(dueDate, 1, 10) <=` the day
+    /// read every dated row.
+    public static func lastStored(on day: String) -> String { day + "T99:99" }
+
     /// The stored form: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM".
     public var description: String {
         if let hour, let minute {

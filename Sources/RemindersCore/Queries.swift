@@ -169,10 +169,10 @@ public enum Queries {
         // triggers keep per list; Today and past due depend on the clock, so
         // they count a range of the index of open dated reminders. A due
         // date is "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM": every one of today is
-        // at most today + "T99:99", and the date-only ones of today sort
-        // before now although they are not past due yet (a date-only
-        // reminder is past due from the next day, one with a time from that
-        // minute).
+        // at most `DueDate.lastStored(on: today)`, and the date-only ones of
+        // today sort before now although they are not past due yet (a
+        // date-only reminder is past due from the next day, one with a time
+        // from that minute).
         let row = try Row.fetchOne(db, sql: """
             SELECT
               ifnull(sum(openCount), 0) AS allCount,
@@ -183,7 +183,7 @@ public enum Queries {
               (SELECT count(*) FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate < ?)
                 - (SELECT count(*) FROM reminders WHERE status != 'completed' AND dueDate IS NOT NULL AND dueDate = ?) AS pastDueCount
             FROM listReminderCounts
-            """, arguments: [today + "T99:99", now, today])
+            """, arguments: [DueDate.lastStored(on: today), now, today])
         var counts = SmartCounts()
         guard let row else { return counts }
         counts.all = row["allCount"]
@@ -282,7 +282,7 @@ public enum Queries {
             condition = "remindersListID = ?"
             arguments = [id]
         case .today:
-            return try datedCounts(db, through: clock.today + "T99:99")
+            return try datedCounts(db, through: DueDate.lastStored(on: clock.today))
         case .scheduled:
             return try datedCounts(db, through: nil)
         case .all:
@@ -567,7 +567,7 @@ public enum Queries {
             arguments += [id]
         case .today:
             conditions.append("reminders.dueDate IS NOT NULL AND reminders.dueDate <= ?")
-            arguments += [clock.today + "T99:99"]
+            arguments += [DueDate.lastStored(on: clock.today)]
         case .scheduled:
             conditions.append("reminders.dueDate IS NOT NULL")
         case .all:
