@@ -70,19 +70,27 @@ extension SyncEngine {
             guard let row = rows[table.name]?[meta.recordName] else { continue }
             let zone = try meta.zoneID ?? meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
             let (values, blobs) = RecordCoder.values(of: row, table: table)
-            var record = meta.lastKnown ?? ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name)
-            for column in table.columns {
-                let value = values[column]
-                let known = meta.lastKnown
-                // A column empty here that the server's record never had
-                // (added by a newer version) is no edit: stamping it now
-                // would beat a value another device set there earlier.
-                if value == nil, known != nil, known?.fields[column] == nil, meta.editTimes[column] == nil { continue }
-                if known == nil || known?.fields[column] != value || known?.fieldModificationTimes[column] == nil
-                    || meta.editTimes[column] != nil {
-                    record.fields[column] = value
-                    record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
+            var record: ServerRecord
+            if let known = meta.lastKnown {
+                record = known
+                for column in table.columns {
+                    let value = values[column]
+                    // A column empty here that the server's record never had
+                    // (added by a newer version) is no edit: stamping it now
+                    // would beat a value another device set there earlier.
+                    if value == nil, known.fields[column] == nil, meta.editTimes[column] == nil { continue }
+                    if known.fields[column] != value || known.fieldModificationTimes[column] == nil || meta.editTimes[column] != nil {
+                        record.fields[column] = value
+                        record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
+                    }
                 }
+            } else {
+                // Never confirmed: every column goes, with its edit time,
+                // in dictionaries made at their size.
+                var times = [String: Int64](minimumCapacity: table.columns.count)
+                for column in table.columns { times[column] = meta.editTimes[column] ?? hlc }
+                record = ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name,
+                                      fields: values, fieldModificationTimes: times)
             }
             record.parent = parentID(of: row, table: table, zone: zone)
             bytes += record.encodedSize

@@ -22,7 +22,7 @@ enum RecordCoder {
     /// references (hash and size), so that rows compare without loading
     /// their bytes twice.
     static func values(of row: Row, table: TableSchema) -> (values: [String: FieldValue], blobs: [String: Data]) {
-        var values: [String: FieldValue] = [:]
+        var values = [String: FieldValue](minimumCapacity: table.columns.count)
         var blobs: [String: Data] = [:]
         for (index, column) in table.columns.enumerated() {
             let value: DatabaseValue = row[index + 1]
