@@ -17,10 +17,10 @@ extension SyncEngine {
         var report = SyncReport()
         // The clock moves past every time of the page at once.
         try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
-        let writes = PageWrites(batchingInserts: !guarded, records: page.changed.count)
+        let writes = PageWrites(batchingInserts: !guarded)
         // Saves first: a row moved away from a parent deleted in the
         // same page must move before the parent's delete cascades.
-        let records = inTableOrder(page.changed, \.recordType)
+        let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
         if !guarded { try prefetch(records, into: writes, db) }
         for record in records {
             // Parents are in the database before their children look.
@@ -33,33 +33,12 @@ extension SyncEngine {
             report.conflicts += outcome.conflicts
         }
         try flush(writes, db)
-        let deletions = inTableOrder(page.deleted, \.recordType, childrenFirst: true)
+        let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
         for deletion in deletions {
             if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
         }
         report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
         return report
-    }
-
-    /// `items` with parents' tables before their children's (or after,
-    /// `childrenFirst`), in their own order within a table: ranked once each
-    /// and sorted by (rank, index), rather than looking two ranks up for
-    /// every comparison.
-    func inTableOrder<Item>(_ items: [Item], _ type: (Item) -> String, childrenFirst: Bool = false) -> [Item] {
-        var ranked: [(rank: Int, index: Int)] = []
-        ranked.reserveCapacity(items.count)
-        var ranks: [String: Int] = [:]
-        for (index, item) in items.enumerated() {
-            let name = type(item)
-            let rank = ranks[name] ?? {
-                let rank = (order[name] ?? 0) * (childrenFirst ? -1 : 1)
-                ranks[name] = rank
-                return rank
-            }()
-            ranked.append((rank, index))
-        }
-        ranked.sort { ($0.rank, $0.index) < ($1.rank, $1.index) }
-        return ranked.map { items[$0.index] }
     }
 
     /// A write the local schema refused because of the record's values.
@@ -432,37 +411,15 @@ extension SyncEngine {
                 let meta = try Metadata(row: row)
                 metadata[RecordCoder.recordName(table: tableName, key: meta.recordName)] = meta
             }
-            let existing = Set(try existingKeys(db, table: table, keyList: keyList))
+            let pk = table.primaryKey.quotedDatabaseIdentifier
+            let existing = Set(try String.fetchAll(db.cachedStatement(sql: """
+                SELECT \(pk) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(pk) IN (SELECT value FROM json_each(?))
+                """), arguments: [keyList]))
             for key in keys {
                 let name = RecordCoder.recordName(table: tableName, key: key)
                 writes.prefetched(name, metadata: metadata[name], exists: existing.contains(key))
             }
         }
-        // The rows the page's records refer to that exist already (a tag
-        // link's reminder from an earlier page), a query per table rather
-        // than one per record: rows are not deleted while saves apply.
-        var targets: [String: Set<String>] = [:]
-        for record in records {
-            guard let table = tablesByName[record.recordType] else { continue }
-            for reference in table.foreignKeys {
-                guard case .string(let target)? = record.fields[reference.column] else { continue }
-                targets[reference.parentTable, default: []].insert(target)
-            }
-        }
-        for (parentTable, keys) in targets {
-            guard let table = tablesByName[parentTable] else { continue }
-            for key in try existingKeys(db, table: table, keyList: FieldJSON.encode(strings: Array(keys))) {
-                writes.markPresent(RecordCoder.recordName(table: parentTable, key: key))
-            }
-        }
-    }
-
-    /// The keys of a JSON array of keys whose rows exist in `table`.
-    private func existingKeys(_ db: Database, table: TableSchema, keyList: String) throws -> [String] {
-        let pk = table.primaryKey.quotedDatabaseIdentifier
-        return try String.fetchAll(db.cachedStatement(sql: """
-            SELECT \(pk) FROM \(table.name.quotedDatabaseIdentifier) WHERE \(pk) IN (SELECT value FROM json_each(?))
-            """), arguments: [keyList])
     }
 
     /// Inserts the rows a page queued, and then their metadata, many per

@@ -26,14 +26,8 @@ final class PageWrites {
     /// The table of the queued rows.
     private(set) var queuedTable: String?
 
-    /// - parameter records: how many records the page holds, so the sets
-    ///   kept per record are made at their size once.
-    init(batchingInserts: Bool, records: Int = 0) {
+    init(batchingInserts: Bool) {
         self.batchingInserts = batchingInserts
-        present.reserveCapacity(records)
-        metadata.reserveCapacity(records)
-        absent.reserveCapacity(records)
-        queuedMetadata.reserveCapacity(records)
     }
 
     func isPresent(_ recordName: String) -> Bool { present.contains(recordName) }
