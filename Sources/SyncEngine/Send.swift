@@ -294,26 +294,13 @@ struct SendRound {
         var confirmed = 0
         try engine.applyWrite { db in
             try engine.advanceMark(db, to: result.head)
-            // Confirmed saves are stored many per statement, before any
-            // other outcome touches a row (a delete cascading to a row the
-            // answer confirmed finds it confirmed, as record by record).
-            var saved: [(OutgoingChange, ServerRecord)] = []
-            func storeSaved() throws {
-                try confirmSaves(db, saved)
-                report.sentSaves += saved.count
-                confirmed += saved.count
-                saved.removeAll(keepingCapacity: true)
-            }
             for change in changes {
-                if let record = change.record, case .success(let version)? = result.saveResults[record.id] {
-                    saved.append((change, version))
-                    continue
-                }
-                try storeSaved()
                 if let record = change.record {
                     switch result.saveResults[record.id] {
-                    case .success?:
-                        break
+                    case .success(let saved)?:
+                        try confirmSave(db, change: change, saved: saved)
+                        report.sentSaves += 1
+                        confirmed += 1
                     case .failure(.serverRecordChanged(let current))?:
                         // A merge that must wait for a parent not fetched yet
                         // is no progress: the fetch that follows brings it.
@@ -349,7 +336,6 @@ struct SendRound {
                     }
                 }
             }
-            try storeSaved()
         }
         if !reverts.isEmpty {
             report.add(try revert(reverts, database: database))
@@ -357,67 +343,28 @@ struct SendRound {
         return (report, confirmed == changes.count)
     }
 
-    /// The server has saved these versions: each becomes its row's
-    /// last-known record, and the edits it carried stop being pending,
-    /// unless the row changed again while the request was in flight (its
-    /// change count moved), in which case they stay pending for the next
-    /// send. Many rows per statement, as this runs for every record sent.
-    private func confirmSaves(_ db: Database, _ saved: [(OutgoingChange, ServerRecord)]) throws {
-        for (table, group) in Dictionary(grouping: saved, by: { $0.0.table.name }) {
-            var rest = group[...]
-            while !rest.isEmpty {
-                let chunk = rest.prefix(Self.confirmationSizes.first { $0 <= rest.count } ?? 1)
-                rest = rest.dropFirst(chunk.count)
-                var arguments: [DatabaseValue] = []
-                arguments.reserveCapacity(chunk.count * 5 + 1)
-                for (change, version) in chunk {
-                    arguments += [
-                        change.key.databaseValue, version.id.zoneID.name.databaseValue, version.id.zoneID.ownerName.databaseValue,
-                        try RecordCoder.encode(version).databaseValue, change.metadata.changeCount.databaseValue,
-                    ]
-                }
-                arguments.append(table.databaseValue)
-                try db.executeCached(Self.confirmationSQL(rows: chunk.count), arguments: StatementArguments(arguments))
-                if db.changesCount == chunk.count { continue }
-                // Deleted (and forgotten) while the request was in flight:
-                // the server now has it, so it must be deleted there too.
-                let keys = FieldJSON.encode(strings: chunk.map(\.0.key))
-                let present = Set(try String.fetchAll(db, sql: """
-                    SELECT recordName FROM sync_metadata WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?))
-                    """, arguments: [table, keys]))
-                for (change, version) in chunk where !present.contains(change.key) {
-                    try Metadata.save(db, type: table, name: change.key, lastKnown: version, editTimes: [:],
-                                      isPendingSave: false, isPendingDelete: true)
-                }
-            }
+    /// The server has `saved`: it becomes the last-known record, and the
+    /// edits it carried stop being pending, unless the row changed again
+    /// while the request was in flight (its change count moved), in which
+    /// case they stay pending for the next send. One statement, as this
+    /// runs for every record sent.
+    private func confirmSave(_ db: Database, change: OutgoingChange, saved: ServerRecord) throws {
+        try db.executeCached("""
+            UPDATE sync_metadata SET
+              zoneName = ?, ownerName = ?, lastKnownServerRecord = ?,
+              editTimes = CASE WHEN changeCount = ? THEN '{}' ELSE editTimes END,
+              isPendingSave = CASE WHEN changeCount = ? THEN 0 ELSE isPendingSave END
+            WHERE recordType = ? AND recordName = ?
+            """, arguments: [
+                saved.id.zoneID.name, saved.id.zoneID.ownerName, try RecordCoder.encode(saved),
+                change.metadata.changeCount, change.metadata.changeCount, change.table.name, change.key,
+            ])
+        if db.changesCount == 0 {
+            // Deleted (and forgotten) while the request was in flight: the
+            // server now has it, so it must be deleted there too.
+            try Metadata.save(db, type: change.table.name, name: change.key, lastKnown: saved, editTimes: [:],
+                              isPendingSave: false, isPendingDelete: true)
         }
-    }
-
-    /// Rows per statement of `confirmSaves` (5 values each), largest first;
-    /// a remainder takes the smaller ones, so a few statements serve every
-    /// size of answer.
-    private static let confirmationSizes = [64, 16, 4, 1]
-
-    private static let confirmationTexts = Dictionary(uniqueKeysWithValues: confirmationSizes.map {
-        ($0, makeConfirmationSQL(rows: $0))
-    })
-
-    private static func confirmationSQL(rows: Int) -> String {
-        confirmationTexts[rows] ?? makeConfirmationSQL(rows: rows)
-    }
-
-    private static func makeConfirmationSQL(rows: Int) -> String {
-        """
-        WITH answer (recordName, zoneName, ownerName, record, changeCount) AS (
-          VALUES \(Array(repeating: "(?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
-        )
-        UPDATE sync_metadata SET
-          zoneName = answer.zoneName, ownerName = answer.ownerName, lastKnownServerRecord = answer.record,
-          editTimes = CASE WHEN sync_metadata.changeCount = answer.changeCount THEN '{}' ELSE sync_metadata.editTimes END,
-          isPendingSave = CASE WHEN sync_metadata.changeCount = answer.changeCount THEN 0 ELSE sync_metadata.isPendingSave END
-        FROM answer
-        WHERE sync_metadata.recordType = ? AND sync_metadata.recordName = answer.recordName
-        """
     }
 
     private func confirmDelete(_ db: Database, change: OutgoingChange) throws {
