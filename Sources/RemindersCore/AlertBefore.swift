@@ -15,7 +15,7 @@ public enum AlertBefore {
     /// due time), or a duration ("15m", "1h", "1d", "1h30m").
     /// - throws: `CoreError.invalidInput` naming what is wrong.
     public static func parse(_ text: String) throws -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingWhitespace().lowercased()
         if ["none", "no", "off", "at time", "at due time"].contains(trimmed) { return nil }
         do {
             return try TimeSpan(parsing: trimmed).minutes * 60

@@ -38,7 +38,7 @@ public enum DueQueries {
     /// Reads an hour for dates without a time: "9", "09", "9:00" or
     /// "09:00" (whole hours, 0 to 23).
     public static func parseHour(_ raw: String) throws -> Int {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmingWhitespace()
         var hourText = Substring(text)
         if let colon = text.firstIndex(of: ":") {
             guard text[text.index(after: colon)...] == "00" else {

@@ -49,7 +49,7 @@ public struct NaturalDate: Sendable {
     /// understood.
     public func parse(_ text: String) throws(NaturalDateError) -> DueDate {
         let raw = Self.words(text)
-        return try read(raw, text: text.trimmingCharacters(in: .whitespaces))
+        return try read(raw, text: text.trimmingWhitespace())
     }
 
     /// The due date the words name, or nil when they are not exactly one
@@ -63,7 +63,7 @@ public struct NaturalDate: Sendable {
     /// reminder form's time field takes it.
     public func time(_ text: String) throws(NaturalDateError) -> (hour: Int, minute: Int) {
         let raw = Self.words(text)
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !raw.isEmpty else { throw failure(trimmed, .empty) }
         let words = raw.map { $0.lowercased() }
         let start = words[0] == "at" && words.count > 1 ? 1 : 0

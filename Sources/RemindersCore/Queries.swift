@@ -244,7 +244,7 @@ public enum Queries {
     public static func isListTitleShared(_ db: Database, title: String, by id: String) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM remindersLists WHERE title = ? COLLATE NOCASE AND id <> ?)
-            """, arguments: [title.trimmingCharacters(in: .whitespaces), id]) ?? false
+            """, arguments: [title.trimmingWhitespace(), id]) ?? false
     }
 
     /// Every list's title, by id.
@@ -653,7 +653,7 @@ public enum Queries {
     public static func search(
         _ db: Database, text raw: String, showCompleted: Bool, clock: AppClock, limit: Int = 500
     ) throws -> SearchResults {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = raw.trimmingWhitespaceAndNewlines()
         guard !text.isEmpty else { return SearchResults() }
         let match: String
         let arguments: StatementArguments

@@ -145,7 +145,7 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// wall clock given: due dates are floating); seconds are dropped.
     public init(rrule text: String) throws(RepeatRuleError) {
         try Self.checkCharacters(text, what: "RRULE", limit: Self.maximumRRULELength)
-        var body = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased())
+        var body = Substring(text.trimmingWhitespaceAndNewlines().uppercased())
         if body.hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let example = "e.g. FREQ=WEEKLY;BYDAY=MO,TH"
         guard !body.isEmpty else { throw RepeatRuleError("RRULE is empty (\(example))") }
@@ -558,8 +558,8 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
         guard text.count <= limit else {
             throw RepeatRuleError("\(what) is too long (\(text.count) characters; at most \(limit))")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let control = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+        let trimmed = text.trimmingWhitespaceAndNewlines()
+        if let control = trimmed.unicodeScalars.first(where: Validation.isControl) {
             let hex = String(control.value, radix: 16, uppercase: true)
             throw RepeatRuleError("\(what) contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))")
         }
@@ -740,7 +740,7 @@ private struct PhraseReader {
 
     init(_ text: String) throws(RepeatRuleError) {
         try RepeatRule.checkCharacters(text, what: "repeat", limit: RepeatRule.maximumPhraseLength)
-        self.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.text = text.trimmingWhitespaceAndNewlines()
         raw = self.text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map { word in
             var word = String(word)
             while word.count > 1, word.hasSuffix(".") { word.removeLast() }

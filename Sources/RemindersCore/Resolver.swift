@@ -13,7 +13,7 @@ public enum Resolver {
     }
 
     static func resolve(_ db: Database, _ text: String, table: String, kind: String) throws -> String {
-        let needle = text.trimmingCharacters(in: .whitespaces)
+        let needle = text.trimmingWhitespace()
         guard !needle.isEmpty else { throw CoreError.invalidInput("\(kind) must not be empty") }
         if try String.fetchOne(db, sql: "SELECT id FROM \(table) WHERE id = ?", arguments: [needle.lowercased()]) != nil {
             return needle.lowercased()

@@ -24,7 +24,7 @@ public struct TimeSpan: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// allowed ("1h 30m"). Throws `CoreError.invalidInput` naming what is
     /// wrong with the text.
     public init(parsing raw: String) throws {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmingWhitespace()
         let example = "e.g. 90m, 2h, 1d or 1h30m"
         guard !text.isEmpty else { throw CoreError.invalidInput("duration must not be empty (\(example))") }
         var total = 0

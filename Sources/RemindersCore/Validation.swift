@@ -12,7 +12,7 @@ public enum Validation {
     /// A trimmed, non-empty title of at most 1,000 characters, without
     /// control characters.
     public static func title(_ raw: String, of what: String = "title") throws -> String {
-        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = raw.trimmingWhitespaceAndNewlines()
         guard !title.isEmpty else { throw CoreError.invalidInput("\(what) must not be empty") }
         guard title.count <= maxTitleLength else {
             throw CoreError.invalidInput("\(what) is \(title.count) characters long; the limit is \(maxTitleLength)")
@@ -36,7 +36,7 @@ public enum Validation {
 
     /// "#rrggbb" (or "rrggbb", any case), returned as lower-case "#rrggbb".
     public static func color(_ raw: String) throws -> String {
-        var hex = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        var hex = raw.trimmingWhitespace().lowercased()
         if hex.hasPrefix("#") { hex.removeFirst() }
         guard hex.count == 6, hex.allSatisfy({ $0.isHexDigit && $0.isASCII }) else {
             throw CoreError.invalidInput("color '\(raw)' is not of the form #RRGGBB")
@@ -72,7 +72,7 @@ public enum Validation {
     /// A tag title: trimmed, a leading '#' dropped, no commas or control
     /// characters, at most 100 characters.
     public static func tag(_ raw: String) throws -> String {
-        var tag = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var tag = raw.trimmingWhitespaceAndNewlines()
         if tag.hasPrefix("#") { tag.removeFirst() }
         guard !tag.isEmpty else { throw CoreError.invalidInput("tag must not be empty") }
         guard tag.count <= maxTagLength else {
@@ -84,7 +84,9 @@ public enum Validation {
         return tag
     }
 
+    /// Unicode's control characters (Cc): exactly these two ranges, so
+    /// no lookup of the general category is needed.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -152,7 +152,7 @@ public enum ICalendarFiles {
     /// A vdir metadata file's text, trimmed; nil when absent or empty.
     private static func metadata(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+              let text = String(data: data, encoding: .utf8)?.trimmingWhitespaceAndNewlines(),
               !text.isEmpty else { return nil }
         return text
     }
@@ -167,7 +167,7 @@ public enum ICalendarFiles {
 
     /// "#rrggbb" from "#RRGGBB", "#RRGGBBAA" or a basic CSS color name; nil otherwise.
     static func color(_ text: String) -> String? {
-        var hex = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var hex = text.trimmingWhitespace().lowercased()
         if let named = cssNames[hex] { return named }
         if hex.hasPrefix("#") { hex.removeFirst() }
         if hex.count == 8 { hex = String(hex.prefix(6)) }
@@ -191,11 +191,11 @@ public enum ICalendarFiles {
         if let color = calendar.property("X-APPLE-CALENDAR-COLOR") ?? calendar.property("COLOR") {
             collection.color = Self.color(color.value)
         }
-        if let id = calendar.property("X-WR-RELCALID"), let uuid = UUID(uuidString: id.text.trimmingCharacters(in: .whitespaces)) {
+        if let id = calendar.property("X-WR-RELCALID"), let uuid = UUID(uuidString: id.text.trimmingWhitespace()) {
             collection.listID = uuid.uuidString.lowercased()
         }
         if let order = calendar.property("X-APPLE-CALENDAR-ORDER") {
-            collection.position = Int(order.value.trimmingCharacters(in: .whitespaces))
+            collection.position = Int(order.value.trimmingWhitespace())
         }
         if let image = calendar.property("IMAGE") {
             collection.cover = coverImage(image)

@@ -49,8 +49,8 @@ extension TodoMapping {
         guard let uidProperty = todo.property("UID") else {
             throw ICalError(line: todo.line, "a VTODO without a UID")
         }
-        let uid = uidProperty.text.trimmingCharacters(in: .whitespaces)
-        guard !uid.isEmpty, uid.count <= 255, !uid.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        let uid = uidProperty.text.trimmingWhitespace()
+        guard !uid.isEmpty, uid.count <= 255, !uid.unicodeScalars.contains(where: Validation.isControl) else {
             throw ICalError(line: uidProperty.line, "UID must be 1 to 255 characters without control characters")
         }
         var fields: [Field: [ICalProperty]] = [:]
@@ -86,7 +86,7 @@ extension TodoMapping {
         let isCompleted = try value(.status) == "completed" || completedAtGiven != nil
         var version = TodoVersion()
         if let sequence = todo.property("SEQUENCE") {
-            guard let number = Int(sequence.value.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+            guard let number = Int(sequence.value.trimmingWhitespace()), number >= 0 else {
                 throw ICalError(line: sequence.line, "SEQUENCE '\(ICalParser.clip(sequence.value))' is not a whole number")
             }
             version.sequence = number
@@ -139,7 +139,7 @@ extension TodoMapping {
             kept.components.append(component.content)
         }
         kept.components += overrides.map(\.content)
-        if let position = fields[.position]?.first, Int(position.value.trimmingCharacters(in: .whitespaces)) == nil {
+        if let position = fields[.position]?.first, Int(position.value.trimmingWhitespace()) == nil {
             throw ICalError(line: position.line, "X-APPLE-SORT-ORDER '\(ICalParser.clip(position.value))' is not a whole number")
         }
         return ImportedTodo(

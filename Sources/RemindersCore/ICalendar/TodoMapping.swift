@@ -60,7 +60,7 @@ struct TodoMapping {
     func read(_ field: Field, _ properties: [ICalProperty]) throws(ICalError) -> String? {
         switch field {
         case .title:
-            return properties.first.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            return properties.first.map { $0.text.trimmingWhitespaceAndNewlines() }
         case .notes:
             return properties.first.map { $0.text.replacingOccurrences(of: "\r\n", with: "\n") }
         case .due:
@@ -68,7 +68,7 @@ struct TodoMapping {
             return try due(property).description
         case .priority:
             guard let property = properties.first else { return nil }
-            guard let value = Int(property.value.trimmingCharacters(in: .whitespaces)), (0...9).contains(value) else {
+            guard let value = Int(property.value.trimmingWhitespace()), (0...9).contains(value) else {
                 throw ICalError(line: property.line, "PRIORITY '\(ICalParser.clip(property.value))' is not a number from 0 to 9")
             }
             let priority = Self.priority(value)
@@ -87,7 +87,7 @@ struct TodoMapping {
         case .parent:
             return properties.first { Self.isParentLink($0) }.map { Self.id(forUID: $0.text) }
         case .position:
-            return properties.first.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }.map(String.init)
+            return properties.first.flatMap { Int($0.value.trimmingWhitespace()) }.map(String.init)
         case .flag:
             return properties.first.map { $0.value.uppercased() == "TRUE" ? "true" : "false" }
         case .repeatOf:
@@ -121,7 +121,7 @@ struct TodoMapping {
     /// A DATE or DATE-TIME value, checked.
     func dateTime(_ property: ICalProperty) throws(ICalError) -> ICalDateTime {
         do {
-            return try ICalDateTime(parsing: property.value.trimmingCharacters(in: .whitespaces))
+            return try ICalDateTime(parsing: property.value.trimmingWhitespace())
         } catch {
             throw ICalError(line: property.line, "\(property.name): \(error.message)")
         }
@@ -185,9 +185,30 @@ struct TodoMapping {
     /// derived from it, so that every device importing the same file gives
     /// the reminder the same id.
     static func id(forUID uid: String) -> String {
-        let trimmed = uid.trimmingCharacters(in: .whitespaces)
+        let trimmed = uid.trimmingWhitespace()
+        if isUUID(trimmed) { return trimmed.lowercased() }
+        // Foundation reads a few more spellings as a UUID (its `sscanf`
+        // skips spaces): they keep the ids they always had.
         if let uuid = UUID(uuidString: trimmed) { return uuid.uuidString.lowercased() }
         return derivedID("icalendar-uid", trimmed)
+    }
+
+    /// Whether `text` is a UUID written as 8-4-4-4-12 hex digits in either
+    /// case, checked without `UUID(uuidString:)`'s trip through `sscanf`.
+    static func isUUID(_ text: String) -> Bool {
+        guard text.utf8.count == 36 else { return false }
+        for (offset, byte) in text.utf8.enumerated() {
+            switch offset {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default:
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                     UInt8(ascii: "A")...UInt8(ascii: "F"): continue
+                default: return false
+                }
+            }
+        }
+        return true
     }
 
     /// The lead of the first alarm that reads as "so long before the due
@@ -204,7 +225,7 @@ struct TodoMapping {
             return (0...AlertBefore.maximumSeconds).contains(lead) ? lead : nil
         }
         let related = trigger.parameter("RELATED")?.uppercased() ?? (todo.property("DTSTART") == nil ? "END" : "START")
-        guard related == "END", let duration = try? ICalDuration(parsing: trigger.value.trimmingCharacters(in: .whitespaces)),
+        guard related == "END", let duration = try? ICalDuration(parsing: trigger.value.trimmingWhitespace()),
               duration.totalSeconds <= 0 else { return nil }
         let lead = -duration.totalSeconds
         return lead <= AlertBefore.maximumSeconds ? lead : nil
