@@ -136,7 +136,56 @@ extension Reminder {
         alertBefore = try container.decodeIfPresent(Int.self, forKey: .alertBefore)
         icalendar = try container.decodeIfPresent(String.self, forKey: .icalendar)
     }
+}
 
+/// A reminder's row, read and written column by column. GRDB would go
+/// through `Codable` instead, a keyed container per row: decoding and
+/// encoding were a fifth of a 10,000-reminder iCalendar import.
+extension Reminder {
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        remindersListID = try row.decode(forColumn: "remindersListID")
+        title = try row.decode(forColumn: "title")
+        notes = try row.decode(forColumn: "notes")
+        // As `init(from:)`: a due date that does not read is none.
+        dueDate = DueDate(stored: String.fromDatabaseValue(try row.decode(DatabaseValue.self, forColumn: "dueDate")))
+        let priorityValue: Int = try row.decode(forColumn: "priority")
+        guard let priority = Priority(rawValue: priorityValue) else {
+            throw CoreError.database("reminder \(id) has priority \(priorityValue)")
+        }
+        self.priority = priority
+        isFlagged = try row.decode(forColumn: "isFlagged")
+        let statusValue: String = try row.decode(forColumn: "status")
+        guard let status = ReminderStatus(rawValue: statusValue) else {
+            throw CoreError.database("reminder \(id) has status '\(statusValue)'")
+        }
+        self.status = status
+        completedAt = try row.decode(forColumn: "completedAt")
+        position = try row.decode(forColumn: "position")
+        parentID = try row.decode(forColumn: "parentID")
+        repeatRule = try row.decode(forColumn: "repeatRule")
+        repeatOf = try row.decode(forColumn: "repeatOf")
+        alertBefore = try row.decode(forColumn: "alertBefore")
+        icalendar = try row.decode(forColumn: "icalendar")
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["remindersListID"] = remindersListID
+        container["title"] = title
+        container["notes"] = notes
+        container["dueDate"] = dueDate
+        container["priority"] = priority.rawValue
+        container["isFlagged"] = isFlagged
+        container["status"] = status.rawValue
+        container["completedAt"] = completedAt
+        container["position"] = position
+        container["parentID"] = parentID
+        container["repeatRule"] = repeatRule
+        container["repeatOf"] = repeatOf
+        container["alertBefore"] = alertBefore
+        container["icalendar"] = icalendar
+    }
 }
 
 /// A tag: its key (`TagKey.of(title)`, the row's identity) and the
