@@ -15,6 +15,17 @@ public enum TagKey {
     /// The key of a tag title. Any Unicode text has one; the empty title
     /// has the empty key.
     public static func of(_ title: String) -> String {
+        // ASCII text is its own canonical form both ways and folds to its
+        // lower case: the common title skips Foundation's three passes,
+        // each a copy through NSString on Linux.
+        if title.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: title.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return folded(title)
+    }
+
+    /// The key by Unicode's rules, for any text.
+    static func folded(_ title: String) -> String {
         title.decomposedStringWithCanonicalMapping
             .folding(options: .caseInsensitive, locale: nil)
             .precomposedStringWithCanonicalMapping

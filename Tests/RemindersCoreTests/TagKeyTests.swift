@@ -3,6 +3,16 @@ import Testing
 
 @Suite("Tag keys")
 struct TagKeyTests {
+    @Test func asciiTitlesTakeTheShortWayToTheSameKey() {
+        let ascii = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        for a in ascii {
+            for b in ["", "a", "Z", "@", "[", "`", "{", "\u{7F}", " "] {
+                #expect(TagKey.of(a + b) == TagKey.folded(a + b), "\((a + b).debugDescription)")
+            }
+        }
+        #expect(TagKey.of("Work-Q3_Plan") == "work-q3_plan")
+    }
+
     @Test func caseVariantsShareOneKey() {
         #expect(Set(["Work", "work", "WORK", "wOrK"].map(TagKey.of)) == ["work"])
     }
