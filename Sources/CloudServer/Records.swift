@@ -53,7 +53,14 @@ public struct Asset: Hashable, Codable, Sendable {
 
     /// The lower-case hex SHA-256 of some bytes: the name their asset gets.
     public static func digest(of data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(2 * SHA256.byteCount)
+        for byte in SHA256.hash(data: data) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

@@ -87,10 +87,14 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The stored form: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM".
     public var description: String {
-        if let hour, let minute {
-            return dateString + "T" + Self.digits(hour, 2) + ":" + Self.digits(minute, 2)
-        }
+        if let timeString { return dateString + "T" + timeString }
         return dateString
+    }
+
+    /// "HH:MM", or nil for a date without a time.
+    public var timeString: String? {
+        guard let hour, let minute else { return nil }
+        return Self.digits(hour, 2) + ":" + Self.digits(minute, 2)
     }
 
     /// `value` with leading zeros to `width` (screens format thousands of

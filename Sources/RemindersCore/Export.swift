@@ -99,7 +99,7 @@ public struct ExportDump: Codable, Equatable, Sendable {
         var coverHashes: [String: String] = [:]
         for row in covers {
             let image: Data = row["image"]
-            coverHashes[row["remindersListID"]] = SHA256.hash(data: image).map { String(format: "%02x", $0) }.joined()
+            coverHashes[row["remindersListID"]] = hexDigits(SHA256.hash(data: image))
         }
         let lists = try RemindersList.order(Column("id")).fetchAll(db).map {
             List(id: $0.id, title: $0.title, color: $0.color, position: $0.position,

@@ -285,7 +285,7 @@ public final class DueAlertScheduler: ViewModel {
             guard let untilMoment = until.moment(in: clock.timeZone) else {
                 return .failed("cannot snooze “\(reminder.title)” to \(until), which does not exist here")
             }
-            let time = String(format: "%02d:%02d", until.time?.hour ?? 0, until.time?.minute ?? 0)
+            let time = until.timeString ?? "00:00"
             let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
             // The time is what matters: a long title is shortened so a toast keeps it.
             let title = reminder.title.count > 40 ? String(reminder.title.prefix(39)) + "…" : reminder.title
@@ -297,7 +297,7 @@ public final class DueAlertScheduler: ViewModel {
                 }
                 let dueTime = DueDate(moment: dueAt, in: clock.timeZone)
                 let dueText = due.hasTime && dueTime.dateString == until.dateString
-                    ? String(format: "%02d:%02d", dueTime.time?.hour ?? 0, dueTime.time?.minute ?? 0)
+                    ? dueTime.timeString ?? "00:00"
                     : due.description.replacingOccurrences(of: "T", with: " ")
                 return ActionResult(message: "Snoozed “\(title)” until \(when), due \(dueText)",
                                     undo: .setSnooze(id: id, due, until: previous))

@@ -22,8 +22,8 @@ public enum DueDateInput {
             do { time = try dates.time(timeText) } catch { problems.time = error.description }
             if dateText.isEmpty, problems.time == nil { problems.date = "enter a date for the time \(timeText)" }
         }
-        if let date, time != nil, let own = date.time {
-            problems.time = "the date already says \(String(format: "%02d:%02d", own.hour, own.minute)): keep one"
+        if let date, time != nil, let own = date.timeString {
+            problems.time = "the date already says \(own): keep one"
         }
         if problems.date != nil || problems.time != nil { return .failure(problems) }
         guard var date else { return .success(nil) }
@@ -35,8 +35,7 @@ public enum DueDateInput {
     /// ("2026-03-01", "").
     public static func fields(for due: DueDate?) -> (date: String, time: String) {
         guard let due else { return ("", "") }
-        guard let time = due.time else { return (due.dateString, "") }
-        return (due.dateString, String(format: "%02d:%02d", time.hour, time.minute))
+        return (due.dateString, due.timeString ?? "")
     }
 }
 

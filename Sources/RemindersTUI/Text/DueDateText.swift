@@ -21,9 +21,7 @@ enum DueDateText {
             text = "\(weekdays[due.weekday]) \(due.day) \(months[due.month - 1])"
             if due.year != today.year { text += " \(due.year)" }
         }
-        if let time = due.time {
-            text += String(format: " %02d:%02d", time.hour, time.minute)
-        }
+        if let time = due.timeString { text += " " + time }
         return text
     }
 }
