@@ -12,17 +12,6 @@ static void setup(void) {
     // while it stores an answer, the server's thread) that mutex is where
     // they wait for each other.
     result = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    // A statement inside a transaction keeps the pages it changes as they
-    // were, to undo itself alone if it fails (the statement journal). Past
-    // 64 KiB SQLite moves that journal to a temporary file, and it stays a
-    // file for the rest of the transaction: one reminder's insert, with the
-    // capture triggers and the indexes, changes about that much, so a
-    // 10,000-reminder import wrote every statement's journal to disk, a
-    // fifth of its time. 4 MiB keeps any one row's statement in memory;
-    // a statement that changes more still spills. The journal is emptied
-    // when the statement (or a savepoint around it) ends, and has nothing
-    // to do with durability: the write-ahead log does that.
-    if (result == SQLITE_OK) result = sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 4 * 1024 * 1024);
 }
 
 int reminders_sqlite_setup(void) {
