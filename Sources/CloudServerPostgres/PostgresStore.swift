@@ -31,6 +31,7 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
     private let clock: @Sendable () -> Date
     private let latestHead: Atomic<Int64>
     private let listener: HeadListener
+    private let statistics = PlannerStatistics()
     package var assets: any AssetStoring { DatabaseAssets(store: self) }
 
     /// Connects, creates the tables in an empty database (or checks an
@@ -134,7 +135,10 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
                 }
             }
         }
-        if let head { heard(head: head) }
+        if let head {
+            heard(head: head)
+            statistics.refreshIfStale(pool)
+        }
         return value
     }
 
@@ -189,6 +193,45 @@ extension StoreSession {
                 try? collect()
             }
             throw error
+        }
+    }
+}
+
+/// Keeps PostgreSQL's planner statistics abreast of a table that grows
+/// fast. Without them the planner guesses that a zone holds a handful of
+/// records, and looks a batch's records up by walking the zone's change
+/// index with the names as a filter: every batch read the whole zone, and
+/// the first upload of 100,000 reminders took 58 s instead of about ten.
+/// Autovacuum analyzes at most once a minute, too late for an upload; so
+/// after a commit, at most once a second, a table that has changed by more
+/// rows than it held at its last analysis is analyzed again, off the
+/// request's path. Growth doubles between analyses, so a table of n rows
+/// is analyzed about log2(n) times while it fills; a table in its steady
+/// state is left to autovacuum.
+final class PlannerStatistics: Sendable {
+    private let checkedAt = Mutex<ContinuousClock.Instant?>(nil)
+    private let queue = DispatchQueue(label: "reminders.postgres.analyze")
+
+    func refreshIfStale(_ pool: SessionPool) {
+        let now = ContinuousClock.now
+        let due = checkedAt.withLock { last -> Bool in
+            if let last, now - last < .seconds(1) { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        queue.async {
+            // A failure leaves the statistics to autovacuum, as before.
+            try? pool.withSession { session in
+                let stale = try session.texts("""
+                    SELECT s.relname::text FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+                    WHERE s.schemaname = current_schema() AND s.n_mod_since_analyze > greatest(1000, c.reltuples)
+                    """)
+                for table in stale {
+                    try session.execute("ANALYZE \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"", [])
+                    try session.collect()
+                }
+            }
         }
     }
 }

@@ -70,6 +70,41 @@ struct PostgresStoreTests {
         #expect(Set(names) == Set(saved))
     }
 
+    /// A zone that fills fast has the planner's statistics while it fills,
+    /// not a minute later when autovacuum gets to it: without them every
+    /// batch read the whole zone, and a first upload grew with the square
+    /// of its size. The server analyzes the record table itself once it has
+    /// changed by more rows than it held.
+    @Test func aTableThatFillsFastIsAnalyzedWhileItFills() async throws {
+        let world = try await ServiceWorld(.httpPostgres)
+        let postgres = try #require(world.store as? PostgresStore)
+        let alice = world.database("alice")
+        let zone = try await blocking { try alice.createZone("Reminders") }
+        func manualAnalyses() throws -> Int64 {
+            try postgres.transaction { connection in
+                try connection.integer("SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'record'") ?? 0
+            }
+        }
+        #expect(try manualAnalyses() == 0)
+        // PostgreSQL counts changes a second late at most: writing on for a
+        // while gives the server a commit after the count is in.
+        var batch = 0
+        let deadline = Date().addingTimeInterval(20)
+        while try manualAnalyses() == 0, Date() < deadline {
+            let records = (0..<(batch < 8 ? 200 : 1)).map { index in
+                record("b\(batch)-\(index)", in: zone, fields: ["title": .string("Item \(index)")])
+            }
+            _ = try await blocking { try alice.modifyRecords(saving: records, deleting: []) }
+            batch += 1
+            if batch >= 8 { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(try manualAnalyses() > 0)
+        let estimate = try postgres.transaction { connection in
+            try connection.integer("SELECT reltuples::bigint FROM pg_class WHERE relname = 'record'") ?? 0
+        }
+        #expect(estimate >= 1_000)
+    }
+
     /// A long poll waiting on one server answers when a record is saved
     /// through the other: the commit's notification reaches every server.
     @Test func aSaveThroughOneServerWakesALongPollOnTheOther() async throws {
