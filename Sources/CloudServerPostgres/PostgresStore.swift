@@ -205,9 +205,9 @@ extension StoreSession {
 /// Autovacuum analyzes at most once a minute, too late for an upload; so
 /// after a commit, at most once a second, a table that has changed by more
 /// rows than it held at its last analysis is analyzed again, off the
-/// request's path. Growth doubles between analyses, so a table of n rows
-/// is analyzed about log2(n) times while it fills; a table in its steady
-/// state is left to autovacuum.
+/// request's path. The table doubles between analyses, so one that fills
+/// to n rows is analyzed about log2(n / 1,000) times; a table in its
+/// steady state is left to autovacuum.
 final class PlannerStatistics: Sendable {
     private let checkedAt = Mutex<ContinuousClock.Instant?>(nil)
     private let queue = DispatchQueue(label: "reminders.postgres.analyze")
