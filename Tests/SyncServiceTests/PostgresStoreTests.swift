@@ -86,17 +86,22 @@ struct PostgresStoreTests {
             }
         }
         #expect(try manualAnalyses() == 0)
-        // PostgreSQL counts changes a second late at most: writing on for a
-        // while gives the server a commit after the count is in.
-        var batch = 0
-        let deadline = Date().addingTimeInterval(20)
-        while try manualAnalyses() == 0, Date() < deadline {
-            let records = (0..<(batch < 8 ? 200 : 1)).map { index in
+        func save(batch: Int, count: Int) async throws {
+            let records = (0..<count).map { index in
                 record("b\(batch)-\(index)", in: zone, fields: ["title": .string("Item \(index)")])
             }
             _ = try await blocking { try alice.modifyRecords(saving: records, deleting: []) }
+        }
+        for batch in 0..<8 { try await save(batch: batch, count: 200) }
+        // PostgreSQL counts changes a second late at most, and the server
+        // looks at most once a second: a few more commits give it the
+        // chance (a minute of them, for a machine busy with other tests).
+        var batch = 8
+        let deadline = Date().addingTimeInterval(60)
+        while try manualAnalyses() == 0, Date() < deadline {
+            try await save(batch: batch, count: 1)
             batch += 1
-            if batch >= 8 { try await Task.sleep(for: .milliseconds(200)) }
+            try await Task.sleep(for: .milliseconds(200))
         }
         #expect(try manualAnalyses() > 0)
         let estimate = try postgres.transaction { connection in
