@@ -100,6 +100,7 @@ public final class PostgresStore: RecordStore, CloudStore, StoreTransactions {
     /// Stops listening and closes every connection.
     public func close() {
         listener.stop()
+        statistics.stop()
         pool.closeAll()
     }
 
@@ -210,6 +211,8 @@ extension StoreSession {
 /// steady state is left to autovacuum.
 final class PlannerStatistics: Sendable {
     private let checkedAt = Mutex<ContinuousClock.Instant?>(nil)
+    private let running = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "reminders.postgres.analyze")
 
     func refreshIfStale(_ pool: SessionPool) {
@@ -219,20 +222,36 @@ final class PlannerStatistics: Sendable {
             last = now
             return true
         }
-        guard due else { return }
+        // One at a time: a check still running (an ANALYZE of a big table)
+        // is not queued behind.
+        guard due, !stopped.load(ordering: .relaxed),
+              running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         queue.async {
-            // A failure leaves the statistics to autovacuum, as before.
+            defer { self.running.store(false, ordering: .releasing) }
+            guard !self.stopped.load(ordering: .relaxed) else { return }
+            // A failure leaves the statistics to autovacuum, as before. A
+            // table another session holds (its own ANALYZE, a vacuum, an
+            // index being built) is skipped rather than waited for.
             try? pool.withSession { session in
                 let stale = try session.texts("""
-                    SELECT s.relname::text FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+                    SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname)
+                    FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
                     WHERE s.schemaname = current_schema() AND s.n_mod_since_analyze > greatest(1000, c.reltuples)
                     """)
-                for table in stale {
-                    try session.execute("ANALYZE \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"", [])
+                for table in stale where !self.stopped.load(ordering: .relaxed) {
+                    try session.execute("ANALYZE (SKIP_LOCKED) \(table)", [])
                     try session.collect()
                 }
             }
         }
+    }
+
+    /// No check starts after this; one under way is waited for, so that
+    /// the store holds no connection once it is closed.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        queue.sync {}
     }
 }
 
@@ -241,6 +260,7 @@ final class PlannerStatistics: Sendable {
 final class SessionPool: Sendable {
     let address: PostgresAddress
     private let idle = Mutex<[PostgresConnection]>([])
+    private let closed = Atomic<Bool>(false)
     private let nextID = Atomic<Int>(1)
     /// How many idle connections are kept.
     private static let keep = 16
@@ -288,7 +308,8 @@ final class SessionPool: Sendable {
     private func checkIn(_ connection: PostgresConnection) {
         guard !connection.isClosed else { return }
         let kept = idle.withLock { connections -> Bool in
-            guard connections.count < Self.keep else { return false }
+            // A request that ends after the pool closed keeps no connection.
+            guard !closed.load(ordering: .relaxed), connections.count < Self.keep else { return false }
             connections.append(connection)
             return true
         }
@@ -296,7 +317,11 @@ final class SessionPool: Sendable {
     }
 
     func closeAll() {
-        for connection in idle.withLock({ connections in defer { connections.removeAll() }; return connections }) {
+        for connection in idle.withLock({ connections in
+            closed.store(true, ordering: .relaxed)
+            defer { connections.removeAll() }
+            return connections
+        }) {
             Self.discard(connection)
         }
     }

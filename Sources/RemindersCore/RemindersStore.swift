@@ -559,8 +559,17 @@ public final class RemindersStore: Sendable {
 
     /// Runs a write transaction, turning SQLite errors into `CoreError`.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try mappingErrors { try writer.write(body) }
+    }
+
+    /// As `write`, for a body that opens its own transaction.
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try mappingErrors { try writer.writeWithoutTransaction(body) }
+    }
+
+    private func mappingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try writer.write(body)
+            return try body()
         } catch let error as CoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {

@@ -278,6 +278,32 @@ import Testing
         #expect(try store.read { try Reminder.fetchCount($0) } == 0)
     }
 
+    /// A big import widens the writer's cache and keeps its statement
+    /// journals in memory while it runs, and leaves both as they were,
+    /// whether it commits, is a dry run or fails halfway.
+    @Test func aBigImportLeavesTheConnectionsSettingsAsTheyWere() throws {
+        let store = try makeStore()
+        func settings() throws -> [Int] {
+            try store.writer.writeWithoutTransaction { db in
+                [try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0, try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? 0]
+            }
+        }
+        let before = try settings()
+        let todos = (0..<250).map { "BEGIN:VTODO\nUID:big-\($0)\nSUMMARY:Item \($0)\nCATEGORIES:Work\nEND:VTODO" }
+        let big = try file("big.ics", calendar(todos.joined(separator: "\n")))
+        #expect(try importFile(big, into: store, .init(dryRun: true)).count(.added) == 250)
+        #expect(try settings() == before)
+        #expect(try store.read { try Reminder.fetchCount($0) } == 0)
+        let broken = try file("broken.ics", calendar((todos + ["BEGIN:VTODO\nUID:bad\nPRIORITY:12\nEND:VTODO"]).joined(separator: "\n")))
+        #expect(throws: CoreError.self) { try importFile(broken, into: store) }
+        #expect(try settings() == before)
+        #expect(try store.read { try Reminder.fetchCount($0) } == 0)
+        #expect(try importFile(big, into: store).count(.added) == 250)
+        #expect(try settings() == before)
+        #expect(try store.read { try Reminder.fetchCount($0) } == 250)
+        #expect(try store.search("Item 249").hits.count == 1)
+    }
+
     @Test func deleteMissingDeletesOnlyWhenAsked() throws {
         let store = try makeStore()
         let both = calendar("BEGIN:VTODO\nUID:1\nSUMMARY:one\nEND:VTODO\nBEGIN:VTODO\nUID:2\nSUMMARY:two\nEND:VTODO")

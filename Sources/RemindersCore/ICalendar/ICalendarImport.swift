@@ -44,51 +44,48 @@ public enum ICalendarImport {
         public func count(_ kind: Kind) -> Int { changes.filter { $0.kind == kind }.count }
     }
 
-    private struct Rollback: Error { var summary: Summary }
-
     /// Imports `collections`. With `dryRun` the changes are made and
     /// rolled back, so the summary is exactly what the import would do.
     public static func run(_ collections: [ICalendarCollection], options: Options, store: RemindersStore) throws -> Summary {
-        // Thousands of rows in one transaction spill SQLite's default 2 MB
-        // of pages to the file and read them back: the import widens the
-        // writer's cache while it runs, as the engine does for a big fetch.
         let incoming = collections.reduce(0) { $0 + $1.items.count }
-        let wide = incoming >= 200
-        var previous: (cache: Int, tempStore: Int)?
-        defer {
-            if let previous {
-                try? store.writer.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA cache_size = \(previous.cache); PRAGMA temp_store = \(previous.tempStore)")
+        // The settings, the transaction and their restoring are one use of
+        // the writer connection, so that no other write of this process
+        // runs with the import's settings or takes them for its own.
+        return try store.writeWithoutTransaction { db in
+            var previous: (cache: Int, tempStore: Int)?
+            defer {
+                if let previous {
+                    try? db.execute(sql: "PRAGMA cache_size = \(previous.cache); PRAGMA temp_store = \(previous.tempStore)")
                 }
             }
-        }
-        do {
-            if wide {
-                // Each insert's statement journal (the pages it changes, as
-                // they were, to undo it alone) passes the 64 KiB SQLite keeps
-                // in memory, and once one has, every later one in the
-                // transaction is written to a temporary file: a fifth of a
-                // 10,000-reminder import. Temporary storage in memory keeps
-                // them there; it must be set outside a transaction.
-                try store.writer.writeWithoutTransaction { db in
-                    previous = (try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000,
-                                try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? 0)
-                    try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
-                }
+            if incoming >= 200 {
+                // Thousands of rows in one transaction spill SQLite's
+                // default 2 MB of pages to the file and read them back: the
+                // import widens the cache while it runs, as the engine does
+                // for a big fetch. And each insert's statement journal (the
+                // pages it changes, as they were, to undo it alone) passes
+                // the 64 KiB SQLite keeps in memory; once one has, every
+                // later one in the transaction goes to a temporary file, a
+                // fifth of a 10,000-reminder import. Temporary storage in
+                // memory keeps them there. Both are set outside the
+                // transaction (changing `temp_store` also drops TEMP tables;
+                // the app keeps none past its migrations).
+                previous = (try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000,
+                            try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? 0)
+                try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
             }
-            return try store.write { db in
+            var summary = Summary()
+            try db.inTransaction {
                 // A big import into a small database builds the search
                 // index and the counts once, at its end (`DerivedData`).
                 let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM reminders") ?? 0
                 let bulk = DerivedData.isWorthSuspending(incoming: incoming, existing: existing)
                 if bulk { try DerivedData.suspend(db) }
-                let summary = try apply(collections, options: options, db: db, store: store)
+                summary = try apply(collections, options: options, db: db, store: store)
                 if bulk { try DerivedData.resume(db) }
-                if options.dryRun { throw Rollback(summary: summary) }
-                return summary
+                return options.dryRun ? .rollback : .commit
             }
-        } catch let rollback as Rollback {
-            return rollback.summary
+            return summary
         }
     }
 
