@@ -45,7 +45,9 @@ struct InitialSyncBench {
                                      + (overHTTP ? ["--http", "yes"] : []) + (onPostgres ? ["--postgres", "yes"] : []))
             let began = Date()
             try child.start()
-            defer { child.finish(timeout: 0) }
+            // The child ends by itself once it is done (and runs its exit
+            // handlers); it is stopped only if it does not.
+            defer { child.finish(timeout: 10) }
             func next(_ key: String) -> (seconds: Double, records: Int)? {
                 child.next(timeout: max(0, budget - Date().timeIntervalSince(began))) { line, _ in
                     let parts = line.split(separator: " ")
@@ -173,6 +175,7 @@ enum SyncOnce {
         }
         try World.close(a.writer)
         try World.close(b.writer)
+        LoopbackService.stopCluster()
         emit("done")
     }
 
@@ -220,6 +223,17 @@ enum LoopbackService {
             throw BenchError("the loopback service did not start")
         }
         return .remote(url, RemoteCredential(userName: World.userName, secret: secret))
+    }
+
+    /// Stops this process's PostgreSQL cluster, if it has one, now. Left
+    /// to the exit, it could outlive the process (a child stopped by its
+    /// parent runs no exit handlers), and a server still holding what it
+    /// inherited from the child kept the parent waiting a minute for it.
+    static func stopCluster() {
+        cluster.withLock { cluster in
+            try? cluster?.stop(immediately: true)
+            cluster = nil
+        }
     }
 
     /// The hidden `--serve` mode: the service in a process of its own.
