@@ -19,7 +19,7 @@ public enum TagKey {
         // lower case: the common title skips Foundation's three passes,
         // each a copy through NSString on Linux.
         if title.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: title.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            return String(decoding: Queries.noCaseKey(title), as: UTF8.self)
         }
         return folded(title)
     }

@@ -6,12 +6,12 @@
 /// adds the line and paragraph separators (Zl, Zp), U+000A to U+000D and
 /// U+0085.
 extension StringProtocol {
-    /// As `trimmingWhitespace()`.
+    /// As Foundation's `trimmingCharacters(in: .whitespaces)`.
     public func trimmingWhitespace() -> String {
         trimming(Self.isWhitespace)
     }
 
-    /// As `trimmingWhitespaceAndNewlines()`.
+    /// As Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)`.
     public func trimmingWhitespaceAndNewlines() -> String {
         trimming { Self.isWhitespace($0) || Self.isNewline($0) }
     }
