@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 "CSQLiteSetup",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

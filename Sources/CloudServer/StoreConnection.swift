@@ -174,12 +174,12 @@ package final class SQLiteConnection: StoreConnection {
     }
 
     package func execute(_ sql: String, _ arguments: [any SQLBindable]) throws {
-        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        try db.cachedStatement(sql: sql).execute(binding: arguments.map(Self.databaseValue))
     }
 
     package func rows(_ sql: String, _ arguments: [any SQLBindable]) throws -> [StoreRow] {
         let statement = try db.cachedStatement(sql: sql)
-        let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.map(Self.databaseValue)))
         var rows: [StoreRow] = []
         while let row = try cursor.next() {
             var values: [SQLValue] = []
@@ -205,15 +205,13 @@ package final class SQLiteConnection: StoreConnection {
         try db.inSavepoint { try body() ? .commit : .rollback }
     }
 
-    private static func arguments(_ arguments: [any SQLBindable]) -> StatementArguments {
-        StatementArguments(arguments.map { argument -> DatabaseValue in
-            switch argument.sqlValue {
-            case .null: .null
-            case .integer(let number): number.databaseValue
-            case .real(let number): number.databaseValue
-            case .text(let text): text.databaseValue
-            case .blob(let data): data.databaseValue
-            }
-        })
+    private static func databaseValue(_ argument: any SQLBindable) -> DatabaseValue {
+        switch argument.sqlValue {
+        case .null: .null
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let data): data.databaseValue
+        }
     }
 }

@@ -437,7 +437,7 @@ extension SyncEngine {
         var rest = rows[...]
         while !rest.isEmpty {
             let count = PageWrites.chunkSizes.first { $0 <= rest.count } ?? 1
-            try db.executeCached(sql(count), arguments: StatementArguments(rest.prefix(count).flatMap { $0 }))
+            try db.cachedStatement(sql: sql(count)).execute(bindingRows: rest.prefix(count))
             rest = rest.dropFirst(count)
         }
     }
