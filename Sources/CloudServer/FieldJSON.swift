@@ -15,6 +15,11 @@ public enum FieldJSON {
 
     static func encode(fields: [String: FieldValue]) -> String {
         var out = "{"
+        // Room for the usual record at once, instead of growing it by
+        // doubling from a few bytes (a tenth of a server's save).
+        out.reserveCapacity(fields.reduce(2) { size, field in
+            if case .string(let text) = field.value { size + 32 + field.key.utf8.count + text.utf8.count } else { size + 56 + field.key.utf8.count }
+        })
         for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out += "," }
             appendString(field.key, to: &out)
@@ -38,10 +43,12 @@ public enum FieldJSON {
 
     public static func encode(times: [String: Int64]) -> String {
         var out = "{"
+        out.reserveCapacity(times.reduce(2) { $0 + 24 + $1.key.utf8.count })
         for (index, time) in times.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out += "," }
             appendString(time.key, to: &out)
-            out += ":\(time.value)"
+            out += ":"
+            out += String(time.value)
         }
         return out + "}"
     }
@@ -146,7 +153,9 @@ public enum FieldJSON {
         return text.withUTF8 { bytes -> [String: Int64]? in
             guard bytes.count >= 2, bytes[0] == UInt8(ascii: "{") else { return nil }
             var index = 1
-            var result: [String: Int64] = [:]
+            // A member takes 16 bytes at least ("k":1 and a comma, with a
+            // time of 13 digits): room enough at once, never regrown.
+            var result = [String: Int64](minimumCapacity: bytes.count / 16)
             if bytes[index] == UInt8(ascii: "}") { return bytes.count == 2 ? result : nil }
             while true {
                 guard let key = JSONString.read(bytes, at: &index), index < bytes.count,

@@ -404,10 +404,11 @@ extension SyncEngine {
             let keys = records.compactMap { RecordCoder.split($0.id.recordName)?.key }
             let keyList = FieldJSON.encode(strings: keys)
             var metadata: [String: Metadata] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(Metadata.columns) FROM sync_metadata
                 WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?))
-                """), arguments: [tableName, keyList]) {
+                """), arguments: [tableName, keyList])
+            while let row = try rows.next() {
                 let meta = try Metadata(row: row)
                 metadata[RecordCoder.recordName(table: tableName, key: meta.recordName)] = meta
             }

@@ -31,13 +31,14 @@ extension SyncEngine {
         }
         for (table, deletes) in passes where metadata.count < limit {
             let waiting = orderingRows && !deletes ? Self.waitingForNewParent(table) : ""
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            // Read off the cursor: rows copied first cost as much again.
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(Metadata.columns) FROM sync_metadata
                 WHERE recordType = ? AND (isPendingSave OR isPendingDelete) AND isPendingDelete = ? \(waiting)
                   AND recordName NOT IN (SELECT value FROM json_each(?))
                 LIMIT ?
                 """), arguments: [table.name, deletes, excluded[table.name] ?? "[]", limit - metadata.count])
-            metadata += try rows.map(Metadata.init(row:))
+            while let row = try rows.next() { metadata.append(try Metadata(row: row)) }
         }
         if metadata.isEmpty, orderingRows, inFlight.isEmpty, tables.contains(where: { !$0.selfReferences.isEmpty }) {
             return try outgoingBatch(db, limit: limit, orderingRows: false)
