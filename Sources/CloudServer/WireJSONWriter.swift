@@ -6,8 +6,8 @@ extension WireJSON {
     struct Writer {
         private(set) var bytes: [UInt8] = []
 
-        init() {
-            bytes.reserveCapacity(4096)
+        init(capacity: Int = 4096) {
+            bytes.reserveCapacity(capacity)
         }
 
         mutating func request(_ request: WireRequest) throws {
@@ -190,6 +190,13 @@ extension WireJSON {
         }
 
         mutating func field(_ value: FieldValue) throws {
+            try field(value) { try $0.double($1) }
+        }
+
+        /// A field, its numbers written by `number`: the wire refuses
+        /// what JSON cannot say, the server's store writes it as text
+        /// (see `FieldJSON`).
+        mutating func field(_ value: FieldValue, number: (inout Writer, Double) throws -> Void) rethrows {
             switch value {
             case .string(let text):
                 raw("{\"string\":{\"_0\":")
@@ -197,12 +204,12 @@ extension WireJSON {
             case .int64(let number):
                 raw("{\"int64\":{\"_0\":")
                 integer(number)
-            case .double(let number):
+            case .double(let double):
                 raw("{\"double\":{\"_0\":")
-                try double(number)
+                try number(&self, double)
             case .date(let date):
                 raw("{\"date\":{\"_0\":")
-                try double(date.timeIntervalSinceReferenceDate)
+                try number(&self, date.timeIntervalSinceReferenceDate)
             case .bytes(let data):
                 raw("{\"bytes\":{\"_0\":")
                 string(data.base64EncodedString())
@@ -347,6 +354,20 @@ extension WireJSON {
             guard number.isFinite else { throw NotCovered() }
             var text = number.description
             text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        /// A number as `Codable` stores it in the server's records (see
+        /// `FieldJSON`): JSON's own, or the text "NaN", "+Infinity" or
+        /// "-Infinity".
+        mutating func storedNumber(_ number: Double) {
+            if number.isNaN {
+                raw("\"NaN\"")
+            } else if number.isInfinite {
+                number < 0 ? raw("\"-Infinity\"") : raw("\"+Infinity\"")
+            } else {
+                var text = number.description
+                text.withUTF8 { bytes.append(contentsOf: $0) }
+            }
         }
 
         mutating func string(_ text: String) {
