@@ -352,8 +352,7 @@ extension WireJSON {
         /// them, as it always did here).
         mutating func double(_ number: Double) throws {
             guard number.isFinite else { throw NotCovered() }
-            var text = number.description
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            finite(number)
         }
 
         /// A number as `Codable` stores it in the server's records (see
@@ -365,9 +364,14 @@ extension WireJSON {
             } else if number.isInfinite {
                 number < 0 ? raw("\"-Infinity\"") : raw("\"+Infinity\"")
             } else {
-                var text = number.description
-                text.withUTF8 { bytes.append(contentsOf: $0) }
+                finite(number)
             }
+        }
+
+        /// A finite number as JSON writes it.
+        private mutating func finite(_ number: Double) {
+            var text = number.description
+            text.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
         mutating func string(_ text: String) {
