@@ -429,19 +429,30 @@ public enum Schema {
 
     /// Every list's counts from the rows, into an empty table: the first
     /// fill of version 2, and what a bulk load builds (`DerivedData`).
+    ///
+    /// `+` keeps the planner off the list's index for the grouping: walking
+    /// it reads the rows in its order, a jump into the table for each, where
+    /// reading the table straight through and sorting the groups takes half
+    /// the time (100,000 reminders: 130 → 68 ms).
     static let listCountsFromRowsSQL = """
         INSERT INTO listReminderCounts (remindersListID, openCount, completedCount, openFlaggedCount, openScheduledCount)
         SELECT remindersListID, sum(status != 'completed'), sum(status = 'completed'),
                sum(status != 'completed' AND isFlagged), sum(status != 'completed' AND dueDate IS NOT NULL)
-        FROM reminders GROUP BY remindersListID;
+        FROM reminders GROUP BY +remindersListID;
         """
 
     /// Every tag's counts from the rows, into an empty table.
+    ///
+    /// `+`, as for the lists: grouped by the tag's index, every link was a
+    /// jump into the links' table and another into the reminders'; read
+    /// from the index of links by reminder, the links come without their
+    /// table and their reminders in key order (100,000 reminders: 310-450
+    /// → 80-100 ms).
     static let tagCountsFromRowsSQL = """
         INSERT INTO tagReminderCounts (tagID, linkCount, openCount)
         SELECT remindersTags.tagID, count(*), count(reminders.id)
         FROM remindersTags LEFT JOIN reminders ON reminders.id = remindersTags.reminderID AND reminders.status != 'completed'
-        GROUP BY remindersTags.tagID;
+        GROUP BY +remindersTags.tagID;
         """
 
     /// The home screen shows how many open reminders each list, each tag
