@@ -55,7 +55,7 @@ enum SchemaInspector {
             guard try db.tableExists(table.name) else {
                 throw SyncError.unsupportedSchema(table: table.name, column: nil, reason: "no such table")
             }
-            let columns = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table.name])
+            let columns = try Row.fetchAll(db.cachedStatement(sql: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid"), arguments: [table.name])
             let pkColumns = columns.filter { ($0["pk"] as Int) > 0 }
             guard pkColumns.count == 1 else {
                 throw SyncError.unsupportedSchema(table: table.name, column: nil, reason: "needs a single-column primary key, found \(pkColumns.count)")
@@ -65,7 +65,7 @@ enum SchemaInspector {
             guard pkType.uppercased() == "TEXT" else {
                 throw SyncError.unsupportedSchema(table: table.name, column: primaryKey, reason: "primary key must be TEXT, is \(pkType)")
             }
-            for index in try Row.fetchAll(db, sql: "SELECT name, origin FROM pragma_index_list(?) WHERE \"unique\"", arguments: [table.name]) {
+            for index in try Row.fetchAll(db.cachedStatement(sql: "SELECT name, origin FROM pragma_index_list(?) WHERE \"unique\""), arguments: [table.name]) {
                 let origin: String = index["origin"]
                 if origin == "pk" { continue }
                 let indexName: String = index["name"]
@@ -75,7 +75,9 @@ enum SchemaInspector {
                     reason: "UNIQUE constraints cannot be kept across devices; remove index \(indexName)")
             }
             var foreignKeys: [TableSchema.ForeignKey] = []
-            let fkRows = try Row.fetchAll(db, sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq", arguments: [table.name])
+            let fkRows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, seq, "table", "from", "to", on_delete FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq
+                """), arguments: [table.name])
             for row in fkRows {
                 let column: String = row["from"]
                 let parentTable: String = row["table"]
