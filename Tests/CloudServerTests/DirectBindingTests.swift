@@ -10,6 +10,8 @@ import Testing
     static let values: [DatabaseValue] = [
         .null, 42.databaseValue, Int64.min.databaseValue, 2.5.databaseValue, "".databaseValue, "é\tx\u{1F600}".databaseValue,
         String(repeating: "long ", count: 10_000).databaseValue, Data([0, 1, 255]).databaseValue,
+        // Text cut from a longer string is bound from its own bytes.
+        String("a longer string, cut".dropFirst(2).prefix(6)).databaseValue,
     ]
 
     static func table() throws -> DatabaseQueue {
@@ -39,10 +41,22 @@ import Testing
             // Twice with the same statement: the second run binds anew.
             try statement.execute(bindingRows: rows[0..<3])
             try statement.execute(bindingRows: rows[3..<6])
-            try db.execute(sql: "INSERT INTO t VALUES (?, ?), (?, ?)", arguments: StatementArguments(rows[6...].joined()))
+            try db.execute(sql: "INSERT INTO t VALUES (?, ?), (?, ?)", arguments: StatementArguments(rows[6..<8].joined()))
+            try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)").execute(bindingRows: rows[8...])
         }
         let stored = try queue.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT value FROM t ORDER BY position") }
         #expect(stored == Self.values)
+    }
+
+    /// Text goes in with its length: all of it, a NUL inside included
+    /// (read back here as bytes, since reading text stops at a NUL).
+    @Test func textIsBoundWhole() throws {
+        let queue = try Self.table()
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)").execute(binding: [1.databaseValue, "before\u{0}after".databaseValue])
+        }
+        let stored = try queue.read { db in try Data.fetchOne(db, sql: "SELECT CAST(value AS BLOB) FROM t") }
+        #expect(stored == Data("before\u{0}after".utf8))
     }
 
     @Test func aWrongNumberOfValuesRunsNothing() throws {
