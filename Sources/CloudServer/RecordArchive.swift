@@ -25,18 +25,26 @@ public enum RecordArchive {
 
     public static func encode(_ record: ServerRecord) -> Data {
         var writer = Writer()
-        writer.bytes.reserveCapacity(256)
+        // A reminder's archive takes about 600 bytes: room for it at once.
+        writer.bytes.reserveCapacity(1024)
         writer.byte(marker)
         writer.byte(version)
         writer.recordID(record.id)
         writer.string(record.recordType)
-        writer.unsigned(UInt64(record.fields.count))
-        for (key, value) in record.fields.sorted(by: { $0.key < $1.key }) {
+        // Keys in order, so a record always has the same bytes: the
+        // dictionaries' own positions are sorted, not copies of their
+        // entries (sorting the entries was a third of encoding).
+        let fields = record.fields
+        writer.unsigned(UInt64(fields.count))
+        for index in fields.indices.sorted(by: { fields[$0].key < fields[$1].key }) {
+            let (key, value) = fields[index]
             writer.string(key)
             writer.field(value)
         }
-        writer.unsigned(UInt64(record.fieldModificationTimes.count))
-        for (key, time) in record.fieldModificationTimes.sorted(by: { $0.key < $1.key }) {
+        let times = record.fieldModificationTimes
+        writer.unsigned(UInt64(times.count))
+        for index in times.indices.sorted(by: { times[$0].key < times[$1].key }) {
+            let (key, time) = times[index]
             writer.string(key)
             writer.signed(time)
         }

@@ -170,6 +170,26 @@ import Testing
         }
     }
 
+    /// One record, one form: the keys are written in order, whatever order
+    /// its dictionaries hold them in (each dictionary built anew has its
+    /// own), and a decoded record encodes to the bytes it came from.
+    @Test func archiveBytesDoNotDependOnDictionaryOrder() throws {
+        var random = SystemRandomNumberGenerator()
+        for index in 0..<500 {
+            let fields = Self.randomFields(&random)
+            let times = fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) }
+            func record(_ fields: [String: FieldValue], _ times: [String: Int64]) -> ServerRecord {
+                ServerRecord(id: RecordID(recordName: "reminders/\(index)", zoneID: ZoneID(name: "reminders", ownerName: "bob")),
+                             recordType: "reminders", fields: fields, fieldModificationTimes: times)
+            }
+            let rebuilt = record(Dictionary(uniqueKeysWithValues: fields.shuffled(using: &random)),
+                                 Dictionary(uniqueKeysWithValues: times.shuffled(using: &random)))
+            let bytes = RecordArchive.encode(record(fields, times))
+            #expect(RecordArchive.encode(rebuilt) == bytes)
+            #expect(RecordArchive.encode(try RecordArchive.decode(bytes)) == bytes)
+        }
+    }
+
     @Test func damagedArchivesAreRefusedNeverACrash() throws {
         var random = SystemRandomNumberGenerator()
         let corpus = RecordDecodingFuzzTests.corpus().map(RecordArchive.encode)
