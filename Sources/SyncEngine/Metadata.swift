@@ -12,11 +12,15 @@ struct Metadata: Sendable {
     var isPendingSave: Bool
     var isPendingDelete: Bool
     var changeCount: Int64
+    /// The row's rowid: a send's next batch leaves out the batch in flight
+    /// by it, checked in the pending index before the row is read.
+    var rowID: Int64
 
     /// The columns `init(row:)` reads, in its order: read by position,
     /// since looking columns up by name cost more than the query.
     static let columns = """
-        recordType, recordName, zoneName, ownerName, lastKnownServerRecord, editTimes, isPendingSave, isPendingDelete, changeCount
+        recordType, recordName, zoneName, ownerName, lastKnownServerRecord, editTimes, isPendingSave, isPendingDelete, changeCount,
+        rowid
         """
 
     /// A row selected with `columns`.
@@ -34,6 +38,7 @@ struct Metadata: Sendable {
         isPendingSave = row[6]
         isPendingDelete = row[7]
         changeCount = row[8]
+        rowID = row[9]
     }
 
     /// Whether the row holds an edit the server has not seen: a field whose

@@ -71,6 +71,35 @@ import TestSupport
         #expect(try b.export() == a.export())
     }
 
+    /// The batch after a request's leaves out the request's rows, found by
+    /// their rowids in the pending index, and by name should a row's rowid
+    /// no longer be the one read.
+    @Test func theNextBatchLeavesOutTheBatchInFlightByRowidAndByName() throws {
+        let server = try makeServer(directory)
+        let (a, _) = try twoDevices(on: server)
+        let list = try a.store.createList(title: "Home").id
+        try addMany(a, 30, in: list)
+        func names(_ batch: [OutgoingChange]) -> Set<String> { Set(batch.map(\.key)) }
+        let (first, next, all) = try a.db.read { db in
+            let first = try a.engine.outgoingBatch(db, limit: 10)
+            return (first, try a.engine.outgoingBatch(db, limit: 400, excluding: first),
+                    try a.engine.outgoingBatch(db, limit: 400))
+        }
+        #expect(first.count == 10 && all.count == 31)
+        #expect(names(first).isDisjoint(with: names(next)))
+        #expect(names(first).union(names(next)) == names(all))
+
+        // The same batch with every rowid wrong: still left out, by name.
+        let stale = first.map { change in
+            var metadata = change.metadata
+            metadata.rowID = -metadata.rowID
+            return OutgoingChange(table: change.table, key: change.key, metadata: metadata, record: change.record,
+                                  blobs: change.blobs, deleteID: change.deleteID)
+        }
+        let nextOfStale = try a.db.read { db in try a.engine.outgoingBatch(db, limit: 400, excluding: stale) }
+        #expect(names(nextOfStale) == names(next))
+    }
+
     /// The first request's answer refuses it all (its list was deleted
     /// elsewhere, and a zone's saves land together or not at all): the
     /// batch read meanwhile is dropped and read again, and both devices
