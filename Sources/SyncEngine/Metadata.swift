@@ -22,6 +22,12 @@ struct Metadata: Sendable {
         recordType, recordName, zoneName, ownerName, lastKnownServerRecord, editTimes, isPendingSave, isPendingDelete, changeCount,
         rowid
         """
+    /// How many `columns` there are: a row read with more (`pendingSaves`)
+    /// has the others after them.
+    static let columnCount = 10
+    /// `columns`, each named with its table, for a read that joins another.
+    static let qualifiedColumns = columns.split(separator: ",")
+        .map { "sync_metadata." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
 
     /// A row selected with `columns`.
     init(row: Row) throws {

@@ -24,7 +24,8 @@ extension SyncEngine {
     /// to rows as they are, as its rows may wait for that request only.
     func outgoingBatch(_ db: Database, limit: Int, orderingRows: Bool = true,
                        excluding inFlight: [OutgoingChange] = []) throws -> [OutgoingChange] {
-        var metadata: [Metadata] = []
+        var batch: [OutgoingChange] = []
+        var pendingRows = 0
         let passes = tables.map { ($0, false) } + tables.reversed().map { ($0, true) }
         // The batch in flight is left out by its rows' rowids first, which
         // the pending index holds, so its rows are not read only to be
@@ -34,106 +35,108 @@ extension SyncEngine {
             (rowIDs: "[" + changes.map { String($0.metadata.rowID) }.joined(separator: ",") + "]",
              names: FieldJSON.encode(strings: changes.map(\.key)))
         }
-        for (table, deletes) in passes where metadata.count < limit {
-            let waiting = orderingRows && !deletes ? Self.waitingForNewParent(table) : ""
-            // Read off the cursor: rows copied first cost as much again.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(Metadata.columns) FROM sync_metadata
-                WHERE recordType = ? AND (isPendingSave OR isPendingDelete)
-                  AND rowid NOT IN (SELECT value FROM json_each(?))
-                  AND isPendingDelete = ? \(waiting)
-                  AND recordName NOT IN (SELECT value FROM json_each(?))
-                LIMIT ?
-                """), arguments: [table.name, excluded[table.name]?.rowIDs ?? "[]", deletes,
-                                  excluded[table.name]?.names ?? "[]", limit - metadata.count])
-            while let row = try rows.next() { metadata.append(try Metadata(row: row)) }
-        }
-        if metadata.isEmpty, orderingRows, inFlight.isEmpty, tables.contains(where: { !$0.selfReferences.isEmpty }) {
-            return try outgoingBatch(db, limit: limit, orderingRows: false)
-        }
-        var batch: [OutgoingChange] = []
         // The clock cannot move during this read.
         let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
         var bytes = 0
         var zoneCache: [String: ZoneID] = [:]
-        // Each table's rows in one read rather than one read each.
-        var rows: [String: [String: Row]] = [:]
-        for (type, saves) in Dictionary(grouping: metadata.filter { !$0.isPendingDelete }, by: \.recordType) {
-            guard let table = tablesByName[type] else { continue }
-            let keys = FieldJSON.encode(strings: saves.map(\.recordName))
-            var found: [String: Row] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: statements.rows(table)), arguments: [keys]) {
-                found[row[0]] = row
-            }
-            rows[type] = found
-        }
-        for meta in metadata {
-            guard batch.count < limit, let table = tablesByName[meta.recordType] else { break }
-            let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
-            if meta.isPendingDelete {
-                guard let zone = meta.zoneID ?? meta.lastKnown?.id.zoneID else { continue }
-                batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
-                                            deleteID: RecordID(recordName: name, zoneID: zone)))
+        passes: for (table, deletes) in passes where pendingRows < limit {
+            let arguments: StatementArguments = [table.name, excluded[table.name]?.rowIDs ?? "[]",
+                                                 excluded[table.name]?.names ?? "[]", limit - pendingRows]
+            if deletes {
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: statements.pendingDeletes(table)), arguments: arguments)
+                while let row = try rows.next() {
+                    pendingRows += 1
+                    let meta = try Metadata(row: row)
+                    guard let zone = meta.zoneID ?? meta.lastKnown?.id.zoneID else { continue }
+                    let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
+                    batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
+                                                deleteID: RecordID(recordName: name, zoneID: zone)))
+                }
                 continue
             }
-            guard let row = rows[table.name]?[meta.recordName] else { continue }
-            let zone = try meta.zoneID ?? meta.lastKnown?.id.zoneID ?? zoneForNewRecord(db, table: table, row: row, cache: &zoneCache)
-            let (values, blobs) = RecordCoder.values(of: row, table: table)
-            var record: ServerRecord
-            if let known = meta.lastKnown {
-                record = known
-                for column in table.columns {
-                    let value = values[column]
-                    // A column empty here that the server's record never had
-                    // (added by a newer version) is no edit: stamping it now
-                    // would beat a value another device set there earlier.
-                    if value == nil, known.fields[column] == nil, meta.editTimes[column] == nil { continue }
-                    if known.fields[column] != value || known.fieldModificationTimes[column] == nil || meta.editTimes[column] != nil {
-                        record.fields[column] = value
-                        record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
-                    }
+            // Each pending save with its row, in one read: the row is looked
+            // up once, where reading the pending rows and then their rows by
+            // key looked each up twice (three times for a table that refers
+            // to itself, whose waiting check read the row's reference).
+            let sql = statements.pendingSaves(table, waitingForNewParent: orderingRows)
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try rows.next() {
+                pendingRows += 1
+                let meta = try Metadata(row: row)
+                let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
+                let (values, blobs) = RecordCoder.values(of: row, table: table, from: Metadata.columnCount)
+                // A cover's parent column is its primary key.
+                let parentKey = table.parent.flatMap { parent -> String? in
+                    if parent.column == table.primaryKey { return meta.recordName }
+                    guard case .string(let key)? = values[parent.column] else { return nil }
+                    return key
                 }
-            } else {
-                // Never confirmed: every column goes, with its edit time,
-                // in dictionaries made at their size.
-                var times = [String: Int64](minimumCapacity: table.columns.count)
-                for column in table.columns { times[column] = meta.editTimes[column] ?? hlc }
-                record = ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name,
-                                      fields: values, fieldModificationTimes: times)
+                let zone = try meta.zoneID ?? meta.lastKnown?.id.zoneID
+                    ?? zoneForNewRecord(db, table: table, parentKey: parentKey, cache: &zoneCache)
+                var record: ServerRecord
+                if let known = meta.lastKnown {
+                    record = known
+                    for column in table.columns {
+                        let value = values[column]
+                        // A column empty here that the server's record never had
+                        // (added by a newer version) is no edit: stamping it now
+                        // would beat a value another device set there earlier.
+                        if value == nil, known.fields[column] == nil, meta.editTimes[column] == nil { continue }
+                        if known.fields[column] != value || known.fieldModificationTimes[column] == nil || meta.editTimes[column] != nil {
+                            record.fields[column] = value
+                            record.fieldModificationTimes[column] = meta.editTimes[column] ?? hlc
+                        }
+                    }
+                } else {
+                    // Never confirmed: every column goes, with its edit time,
+                    // in dictionaries made at their size.
+                    var times = [String: Int64](minimumCapacity: table.columns.count)
+                    for column in table.columns { times[column] = meta.editTimes[column] ?? hlc }
+                    record = ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name,
+                                          fields: values, fieldModificationTimes: times)
+                }
+                record.parent = parentID(parentKey, table: table, zone: zone)
+                bytes += record.encodedSize
+                if bytes > batchByteLimit, !batch.isEmpty { break passes }
+                batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: record, blobs: blobs, deleteID: nil))
             }
-            record.parent = parentID(of: row, table: table, zone: zone)
-            bytes += record.encodedSize
-            if bytes > batchByteLimit, !batch.isEmpty { break }
-            batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: record, blobs: blobs, deleteID: nil))
+        }
+        if pendingRows == 0, orderingRows, inFlight.isEmpty, tables.contains(where: { !$0.selfReferences.isEmpty }) {
+            return try outgoingBatch(db, limit: limit, orderingRows: false)
         }
         return batch
     }
 
-    /// The condition, on a pending save of `table`, that its row refers to
-    /// another row of the table that is new and not yet confirmed.
+    /// The condition, on a pending save of `table` read with its row (as
+    /// `row`), that the row refers to another row of the table that is new
+    /// and unconfirmed.
     static func waitingForNewParent(_ table: TableSchema) -> String {
-        let name = table.name.quotedDatabaseIdentifier
-        let pk = table.primaryKey.quotedDatabaseIdentifier
-        return table.selfReferences.map { key in
+        table.selfReferences.map { key in
             """
             AND NOT EXISTS (
-              SELECT 1 FROM \(name) AS child JOIN sync_metadata AS target
-                ON target.recordType = \(table.name.databaseLiteral) AND target.recordName = child.\(key.column.quotedDatabaseIdentifier)
-              WHERE child.\(pk) = sync_metadata.recordName AND target.recordName != sync_metadata.recordName
+              SELECT 1 FROM sync_metadata AS target
+              WHERE target.recordType = \(table.name.databaseLiteral) AND target.recordName = row.\(key.column.quotedDatabaseIdentifier)
+                AND target.recordName != sync_metadata.recordName
                 AND target.isPendingSave AND target.lastKnownServerRecord IS NULL)
             """
         }.joined(separator: " ")
     }
 
-    func parentID(of row: Row, table: TableSchema, zone: ZoneID) -> RecordID? {
-        guard table.sharesWithParent, let parent = table.parent, let key: String = row[parent.column] else { return nil }
+    func parentID(_ parentKey: String?, table: TableSchema, zone: ZoneID) -> RecordID? {
+        guard table.sharesWithParent, let parent = table.parent, let key = parentKey else { return nil }
         return RecordID(recordName: RecordCoder.recordName(table: parent.parentTable, key: key), zoneID: zone)
     }
 
     /// A new record goes to its parent's zone (a reminder added to a shared
     /// list lands in the owner's zone), else to the default zone.
     func zoneForNewRecord(_ db: Database, table: TableSchema, row: Row, cache: inout [String: ZoneID]) throws -> ZoneID {
-        guard table.sharesWithParent, let parent = table.parent, let key: String = row[parent.column],
+        try zoneForNewRecord(db, table: table, parentKey: table.parent.flatMap { row[$0.column] }, cache: &cache)
+    }
+
+    /// `zoneForNewRecord(_:table:row:cache:)` for a row whose parent's key
+    /// (its `parent` column) is `parentKey`.
+    func zoneForNewRecord(_ db: Database, table: TableSchema, parentKey: String?, cache: inout [String: ZoneID]) throws -> ZoneID {
+        guard table.sharesWithParent, let parent = table.parent, let key = parentKey,
               let parentTable = tablesByName[parent.parentTable] else { return defaultZoneID }
         let cacheKey = "\(parentTable.name)/\(key)"
         if let zone = cache[cacheKey] { return zone }

@@ -20,12 +20,13 @@ enum RecordCoder {
     /// The field values of a local row as `fetchRow` reads it (every
     /// column, primary key first; read by position); blobs as asset
     /// references (hash and size), so that rows compare without loading
-    /// their bytes twice.
-    static func values(of row: Row, table: TableSchema) -> (values: [String: FieldValue], blobs: [String: Data]) {
+    /// their bytes twice. `start`: where those columns begin in a row that
+    /// has others before them.
+    static func values(of row: Row, table: TableSchema, from start: Int = 0) -> (values: [String: FieldValue], blobs: [String: Data]) {
         var values = [String: FieldValue](minimumCapacity: table.columns.count)
         var blobs: [String: Data] = [:]
         for (index, column) in table.columns.enumerated() {
-            let value: DatabaseValue = row[index + 1]
+            let value: DatabaseValue = row[start + index + 1]
             switch value.storage {
             case .null: break
             case .int64(let v): values[column] = .int64(v)

@@ -7,7 +7,7 @@ import Synchronization
 /// cost a third of the write.
 final class TableStatements: Sendable {
     private enum Kind: Hashable {
-        case upsert(rows: Int), update, row, rows, exists
+        case upsert(rows: Int), update, row, pendingSaves(waiting: Bool), pendingDeletes, exists
     }
 
     private struct Key: Hashable {
@@ -55,15 +55,41 @@ final class TableStatements: Sendable {
         }
     }
 
-    /// Selects the rows whose primary keys are in a JSON array, with every
-    /// column, primary key first.
-    func rows(_ table: TableSchema) -> String {
-        text(Key(table: table.name, columns: [], kind: .rows)) {
-            let columns = table.allColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    /// The pending saves of `table` with their rows, in the order of the
+    /// pending index: `Metadata.columns`, then the row's columns, primary
+    /// key first. Arguments: the table's name, a JSON array of metadata
+    /// rowids and one of keys to leave out, and a limit. `waiting`: rows
+    /// waiting for a new parent (`SyncEngine.waitingForNewParent`) are
+    /// left out.
+    func pendingSaves(_ table: TableSchema, waitingForNewParent waiting: Bool) -> String {
+        text(Key(table: table.name, columns: [], kind: .pendingSaves(waiting: waiting))) {
+            let columns = table.allColumns.map { "row." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
+            // CROSS JOIN: the pending index leads, the row is looked up.
             return """
-                SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier)
-                WHERE \(table.primaryKey.quotedDatabaseIdentifier) IN (SELECT value FROM json_each(?))
+                SELECT \(Metadata.qualifiedColumns), \(columns)
+                FROM sync_metadata CROSS JOIN \(table.name.quotedDatabaseIdentifier) AS row
+                  ON row.\(table.primaryKey.quotedDatabaseIdentifier) = sync_metadata.recordName
+                WHERE sync_metadata.recordType = ?1 AND (sync_metadata.isPendingSave OR sync_metadata.isPendingDelete)
+                  AND sync_metadata.rowid NOT IN (SELECT value FROM json_each(?2))
+                  AND sync_metadata.isPendingDelete = 0 \(waiting ? SyncEngine.waitingForNewParent(table) : "")
+                  AND sync_metadata.recordName NOT IN (SELECT value FROM json_each(?3))
+                LIMIT ?4
                 """
+        }
+    }
+
+    /// The pending deletes of `table`, `Metadata.columns`, with the
+    /// arguments of `pendingSaves`.
+    func pendingDeletes(_ table: TableSchema) -> String {
+        text(Key(table: table.name, columns: [], kind: .pendingDeletes)) {
+            """
+            SELECT \(Metadata.columns) FROM sync_metadata
+            WHERE recordType = ?1 AND (isPendingSave OR isPendingDelete)
+              AND rowid NOT IN (SELECT value FROM json_each(?2))
+              AND isPendingDelete = 1
+              AND recordName NOT IN (SELECT value FROM json_each(?3))
+            LIMIT ?4
+            """
         }
     }
 

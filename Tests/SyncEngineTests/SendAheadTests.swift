@@ -100,6 +100,43 @@ import TestSupport
         #expect(names(nextOfStale) == names(next))
     }
 
+    /// A batch reads each pending row with its metadata in one query: the
+    /// records carry the rows' values, a subtask's and a cover's parent
+    /// reference (a cover's is its primary key), and a pending save whose
+    /// row is gone is left out without ending the batch.
+    @Test func aBatchReadsEachPendingRowWithItsMetadataInOneQuery() throws {
+        let server = try makeServer(directory)
+        let (a, _) = try twoDevices(on: server)
+        let list = try a.store.createList(title: "Home").id
+        let parent = try a.store.createReminder(ReminderDraft(listID: list, title: "Trip", notes: "Pack \"light\"")).id
+        let step = try a.store.createReminder(ReminderDraft(listID: list, title: "Tickets", parentID: parent)).id
+        try a.store.setCover(listID: list, png: SampleCovers.png(named: "forest"))
+        try addMany(a, 3, in: list)
+        // A pending save without its row (written by hand: the capture
+        // never leaves one).
+        try a.db.write { db in
+            try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: ["\(a.name)-1"])
+            try db.execute(sql: """
+                INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave) VALUES ('reminders', ?, '{}', 1)
+                """, arguments: ["\(a.name)-1"])
+        }
+        let batch = try a.db.read { db in try a.engine.outgoingBatch(db, limit: 400, orderingRows: false) }
+        let byKey = Dictionary(uniqueKeysWithValues: batch.map { ($0.table.name + "/" + $0.key, $0) })
+        #expect(byKey["reminders/\(a.name)-1"] == nil)
+        #expect(byKey["reminders/\(a.name)-2"] != nil)
+        let trip = try #require(byKey["reminders/\(parent)"]?.record)
+        #expect(trip.fields["title"] == .string("Trip"))
+        #expect(trip.fields["notes"] == .string("Pack \"light\""))
+        #expect(trip.parent?.recordName == "remindersLists/\(list)")
+        let tickets = try #require(byKey["reminders/\(step)"]?.record)
+        #expect(tickets.fields["parentID"] == .string(parent))
+        let cover = try #require(byKey["remindersListCovers/\(list)"])
+        #expect(cover.record?.parent?.recordName == "remindersLists/\(list)")
+        #expect(cover.record?.id.zoneID == trip.id.zoneID)
+        #expect(cover.blobs["image"] != nil)
+        #expect(batch.allSatisfy { $0.record?.fieldModificationTimes.count == $0.table.columns.count })
+    }
+
     /// The first request's answer refuses it all (its list was deleted
     /// elsewhere, and a zone's saves land together or not at all): the
     /// batch read meanwhile is dropped and read again, and both devices
