@@ -13,11 +13,15 @@ extension SyncEngine {
     /// Applies a fetched page. `guarded`: each record in a savepoint of its
     /// own, so a record the schema refuses is set aside (see `refuse`);
     /// unguarded, the refusal is thrown.
-    func applyPage(_ db: Database, _ page: ZoneChanges, assets: [String: Data], guarded: Bool) throws -> SyncReport {
+    ///
+    /// `known`: rows earlier pages of the same fetch wrote or found, used
+    /// (and added to) only unguarded: see `KnownRows`.
+    func applyPage(_ db: Database, _ page: ZoneChanges, assets: [String: Data], guarded: Bool,
+                   known: KnownRows? = nil) throws -> SyncReport {
         var report = SyncReport()
         // The clock moves past every time of the page at once.
         try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
-        let writes = PageWrites(batchingInserts: !guarded)
+        let writes = PageWrites(batchingInserts: !guarded, known: guarded ? nil : known)
         // Saves first: a row moved away from a parent deleted in the
         // same page must move before the parent's delete cascades.
         let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
@@ -38,6 +42,7 @@ extension SyncEngine {
             if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
         }
         report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
+        if !guarded { known?.absorb(present: writes.presentNames, deleted: page.deleted.map(\.id)) }
         return report
     }
 

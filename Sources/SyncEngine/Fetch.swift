@@ -103,6 +103,7 @@ struct FetchRound {
         // ends it: see `BulkLoad`).
         var bulkLoading = false
         defer { if bulkLoading { engine.endBulkLoad() } }
+        let known = KnownRows()
         while true {
             let page: ZoneChanges
             do {
@@ -129,7 +130,7 @@ struct FetchRound {
                 var pageReport = SyncReport()
                 do {
                     try db.inSavepoint {
-                        pageReport = try engine.applyPage(db, page, assets: assets, guarded: false)
+                        pageReport = try engine.applyPage(db, page, assets: assets, guarded: false, known: known)
                         return .commit
                     }
                 } catch let error as DatabaseError where SyncEngine.isRefusal(error) {

@@ -1,3 +1,4 @@
+import CloudServer
 import GRDB
 
 /// What applying one page's saves keeps from record to record: rows known
@@ -26,11 +27,20 @@ final class PageWrites {
     /// The table of the queued rows.
     private(set) var queuedTable: String?
 
-    init(batchingInserts: Bool) {
+    /// Rows earlier pages of the fetch wrote, for a page applied unguarded.
+    let known: KnownRows?
+
+    init(batchingInserts: Bool, known: KnownRows? = nil) {
         self.batchingInserts = batchingInserts
+        self.known = known
     }
 
-    func isPresent(_ recordName: String) -> Bool { present.contains(recordName) }
+    func isPresent(_ recordName: String) -> Bool {
+        present.contains(recordName) || known?.contains(recordName) == true
+    }
+
+    /// The rows this page found or wrote, for `KnownRows`.
+    var presentNames: Set<String> { present }
 
     func prefetched(_ recordName: String, metadata: Metadata?, exists: Bool) {
         self.metadata[recordName] = .some(metadata)
@@ -67,5 +77,28 @@ final class PageWrites {
             queuedTable = nil
         }
         return queued.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.value.table, $0.key, $0.value.rows) }
+    }
+}
+
+/// Rows a zone's fetch wrote or found in its earlier pages, so that a later
+/// page need not look each parent up again (a tag's link finding its
+/// reminder, a page or more back: 270 ms of a first download of 100,000).
+///
+/// Only a hint: a row known here may have gone since (deleted by a later
+/// page's cascade, or by the user between pages). A page applied unguarded
+/// writes through the schema's foreign keys, so a child of such a row
+/// fails its statement and the page is applied again guarded, without
+/// these hints, looking every parent up. For the same reason the names
+/// are kept as hashes: a collision only costs that fallback.
+final class KnownRows {
+    private var hashes: Set<Int> = []
+
+    func contains(_ recordName: String) -> Bool { hashes.contains(recordName.hashValue) }
+
+    /// After a page applied unguarded: the rows it wrote or found, less
+    /// the records it deleted.
+    func absorb(present: Set<String>, deleted: [RecordID]) {
+        for name in present { hashes.insert(name.hashValue) }
+        for id in deleted { hashes.remove(id.recordName.hashValue) }
     }
 }

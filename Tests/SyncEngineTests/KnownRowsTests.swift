@@ -1,0 +1,56 @@
+import CloudServer
+import Foundation
+import GRDB
+import RemindersCore
+import Synchronization
+import Testing
+@testable import SyncEngine
+import TestSupport
+
+/// A fetch remembers the rows its earlier pages wrote (`KnownRows`), so a
+/// later page's children skip looking their parents up. The hint can be
+/// stale: the user may delete such a row between two pages. The child's
+/// write then breaks a foreign key, and the page is applied again the
+/// careful way, as if no hint existed.
+@Suite struct KnownRowsTests {
+    let directory = TemporaryDirectory()
+
+    @Test func aParentDeletedHereBetweenTwoPagesTakesItsChildWithIt() throws {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server)
+        let list = try a.store.createList(title: "Home").id
+        let kept = try a.store.createReminder(ReminderDraft(listID: list, title: "Kept", tags: ["errands"])).id
+        let doomed = try a.store.createReminder(ReminderDraft(listID: list, title: "Doomed", tags: ["errands"])).id
+        try a.sync()
+
+        // B fetches one record per page; once the reminders are in, the
+        // user deletes one of them before the pages with the tags' links.
+        let b = try Device("B", server: server)
+        let base = server.databases(user: b.user, device: b.name)
+        let pages = Mutex(0)
+        let store = b.store
+        b.engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, fetchZoneChanges: { zone, token, _ in
+                let page = try base.private.fetchZoneChanges(zoneID: zone, since: token, limit: 1)
+                if page.changed.contains(where: { $0.recordType == "remindersTags" }),
+                   pages.withLock({ count in defer { count += 1 }; return count == 0 }) {
+                    _ = try store.deleteReminder(id: doomed)
+                }
+                return page
+            }),
+            sharedDatabase: base.shared)
+        try b.sync()
+
+        #expect(try b.reminder(doomed) == nil)
+        #expect(try b.reminder(kept)?.title == "Kept")
+        #expect(try b.engine.conflicts().isEmpty, "a stale hint was taken for a refused record")
+        let links = try b.db.read { db in try String.fetchAll(db, sql: "SELECT reminderID FROM remindersTags") }
+        #expect(links == [kept])
+
+        // The delete goes out, and A ends the same.
+        try b.sync()
+        try a.sync()
+        #expect(try a.reminder(doomed) == nil)
+        #expect(try b.export() == a.export())
+    }
+}
