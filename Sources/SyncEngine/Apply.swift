@@ -404,6 +404,7 @@ extension SyncEngine {
     /// as it applies, and a page holds a record once.
     func prefetch(_ records: [ServerRecord], into writes: PageWrites, _ db: Database) throws {
         let byTable = Dictionary(grouping: records, by: \.recordType)
+        writes.reserve(records.count)
         for (tableName, records) in byTable {
             guard let table = tablesByName[tableName] else { continue }
             let keys = records.compactMap { RecordCoder.split($0.id.recordName)?.key }

@@ -42,6 +42,12 @@ final class PageWrites {
     /// The rows this page found or wrote, for `KnownRows`.
     var presentNames: Set<String> { present }
 
+    /// Room for `count` more records read up front.
+    func reserve(_ count: Int) {
+        metadata.reserveCapacity(metadata.count + count)
+        present.reserveCapacity(present.count + count)
+    }
+
     func prefetched(_ recordName: String, metadata: Metadata?, exists: Bool) {
         self.metadata[recordName] = .some(metadata)
         if !exists { absent.insert(recordName) }

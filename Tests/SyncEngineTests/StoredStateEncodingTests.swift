@@ -52,4 +52,15 @@ import Testing
         #expect(try RecordCoder.decode(stored) == record)
         #expect(stored.count < legacy.count)
     }
+
+    /// A record name splits at its first slash, whatever the key holds
+    /// (split byte by byte: a slash is never part of another character).
+    @Test func recordNamesSplitAtTheirFirstSlash() {
+        #expect(RecordCoder.split("reminders/abc") ?? ("", "") == ("reminders", "abc"))
+        #expect(RecordCoder.split("tags/café/x") ?? ("", "") == ("tags", "café/x"))
+        #expect(RecordCoder.split("tags/日本語") ?? ("", "") == ("tags", "日本語"))
+        #expect(RecordCoder.split("tags/") ?? ("", "x") == ("tags", ""))
+        #expect(RecordCoder.split("no slash") == nil)
+        #expect(RecordCoder.split(RecordCoder.recordName(table: "remindersTags", key: "r1/é")) ?? ("", "") == ("remindersTags", "r1/é"))
+    }
 }
