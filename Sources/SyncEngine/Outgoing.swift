@@ -196,12 +196,8 @@ extension SyncEngine {
     /// must be sent (`ChangeCapture.captureDelete` forgets only deletes of
     /// rows never sent).
     func noteSending(_ changes: [OutgoingChange]) throws {
-        let new = changes.filter { $0.metadata.zoneID == nil && $0.record != nil }
-        guard !new.isEmpty else { return }
-        // One statement per table and zone: a first upload notes thousands.
-        let groups = Dictionary(grouping: new) { change in
-            ZoneTable(table: change.table.name, zone: change.record?.id.zoneID ?? defaultZoneID)
-        }
+        let groups = Self.newRecordsByZone(changes, defaultZone: defaultZoneID)
+        guard !groups.isEmpty else { return }
         try syncWrite { db in
             for (group, changes) in groups {
                 let keys = FieldJSON.encode(strings: changes.map(\.key))
@@ -210,6 +206,53 @@ extension SyncEngine {
                     WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
                     """, arguments: [group.zone.name, group.zone.ownerName, group.table, keys])
             }
+        }
+    }
+
+    /// A send's next batch, noted as sent (`noteSending`) in the write
+    /// transaction that reads it, before its request: the note finds the
+    /// rows by the rowids just read, and costs no commit of its own. A
+    /// batch noted and then not sent as read (its request failed, or the
+    /// answer before it changed rows and it is read again) is what a
+    /// request lost on its way leaves too: the next send fetches first.
+    func takeBatch(limit: Int, excluding inFlight: [OutgoingChange]) throws -> [OutgoingChange] {
+        try syncWrite { db in
+            let batch = try outgoingBatch(db, limit: limit, excluding: inFlight)
+            for (group, changes) in Self.newRecordsByZone(batch, defaultZone: defaultZoneID) {
+                let rowIDs = "[" + changes.map { String($0.metadata.rowID) }.joined(separator: ",") + "]"
+                try db.executeCached("""
+                    UPDATE sync_metadata SET zoneName = ?, ownerName = ?
+                    WHERE rowid IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
+                    """, arguments: [group.zone.name, group.zone.ownerName, rowIDs])
+            }
+            return batch
+        }
+    }
+
+    /// Takes back the notes of `changes` that `takeBatch` noted and no
+    /// request carried: the server cannot have them. Rows deleted since
+    /// stay noted (their delete goes out, as after a lost request).
+    func unnoteSending(_ changes: [OutgoingChange]) throws {
+        let groups = Self.newRecordsByZone(changes, defaultZone: defaultZoneID)
+        guard !groups.isEmpty else { return }
+        try syncWrite { db in
+            for (group, changes) in groups {
+                try db.executeCached("""
+                    UPDATE sync_metadata SET zoneName = NULL, ownerName = NULL
+                    WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?))
+                      AND zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NULL
+                      AND isPendingSave AND NOT isPendingDelete
+                    """, arguments: [group.table, FieldJSON.encode(strings: changes.map(\.key)),
+                                     group.zone.name, group.zone.ownerName])
+            }
+        }
+    }
+
+    /// The changes that create records not noted yet, by table and zone:
+    /// one statement each, as a first upload notes thousands.
+    private static func newRecordsByZone(_ changes: [OutgoingChange], defaultZone: ZoneID) -> [ZoneTable: [OutgoingChange]] {
+        Dictionary(grouping: changes.filter { $0.metadata.zoneID == nil && $0.record != nil }) { change in
+            ZoneTable(table: change.table.name, zone: change.record?.id.zoneID ?? defaultZone)
         }
     }
 

@@ -88,9 +88,14 @@ struct SendRound {
         var rounds = 0
         // The next batch, read while the request of the current one is on
         // its way, and the last answer, stored meanwhile (see
-        // `modifyRecords(_:saving:deleting:readingAhead:storing:)`).
+        // `modifyRecords(_:saving:deleting:readingAhead:noting:storing:into:)`).
         var next: [OutgoingChange]?
         var answered: Answered?
+        // Every batch is noted as sent as it is read (`takeBatch`); what was
+        // noted and never went out in a request is put back at the end, so
+        // the next send need not fetch first for it.
+        let noted = NotedBatches()
+        defer { try? engine.unnoteSending(noted.unsent) }
         // Offline means no sends, also for a round that began before the
         // device went offline (a live fetch that found edits to send).
         do {
@@ -98,9 +103,7 @@ struct SendRound {
                 rounds += 1
                 let limit = self.limit
                 // An answer not stored yet leaves its changes pending: left out.
-                let batch = try next ?? engine.writer.read { db in
-                    try engine.outgoingBatch(db, limit: limit, excluding: answered?.changes ?? [])
-                }
+                let batch = try next ?? noted.took(engine.takeBatch(limit: limit, excluding: answered?.changes ?? []))
                 next = nil
                 if batch.isEmpty {
                     // What waited for the answer's rows (subtasks of its new
@@ -134,13 +137,14 @@ struct SendRound {
                         }
                         let deletes = changes.compactMap(\.deleteID)
                         let overwritten = try editsLostToDeletes(changes, database: database)
-                        try engine.noteSending(changes)
                         let last = answered
                         answered = nil
+                        noted.sending(changes)
                         // Only a full batch leaves more to read.
                         let (result, ahead) = try modifyRecords(
                             database, saving: saves, deleting: deletes,
-                            readingAhead: next == nil && batch.count >= limit ? batch : nil, storing: last, into: &report)
+                            readingAhead: next == nil && batch.count >= limit ? batch : nil, noting: noted,
+                            storing: last, into: &report)
                         next = next ?? ahead
                         if byDatabase.count == 1, Self.confirmsAll(result, changes) {
                             answered = Answered(changes: changes, result: result, overwritten: overwritten, database: database)
@@ -204,14 +208,14 @@ struct SendRound {
 
     /// Sends one request and, while it is on its way, stores the answer
     /// before it (`storing`) and reads the batch after `readingAhead`
-    /// (leaving its changes out): the request is most of a send's time,
-    /// storing and reading most of the rest, and they need not wait for
-    /// each other. Requests stay one at a time and in order. The read is
-    /// nil when not asked for or when it failed (the next round reads
-    /// again); what storing the answer did is added to `report`, also when
-    /// the request fails.
+    /// (leaving its changes out, and noting it as sent in `noted`): the
+    /// request is most of a send's time, storing and reading most of the
+    /// rest, and they need not wait for each other. Requests stay one at a
+    /// time and in order. The read is nil when not asked for or when it
+    /// failed (the next round reads again); what storing the answer did is
+    /// added to `report`, also when the request fails.
     private func modifyRecords(_ database: any CloudDatabase, saving saves: [ServerRecord], deleting deletes: [RecordID],
-                               readingAhead batch: [OutgoingChange]?, storing last: Answered?,
+                               readingAhead batch: [OutgoingChange]?, noting noted: NotedBatches, storing last: Answered?,
                                into report: inout SyncReport) throws -> (ModifyRecordsResult, [OutgoingChange]?) {
         guard batch != nil || last != nil else {
             return (try database.modifyRecords(saving: saves, deleting: deletes), nil)
@@ -226,9 +230,8 @@ struct SendRound {
         // Stored whatever this request's fate: it was answered already.
         let stored = Result { try last.map(store) ?? SyncReport() }
         let limit = self.limit
-        let ahead = try? batch.map { batch in
-            try engine.writer.read { db in try engine.outgoingBatch(db, limit: limit, excluding: batch) }
-        }
+        // Tracked as soon as it is noted, whatever this request's fate.
+        let ahead = try? batch.map { batch in noted.took(try engine.takeBatch(limit: limit, excluding: batch)) }
         arrived.wait()
         report.add(try stored.get())
         guard let result = answer.withLock({ $0 }) else { preconditionFailure("a request that ended without an answer") }
@@ -436,3 +439,26 @@ extension ModifyRecordsResult {
         }
     }
 }
+
+/// The new records a send noted as sent when it read their batches, less
+/// those that went out in a request since.
+private final class NotedBatches {
+    private var waiting: [String: OutgoingChange] = [:]
+
+    /// `batch`, just read and noted.
+    func took(_ batch: [OutgoingChange]) -> [OutgoingChange] {
+        for change in batch where change.metadata.zoneID == nil && change.record != nil {
+            waiting[change.table.name + "/" + change.key] = change
+        }
+        return batch
+    }
+
+    /// `changes` go out in a request now: the server may have them.
+    func sending(_ changes: [OutgoingChange]) {
+        guard !waiting.isEmpty else { return }
+        for change in changes { waiting[change.table.name + "/" + change.key] = nil }
+    }
+
+    var unsent: [OutgoingChange] { Array(waiting.values) }
+}
+
