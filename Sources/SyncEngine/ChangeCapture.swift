@@ -80,7 +80,7 @@ enum ChangeCapture {
     /// Marks `key` as deleted: forgotten only if it was never sent. A row
     /// sent without an answer stored (the process died between the
     /// server's commit and the device's) may be on the server: its zone was
-    /// noted before the request (`noteSending`), and its delete is sent.
+    /// noted before the request (`takeBatch`), and its delete is sent.
     static func captureDelete(_ table: TableSchema, key: String) -> String {
         """
         DELETE FROM sync_metadata

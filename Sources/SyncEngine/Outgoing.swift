@@ -190,43 +190,75 @@ extension SyncEngine {
         }
     }
 
-    /// Notes, before the request, the zone of each record about to be
-    /// created: from then on the server may have it, whatever happens to
-    /// this process before the answer is stored, so a delete of the row
-    /// must be sent (`ChangeCapture.captureDelete` forgets only deletes of
-    /// rows never sent).
-    func noteSending(_ changes: [OutgoingChange]) throws {
-        let groups = Self.newRecordsByZone(changes, defaultZone: defaultZoneID)
-        guard !groups.isEmpty else { return }
+    /// A send's next batch, noted as sent in the write transaction that
+    /// reads it, before its request: the zone of each record about to be
+    /// created is written to its metadata, as from its request on the
+    /// server may have it, whatever happens to this process before the
+    /// answer is stored, so a delete of the row must be sent
+    /// (`ChangeCapture.captureDelete` forgets only deletes of rows never
+    /// sent). The note finds the rows by the rowids just read, and costs
+    /// no commit of its own.
+    ///
+    /// Until a request carries them (`willSend`), the rows noted here,
+    /// with `unsent` (metadata rowids of rows noted before and not sent
+    /// yet), are also named in `sync_state` (`notedAheadKey`): a process
+    /// stopped in between leaves them noted though no request carried
+    /// them, and the next send puts them back first (`unnoteNeverSent`),
+    /// so a record deleted elsewhere and made again here is not taken for
+    /// one the server may hold. What stops in the process is put back by
+    /// `unnoteSending`.
+    func takeBatch(limit: Int, excluding inFlight: [OutgoingChange], unsent: [Int64] = []) throws -> [OutgoingChange] {
         try syncWrite { db in
-            for (group, changes) in groups {
-                let keys = FieldJSON.encode(strings: changes.map(\.key))
+            let batch = try outgoingBatch(db, limit: limit, excluding: inFlight)
+            var noted = unsent
+            for (group, changes) in Self.newRecordsByZone(batch, defaultZone: defaultZoneID) {
+                let rowIDs = changes.map(\.metadata.rowID)
+                noted += rowIDs
                 try db.executeCached("""
                     UPDATE sync_metadata SET zoneName = ?, ownerName = ?
-                    WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
-                    """, arguments: [group.zone.name, group.zone.ownerName, group.table, keys])
+                    WHERE rowid IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
+                    """, arguments: [group.zone.name, group.zone.ownerName, Self.jsonList(rowIDs)])
+            }
+            if noted.isEmpty {
+                try SyncState.remove(db, Self.notedAheadKey)
+            } else {
+                try SyncState.set(db, Self.notedAheadKey, Self.jsonList(noted))
+            }
+            return batch
+        }
+    }
+
+    /// Rows `takeBatch` noted go out in a request now: from here on the
+    /// server may hold them, whatever stops this process. `unsent`: the
+    /// rowids of those noted and still not sent.
+    func willSend(unsent: [Int64]) throws {
+        try syncWrite { db in
+            if unsent.isEmpty {
+                try SyncState.remove(db, Self.notedAheadKey)
+            } else {
+                try SyncState.set(db, Self.notedAheadKey, Self.jsonList(unsent))
             }
         }
     }
 
-    /// A send's next batch, noted as sent (`noteSending`) in the write
-    /// transaction that reads it, before its request: the note finds the
-    /// rows by the rowids just read, and costs no commit of its own. A
-    /// batch noted and then not sent as read (its request failed, or the
-    /// answer before it changed rows and it is read again) is what a
-    /// request lost on its way leaves too: the next send fetches first.
-    func takeBatch(limit: Int, excluding inFlight: [OutgoingChange]) throws -> [OutgoingChange] {
+    /// Puts back the notes of rows `takeBatch` noted and no request
+    /// carried, left by a process stopped in between (see `takeBatch`).
+    func unnoteNeverSent() throws {
         try syncWrite { db in
-            let batch = try outgoingBatch(db, limit: limit, excluding: inFlight)
-            for (group, changes) in Self.newRecordsByZone(batch, defaultZone: defaultZoneID) {
-                let rowIDs = "[" + changes.map { String($0.metadata.rowID) }.joined(separator: ",") + "]"
-                try db.executeCached("""
-                    UPDATE sync_metadata SET zoneName = ?, ownerName = ?
-                    WHERE rowid IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
-                    """, arguments: [group.zone.name, group.zone.ownerName, rowIDs])
-            }
-            return batch
+            guard let rowIDs = try SyncState.value(db, Self.notedAheadKey, as: String.self) else { return }
+            try db.executeCached("""
+                UPDATE sync_metadata SET zoneName = NULL, ownerName = NULL
+                WHERE rowid IN (SELECT value FROM json_each(?)) AND zoneName IS NOT NULL
+                  AND lastKnownServerRecord IS NULL AND isPendingSave AND NOT isPendingDelete
+                """, arguments: [rowIDs])
+            try SyncState.remove(db, Self.notedAheadKey)
         }
+    }
+
+    static let notedAheadKey = "sendNotedAhead"
+
+    private static func jsonList(_ numbers: [Int64]) -> String {
+        "[" + numbers.map(String.init).joined(separator: ",") + "]"
     }
 
     /// Takes back the notes of `changes` that `takeBatch` noted and no
@@ -236,6 +268,7 @@ extension SyncEngine {
         let groups = Self.newRecordsByZone(changes, defaultZone: defaultZoneID)
         guard !groups.isEmpty else { return }
         try syncWrite { db in
+            try SyncState.remove(db, Self.notedAheadKey)
             for (group, changes) in groups {
                 try db.executeCached("""
                     UPDATE sync_metadata SET zoneName = NULL, ownerName = NULL

@@ -51,6 +51,8 @@ struct SendRound {
     mutating func run() throws -> SyncReport {
         var report = SyncReport()
         guard !engine.isOffline, try engine.pendingWork() > 0 else { return report }
+        // Before anything asks whether rows may be on the server unconfirmed.
+        try engine.unnoteNeverSent()
         report.rejoined = try engine.checkServer()
         if try engine.hasUnconfirmedSends() {
             // Rows the server may hold without this device knowing (a send
@@ -103,7 +105,8 @@ struct SendRound {
                 rounds += 1
                 let limit = self.limit
                 // An answer not stored yet leaves its changes pending: left out.
-                let batch = try next ?? noted.took(engine.takeBatch(limit: limit, excluding: answered?.changes ?? []))
+                let batch = try next ?? noted.took(engine.takeBatch(limit: limit, excluding: answered?.changes ?? [],
+                                                                     unsent: noted.unsentRowIDs))
                 next = nil
                 if batch.isEmpty {
                     // What waited for the answer's rows (subtasks of its new
@@ -139,7 +142,7 @@ struct SendRound {
                         let overwritten = try editsLostToDeletes(changes, database: database)
                         let last = answered
                         answered = nil
-                        noted.sending(changes)
+                        if noted.sending(changes) { try engine.willSend(unsent: noted.unsentRowIDs) }
                         // Only a full batch leaves more to read.
                         let (result, ahead) = try modifyRecords(
                             database, saving: saves, deleting: deletes,
@@ -231,7 +234,9 @@ struct SendRound {
         let stored = Result { try last.map(store) ?? SyncReport() }
         let limit = self.limit
         // Tracked as soon as it is noted, whatever this request's fate.
-        let ahead = try? batch.map { batch in noted.took(try engine.takeBatch(limit: limit, excluding: batch)) }
+        let ahead = try? batch.map { batch in
+            noted.took(try engine.takeBatch(limit: limit, excluding: batch, unsent: noted.unsentRowIDs))
+        }
         arrived.wait()
         report.add(try stored.get())
         guard let result = answer.withLock({ $0 }) else { preconditionFailure("a request that ended without an answer") }
@@ -454,11 +459,17 @@ private final class NotedBatches {
     }
 
     /// `changes` go out in a request now: the server may have them.
-    func sending(_ changes: [OutgoingChange]) {
-        guard !waiting.isEmpty else { return }
-        for change in changes { waiting[change.table.name + "/" + change.key] = nil }
+    /// Whether any of them was waiting (so the note of their batch must
+    /// stand from now on, also after a crash).
+    func sending(_ changes: [OutgoingChange]) -> Bool {
+        guard !waiting.isEmpty else { return false }
+        var any = false
+        for change in changes where waiting.removeValue(forKey: change.table.name + "/" + change.key) != nil { any = true }
+        return any
     }
 
     var unsent: [OutgoingChange] { Array(waiting.values) }
+
+    var unsentRowIDs: [Int64] { waiting.values.map(\.metadata.rowID) }
 }
 

@@ -168,11 +168,15 @@ struct RejoinWorld {
     func sendAndDie(_ device: Device) throws {
         let engine = device.engine
         guard try engine.checkServer() == nil else { return }
-        let batch = try device.db.read { db in try engine.outgoingBatch(db, limit: 400) }
+        // Read and noted as a send does; only the private part goes, so the
+        // rest stays named as noted and never sent, as a send leaves it.
+        let batch = try engine.takeBatch(limit: 400, excluding: [])
         let own = batch.filter { ($0.record?.id.zoneID ?? $0.deleteID?.zoneID)?.ownerName == device.user }
+        try engine.willSend(unsent: batch.filter { change in
+            !own.contains { $0 === change } && change.metadata.zoneID == nil && change.record != nil
+        }.map(\.metadata.rowID))
         guard !own.isEmpty else { return }
         try engine.ensureZones(for: own, in: engine.privateDatabase)
-        try engine.noteSending(own)
         _ = try engine.privateDatabase.modifyRecords(saving: own.compactMap(\.record), deleting: own.compactMap(\.deleteID))
     }
 

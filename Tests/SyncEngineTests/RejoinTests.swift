@@ -305,9 +305,9 @@ struct ServerDirectory {
     /// process killed between the server's commit and its own would.
     private func sendAndDie(_ device: Device) throws {
         let engine = device.engine
-        let batch = try device.db.read { db in try engine.outgoingBatch(db, limit: 400) }
+        let batch = try engine.takeBatch(limit: 400, excluding: [])
+        try engine.willSend(unsent: [])
         try engine.ensureZones(for: batch, in: engine.privateDatabase)
-        try engine.noteSending(batch)
         _ = try engine.privateDatabase.modifyRecords(saving: batch.compactMap(\.record), deleting: batch.compactMap(\.deleteID))
     }
 

@@ -178,6 +178,53 @@ import TestSupport
         #expect(try b.export() == a.export())
     }
 
+    /// A process stopped after a batch was read and noted, before its
+    /// request went, leaves its rows noted: the next send puts them back
+    /// before it asks what the server may hold. Rows whose request went
+    /// stay noted, so a delete of them still reaches the server.
+    @Test func aBatchNotedAndNeverSentBeforeACrashIsPutBackByTheNextSend() throws {
+        let server = try makeServer(directory)
+        let (a, _) = try twoDevices(on: server)
+        let list = try a.store.createList(title: "Home").id
+        try addMany(a, 10, in: list)
+        func notedCount() throws -> Int {
+            try a.db.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_metadata WHERE zoneName IS NOT NULL AND lastKnownServerRecord IS NULL") ?? 0
+            }
+        }
+
+        // Read and noted; the process stops before the request.
+        let batch = try a.engine.takeBatch(limit: 4, excluding: [])
+        #expect(batch.count == 4)
+        #expect(try notedCount() == 4)
+        try a.engine.unnoteNeverSent()
+        #expect(try notedCount() == 0)
+        #expect(try !a.engine.hasUnconfirmedSends())
+
+        // Read, noted and on its way; the process stops before the answer.
+        let sent = try a.engine.takeBatch(limit: 4, excluding: [])
+        try a.engine.willSend(unsent: [])
+        _ = try a.engine.privateDatabase.modifyRecords(saving: sent.compactMap(\.record), deleting: [])
+        try a.engine.unnoteNeverSent()
+        #expect(try notedCount() == 4)
+        #expect(try a.engine.hasUnconfirmedSends())
+
+        // Two batches read, the first sent: only the second is put back.
+        try a.sync()
+        _ = try a.store.createReminder(ReminderDraft(listID: list, title: "One"))
+        _ = try a.store.createReminder(ReminderDraft(listID: list, title: "Two"))
+        let first = try a.engine.takeBatch(limit: 1, excluding: [])
+        try a.engine.willSend(unsent: [])
+        let second = try a.engine.takeBatch(limit: 1, excluding: first)
+        #expect(first.count == 1 && second.count == 1)
+        try a.engine.unnoteNeverSent()
+        #expect(try notedCount() == 1)
+        let stillNoted = try a.db.read { db in
+            try String.fetchOne(db, sql: "SELECT recordName FROM sync_metadata WHERE zoneName IS NOT NULL AND lastKnownServerRecord IS NULL")
+        }
+        #expect(stillNoted == first[0].key)
+    }
+
     /// The first request's answer refuses it all (its list was deleted
     /// elsewhere, and a zone's saves land together or not at all): the
     /// batch read meanwhile is dropped and read again, and both devices
