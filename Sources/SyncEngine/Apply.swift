@@ -21,7 +21,8 @@ extension SyncEngine {
         var report = SyncReport()
         // The clock moves past every time of the page at once.
         try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
-        let writes = PageWrites(batchingInserts: !guarded, known: guarded ? nil : known)
+        let hints = guarded ? nil : try known.flatMap { try checksForeignKeysAtOnce(db) ? $0 : nil }
+        let writes = PageWrites(batchingInserts: !guarded, known: hints)
         // Saves first: a row moved away from a parent deleted in the
         // same page must move before the parent's delete cascades.
         let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
@@ -42,8 +43,23 @@ extension SyncEngine {
             if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
         }
         report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
-        if !guarded { known?.absorb(present: writes.presentNames, deleted: page.deleted.map(\.id)) }
+        hints?.absorb(present: writes.presentNames, deleted: page.deleted.map(\.id))
         return report
+    }
+
+    /// Whether a child written through this connection whose parent is
+    /// gone fails its own statement: foreign keys on, not deferred for the
+    /// transaction, and declared deferred by none of the synced tables.
+    /// `KnownRows` hints are used only then (else such a child would be
+    /// written, or fail only at the commit).
+    func checksForeignKeysAtOnce(_ db: Database) throws -> Bool {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "PRAGMA foreign_keys")) == true,
+              try Bool.fetchOne(db.cachedStatement(sql: "PRAGMA defer_foreign_keys")) == false else { return false }
+        let deferred = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))
+                           AND sql LIKE '%INITIALLY DEFERRED%')
+            """), arguments: [FieldJSON.encode(strings: tables.map(\.name))]) ?? true
+        return !deferred
     }
 
     /// A write the local schema refused because of the record's values.

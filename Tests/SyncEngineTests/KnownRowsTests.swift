@@ -53,4 +53,21 @@ import TestSupport
         #expect(try a.reminder(doomed) == nil)
         #expect(try b.export() == a.export())
     }
+
+    /// The hints are used only where a child of a gone parent fails its own
+    /// statement: foreign keys on and not deferred.
+    @Test func hintsNeedForeignKeysCheckedAtEachStatement() throws {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server)
+        #expect(try a.db.read { db in try a.engine.checksForeignKeysAtOnce(db) })
+        try a.db.write { db in
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            #expect(try !a.engine.checksForeignKeysAtOnce(db))
+        }
+        try a.db.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            #expect(try !a.engine.checksForeignKeysAtOnce(db))
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+    }
 }
