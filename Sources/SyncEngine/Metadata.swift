@@ -18,16 +18,16 @@ struct Metadata: Sendable {
 
     /// The columns `init(row:)` reads, in its order: read by position,
     /// since looking columns up by name cost more than the query.
-    static let columns = """
-        recordType, recordName, zoneName, ownerName, lastKnownServerRecord, editTimes, isPendingSave, isPendingDelete, changeCount,
-        rowid
-        """
+    static let columns = columnNames.joined(separator: ", ")
+    private static let columnNames = [
+        "recordType", "recordName", "zoneName", "ownerName", "lastKnownServerRecord", "editTimes", "isPendingSave",
+        "isPendingDelete", "changeCount", "rowid",
+    ]
     /// How many `columns` there are: a row read with more (`pendingSaves`)
     /// has the others after them.
-    static let columnCount = 10
+    static let columnCount = columnNames.count
     /// `columns`, each named with its table, for a read that joins another.
-    static let qualifiedColumns = columns.split(separator: ",")
-        .map { "sync_metadata." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+    static let qualifiedColumns = columnNames.map { "sync_metadata." + $0 }.joined(separator: ", ")
 
     /// A row selected with `columns`.
     init(row: Row) throws {

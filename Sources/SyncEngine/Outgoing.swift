@@ -32,8 +32,7 @@ extension SyncEngine {
         // dropped (a third of each read at 100,000); by name too, in case
         // a row was written anew meanwhile.
         let excluded = Dictionary(grouping: inFlight, by: \.table.name).mapValues { changes in
-            (rowIDs: "[" + changes.map { String($0.metadata.rowID) }.joined(separator: ",") + "]",
-             names: FieldJSON.encode(strings: changes.map(\.key)))
+            (rowIDs: Self.jsonList(changes.map(\.metadata.rowID)), names: FieldJSON.encode(strings: changes.map(\.key)))
         }
         // The clock cannot move during this read.
         let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
@@ -201,17 +200,21 @@ extension SyncEngine {
     ///
     /// Until a request carries them (`willSend`), the rows noted here,
     /// with `unsent` (metadata rowids of rows noted before and not sent
-    /// yet), are also named in `sync_state` (`notedAheadKey`): a process
-    /// stopped in between leaves them noted though no request carried
-    /// them, and the next send puts them back first (`unnoteNeverSent`),
-    /// so a record deleted elsewhere and made again here is not taken for
-    /// one the server may hold. What stops in the process is put back by
-    /// `unnoteSending`.
+    /// yet), are also named in `sync_state` (`notedAheadKey`): a send
+    /// stopped in between (its rounds ran out, a request failed, or the
+    /// process died) leaves them noted though no request carried them, and
+    /// they are put back (`unnoteNeverSent`) when the send ends or, after a
+    /// crash, when the next one begins, so a record deleted elsewhere and
+    /// made again here is not taken for one the server may hold.
     func takeBatch(limit: Int, excluding inFlight: [OutgoingChange], unsent: [Int64] = []) throws -> [OutgoingChange] {
         try syncWrite { db in
             let batch = try outgoingBatch(db, limit: limit, excluding: inFlight)
             var noted = unsent
-            for (group, changes) in Self.newRecordsByZone(batch, defaultZone: defaultZoneID) {
+            let new = Dictionary(grouping: batch.filter(\.createsUnnotedRecord)) { change in
+                ZoneTable(table: change.table.name, zone: change.record?.id.zoneID ?? defaultZoneID)
+            }
+            // One statement per table and zone: a first upload notes thousands.
+            for (group, changes) in new {
                 let rowIDs = changes.map(\.metadata.rowID)
                 noted += rowIDs
                 try db.executeCached("""
@@ -219,11 +222,7 @@ extension SyncEngine {
                     WHERE rowid IN (SELECT value FROM json_each(?)) AND zoneName IS NULL
                     """, arguments: [group.zone.name, group.zone.ownerName, Self.jsonList(rowIDs)])
             }
-            if noted.isEmpty {
-                try SyncState.remove(db, Self.notedAheadKey)
-            } else {
-                try SyncState.set(db, Self.notedAheadKey, Self.jsonList(noted))
-            }
+            try Self.nameNotedAhead(db, noted)
             return batch
         }
     }
@@ -232,17 +231,20 @@ extension SyncEngine {
     /// server may hold them, whatever stops this process. `unsent`: the
     /// rowids of those noted and still not sent.
     func willSend(unsent: [Int64]) throws {
-        try syncWrite { db in
-            if unsent.isEmpty {
-                try SyncState.remove(db, Self.notedAheadKey)
-            } else {
-                try SyncState.set(db, Self.notedAheadKey, Self.jsonList(unsent))
-            }
+        try syncWrite { db in try Self.nameNotedAhead(db, unsent) }
+    }
+
+    private static func nameNotedAhead(_ db: Database, _ rowIDs: [Int64]) throws {
+        if rowIDs.isEmpty {
+            try SyncState.remove(db, notedAheadKey)
+        } else {
+            try SyncState.set(db, notedAheadKey, jsonList(rowIDs))
         }
     }
 
     /// Puts back the notes of rows `takeBatch` noted and no request
-    /// carried, left by a process stopped in between (see `takeBatch`).
+    /// carried (see `takeBatch`). Rows deleted since stay noted (their
+    /// delete goes out, as after a lost request).
     func unnoteNeverSent() throws {
         try syncWrite { db in
             guard let rowIDs = try SyncState.value(db, Self.notedAheadKey, as: String.self) else { return }
@@ -260,38 +262,15 @@ extension SyncEngine {
     private static func jsonList(_ numbers: [Int64]) -> String {
         "[" + numbers.map(String.init).joined(separator: ",") + "]"
     }
-
-    /// Takes back the notes of `changes` that `takeBatch` noted and no
-    /// request carried: the server cannot have them. Rows deleted since
-    /// stay noted (their delete goes out, as after a lost request).
-    func unnoteSending(_ changes: [OutgoingChange]) throws {
-        let groups = Self.newRecordsByZone(changes, defaultZone: defaultZoneID)
-        guard !groups.isEmpty else { return }
-        try syncWrite { db in
-            try SyncState.remove(db, Self.notedAheadKey)
-            for (group, changes) in groups {
-                try db.executeCached("""
-                    UPDATE sync_metadata SET zoneName = NULL, ownerName = NULL
-                    WHERE recordType = ? AND recordName IN (SELECT value FROM json_each(?))
-                      AND zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NULL
-                      AND isPendingSave AND NOT isPendingDelete
-                    """, arguments: [group.table, FieldJSON.encode(strings: changes.map(\.key)),
-                                     group.zone.name, group.zone.ownerName])
-            }
-        }
-    }
-
-    /// The changes that create records not noted yet, by table and zone:
-    /// one statement each, as a first upload notes thousands.
-    private static func newRecordsByZone(_ changes: [OutgoingChange], defaultZone: ZoneID) -> [ZoneTable: [OutgoingChange]] {
-        Dictionary(grouping: changes.filter { $0.metadata.zoneID == nil && $0.record != nil }) { change in
-            ZoneTable(table: change.table.name, zone: change.record?.id.zoneID ?? defaultZone)
-        }
-    }
-
 }
 
 private struct ZoneTable: Hashable {
     var table: String
     var zone: ZoneID
+}
+
+extension OutgoingChange {
+    /// Whether the change creates a record whose zone is not noted yet
+    /// (`SyncEngine.takeBatch` notes it).
+    var createsUnnotedRecord: Bool { metadata.zoneID == nil && record != nil }
 }

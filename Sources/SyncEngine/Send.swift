@@ -97,7 +97,7 @@ struct SendRound {
         // noted and never went out in a request is put back at the end, so
         // the next send need not fetch first for it.
         let noted = NotedBatches()
-        defer { try? engine.unnoteSending(noted.unsent) }
+        defer { try? engine.unnoteNeverSent() }
         // Offline means no sends, also for a round that began before the
         // device went offline (a live fetch that found edits to send).
         do {
@@ -106,7 +106,7 @@ struct SendRound {
                 let limit = self.limit
                 // An answer not stored yet leaves its changes pending: left out.
                 let batch = try next ?? noted.took(engine.takeBatch(limit: limit, excluding: answered?.changes ?? [],
-                                                                     unsent: noted.unsentRowIDs))
+                                                                     unsent: noted.unsent))
                 next = nil
                 if batch.isEmpty {
                     // What waited for the answer's rows (subtasks of its new
@@ -142,7 +142,7 @@ struct SendRound {
                         let overwritten = try editsLostToDeletes(changes, database: database)
                         let last = answered
                         answered = nil
-                        if noted.sending(changes) { try engine.willSend(unsent: noted.unsentRowIDs) }
+                        if noted.sending(changes) { try engine.willSend(unsent: noted.unsent) }
                         // Only a full batch leaves more to read.
                         let (result, ahead) = try modifyRecords(
                             database, saving: saves, deleting: deletes,
@@ -235,7 +235,7 @@ struct SendRound {
         let limit = self.limit
         // Tracked as soon as it is noted, whatever this request's fate.
         let ahead = try? batch.map { batch in
-            noted.took(try engine.takeBatch(limit: limit, excluding: batch, unsent: noted.unsentRowIDs))
+            noted.took(try engine.takeBatch(limit: limit, excluding: batch, unsent: noted.unsent))
         }
         arrived.wait()
         report.add(try stored.get())
@@ -445,16 +445,14 @@ extension ModifyRecordsResult {
     }
 }
 
-/// The new records a send noted as sent when it read their batches, less
-/// those that went out in a request since.
+/// The metadata rowids of the new records a send noted as sent when it
+/// read their batches, less those that went out in a request since.
 private final class NotedBatches {
-    private var waiting: [String: OutgoingChange] = [:]
+    private var waiting: Set<Int64> = []
 
     /// `batch`, just read and noted.
     func took(_ batch: [OutgoingChange]) -> [OutgoingChange] {
-        for change in batch where change.metadata.zoneID == nil && change.record != nil {
-            waiting[change.table.name + "/" + change.key] = change
-        }
+        for change in batch where change.createsUnnotedRecord { waiting.insert(change.metadata.rowID) }
         return batch
     }
 
@@ -464,12 +462,9 @@ private final class NotedBatches {
     func sending(_ changes: [OutgoingChange]) -> Bool {
         guard !waiting.isEmpty else { return false }
         var any = false
-        for change in changes where waiting.removeValue(forKey: change.table.name + "/" + change.key) != nil { any = true }
+        for change in changes where waiting.remove(change.metadata.rowID) != nil { any = true }
         return any
     }
 
-    var unsent: [OutgoingChange] { Array(waiting.values) }
-
-    var unsentRowIDs: [Int64] { waiting.values.map(\.metadata.rowID) }
+    var unsent: [Int64] { Array(waiting) }
 }
-

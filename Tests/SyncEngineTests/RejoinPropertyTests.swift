@@ -173,7 +173,7 @@ struct RejoinWorld {
         let batch = try engine.takeBatch(limit: 400, excluding: [])
         let own = batch.filter { ($0.record?.id.zoneID ?? $0.deleteID?.zoneID)?.ownerName == device.user }
         try engine.willSend(unsent: batch.filter { change in
-            !own.contains { $0 === change } && change.metadata.zoneID == nil && change.record != nil
+            !own.contains { $0 === change } && change.createsUnnotedRecord
         }.map(\.metadata.rowID))
         guard !own.isEmpty else { return }
         try engine.ensureZones(for: own, in: engine.privateDatabase)
