@@ -86,7 +86,10 @@ struct CrashRecoveryTests {
             durations.append(Date().timeIntervalSince(start))
             try world.recoverAndCheck(label: "calibration")
         }
-        let window = durations.max() ?? 0.3
+        // The middle of three: one sync slowed by other work on the machine
+        // (the suites run side by side) made the window several syncs long,
+        // and most kills then came after the sync had ended.
+        let window = durations.sorted()[durations.count / 2]
         var killed = 0
         for run in 1...kills {
             let (victim, _) = try world.editRound()
