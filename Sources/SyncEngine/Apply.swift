@@ -164,7 +164,13 @@ extension SyncEngine {
             }
             let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
             if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
-                // Created elsewhere under a row deleted here: it goes too.
+                // Created or moved elsewhere under a row deleted here: it
+                // goes too, as the delete's cascade would have taken it. A
+                // row this device has (moved from another parent) goes now,
+                // its own children with it through the capture triggers.
+                try db.executeCached(
+                    "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
+                    arguments: [key])
                 try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
                                   isPendingSave: false, isPendingDelete: true)
                 return outcome

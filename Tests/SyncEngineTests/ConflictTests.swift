@@ -164,6 +164,43 @@ import TestSupport
         #expect(try c.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0)
     }
 
+    /// B moves an existing reminder (with a tag and a subtask) into a list
+    /// that A deleted meanwhile. The delete wins: on A the fetched move
+    /// takes the reminder away with the list, as a cascade would have,
+    /// rather than leaving it in its old list on A alone.
+    @Test(arguments: [true, false])
+    func reminderMovedIntoListDeletedElsewhereGoesWithIt(deleterSendsFirst: Bool) throws {
+        let (a, b, r) = try world()
+        let doomed = try a.store.createList(title: "Doomed")
+        let subtask = try a.store.createReminder(ReminderDraft(listID: r.remindersListID, title: "Buy brushes", tags: ["diy"],
+                                                               parentID: r.id))
+        try a.sync(); try b.sync()
+        try a.store.deleteList(id: doomed.id)
+        b.clock.advance(1_000)
+        try b.store.updateReminder(id: r.id, ReminderChanges(listID: doomed.id))
+        if deleterSendsFirst {
+            try a.sync(); try b.sync(); try a.sync()
+        } else {
+            // A hears of the move before it sends its delete (a live
+            // device fetches on every change the server announces).
+            try b.sync(); try a.engine.fetchChanges()
+            #expect(try a.reminder(r.id) == nil, "the move showed the reminder in its old list until A's next send")
+            try a.sync()
+            try b.sync(); try a.sync()
+        }
+        for device in [a, b] {
+            #expect(try device.reminder(r.id) == nil, "\(device.name) kept the moved reminder")
+            #expect(try device.reminder(subtask.id) == nil, "\(device.name) kept the moved subtask")
+            #expect(try device.list(doomed.id) == nil)
+            #expect(try device.pending() == 0)
+        }
+        #expect(try a.export() == b.export())
+        // The server holds what the devices hold: a fresh device agrees.
+        let c = try Device("C", server: try makeServer(directory))
+        try c.sync()
+        #expect(try c.export() == a.export())
+    }
+
     @Test func reminderMovedBetweenListsOnTwoDevices() throws {
         let (a, b, r) = try world()
         let work = try a.store.createList(title: "Work")
