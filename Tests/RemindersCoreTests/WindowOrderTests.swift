@@ -5,8 +5,9 @@ import TestSupport
 @testable import RemindersCore
 
 /// A window of a long list is read another way than the whole list (keys
-/// first, from an index, and for All in the user's order list by list), so
-/// every window must be the first rows of the whole list, whatever the ties.
+/// first, from an index, and for All, Today and Scheduled in the user's
+/// order list by list), so every window must be the first rows of the whole
+/// list, whatever the ties.
 @Suite("Windows of lists")
 struct WindowOrderTests {
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
