@@ -62,16 +62,16 @@ public final class DeviceSession: Sendable {
     ///   - wallClock: the sync engine's wall clock (milliseconds), which
     ///     orders edits; tests move it by hand instead of sleeping.
     ///   - readersToWarm: connections for reading to open on other
-    ///     threads while the engine attaches (see `AppDatabase.warm`): the
-    ///     full-screen app's first screens read with several at once.
+    ///     threads while the database is checked and the engine attaches
+    ///     (see `AppDatabase.warm`): the full-screen app's first screens
+    ///     read with several at once.
     public init(databasePath: String, server: ServerAddress, userName: String, deviceName: String, clock: AppClock,
                 wallClock: @escaping @Sendable () -> Int64 = systemWallClock, readersToWarm: Int = 0) throws {
         self.databasePath = databasePath
         self.server = server
         self.userName = userName
         self.deviceName = deviceName
-        writer = try AppDatabase.open(path: databasePath)
-        AppDatabase.warm(writer, readers: readersToWarm)
+        writer = try AppDatabase.open(path: databasePath, readersToWarm: readersToWarm)
         do {
             engine = try SyncEngine(writer: writer, userName: userName, deviceName: deviceName, tables: Self.syncedTables,
                                     wallClock: wallClock, repair: { db in try SyncedRules.repair(db) },

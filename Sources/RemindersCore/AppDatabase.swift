@@ -7,7 +7,10 @@ import GRDB
 public enum AppDatabase {
     /// Opens (creating if needed) the database at `path`. Directories on the
     /// way are created. Never overwrites a file that is not a database.
-    public static func open(path: String) throws -> DatabasePool {
+    /// `readersToWarm`: connections for reading to open on other threads
+    /// (see `warm`), started as soon as the file is open, alongside the
+    /// check for migrations.
+    public static func open(path: String, readersToWarm: Int = 0) throws -> DatabasePool {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -28,6 +31,7 @@ public enum AppDatabase {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration())
+            warm(pool, readers: readersToWarm)
         } catch {
             // A file that passed the header's checks and then failed to open
             // is damaged past its first page (what `checkVersion` reported

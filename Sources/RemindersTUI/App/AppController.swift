@@ -80,7 +80,7 @@ final class AppController {
 
     /// Opens the home screen.
     func start() {
-        push(HomeScreen(environment: environment))
+        push(HomeScreen(environment: environment, previewing: size.width >= HomePreview.minimumWidth))
         if let offer = options.firstRun { present(FirstRunOverlay(offer: offer)) }
         dueAlerts?.start()
     }

@@ -12,7 +12,9 @@ final class HomePreview {
     /// The lists' column when the preview shows.
     static let listsWidth = 46
 
-    init(item: HomeItem, environment: AppEnvironment, wake: @escaping @Sendable () -> Void) {
+    /// Starts reading the item's reminders; `start(waking:)` waits for
+    /// them.
+    init(item: HomeItem, environment: AppEnvironment) {
         self.item = item
         let filter: ReminderFilter
         switch item {
@@ -22,6 +24,10 @@ final class HomePreview {
         case .invitation(let id): filter = .list(id)
         }
         viewModel = ListDetailViewModel(environment: environment, filter: filter, limit: 100)
+    }
+
+    /// Waits for the first read and wakes the app on every change after.
+    func start(waking wake: @escaping @Sendable () -> Void) {
         viewModel.start(waking: wake)
     }
 

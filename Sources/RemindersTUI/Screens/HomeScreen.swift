@@ -22,9 +22,13 @@ final class HomeScreen: ScreenController {
     /// The selected item's reminders beside the lists on wide terminals.
     private var preview: HomePreview?
 
-    init(environment: AppEnvironment) {
+    /// `previewing`: the terminal is wide enough for the preview. Its first
+    /// read then starts with Home's own, rather than after Home's first
+    /// value, when the first frame is drawn.
+    init(environment: AppEnvironment, previewing: Bool = false) {
         viewModel = HomeViewModel(environment: environment)
         invitations = InvitationsViewModel(environment: environment)
+        if previewing { preview = HomePreview(item: selection, environment: environment) }
     }
 
     var title: String { "Home" }
@@ -52,6 +56,7 @@ final class HomeScreen: ScreenController {
         viewModel.start(waking: app.wake)
         invitations.start(waking: app.wake)
         invitations.refreshShares()
+        preview?.start(waking: app.wake)
     }
 
     func stop() {
@@ -218,7 +223,9 @@ final class HomeScreen: ScreenController {
         let listsWidth = wide ? HomePreview.listsWidth : area.width
         if wide {
             if preview?.item != selection {
-                preview = HomePreview(item: selection, environment: viewModel.environment, wake: app.wake)
+                let next = HomePreview(item: selection, environment: viewModel.environment)
+                next.start(waking: app.wake)
+                preview = next
             }
             let previewArea = Rect(row: area.row, column: area.column + listsWidth + 2, width: area.width - listsWidth - 4,
                                    height: area.height)
