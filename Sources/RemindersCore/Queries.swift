@@ -586,8 +586,8 @@ public enum Queries {
         // (list, status, due date): "open" is spelled as the statuses that
         // are, which that index can seek to. From the open reminders due by
         // a date, where the planner read every one of them and their lists'
-        // rows to sort them all, a first frame's Today preview went from
-        // 6.5 to 1.5 ms at 10,000.
+        // rows to sort them all, a first frame's Today preview read its rows
+        // in 2.0 ms instead of 6.2 at 10,000.
         let datedByList = onlyOpen && limit != nil && order.contains("remindersLists.")
             && (filter == .today || filter == .scheduled)
         if datedByList {
