@@ -156,6 +156,16 @@ extension SyncEngine {
         }
         for reference in table.foreignKeys {
             guard case .string(let target)? = record.fields[reference.column] else { continue }
+            // A local edit of the reference that is not older than the
+            // record's wins the merge below, and the row keeps the parent it
+            // has here: the record's parent (deleted here, or not arrived)
+            // decides nothing. A reminder moved here after another device
+            // moved it into a list deleted here stays where it was moved.
+            if let meta, meta.isPendingSave, let localTime = meta.editTimes[reference.column],
+               localTime >= (record.fieldModificationTimes[reference.column] ?? .min),
+               try rowExists(db, table: tableName, key: key) {
+                continue
+            }
             let parentName = RecordCoder.recordName(table: reference.parentTable, key: target)
             if page?.isPresent(parentName) == true { continue }
             if try rowExists(db, table: reference.parentTable, key: target) {
@@ -164,13 +174,7 @@ extension SyncEngine {
             }
             let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
             if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
-                // Created or moved elsewhere under a row deleted here: it
-                // goes too, as the delete's cascade would have taken it. A
-                // row this device has (moved from another parent) goes now,
-                // its own children with it through the capture triggers.
-                try db.executeCached(
-                    "DELETE FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?",
-                    arguments: [key])
+                // Created elsewhere under a row deleted here: it goes too.
                 try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
                                   isPendingSave: false, isPendingDelete: true)
                 return outcome
