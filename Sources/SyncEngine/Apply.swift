@@ -162,7 +162,7 @@ extension SyncEngine {
             // decides nothing. A reminder moved here after another device
             // moved it into a list deleted here stays where it was moved.
             if let meta, meta.isPendingSave, let localTime = meta.editTimes[reference.column],
-               localTime >= (record.fieldModificationTimes[reference.column] ?? .min),
+               MergeConflict.clientWins(clientTime: localTime, serverTime: record.fieldModificationTimes[reference.column] ?? 0),
                try rowExists(db, table: tableName, key: key) {
                 continue
             }

@@ -114,8 +114,14 @@ public struct MergeConflict: Hashable, Sendable {
         case (false, true): return .serverOnly
         case (true, true):
             if clientValue == serverValue { return .bothSame }
-            return server.time(column) > client.time(column) ? .serverWon : .clientWon
+            return Self.clientWins(clientTime: client.time(column), serverTime: server.time(column)) ? .clientWon : .serverWon
         }
+    }
+
+    /// Of two edits of one field to different values, whether the
+    /// client's wins: the newer one does, the client's on a tie.
+    public static func clientWins(clientTime: Int64, serverTime: Int64) -> Bool {
+        serverTime <= clientTime
     }
 
     public func resolved() -> ResolvedRow {
