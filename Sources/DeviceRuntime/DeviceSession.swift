@@ -63,8 +63,8 @@ public final class DeviceSession: Sendable {
     ///     orders edits; tests move it by hand instead of sleeping.
     ///   - readersToWarm: connections for reading to open on other
     ///     threads while the database is checked and the engine attaches
-    ///     (see `AppDatabase.warm`): the full-screen app's first screens
-    ///     read with several at once.
+    ///     (see `AppDatabase.open(path:readersToWarm:)`): the full-screen
+    ///     app's first screens read with several at once.
     public init(databasePath: String, server: ServerAddress, userName: String, deviceName: String, clock: AppClock,
                 wallClock: @escaping @Sendable () -> Int64 = systemWallClock, readersToWarm: Int = 0) throws {
         self.databasePath = databasePath

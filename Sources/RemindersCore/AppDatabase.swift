@@ -55,7 +55,7 @@ public enum AppDatabase {
     /// a millisecond; a screen whose observations all start together would
     /// otherwise open its connections then, one after another on its way to
     /// the first frame, instead of alongside the work before it.
-    public static func warm(_ pool: DatabasePool, readers: Int) {
+    private static func warm(_ pool: DatabasePool, readers: Int) {
         for _ in 0..<readers {
             pool.asyncRead { db in _ = try? Int.fetchOne(db.get(), sql: "SELECT count(*) FROM sqlite_master") }
         }
