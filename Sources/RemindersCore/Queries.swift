@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Which reminders a screen or command shows.
 public enum ReminderFilter: Hashable, Sendable {
@@ -690,52 +691,37 @@ public enum Queries {
         // tables its statements read, and a renamed tag must bring a hit
         // back (the search index is not observable).
         var completedCount = 0
-        var candidates: [(rowid: Int64, completed: Bool, title: [UInt8], id: String)] = []
-        let keys = try Row.fetchCursor(db.cachedStatement(sql: """
+        var candidates = SearchCandidates()
+        let statement = try db.cachedStatement(sql: """
             SELECT reminders.rowid, reminders.status = 'completed', reminders.title, reminders.id
             FROM reminderSearch CROSS JOIN reminders ON reminders.rowid = reminderSearch.rowid
             WHERE \(match)
-            """), arguments: arguments)
-        while let row = try keys.next() {
-            let completed: Bool = row[1]
+            """)
+        let keys = try Row.fetchCursor(statement, arguments: arguments)
+        // The columns are read straight from the statement the cursor
+        // steps: a title and an id as Strings, and the title's folded copy,
+        // were three allocations a hit (a millisecond of 3,350 hits).
+        let handle = statement.sqliteStatement
+        while try keys.next() != nil {
+            let completed = sqlite3_column_int(handle, 1) != 0
             if completed { completedCount += 1 }
             if completed && !showCompleted { continue }
-            let title: String = row[2]
-            candidates.append((row[0], completed, noCaseKey(title), row[3]))
+            candidates.append(rowid: sqlite3_column_int64(handle, 0), completed: completed, handle: handle, title: 2, id: 3)
         }
-        // The order of `reminders.status = 'completed', title COLLATE NOCASE, id`.
-        candidates.sort { a, b in
-            if a.completed != b.completed { return !a.completed }
-            let byTitle = compareBytes(a.title, b.title)
-            if byTitle != 0 { return byTitle < 0 }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-        }
+        let chosen = candidates.first(limit)
         let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
         let rows = try reminderRows(db, sql: """
             SELECT \(rowColumns)
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID
             WHERE reminders.rowid IN (SELECT value FROM json_each(?))
             ORDER BY \(order)
-            """, arguments: [jsonArray(candidates.prefix(max(0, limit)).map(\.rowid))], clock: clock)
+            """, arguments: [jsonArray(chosen)], clock: clock)
         let hits = rows.map { row in SearchHit(row: row, snippet: snippet(for: row, matching: text)) }
         return SearchResults(hits: hits, completedCount: completedCount)
     }
 
     static func jsonArray(_ ids: some Sequence<Int64>) -> String {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
-    }
-
-    /// Below, at or above zero as `a` sorts before, with or after `b`, byte
-    /// by byte and a prefix first: SQLite's order of text, in one pass.
-    static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        let common = min(a.count, b.count)
-        let order = a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b -> Int32 in
-                guard common > 0, let a = a.baseAddress, let b = b.baseAddress else { return 0 }
-                return memcmp(a, b, common)
-            }
-        }
-        return order != 0 ? Int(order) : a.count - b.count
     }
 
     /// What SQLite's NOCASE compares: the bytes, ASCII letters folded.

@@ -67,7 +67,7 @@ struct SearchTests {
             if index % 3 == 0 { try store.complete(id: reminder.id) }
         }
         for showCompleted in [false, true] {
-            for limit in [500, 7] {
+            for limit in [500, 7, 0] {
                 let results = try store.writer.read { db in
                     try Queries.search(db, text: "task", showCompleted: showCompleted, clock: store.clock, limit: limit)
                 }
