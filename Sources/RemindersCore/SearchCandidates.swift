@@ -46,12 +46,12 @@ struct SearchCandidates {
     /// `status = 'completed', title COLLATE NOCASE, id`.
     func first(_ limit: Int) -> [Int64] {
         bytes.withUnsafeBufferPointer { buffer -> [Int64] in
-            guard let base = buffer.baseAddress else { return keys.prefix(limit).map(\.rowid) }
             // Below, at or above zero as the first bytes sort before, with
             // or after the second, a prefix first: SQLite's order of text.
             func compare(_ a: Int, _ aCount: Int, _ b: Int, _ bCount: Int) -> Int {
                 let common = min(aCount, bCount)
-                let order = common == 0 ? 0 : Int(memcmp(base + a, base + b, common))
+                guard common > 0, let base = buffer.baseAddress else { return aCount - bCount }
+                let order = Int(memcmp(base + a, base + b, common))
                 return order != 0 ? order : aCount - bCount
             }
             let sorted = keys.sorted { a, b in
