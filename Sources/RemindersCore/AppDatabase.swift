@@ -31,6 +31,11 @@ public enum AppDatabase {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration())
+            // GRDB's WAL set-up leaves the writer at synchronous=NORMAL,
+            // which syncs the log only at checkpoints: a power cut could
+            // take back the last edits the user saw saved (docs/PROMISES.md).
+            // FULL syncs the log at every commit, as the server's store does.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             warm(pool, readers: readersToWarm)
         } catch {
             // A file that passed the header's checks and then failed to open

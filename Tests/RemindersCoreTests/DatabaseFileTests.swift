@@ -7,6 +7,18 @@ import TestSupport
 /// Files the app must refuse without crashing and without touching them.
 @Suite("Database files")
 struct DatabaseFileTests {
+    /// A commit the user saw must survive a power cut, not only a crash of
+    /// the process: the log is synced at every commit.
+    @Test func aDeviceDatabaseUsesWALWithFullSynchronous() throws {
+        let folder = TemporaryDirectory()
+        let pool = try AppDatabase.open(path: folder.url.appendingPathComponent("device.sqlite").path)
+        let (mode, synchronous) = try pool.writeWithoutTransaction { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal")
+        #expect(synchronous == 2) // FULL
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
         let folder = TemporaryDirectory()
         let path = folder.url.appendingPathComponent("notes.sqlite").path
