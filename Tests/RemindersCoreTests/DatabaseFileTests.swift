@@ -4,7 +4,8 @@ import Testing
 @testable import RemindersCore
 import TestSupport
 
-/// Files the app must refuse without crashing and without touching them.
+/// How the app opens its database file, and the files it must refuse
+/// without crashing and without touching them.
 @Suite("Database files")
 struct DatabaseFileTests {
     /// A commit the user saw must survive a power cut, not only a crash of
