@@ -40,7 +40,7 @@ extension SyncEngine {
         try flush(writes, db)
         let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
         for deletion in deletions {
-            if try applyDeletion(db, id: deletion.id) { report.receivedDeletes += 1 }
+            try applyDeletion(db, id: deletion.id, into: &report)
         }
         report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
         hints?.absorb(present: writes.presentNames, deleted: page.deleted.map(\.id))
@@ -246,19 +246,23 @@ extension SyncEngine {
         record.modifiedByDevice == deviceName && record.modifiedByUser == userName
     }
 
-    /// Applies a fetched delete. Returns whether a local row went away.
-    func applyDeletion(_ db: Database, id: RecordID) throws -> Bool {
-        guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return false }
+    /// Applies a fetched delete: counts the local row that went away, and
+    /// the pending edit the delete beat as a conflict.
+    func applyDeletion(_ db: Database, id: RecordID, into report: inout SyncReport) throws {
+        guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return }
         try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
         let meta = try Metadata.fetch(db, type: tableName, name: key)
         if let meta, meta.isPendingSave {
             // Created here with a key the other side deleted (never synced
             // from here): keep it; the next send creates it again.
-            if meta.lastKnown == nil, meta.zoneID == nil { return false }
-            if meta.hasLocalEdits { try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil) }
+            if meta.lastKnown == nil, meta.zoneID == nil { return }
+            if meta.hasLocalEdits {
+                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil)
+                report.conflicts += 1
+            }
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID)
-        return try deleteLocally(db, table: table, key: key)
+        if try deleteLocally(db, table: table, key: key) { report.receivedDeletes += 1 }
     }
 
     /// Deletes a row on behalf of the server: forgets its metadata first, so

@@ -192,6 +192,7 @@ struct FetchRound {
                       !seen.contains(RecordCoder.recordName(table: meta.recordType, key: meta.recordName)) else { continue }
                 if meta.isPendingSave, meta.hasLocalEdits {
                     try engine.logDeleteWins(db, table: meta.recordType, key: meta.recordName, meta: meta, remoteDevice: nil)
+                    report.conflicts += 1
                 }
                 if try engine.deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
             }

@@ -317,7 +317,10 @@ struct SendRound {
                         report.conflicts += outcome.conflicts
                     case .failure(.unknownItem)?:
                         // Deleted on the server meanwhile: the delete wins.
-                        if change.metadata.hasLocalEdits { try engine.logDeleteWins(db, change: change, remoteDevice: nil) }
+                        if change.metadata.hasLocalEdits {
+                            try engine.logDeleteWins(db, change: change, remoteDevice: nil)
+                            report.conflicts += 1
+                        }
                         try engine.deleteLocally(db, table: change.table, key: change.key)
                         report.dropped += 1
                     case .failure(.zoneNotFound(let zone))?:

@@ -211,7 +211,16 @@ struct ConflictsCommand: ParsableCommand {
                 line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
             } else {
                 let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "?", entry.remoteDevice ?? "?")
-                let values = "ancestor \(quoted(entry.ancestor)), \(here) \(quoted(entry.local)) (\(entry.localDevice ?? "?")), \(there) \(quoted(entry.remote)) (\(entry.remoteDevice ?? "?"))"
+                // A whole record's entry keeps its sides as the values a
+                // person wrote ("Notes “rye”") or a word ("deleted"), and
+                // has no ancestor.
+                let (local, remote, ancestor) = entry.field == "*"
+                    ? try context.read { db in
+                        (try ConflictText.kept(entry.local, table: entry.recordType, db) ?? "none",
+                         try ConflictText.kept(entry.remote, table: entry.recordType, db) ?? "none", "")
+                    }
+                    : (quoted(entry.local), quoted(entry.remote), "ancestor \(quoted(entry.ancestor)), ")
+                let values = "\(ancestor)\(here) \(local) (\(entry.localDevice ?? "?")), \(there) \(remote) (\(entry.remoteDevice ?? "?"))"
                 line = "\(values); \(entry.winner) won: \(reason)"
             }
             // The conflict's own id first: `--dismiss` takes it.

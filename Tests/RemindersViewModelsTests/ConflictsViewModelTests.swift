@@ -152,6 +152,15 @@ import TestSupport
         #expect(item.fieldName == "Whole reminder")
         #expect(item.reason == "the other device deleted it, and a delete wins over a concurrent edit")
         #expect(!item.canKeepOther)
+        // The laptop, which deleted, reads the desktop's entry by name: the
+        // desktop was told only that the reminder was gone.
+        try laptop.syncOnce()
+        let onLaptop = ConflictsViewModel(environment: cloud.environment(laptop, live: LiveSync(engine: laptop.engine, server: .directory(cloud.serverDirectory))))
+        defer { onLaptop.stop() }
+        onLaptop.refresh()
+        let seen = try #require(onLaptop.state.items.first)
+        #expect(seen.id == item.id)
+        #expect(seen.reason == "desktop's edit lost to a delete made on another device: a delete wins over a concurrent edit")
     }
 
     @Test func withoutSyncThereIsNoLog() throws {
