@@ -268,6 +268,13 @@ struct CompleteCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         let id = try context.reminder(reminder)
+        // Nothing to do, said as such: completing again would report a
+        // change that did not happen.
+        let before = try context.reminderRow(id: id).reminder
+        if before.status == .completed {
+            print(confirmation("Already completed", before.title, id: id))
+            return
+        }
         let open = try context.read { try Subtasks.openSubtaskIDs($0, of: id) }.count
         let line = try context.changeReminder(id, done: "Completed") { try context.store.complete(id: $0, subtasks: subtasks) }
         let after = try context.reminderRow(id: id).reminder
@@ -299,7 +306,15 @@ struct UncompleteCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
-        print(try context.changeReminder(reminder, done: "Reopened") { try context.store.uncomplete(id: $0) })
+        let id = try context.reminder(reminder)
+        // An open repeating reminder takes back its latest occurrence; any
+        // other open one has nothing to reopen.
+        let before = try context.reminderRow(id: id).reminder
+        if before.status == .incomplete, before.repeatRule == nil {
+            print(confirmation("Already open", before.title, id: id))
+            return
+        }
+        print(try context.changeReminder(id, done: "Reopened") { try context.store.uncomplete(id: $0) })
     }
 }
 
