@@ -726,7 +726,13 @@ public enum Queries {
 
     /// What SQLite's NOCASE compares: the bytes, ASCII letters folded.
     static func noCaseKey(_ text: String) -> [UInt8] {
-        text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        text.utf8.map(noCaseFold)
+    }
+
+    /// One byte as NOCASE compares it: an ASCII capital as its lower case,
+    /// any other byte as it is.
+    static func noCaseFold(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 
     /// Where `needle` first occurs in `haystack`, ignoring case and
@@ -738,13 +744,12 @@ public enum Queries {
         guard !pattern.isEmpty, pattern.allSatisfy({ $0 < 0x80 }), haystack.utf8.allSatisfy({ $0 < 0x80 }) else {
             return haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive])
         }
-        func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
-        let folded = pattern.map(fold)
+        let folded = pattern.map(noCaseFold)
         let bytes = haystack.utf8
         var start = bytes.startIndex
         while start != bytes.endIndex {
             var at = start, matched = 0
-            while matched < folded.count, at != bytes.endIndex, fold(bytes[at]) == folded[matched] {
+            while matched < folded.count, at != bytes.endIndex, noCaseFold(bytes[at]) == folded[matched] {
                 matched += 1
                 at = bytes.index(after: at)
             }

@@ -35,7 +35,7 @@ struct SearchCandidates {
         let count = Int(sqlite3_column_bytes(handle, column))
         let source = UnsafeBufferPointer(start: text, count: count)
         if folded {
-            bytes.append(contentsOf: source.lazy.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 })
+            bytes.append(contentsOf: source.lazy.map(Queries.noCaseFold))
         } else {
             bytes.append(contentsOf: source)
         }
