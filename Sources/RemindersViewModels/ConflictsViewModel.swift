@@ -249,19 +249,16 @@ public final class ConflictsViewModel: ViewModel {
         if entry.winner == "remote", entry.remoteTime != nil, entry.remoteTime == entry.localTime {
             return "both edits have the same time; \(otherSide) merged them and its edit wins the tie"
         }
-        // A device that took no part reads both sides by name: the one that
-        // logged the entry may not know which device deleted.
-        if !isAboutThisDevice, entry.winner == "delete" {
-            if entry.local == "deleted" { return "\(thisSide) deleted it, and a delete wins over a concurrent edit" }
-            if entry.remote == "deleted" {
-                return entry.remoteDevice.map { "\($0) deleted it, and a delete wins over \(thisSide)'s concurrent edit" }
-                    ?? "\(thisSide)'s edit lost to a delete made on another device: a delete wins over a concurrent edit"
-            }
-        }
-        // Entries logged before causes were kept say it in their values.
+        // Entries logged before causes were kept say it in their values. A
+        // device that took no part reads a delete's sides by name: the one
+        // that logged it may not know which device deleted.
         return switch (entry.winner, entry.local, entry.remote) {
-        case ("delete", "deleted", _): "this device deleted it, and a delete wins over a concurrent edit"
-        case ("delete", _, "deleted"): "the other device deleted it, and a delete wins over a concurrent edit"
+        case ("delete", "deleted", _): "\(thisSide) deleted it, and a delete wins over a concurrent edit"
+        case ("delete", _, "deleted") where isAboutThisDevice:
+            "the other device deleted it, and a delete wins over a concurrent edit"
+        case ("delete", _, "deleted"):
+            entry.remoteDevice.map { "\($0) deleted it, and a delete wins over \(thisSide)'s concurrent edit" }
+                ?? "\(thisSide)'s edit lost to a delete made on another device: a delete wins over a concurrent edit"
         case ("delete", _, "no longer shared with you"): "the list is no longer shared with you"
         case ("remote", _, "refused: read-only"): "the list is shared with you read-only"
         default: entry.reason
