@@ -13,14 +13,14 @@ import Foundation
 public enum FieldJSON {
     // MARK: Writing
 
-    static func encode(fields: [String: FieldValue]) -> String {
+    static func encode(fields: FieldMap<FieldValue>) -> String {
         // Bytes made at the usual record's size, then one string: built by
         // appending to a string, the JSON was a fifth of a server's save.
         var writer = WireJSON.Writer(capacity: fields.reduce(2) { size, field in
             if case .string(let text) = field.value { size + 32 + field.key.utf8.count + text.utf8.count } else { size + 64 + field.key.utf8.count }
         })
         writer.raw("{")
-        for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+        for (index, field) in fields.enumerated() {
             if index > 0 { writer.raw(",") }
             writer.string(field.key)
             writer.raw(":")
@@ -44,10 +44,10 @@ public enum FieldJSON {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    public static func encode(times: [String: Int64]) -> String {
+    public static func encode(times: FieldMap<Int64>) -> String {
         var writer = WireJSON.Writer(capacity: times.reduce(2) { $0 + 24 + $1.key.utf8.count })
         writer.raw("{")
-        for (index, time) in times.sorted(by: { $0.key < $1.key }).enumerated() {
+        for (index, time) in times.enumerated() {
             if index > 0 { writer.raw(",") }
             writer.string(time.key)
             writer.raw(":")
@@ -60,12 +60,12 @@ public enum FieldJSON {
     // MARK: Reading
 
     /// The fields, or nil when the text is not in the shape written above.
-    static func quickFields(_ text: String) -> [String: FieldValue]? {
+    static func quickFields(_ text: String) -> FieldMap<FieldValue>? {
         quickObject(text, value: fieldValue)
     }
 
     /// The times, or nil when the text is not a flat object of integers.
-    public static func quickTimes(_ text: String) -> [String: Int64]? {
+    public static func quickTimes(_ text: String) -> FieldMap<Int64>? {
         if let times = flatTimes(text) { return times }
         return quickObject(text) { json in
             guard case .number(let digits) = json else { return nil }
@@ -78,14 +78,14 @@ public enum FieldJSON {
     /// pending row's times are read for every send, and building the
     /// general reader's tree first was a twelfth of a first upload. Nil for
     /// anything else, which the general reader then decides.
-    private static func flatTimes(_ text: String) -> [String: Int64]? {
+    private static func flatTimes(_ text: String) -> FieldMap<Int64>? {
         var text = text
-        return text.withUTF8 { bytes -> [String: Int64]? in
+        return text.withUTF8 { bytes -> FieldMap<Int64>? in
             guard bytes.count >= 2, bytes[0] == UInt8(ascii: "{") else { return nil }
             var index = 1
             // A member takes 16 bytes at least ("k":1 and a comma, with a
             // time of 13 digits): room enough at once, never regrown.
-            var result = [String: Int64](minimumCapacity: bytes.count / 16)
+            var result = FieldMap<Int64>(minimumCapacity: bytes.count / 16)
             if bytes[index] == UInt8(ascii: "}") { return bytes.count == 2 ? result : nil }
             while true {
                 guard let key = JSONString.read(bytes, at: &index), index < bytes.count,
@@ -117,13 +117,12 @@ public enum FieldJSON {
     /// A JSON object whose every member `value` reads, or nil: when the
     /// text is not an object, a member is refused, or a key comes twice
     /// (which JSONDecoder decides, not this reader).
-    private static func quickObject<Value>(_ text: String, value: (JSON) -> Value?) -> [String: Value]? {
+    private static func quickObject<Value>(_ text: String, value: (JSON) -> Value?) -> FieldMap<Value>? {
         var text = text
-        return text.withUTF8 { bytes -> [String: Value]? in
+        return text.withUTF8 { bytes -> FieldMap<Value>? in
             var scanner = Scanner(bytes: bytes)
             guard case .object(let members)? = scanner.document() else { return nil }
-            var result: [String: Value] = [:]
-            result.reserveCapacity(members.count)
+            var result = FieldMap<Value>(minimumCapacity: members.count)
             for (key, json) in members {
                 guard let read = value(json), result.updateValue(read, forKey: key) == nil else { return nil }
             }

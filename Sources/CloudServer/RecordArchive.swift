@@ -31,20 +31,15 @@ public enum RecordArchive {
         writer.byte(version)
         writer.recordID(record.id)
         writer.string(record.recordType)
-        // Keys in order, so a record always has the same bytes: the
-        // dictionaries' own positions are sorted, not copies of their
-        // entries (sorting the entries was a third of encoding).
-        let fields = record.fields
-        writer.unsigned(UInt64(fields.count))
-        for index in fields.indices.sorted(by: { fields[$0].key < fields[$1].key }) {
-            let (key, value) = fields[index]
+        // Keys in order (a `FieldMap`'s own), so a record always has the
+        // same bytes.
+        writer.unsigned(UInt64(record.fields.count))
+        for (key, value) in record.fields {
             writer.string(key)
             writer.field(value)
         }
-        let times = record.fieldModificationTimes
-        writer.unsigned(UInt64(times.count))
-        for index in times.indices.sorted(by: { times[$0].key < times[$1].key }) {
-            let (key, time) = times[index]
+        writer.unsigned(UInt64(record.fieldModificationTimes.count))
+        for (key, time) in record.fieldModificationTimes {
             writer.string(key)
             writer.signed(time)
         }
@@ -66,8 +61,8 @@ public enum RecordArchive {
             }
             let id = try reader.recordID()
             let recordType = try reader.string()
-            let fields = try reader.dictionary { try $0.field() }
-            let times = try reader.dictionary { try $0.signed() }
+            let fields = try reader.map { try $0.field() }
+            let times = try reader.map { try $0.signed() }
             let record = ServerRecord(
                 id: id, recordType: recordType, fields: fields, fieldModificationTimes: times,
                 parent: try reader.optional { try $0.recordID() },
@@ -191,14 +186,11 @@ public enum RecordArchive {
             return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
         }
 
-        /// A count or length: never more than the bytes left, since every
-        /// item takes at least one.
         /// A count, then that many keys, each followed by what `value`
         /// reads.
-        mutating func dictionary<Value>(_ value: (inout Reader) throws -> Value) throws -> [String: Value] {
-            var result: [String: Value] = [:]
+        mutating func map<Value>(_ value: (inout Reader) throws -> Value) throws -> FieldMap<Value> {
             let count = try count()
-            result.reserveCapacity(count)
+            var result = FieldMap<Value>(minimumCapacity: count)
             for _ in 0..<count {
                 let key = try string()
                 result[key] = try value(&self)
@@ -206,6 +198,8 @@ public enum RecordArchive {
             return result
         }
 
+        /// A count or length: never more than the bytes left, since every
+        /// item takes at least one.
         mutating func count() throws -> Int {
             let value = try unsigned()
             guard value <= UInt64(bytes.count - offset) else { throw Malformed(description: "an archived record cut short") }

@@ -109,9 +109,9 @@ public struct ServerRecord: Hashable, Codable, Sendable {
     public var id: RecordID
     public var recordType: String
     /// Field values; an absent key means null.
-    public var fields: [String: FieldValue]
+    public var fields: FieldMap<FieldValue>
     /// Per-field modification times, including fields that are null.
-    public var fieldModificationTimes: [String: Int64]
+    public var fieldModificationTimes: FieldMap<Int64>
     /// The record this one belongs to, for sharing: a share on a root record
     /// covers every record whose parent chain reaches the root.
     public var parent: RecordID?
@@ -126,8 +126,8 @@ public struct ServerRecord: Hashable, Codable, Sendable {
     public init(
         id: RecordID,
         recordType: String,
-        fields: [String: FieldValue] = [:],
-        fieldModificationTimes: [String: Int64] = [:],
+        fields: FieldMap<FieldValue> = [:],
+        fieldModificationTimes: FieldMap<Int64> = [:],
         parent: RecordID? = nil,
         changeTag: String? = nil,
         modificationDate: Date? = nil,

@@ -199,8 +199,8 @@ struct ServerDumpReader {
                 records.append(ServerDump.Record(
                     ownerName: record.id.zoneID.ownerName, zoneName: record.id.zoneID.name,
                     recordName: record.id.recordName, recordType: record.recordType,
-                    fields: record.fields.mapValues(Self.value),
-                    fieldModificationTimes: record.fieldModificationTimes,
+                    fields: record.fields.mapValues(Self.value).dictionary,
+                    fieldModificationTimes: record.fieldModificationTimes.dictionary,
                     parent: record.parent.map(Self.reference),
                     changeTag: record.changeTag ?? "", modificationDate: date,
                     modifiedByUser: record.modifiedByUser ?? "", modifiedByDevice: record.modifiedByDevice ?? "",

@@ -132,22 +132,22 @@ package struct StoredDataCorrupted: Error {
 /// stable and a person can read them with `sqlite3`. `FieldJSON` writes and
 /// (mostly) reads it; `JSONDecoder` reads what it does not recognise.
 enum RecordCoding {
-    static func encodeFields(_ fields: [String: FieldValue]) throws -> String {
+    static func encodeFields(_ fields: FieldMap<FieldValue>) throws -> String {
         FieldJSON.encode(fields: fields)
     }
 
-    static func decodeFields(_ text: String, of id: RecordID) throws -> [String: FieldValue] {
+    static func decodeFields(_ text: String, of id: RecordID) throws -> FieldMap<FieldValue> {
         if let fields = FieldJSON.quickFields(text) { return fields }
-        return try decode([String: FieldValue].self, from: text, what: "the fields of record \(id)")
+        return try decode(FieldMap<FieldValue>.self, from: text, what: "the fields of record \(id)")
     }
 
-    static func encodeTimes(_ times: [String: Int64]) throws -> String {
+    static func encodeTimes(_ times: FieldMap<Int64>) throws -> String {
         FieldJSON.encode(times: times)
     }
 
-    static func decodeTimes(_ text: String, of id: RecordID) throws -> [String: Int64] {
+    static func decodeTimes(_ text: String, of id: RecordID) throws -> FieldMap<Int64> {
         if let times = FieldJSON.quickTimes(text) { return times }
-        return try decode([String: Int64].self, from: text, what: "the field modification times of record \(id)")
+        return try decode(FieldMap<Int64>.self, from: text, what: "the field modification times of record \(id)")
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from text: String, what: String) throws -> T {

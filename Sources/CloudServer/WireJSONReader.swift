@@ -169,7 +169,7 @@ extension WireJSON {
         // MARK: Values
 
         mutating func record() throws -> ServerRecord {
-            var id: RecordID?, recordType: String?, fields: [String: FieldValue]?, times: [String: Int64]?
+            var id: RecordID?, recordType: String?, fields: FieldMap<FieldValue>?, times: FieldMap<Int64>?
             var parent: RecordID?, changeTag: String?, date: Date?, user: String?, device: String?
             var seen = Seen()
             try members { reader, key in
@@ -181,14 +181,14 @@ extension WireJSON {
                     recordType = try reader.string()
                 } else if key == "fields" {
                     try seen.first(2)
-                    var values: [String: FieldValue] = [:]
+                    var values: FieldMap<FieldValue> = [:]
                     try reader.members { reader, name in
                         guard values.updateValue(try reader.field(), forKey: try name.text()) == nil else { throw Refused() }
                     }
                     fields = values
                 } else if key == "fieldModificationTimes" {
                     try seen.first(3)
-                    var values: [String: Int64] = [:]
+                    var values: FieldMap<Int64> = [:]
                     try reader.members { reader, name in
                         guard values.updateValue(try reader.int64(), forKey: try name.text()) == nil else { throw Refused() }
                     }

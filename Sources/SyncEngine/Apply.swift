@@ -233,7 +233,7 @@ extension SyncEngine {
             outcome.conflicts += 1
         }
         let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
-        var editTimes: [String: Int64] = [:]
+        var editTimes: FieldMap<Int64> = [:]
         for column in clientWins { editTimes[column] = conflict.client.time(column) }
         try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
                           isPendingSave: !clientWins.isEmpty, isPendingDelete: false)

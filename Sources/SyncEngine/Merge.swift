@@ -4,10 +4,10 @@ import CloudServer
 /// logical clock time of the edit that produced the value.
 public struct RowVersion: Hashable, Sendable {
     /// Field values; an absent key is NULL.
-    public var values: [String: FieldValue]
-    public var times: [String: Int64]
+    public var values: FieldMap<FieldValue>
+    public var times: FieldMap<Int64>
 
-    public init(values: [String: FieldValue], times: [String: Int64]) {
+    public init(values: FieldMap<FieldValue>, times: FieldMap<Int64>) {
         self.values = values
         self.times = times
     }
@@ -22,8 +22,8 @@ public struct RowVersion: Hashable, Sendable {
     /// ancestor's value: it is still the latest edit) and any other field
     /// keeps the ancestor's time. Without an ancestor every field counts as
     /// a local edit.
-    public init(clientValues: [String: FieldValue], editTimes: [String: Int64], ancestor: RowVersion?, columns: [String]) {
-        var times: [String: Int64] = [:]
+    public init(clientValues: FieldMap<FieldValue>, editTimes: FieldMap<Int64>, ancestor: RowVersion?, columns: [String]) {
+        var times: FieldMap<Int64> = [:]
         for column in columns {
             times[column] = editTimes[column] ?? ancestor?.time(column) ?? 0
         }
@@ -125,8 +125,8 @@ public struct MergeConflict: Hashable, Sendable {
     }
 
     public func resolved() -> ResolvedRow {
-        var values: [String: FieldValue] = [:]
-        var times: [String: Int64] = [:]
+        var values: FieldMap<FieldValue> = [:]
+        var times: FieldMap<Int64> = [:]
         var outcomes: [String: FieldOutcome] = [:]
         for column in columns {
             let outcome = outcome(for: column)

@@ -8,7 +8,7 @@ struct Metadata: Sendable {
     var recordName: String
     var zoneID: ZoneID?
     var lastKnown: ServerRecord?
-    var editTimes: [String: Int64]
+    var editTimes: FieldMap<Int64>
     var isPendingSave: Bool
     var isPendingDelete: Bool
     var changeCount: Int64
@@ -63,21 +63,21 @@ struct Metadata: Sendable {
 
     /// Edit times as the JSON object the triggers patch (`json_patch`),
     /// keys sorted, in the form the server stores field times.
-    static func encodeTimes(_ times: [String: Int64]) -> String {
+    static func encodeTimes(_ times: FieldMap<Int64>) -> String {
         FieldJSON.encode(times: times)
     }
 
     /// Reads what `encodeTimes` or SQLite's JSON functions wrote; what the
     /// quick reader does not take goes through `JSONDecoder`, and what that
     /// cannot read either counts as no times.
-    static func decodeTimes(_ text: String) -> [String: Int64] {
+    static func decodeTimes(_ text: String) -> FieldMap<Int64> {
         if let times = FieldJSON.quickTimes(text) { return times }
-        return (try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))) ?? [:]
+        return (try? JSONDecoder().decode(FieldMap<Int64>.self, from: Data(text.utf8))) ?? [:]
     }
 
     /// Stores what the server confirmed or sent, with the local state of
     /// the row (pending edits and their times).
-    static func save(_ db: Database, type: String, name: String, lastKnown: ServerRecord?, editTimes: [String: Int64],
+    static func save(_ db: Database, type: String, name: String, lastKnown: ServerRecord?, editTimes: FieldMap<Int64>,
                      isPendingSave: Bool, isPendingDelete: Bool) throws {
         try db.executeCached(saveSQL(rows: 1), arguments: StatementArguments(try values(
             type: type, name: name, lastKnown: lastKnown, editTimes: editTimes,
@@ -85,7 +85,7 @@ struct Metadata: Sendable {
     }
 
     /// What `save` writes for one row, in the order of `saveSQL`'s values.
-    static func values(type: String, name: String, lastKnown: ServerRecord?, editTimes: [String: Int64],
+    static func values(type: String, name: String, lastKnown: ServerRecord?, editTimes: FieldMap<Int64>,
                        isPendingSave: Bool, isPendingDelete: Bool) throws -> [DatabaseValue] {
         [
             type.databaseValue, name.databaseValue, lastKnown?.id.zoneID.name.databaseValue ?? .null,

@@ -88,8 +88,8 @@ extension SyncEngine {
                     }
                 } else {
                     // Never confirmed: every column goes, with its edit time,
-                    // in dictionaries made at their size.
-                    var times = [String: Int64](minimumCapacity: table.columns.count)
+                    // in maps made at their size.
+                    var times = FieldMap<Int64>(minimumCapacity: table.columns.count)
                     for column in table.columns { times[column] = meta.editTimes[column] ?? hlc }
                     record = ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name,
                                           fields: values, fieldModificationTimes: times)

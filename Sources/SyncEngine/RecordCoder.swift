@@ -25,8 +25,8 @@ enum RecordCoder {
     /// references (hash and size), so that rows compare without loading
     /// their bytes twice. `start`: where those columns begin in a row that
     /// has others before them.
-    static func values(of row: Row, table: TableSchema, from start: Int = 0) -> (values: [String: FieldValue], blobs: [String: Data]) {
-        var values = [String: FieldValue](minimumCapacity: table.columns.count)
+    static func values(of row: Row, table: TableSchema, from start: Int = 0) -> (values: FieldMap<FieldValue>, blobs: [String: Data]) {
+        var values = FieldMap<FieldValue>(minimumCapacity: table.columns.count)
         var blobs: [String: Data] = [:]
         for (index, column) in table.columns.enumerated() {
             let value: DatabaseValue = row[start + index + 1]

@@ -217,7 +217,7 @@ struct ShareClient {
             previews[id] = record.fields.compactMapValues { value in
                 if case .string(let text) = value { return text }
                 return nil
-            }
+            }.dictionary
         }
         return previews
     }

@@ -14,7 +14,7 @@ import Testing
     static func corpus() -> [ServerRecord] {
         let zone = ZoneID(name: "reminders", ownerName: "alice")
         let parent = RecordID(recordName: "remindersLists/list-1", zoneID: zone)
-        let fields: [[String: FieldValue]] = [
+        let fields: [FieldMap<FieldValue>] = [
             ["title": .string("Milk"), "priority": .int64(3), "isFlagged": .int64(1)],
             ["notes": .string("é\u{301} עברית \u{1B}[2J 😀\n\t\u{0}"), "ratio": .double(-0.0), "big": .double(1e308)],
             ["due": .date(Date(timeIntervalSinceReferenceDate: 1e9)), "blob": .bytes(Data([0, 1, 2, 255]))],

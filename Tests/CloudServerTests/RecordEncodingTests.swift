@@ -24,7 +24,7 @@ import Testing
     }
 
     /// Values that are equal, counting NaN equal to NaN.
-    static func same(_ a: [String: FieldValue], _ b: [String: FieldValue]) -> Bool {
+    static func same(_ a: FieldMap<FieldValue>, _ b: FieldMap<FieldValue>) -> Bool {
         guard a.keys.sorted() == b.keys.sorted() else { return false }
         return a.allSatisfy { key, value in
             if case .double(let x) = value, case .double(let y)? = b[key], x.isNaN, y.isNaN { return true }
@@ -37,8 +37,8 @@ import Testing
         "é\u{301} עברית \u{1B}[2J", "😀 \u{10FFFF} \u{FFFD}", "\u{2028}\u{2029}\u{202E}", "{\"string\":{\"_0\":1}}",
     ]
 
-    static func randomFields(_ random: inout some RandomNumberGenerator) -> [String: FieldValue] {
-        var fields: [String: FieldValue] = [:]
+    static func randomFields(_ random: inout some RandomNumberGenerator) -> FieldMap<FieldValue> {
+        var fields: FieldMap<FieldValue> = [:]
         let zone = ZoneID(name: hostileTexts.randomElement(using: &random)!, ownerName: "alice")
         for _ in 0..<Int.random(in: 0...6, using: &random) {
             let key = Bool.random(using: &random) ? "k\(Int.random(in: 0...9, using: &random))" : hostileTexts.randomElement(using: &random)!
@@ -63,17 +63,17 @@ import Testing
         for _ in 0..<2_000 {
             let fields = Self.randomFields(&random)
             let written = FieldJSON.encode(fields: fields)
-            let byReference = try Self.referenceDecoder().decode([String: FieldValue].self, from: Data(written.utf8))
+            let byReference = try Self.referenceDecoder().decode(FieldMap<FieldValue>.self, from: Data(written.utf8))
             #expect(Self.same(byReference, fields), "\(written)")
             let quick = try #require(FieldJSON.quickFields(written), "\(written)")
             #expect(Self.same(quick, fields), "\(written)")
-            let referenceText = String(decoding: try Self.referenceEncoder().encode(fields), as: UTF8.self)
+            let referenceText = String(decoding: try Self.referenceEncoder().encode(fields.dictionary), as: UTF8.self)
             let quickOfReference = try #require(FieldJSON.quickFields(referenceText), "\(referenceText)")
             #expect(Self.same(quickOfReference, fields), "\(referenceText)")
 
-            let times = Dictionary(fields.keys.map { ($0, Int64.random(in: .min ... .max, using: &random)) }) { a, _ in a }
+            let times = fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) }
             let timesText = FieldJSON.encode(times: times)
-            #expect(try Self.referenceDecoder().decode([String: Int64].self, from: Data(timesText.utf8)) == times)
+            #expect(try Self.referenceDecoder().decode([String: Int64].self, from: Data(timesText.utf8)) == times.dictionary)
             #expect(FieldJSON.quickTimes(timesText) == times)
         }
     }
@@ -89,20 +89,20 @@ import Testing
             ("{\"title\":1772359200000,\"notes\":-5}", ["title": 1_772_359_200_000, "notes": -5]),
             ("{\"max\":9223372036854775807,\"min\":-9223372036854775808}", ["max": .max, "min": .min]),
             ("{\"caf\\u00e9\":1}", ["café": 1]), ("{ \"a\" : 1 }", ["a": 1]),
-        ] as [(String, [String: Int64])] {
+        ] as [(String, FieldMap<Int64>)] {
             #expect(FieldJSON.quickTimes(text) == times, "\(text)")
         }
         for text in ["", "{", "{\"a\":}", "{\"a\":01}", "{\"a\":1,}", "{\"a\":1}x", "{\"a\":1,\"a\":2}",
                      "{\"a\":9223372036854775808}", "{\"a\":1.5}", "[1]"] {
-            let reference = try? Self.referenceDecoder().decode([String: Int64].self, from: Data(text.utf8))
+            let reference = try? Self.referenceDecoder().decode(FieldMap<Int64>.self, from: Data(text.utf8))
             #expect(FieldJSON.quickTimes(text) == nil || FieldJSON.quickTimes(text) == reference, "\(text)")
         }
         let corpus = (0..<50).map { _ in
             let keys = Self.randomFields(&random).keys
-            return Data(FieldJSON.encode(times: Dictionary(keys.map { ($0, Int64.random(in: .min ... .max, using: &random)) }) { a, _ in a }).utf8)
+            return Data(FieldJSON.encode(times: FieldMap(keys.map { (key: $0, value: Int64.random(in: .min ... .max, using: &random)) })).utf8)
         }
         let accepted = Self.mutating(corpus, &random, read: FieldJSON.quickTimes) { text, quick in
-            let reference = try? Self.referenceDecoder().decode([String: Int64].self, from: Data(text.utf8))
+            let reference = try? Self.referenceDecoder().decode(FieldMap<Int64>.self, from: Data(text.utf8))
             #expect(reference == quick, "quick times reader accepted \(text)")
         }
         print("fuzz times: 20000 mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
@@ -140,7 +140,7 @@ import Testing
         var random = SystemRandomNumberGenerator()
         let corpus = (0..<50).map { _ in Data(FieldJSON.encode(fields: Self.randomFields(&random)).utf8) }
         let accepted = Self.mutating(corpus, &random, read: FieldJSON.quickFields) { text, quick in
-            let reference = try? Self.referenceDecoder().decode([String: FieldValue].self, from: Data(text.utf8))
+            let reference = try? Self.referenceDecoder().decode(FieldMap<FieldValue>.self, from: Data(text.utf8))
             #expect(reference.map { Self.same($0, quick) } == true, "quick reader accepted \(text)")
         }
         print("fuzz FieldJSON: 20000 mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
@@ -171,19 +171,18 @@ import Testing
     }
 
     /// One record, one form: the keys are written in order, whatever order
-    /// its dictionaries hold them in (each dictionary built anew has its
-    /// own), and a decoded record encodes to the bytes it came from.
-    @Test func archiveBytesDoNotDependOnDictionaryOrder() throws {
+    /// its fields were set in, and a decoded record encodes to the bytes it
+    /// came from.
+    @Test func archiveBytesDoNotDependOnTheOrderFieldsWereSetIn() throws {
         var random = SystemRandomNumberGenerator()
         for index in 0..<500 {
             let fields = Self.randomFields(&random)
             let times = fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) }
-            func record(_ fields: [String: FieldValue], _ times: [String: Int64]) -> ServerRecord {
+            func record(_ fields: FieldMap<FieldValue>, _ times: FieldMap<Int64>) -> ServerRecord {
                 ServerRecord(id: RecordID(recordName: "reminders/\(index)", zoneID: ZoneID(name: "reminders", ownerName: "bob")),
                              recordType: "reminders", fields: fields, fieldModificationTimes: times)
             }
-            let rebuilt = record(Dictionary(uniqueKeysWithValues: fields.shuffled(using: &random)),
-                                 Dictionary(uniqueKeysWithValues: times.shuffled(using: &random)))
+            let rebuilt = record(FieldMap(fields.shuffled(using: &random)), FieldMap(times.shuffled(using: &random)))
             let bytes = RecordArchive.encode(record(fields, times))
             #expect(RecordArchive.encode(rebuilt) == bytes)
             #expect(RecordArchive.encode(try RecordArchive.decode(bytes)) == bytes)

@@ -42,7 +42,7 @@ struct RecordSaveTests {
         let alice = world.database("alice")
         let zone = try alice.createZone("Reminders")
         let asset = try alice.uploadAsset(Data("cover".utf8))
-        let fields: [String: FieldValue] = [
+        let fields: FieldMap<FieldValue> = [
             "string": .string("Grüße 🎉 \"quoted\" \n newline"),
             "int": .int64(Int64.min),
             "double": .double(0.1 + 0.2),

@@ -22,9 +22,9 @@ import TestSupport
         let zone = ZoneID(name: "reminders", ownerName: "me")
         let evil = server.database(user: "me", scope: .private, device: "script")
 
-        func reminder(_ fields: [String: FieldValue]) -> ServerRecord {
+        func reminder(_ fields: FieldMap<FieldValue>) -> ServerRecord {
             let id = newID()
-            var all: [String: FieldValue] = ["remindersListID": .string(list), "title": .string("r \(id.prefix(4))")]
+            var all: FieldMap<FieldValue> = ["remindersListID": .string(list), "title": .string("r \(id.prefix(4))")]
             all.merge(fields) { $1 }
             return ServerRecord(id: RecordID(recordName: "reminders/\(id)", zoneID: zone), recordType: "reminders",
                                 fields: all, fieldModificationTimes: all.mapValues { _ in 1 },

@@ -23,8 +23,8 @@ import TestSupport
                                       .stringList(["x"]), .bytes(Data([1]))]
 
     static func version(_ columns: [String], random: inout SeededGenerator, base: RowVersion? = nil) -> RowVersion {
-        var values: [String: FieldValue] = [:]
-        var times: [String: Int64] = [:]
+        var values: FieldMap<FieldValue> = [:]
+        var times: FieldMap<Int64> = [:]
         for column in columns {
             // Often keep the base's value or time, so "unchanged" happens.
             if let base, Bool.random(using: &random) {

@@ -6,8 +6,8 @@ import Testing
 @Test func sevenFieldTable() {
     let columns = (1...7).map { "field\($0)" }
     func version(_ pairs: [(String, Int64)]) -> RowVersion {
-        var values: [String: FieldValue] = [:]
-        var times: [String: Int64] = [:]
+        var values: FieldMap<FieldValue> = [:]
+        var times: FieldMap<Int64> = [:]
         for (index, pair) in pairs.enumerated() {
             values["field\(index + 1)"] = .string(pair.0)
             times["field\(index + 1)"] = pair.1

@@ -114,10 +114,10 @@ final class ServiceWorld: Sendable {
     }
 }
 
-func record(_ name: String, in zone: ZoneID, type: String = "Reminder", fields: [String: FieldValue] = [:],
+func record(_ name: String, in zone: ZoneID, type: String = "Reminder", fields: FieldMap<FieldValue> = [:],
             parent: RecordID? = nil) -> ServerRecord {
     ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: type, fields: fields,
-                 fieldModificationTimes: Dictionary(uniqueKeysWithValues: fields.keys.map { ($0, 1) }), parent: parent)
+                 fieldModificationTimes: fields.mapValues { _ in 1 }, parent: parent)
 }
 
 extension CloudDatabase {
