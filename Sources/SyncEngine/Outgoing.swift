@@ -90,7 +90,10 @@ extension SyncEngine {
                     // Never confirmed: every column goes, with its edit time,
                     // in maps made at their size.
                     var times = FieldMap<Int64>(minimumCapacity: table.columns.count)
-                    for column in table.columns { times[column] = meta.editTimes[column] ?? hlc }
+                    for index in table.nameOrder {
+                        let column = table.columns[index]
+                        times[column] = meta.editTimes[column] ?? hlc
+                    }
                     record = ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name,
                                           fields: values, fieldModificationTimes: times)
                 }

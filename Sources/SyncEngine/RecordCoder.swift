@@ -28,7 +28,8 @@ enum RecordCoder {
     static func values(of row: Row, table: TableSchema, from start: Int = 0) -> (values: FieldMap<FieldValue>, blobs: [String: Data]) {
         var values = FieldMap<FieldValue>(minimumCapacity: table.columns.count)
         var blobs: [String: Data] = [:]
-        for (index, column) in table.columns.enumerated() {
+        for index in table.nameOrder {
+            let column = table.columns[index]
             let value: DatabaseValue = row[start + index + 1]
             switch value.storage {
             case .null: break

@@ -12,7 +12,13 @@ public struct TableSchema: Hashable, Sendable {
     public var name: String
     public var primaryKey: String
     /// Every column except the primary key, in declaration order.
-    public var columns: [String]
+    public var columns: [String] {
+        didSet { nameOrder = Self.nameOrder(columns) }
+    }
+    /// Positions in `columns`, in the order of the columns' names: a
+    /// record's fields set in this order are each appended to its
+    /// `FieldMap`, never inserted between others.
+    public private(set) var nameOrder: [Int]
     /// Declared types (upper case), by column.
     public var types: [String: String]
     public var foreignKeys: [ForeignKey]
@@ -22,6 +28,22 @@ public struct TableSchema: Hashable, Sendable {
     /// Whether a row lives in its parent's zone and share (a reminder in a
     /// shared list) or always in the user's own zone (a private tag link).
     public var sharesWithParent: Bool
+
+    public init(name: String, primaryKey: String, columns: [String], types: [String: String], foreignKeys: [ForeignKey],
+                parent: ForeignKey?, sharesWithParent: Bool) {
+        self.name = name
+        self.primaryKey = primaryKey
+        self.columns = columns
+        self.nameOrder = Self.nameOrder(columns)
+        self.types = types
+        self.foreignKeys = foreignKeys
+        self.parent = parent
+        self.sharesWithParent = sharesWithParent
+    }
+
+    private static func nameOrder(_ columns: [String]) -> [Int] {
+        columns.indices.sorted { columns[$0] < columns[$1] }
+    }
 
     /// Columns holding blobs: they travel as server assets.
     public var assetColumns: Set<String> { Set(columns.filter { types[$0] == "BLOB" }) }
