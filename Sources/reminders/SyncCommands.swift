@@ -42,9 +42,12 @@ struct SyncCommand: ParsableCommand {
         if json {
             try JSONOutput.print(report)
         } else {
-            let conflicts = report.conflicts == 1 ? "1 conflict" : "\(report.conflicts) conflicts"
-            let dropped = report.dropped == 1 ? "1 refused change" : "\(report.dropped) refused changes"
-            print("Sent \(report.sentSaves) saves and \(report.sentDeletes) deletes; received \(report.receivedSaves) saves and \(report.receivedDeletes) deletes; merged \(report.merged)\(report.conflicts > 0 ? " (\(conflicts): see 'reminders conflicts')" : "")\(report.dropped > 0 ? "; dropped \(dropped)" : "").")
+            let count = TerminalText.count
+            let sent = "Sent \(count(report.sentSaves, "save")) and \(count(report.sentDeletes, "delete"))"
+            let received = "received \(count(report.receivedSaves, "save")) and \(count(report.receivedDeletes, "delete"))"
+            let conflicts = report.conflicts > 0 ? " (\(count(report.conflicts, "conflict")): see 'reminders conflicts')" : ""
+            let dropped = report.dropped > 0 ? "; dropped \(count(report.dropped, "refused change"))" : ""
+            print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
         }
     }
 }
@@ -100,7 +103,7 @@ struct StatusCommand: ParsableCommand {
         }
         print("\(output.user)@\(output.device) · server \(TerminalText.clean(output.server))")
         print(status.isOffline ? "Offline: edits wait until 'reminders sync --online'." : "Online.")
-        print("Pending: \(status.pendingSaves) saves, \(status.pendingDeletes) deletes.")
+        print("Pending: \(TerminalText.count(status.pendingSaves, "save")), \(TerminalText.count(status.pendingDeletes, "delete")).")
         print("Last sync: \(status.lastSyncAt.map { Timestamps.local($0) } ?? "never").")
         print("Conflicts: \(status.conflicts)\(status.conflicts > 0 ? " (see 'reminders conflicts')" : "").")
     }

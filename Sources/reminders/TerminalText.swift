@@ -5,6 +5,11 @@ import Foundation
 /// move the cursor, change colours or reorder text is removed before it is
 /// printed.
 enum TerminalText {
+    /// "1 save", "2 saves": a count and its noun, plural with an s.
+    static func count(_ number: Int, _ noun: String) -> String {
+        number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+    }
+
     /// Removes control characters (C0, DEL, C1: ESC and CSI among them),
     /// bidirectional overrides and the search match markers; new lines and
     /// tabs become spaces so that a row stays one line.
