@@ -103,15 +103,23 @@ extension AppController {
 
     /// The sync part of the status bar: "synced 10:42", "offline · last
     /// sync 10:42", "syncing…" or "server error", then pending edits and the
-    /// conflicts badge. The time of the last sync goes first when space is
-    /// short.
+    /// conflicts badge. As space runs short, parts go in this order: the
+    /// time of the last sync, a state that asks nothing of the user
+    /// ("synced", "online", "syncing…"), the pending count. The conflicts
+    /// badge, and a state that does ask (offline, server error), stay whole.
     func syncSpans(_ status: SyncStatus, maxWidth: Int) -> [Span] {
-        let full = syncSpans(status, withTime: true)
-        if full.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= maxWidth { return full }
-        return syncSpans(status, withTime: false)
+        var shortest: [Span] = []
+        for dropped in 0...3 {
+            let spans = syncSpans(status, withTime: dropped < 1, withQuietState: dropped < 2, withPending: dropped < 3)
+            // Never nothing at all: the state stays, cut if need be.
+            if spans.isEmpty { break }
+            shortest = spans
+            if spans.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= maxWidth { break }
+        }
+        return shortest
     }
 
-    private func syncSpans(_ status: SyncStatus, withTime: Bool) -> [Span] {
+    private func syncSpans(_ status: SyncStatus, withTime: Bool, withQuietState: Bool, withPending: Bool) -> [Span] {
         let separator = Span(" · ", theme.statusBar)
         var spans: [Span] = []
         let time = withTime ? status.lastSync.map { Self.clockTime($0, timeZone: environment.clock.timeZone) } : nil
@@ -120,11 +128,13 @@ extension AppController {
             // The server failed on the last attempt: that is the state.
             spans.append(Span("server error", theme.statusError))
         case .localOnly:
-            spans.append(Span("local only", theme.statusBar))
+            if withQuietState { spans.append(Span("local only", theme.statusBar)) }
         case .online:
-            spans.append(Span(time.map { "synced " + $0 } ?? (status.lastSync == nil ? "online" : "synced"), theme.statusOnline))
+            if withQuietState {
+                spans.append(Span(time.map { "synced " + $0 } ?? (status.lastSync == nil ? "online" : "synced"), theme.statusOnline))
+            }
         case .syncing:
-            spans.append(Span("syncing…", theme.statusOnline))
+            if withQuietState { spans.append(Span("syncing…", theme.statusOnline)) }
         case .offline:
             spans.append(Span("offline", theme.statusOffline))
             if let time { spans += [separator, Span("last sync " + time, theme.statusBar)] }
@@ -132,12 +142,14 @@ extension AppController {
         if let expires = rejoinMarkExpires, now() < expires {
             spans += [separator, Span("re-joined server", theme.statusBadge)]
         }
-        if status.pendingCount > 0 {
+        if withPending, status.pendingCount > 0 {
             spans += [separator, Span("\(status.pendingCount) pending", theme.statusBar)]
         }
         if status.conflictsCount > 0 {
             spans += [separator, Span(status.conflictsCount == 1 ? "1 conflict" : "\(status.conflictsCount) conflicts", theme.statusBadge)]
         }
+        // A part dropped from the front leaves its separator behind.
+        if spans.first?.text == separator.text { spans.removeFirst() }
         return spans
     }
 
