@@ -193,14 +193,17 @@ extension FieldMap: Hashable where Value: Hashable {
 
 extension FieldMap: Sendable where Value: Sendable {}
 
-/// Encoded as the dictionary it replaced: a keyed object.
+/// Coded as the dictionary it replaced, through the coder's own handling
+/// of a dictionary: the same object out, and the same refusals in (a key
+/// given twice with a value of the wrong type among them).
 extension FieldMap: Codable where Value: Codable {
     public init(from decoder: any Decoder) throws {
-        self.init(try [String: Value](from: decoder))
+        self.init(try decoder.singleValueContainer().decode([String: Value].self))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try dictionary.encode(to: encoder)
+        var container = encoder.singleValueContainer()
+        try container.encode(dictionary)
     }
 }
 

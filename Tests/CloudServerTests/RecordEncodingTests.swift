@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import Testing
+import TestSupport
 @testable import CloudServer
 
 /// The hand-written encodings against the reference: `FieldJSON` must
@@ -187,6 +189,27 @@ import Testing
             #expect(RecordArchive.encode(rebuilt) == bytes)
             #expect(RecordArchive.encode(try RecordArchive.decode(bytes)) == bytes)
         }
+    }
+
+    /// The archives a release before this one wrote (the device databases
+    /// in Tests/Fixtures/before-repeats) decode, and encode back to the
+    /// very same bytes: the form has not moved.
+    @Test func archivesAnEarlierReleaseWroteEncodeToTheSameBytes() throws {
+        var checked = 0
+        for name in ["laptop.sqlite", "bob.sqlite"] {
+            let path = packageRoot.appendingPathComponent("Tests/Fixtures/before-repeats/\(name)").path
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+            let archives = try queue.read { db in
+                try Data.fetchAll(db, sql: "SELECT lastKnownServerRecord FROM sync_metadata WHERE lastKnownServerRecord IS NOT NULL")
+            }
+            for data in archives where RecordArchive.isArchive(data) {
+                #expect(RecordArchive.encode(try RecordArchive.decode(data)) == data)
+                checked += 1
+            }
+        }
+        #expect(checked == 49)
     }
 
     @Test func damagedArchivesAreRefusedNeverACrash() throws {

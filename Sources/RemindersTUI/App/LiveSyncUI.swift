@@ -105,13 +105,16 @@ extension AppController {
     /// sync 10:42", "syncing…" or "server error", then pending edits and the
     /// conflicts badge. As space runs short, parts go in this order: the
     /// time of the last sync, a state that asks nothing of the user
-    /// ("synced", "online", "syncing…"), the pending count. The conflicts
-    /// badge, and a state that does ask (offline, server error), stay whole.
+    /// ("synced", "online", "syncing…", "local only"), the pending count,
+    /// the passing "re-joined server" mark. The conflicts badge, and a state
+    /// that does ask (offline, server error), stay whole.
     func syncSpans(_ status: SyncStatus, maxWidth: Int) -> [Span] {
         var shortest: [Span] = []
-        for dropped in 0...3 {
-            let spans = syncSpans(status, withTime: dropped < 1, withQuietState: dropped < 2, withPending: dropped < 3)
-            // Never nothing at all: the state stays, cut if need be.
+        for dropped in 0...4 {
+            let spans = syncSpans(status, withTime: dropped < 1, withQuietState: dropped < 2, withPending: dropped < 3,
+                                  withRejoinMark: dropped < 4)
+            // Never nothing at all: what the last step left stays, cut if
+            // need be (a quiet state alone).
             if spans.isEmpty { break }
             shortest = spans
             if spans.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= maxWidth { break }
@@ -119,7 +122,8 @@ extension AppController {
         return shortest
     }
 
-    private func syncSpans(_ status: SyncStatus, withTime: Bool, withQuietState: Bool, withPending: Bool) -> [Span] {
+    private func syncSpans(_ status: SyncStatus, withTime: Bool, withQuietState: Bool, withPending: Bool,
+                           withRejoinMark: Bool) -> [Span] {
         let separator = Span(" · ", theme.statusBar)
         var spans: [Span] = []
         let time = withTime ? status.lastSync.map { Self.clockTime($0, timeZone: environment.clock.timeZone) } : nil
@@ -139,7 +143,7 @@ extension AppController {
             spans.append(Span("offline", theme.statusOffline))
             if let time { spans += [separator, Span("last sync " + time, theme.statusBar)] }
         }
-        if let expires = rejoinMarkExpires, now() < expires {
+        if withRejoinMark, let expires = rejoinMarkExpires, now() < expires {
             spans += [separator, Span("re-joined server", theme.statusBadge)]
         }
         if withPending, status.pendingCount > 0 {
