@@ -228,8 +228,7 @@ struct EditCommand: ParsableCommand {
             }
         }
         let dueDate = try due.map { try context.naturalDates.parse($0) }
-        let detail = dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? (noDue ? "no due date" : nil)
-        let line = try context.changeReminder(reminder, done: "Updated", detail: detail) { id in
+        let line = try context.changeReminder(reminder, done: "Updated", describing: { changed($0, notes: notes) }) { id in
             var changes = ReminderChanges(title: title, notes: notes)
             if let dueDate { changes.dueDate = .some(dueDate) }
             if noDue { changes.dueDate = .some(nil) }
@@ -245,6 +244,36 @@ struct EditCommand: ParsableCommand {
             try context.store.updateReminder(id: id, changes)
         }
         print(line)
+    }
+
+    /// What the options given changed, as the reminder now has it, in the
+    /// words and order of `add`'s summary: `due Fri 2026-11-27 09:00 ·
+    /// !! medium · #bills · flagged`. Nil when only the title changed (the
+    /// line shows it).
+    private func changed(_ row: ReminderRow, notes: String?) -> String? {
+        let reminder = row.reminder
+        var parts: [String] = []
+        if let notes { parts.append(notes.isEmpty ? "notes cleared" : "notes updated") }
+        if list != nil || schedule.parent != nil || schedule.noParent { parts.append("in \(quoted(row.listTitle))") }
+        if schedule.parent != nil, let parent = row.parentTitle { parts.append("subtask of \(quoted(parent))") }
+        if schedule.noParent { parts.append("not a subtask") }
+        if due != nil || noDue {
+            parts.append(reminder.dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? "no due date")
+        }
+        if priority != nil {
+            parts.append(reminder.priority == .none ? "no priority" : "\(reminder.priority.marks) \(reminder.priority.name)")
+        }
+        if tags != nil {
+            parts.append(row.tags.isEmpty ? "no tags" : row.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " "))
+        }
+        if flag || unflag { parts.append(reminder.isFlagged ? "flagged" : "not flagged") }
+        if schedule.repeatText != nil || schedule.repeatRule != nil || schedule.noRepeat {
+            parts.append(reminder.repeatRule.flatMap { try? RepeatRule(rrule: $0) }.map { "↻ \($0.description)" } ?? "no repeat")
+        }
+        if schedule.alertBefore != nil {
+            parts.append(reminder.alertBefore.map { "alert \(AlertBefore.describe($0).lowercased())" } ?? "alert at the due time")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }
 

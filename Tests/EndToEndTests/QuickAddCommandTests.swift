@@ -102,6 +102,22 @@ struct QuickAddCommandTests {
         #expect(bad.stderr.hasPrefix("reminders: --due: 'someday' is not a date or time (e.g. tomorrow 9am"))
     }
 
+    /// Every option given is named in the line, as the reminder now has it.
+    @Test func editSaysWhatItChanged() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let id = try cli.ok("add", "Milk", "--list", "Home")
+        let short = id.prefix(8)
+        #expect(try cli.ok("edit", id, "--notes", "oat") == "Updated “Milk” (\(short)): notes updated.")
+        #expect(try cli.ok("edit", id, "--priority", "high", "--flag", "--tags", "dairy,fridge")
+                == "Updated “Milk” (\(short)): !!! high · #dairy #fridge · flagged.")
+        #expect(try cli.ok("edit", id, "--repeat", "weekly", "--alert-before", "15m")
+                == "Updated “Milk” (\(short)): ↻ Weekly · alert 15 minutes before.")
+        #expect(try cli.ok("edit", id, "--notes", "", "--unflag", "--priority", "none", "--tags", "", "--no-repeat")
+                == "Updated “Milk” (\(short)): notes cleared · no priority · no tags · not flagged · no repeat.")
+        #expect(try cli.ok("edit", id, "--title", "Oat milk") == "Updated “Oat milk” (\(short)).")
+    }
+
     /// Each bad line: one line naming the problem, exit 2, nothing written.
     @Test(arguments: [
         (["add", "Pay rent ^Nope"], "reminders: no list is titled 'Nope' (from ^Nope)\n"),
