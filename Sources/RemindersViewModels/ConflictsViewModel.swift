@@ -273,7 +273,7 @@ public final class ConflictsViewModel: ViewModel {
 
 /// How the conflict log's raw values read on screen.
 public enum ConflictText {
-    static func kind(_ recordType: String) -> String {
+    public static func kind(_ recordType: String) -> String {
         switch recordType {
         case Reminder.databaseTableName: "Reminder"
         case RemindersList.databaseTableName: "List"
@@ -284,7 +284,7 @@ public enum ConflictText {
         }
     }
 
-    static func field(_ column: String) -> String {
+    public static func field(_ column: String) -> String {
         switch column {
         case "title": "Title"
         case "notes": "Notes"
@@ -313,7 +313,7 @@ public enum ConflictText {
     }
 
     /// A raw logged value as a person reads it; nil stays nil ("none").
-    static func value(_ raw: String?, field: String, table: String, _ db: Database) throws -> String? {
+    public static func value(_ raw: String?, field: String, table: String, _ db: Database) throws -> String? {
         switch field {
         case "priority":
             guard let raw, let number = Int(raw), let priority = Priority(rawValue: number) else { return raw }

@@ -206,7 +206,11 @@ struct ConflictsCommand: ParsableCommand {
             // As this device sees it: "here" is this device when it took part.
             let entry = logged.seen(from: device)
             let isHere = entry.localDevice == nil || entry.localDevice == device
-            let what = entry.field == "*" ? "\(entry.recordType) \(entry.recordID.prefix(8))" : "\(entry.recordType) \(entry.recordID.prefix(8)) \(entry.field)"
+            // "Reminder “Milk” (58366c12) notes", as the Conflicts screen
+            // names it; the title is the record's now (none once deleted).
+            let title = try context.read { db in try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID).title }
+            let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\($0)” " } ?? "")(\(entry.recordID.prefix(8)))"
+            let what = entry.field == "*" ? record : "\(record) \(ConflictText.field(entry.field).lowercased())"
             let reason = ConflictsViewModel.reason(entry, isAboutThisDevice: isHere)
             let line: String
             if entry.cause != nil {
@@ -222,7 +226,11 @@ struct ConflictsCommand: ParsableCommand {
                         (try ConflictText.kept(entry.local, table: entry.recordType, db) ?? "none",
                          try ConflictText.kept(entry.remote, table: entry.recordType, db) ?? "none", "")
                     }
-                    : (quoted(entry.local), quoted(entry.remote), "ancestor \(quoted(entry.ancestor)), ")
+                    : try context.read { db in
+                        let shown = { (raw: String?) in try ConflictText.value(raw, field: entry.field, table: entry.recordType, db) }
+                        return (quoted(try shown(entry.local)), quoted(try shown(entry.remote)),
+                                "ancestor \(quoted(try shown(entry.ancestor))), ")
+                    }
                 let values = "\(ancestor)\(here) \(local) (\(entry.localDevice ?? "?")), \(there) \(remote) (\(entry.remoteDevice ?? "?"))"
                 line = "\(values); \(entry.winner) won: \(reason)"
             }

@@ -12,7 +12,7 @@ struct ConflictBothSidesTests {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }
         try fleet.ok("a", "list", "add", "Home")
-        try fleet.ok("a", "add", "Paint", "--list", "Home")
+        let paint = try fleet.ok("a", "add", "Paint", "--list", "Home")
         try fleet.sync("a")
         try fleet.sync("b")
         // a's edit is the later one: its process starts after b's has ended
@@ -25,6 +25,8 @@ struct ConflictBothSidesTests {
         let onA = try fleet.ok("a", "conflicts")
         let onB = try fleet.ok("b", "conflicts")
         #expect(onA.contains("here \"Paint the shed\" (a), there \"Paint the fence\" (b); local won"), "\(onA)")
+        // Named as the Conflicts screen names it: kind, title now, id, field.
+        #expect(onA.contains("Reminder “Paint the shed” (\(paint.prefix(8))) title: ancestor \"Paint\", here"), "\(onA)")
         #expect(onB.contains("here \"Paint the fence\" (b), there \"Paint the shed\" (a); remote won: the other device's edit is the later one"),
                 "\(onB)")
         let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
