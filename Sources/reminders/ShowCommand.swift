@@ -70,8 +70,11 @@ struct ShowCommand: ParsableCommand {
             (filter, heading) = (.completed, "Completed")
         } else if let tag {
             // Any spelling finds the tag; the heading shows the one it has.
+            // A tag no reminder ever had is a mistyped name, as a list is.
             let title = try Validation.tag(tag)
-            let shown = try context.read { try Queries.tagTitle($0, title) } ?? title
+            guard let shown = try context.read({ try Queries.tagTitle($0, title) }) else {
+                throw CoreError.notFound("no tag matches '\(TerminalText.clean(tag))'; 'reminders tags' lists them")
+            }
             (filter, heading) = (.tag(title), "#" + shown)
         } else {
             (filter, heading) = (.all, "All")

@@ -105,6 +105,9 @@ struct HostileInputTests {
                 try db.execute(sql: "INSERT INTO tags (id, title) VALUES (?, ?)", arguments: [TagKey.of(text), text])
                 try db.execute(sql: "INSERT INTO remindersTags (reminderID, tagID) VALUES (?, ?)", arguments: ["hostile-\(index)", TagKey.of(text)])
             }
+            // A plain tag on a hostile reminder, for `show --tag red`.
+            try db.execute(sql: "INSERT INTO tags (id, title) VALUES (?, 'red')", arguments: [TagKey.of("red")])
+            try db.execute(sql: "INSERT INTO remindersTags (reminderID, tagID) VALUES ('hostile-0', ?)", arguments: [TagKey.of("red")])
             try db.execute(sql: """
                 INSERT INTO reminders (id, remindersListID, title, notes) VALUES
                   ('hostile-bytes', ?, CAST(X'1b5d303b78079b324aff41' AS TEXT), CAST(X'c0afe080af0a1b5b324aedb080' AS TEXT))
