@@ -104,10 +104,10 @@ public final class RemindersStore: Sendable {
     @discardableResult
     public func createList(title: String, color: String? = nil) throws -> RemindersList {
         let title = try Validation.title(title, of: "list title")
-        let color = try color.map { try Validation.color($0) } ?? RemindersStore.palette[0]
+        let color = try color.map { try Validation.color($0) }
         return try write { db in
             let position = try Int.fetchOne(db, sql: "SELECT ifnull(max(position), -1) + 1 FROM remindersLists") ?? 0
-            let list = RemindersList(title: title, color: color, position: position)
+            let list = RemindersList(title: title, color: try color ?? Self.nextColor(db), position: position)
             try list.insert(db)
             return list
         }
@@ -581,4 +581,12 @@ public final class RemindersStore: Sendable {
 
     /// The list colors offered by forms, first one the default.
     public static let palette = ["#4a99ef", "#e8524a", "#f0a030", "#f5d23c", "#5cc15a", "#a86fe0", "#a5826a", "#8e8e93"]
+
+    /// A new list's colour when none is given: the palette's first that no
+    /// list uses, else the palette in turn, so that a new list stands apart
+    /// from the others on every screen, however it was made.
+    public static func nextColor(_ db: Database) throws -> String {
+        let used = try Queries.listColors(db)
+        return palette.first { !used.contains($0) } ?? palette[used.count % palette.count]
+    }
 }

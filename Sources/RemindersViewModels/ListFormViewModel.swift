@@ -84,8 +84,7 @@ public final class ListFormViewModel: ViewModel {
     public let core: ViewModelCore<ListFormState>
     /// A new list, in the next palette color after those in use.
     public init(environment: AppEnvironment) {
-        let used = (try? environment.writer.read { db in try Queries.listColors(db) }) ?? []
-        let color = RemindersStore.palette.first { !used.contains($0) } ?? RemindersStore.palette[used.count % RemindersStore.palette.count]
+        let color = (try? environment.writer.read { db in try RemindersStore.nextColor(db) }) ?? RemindersStore.palette[0]
         core = ViewModelCore(environment: environment,
                    initial: ListFormState(listID: nil, fields: ListFields(color: color), fieldErrors: [:]),
                    label: "list-form")

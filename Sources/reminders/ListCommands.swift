@@ -61,7 +61,7 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "The list's title.")
         var title: String
 
-        @Option(help: ArgumentHelp("The list's colour (default #4a99ef).", valueName: "#RRGGBB"))
+        @Option(help: ArgumentHelp("The list's colour (default: the first of the app's colours no list uses).", valueName: "#RRGGBB"))
         var color: String?
 
         @OptionGroup var common: CommonOptions

@@ -59,6 +59,10 @@ struct QueriesTests {
         let store = try makeStore()
         let home = try store.createList(title: "Home")
         let work = try store.createList(title: "Work", color: "#E8524A")
+        // Without a colour, the first the other lists do not use.
+        let errands = try store.createList(title: "Errands")
+        #expect(errands.color == "#f0a030")
+        try store.deleteList(id: errands.id)
         try store.add("A", to: home)
         let b = try store.add("B", to: home)
         let c = try store.add("C", to: home)

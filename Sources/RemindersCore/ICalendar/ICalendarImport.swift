@@ -321,7 +321,7 @@ public enum ICalendarImport {
                                    summary: inout Summary) throws -> String {
         if try RemindersList.exists(db, key: id) { return id }
         let position = try position ?? Int.fetchOne(db, sql: "SELECT ifnull(max(position), -1) + 1 FROM remindersLists") ?? 0
-        try RemindersList(id: id, title: title, color: color ?? RemindersStore.palette[0], position: position).insert(db)
+        try RemindersList(id: id, title: title, color: try color ?? RemindersStore.nextColor(db), position: position).insert(db)
         summary.listsCreated.append(title)
         return id
     }
