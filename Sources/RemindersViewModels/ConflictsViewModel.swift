@@ -299,6 +299,10 @@ public enum ConflictText {
         case "image": "Cover image"
         case "tagID": "Tag"
         case "reminderID": "Reminder"
+        case "repeatRule": "Repeat"
+        case "alertBefore": "Alert"
+        case "parentID": "Parent"
+        case "repeatOf": "Repeat of"
         default: column
         }
     }
@@ -334,6 +338,15 @@ public enum ConflictText {
             // A link names its tag by key; the tag's title reads better.
             guard let raw else { return nil }
             return try Queries.tagTitle(db, raw) ?? raw
+        case "repeatRule" where table == Reminder.databaseTableName:
+            guard let raw else { return "no repeat" }
+            return (try? RepeatRule(rrule: raw))?.description ?? raw
+        case "alertBefore" where table == Reminder.databaseTableName:
+            guard let raw else { return AlertBefore.describe(nil).lowercased() }
+            return Int(raw).map { AlertBefore.describe($0).lowercased() } ?? raw
+        case "parentID" where table == Reminder.databaseTableName:
+            guard let raw else { return "no parent" }
+            return try Queries.recordTitles(db, table: Reminder.databaseTableName, key: raw).title.map { "“\($0)”" } ?? "a deleted reminder"
         default:
             return raw
         }

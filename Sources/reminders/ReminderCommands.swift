@@ -228,7 +228,9 @@ struct EditCommand: ParsableCommand {
             }
         }
         let dueDate = try due.map { try context.naturalDates.parse($0) }
-        let line = try context.changeReminder(reminder, done: "Updated", describing: { changed($0, notes: notes) }) { id in
+        let id = try context.reminder(reminder)
+        let before = try context.reminderRow(id: id)
+        do {
             var changes = ReminderChanges(title: title, notes: notes)
             if let dueDate { changes.dueDate = .some(dueDate) }
             if noDue { changes.dueDate = .some(nil) }
@@ -243,35 +245,44 @@ struct EditCommand: ParsableCommand {
             if schedule.noParent { changes.parentID = .some(nil) }
             try context.store.updateReminder(id: id, changes)
         }
-        print(line)
+        let after = try context.reminderRow(id: id)
+        let detail = Self.changes(from: before, to: after)
+        if detail == nil, after.reminder.title == before.reminder.title {
+            print(confirmation("Unchanged", after.reminder.title, id: id, detail: "it already was so"))
+        } else {
+            print(confirmation("Updated", after.reminder.title, id: id, detail: detail))
+        }
     }
 
-    /// What the options given changed, as the reminder now has it, in the
-    /// words and order of `add`'s summary: `due Fri 2026-11-27 09:00 ·
-    /// !! medium · #bills · flagged`. Nil when only the title changed (the
-    /// line shows it).
-    private func changed(_ row: ReminderRow, notes: String?) -> String? {
-        let reminder = row.reminder
+    /// What the edit changed, read from the reminder before and after it
+    /// (so what the store changed along with the options shows too: a
+    /// repeat ended with the due date, a subtask moved out of its parent),
+    /// in the words and order of `add`'s summary: `due Fri 2026-11-27 09:00
+    /// · !! medium · #bills · flagged`. Nil when only the title changed (the
+    /// line shows it) or nothing did.
+    static func changes(from before: ReminderRow, to after: ReminderRow) -> String? {
+        let (old, new) = (before.reminder, after.reminder)
         var parts: [String] = []
-        if let notes { parts.append(notes.isEmpty ? "notes cleared" : "notes updated") }
-        if list != nil || schedule.parent != nil || schedule.noParent { parts.append("in \(quoted(row.listTitle))") }
-        if schedule.parent != nil, let parent = row.parentTitle { parts.append("subtask of \(quoted(parent))") }
-        if schedule.noParent { parts.append("not a subtask") }
-        if due != nil || noDue {
-            parts.append(reminder.dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? "no due date")
+        if new.notes != old.notes { parts.append(new.notes.isEmpty ? "notes cleared" : "notes updated") }
+        if new.remindersListID != old.remindersListID { parts.append("in \(quoted(after.listTitle))") }
+        if new.parentID != old.parentID {
+            parts.append(after.parentTitle.map { "subtask of \(quoted($0))" } ?? "not a subtask")
         }
-        if priority != nil {
-            parts.append(reminder.priority == .none ? "no priority" : "\(reminder.priority.marks) \(reminder.priority.name)")
+        if new.dueDate != old.dueDate {
+            parts.append(new.dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? "no due date")
         }
-        if tags != nil {
-            parts.append(row.tags.isEmpty ? "no tags" : row.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " "))
+        if new.priority != old.priority {
+            parts.append(new.priority == .none ? "no priority" : "\(new.priority.marks) \(new.priority.name)")
         }
-        if flag || unflag { parts.append(reminder.isFlagged ? "flagged" : "not flagged") }
-        if schedule.repeatText != nil || schedule.repeatRule != nil || schedule.noRepeat {
-            parts.append(reminder.repeatRule.flatMap { try? RepeatRule(rrule: $0) }.map { "↻ \($0.description)" } ?? "no repeat")
+        if after.tags != before.tags {
+            parts.append(after.tags.isEmpty ? "no tags" : after.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " "))
         }
-        if schedule.alertBefore != nil {
-            parts.append(reminder.alertBefore.map { "alert \(AlertBefore.describe($0).lowercased())" } ?? "alert at the due time")
+        if new.isFlagged != old.isFlagged { parts.append(new.isFlagged ? "flagged" : "not flagged") }
+        if new.repeatRule != old.repeatRule {
+            parts.append(new.repeatRule.flatMap { try? RepeatRule(rrule: $0) }.map { "↻ \($0.description)" } ?? "no repeat")
+        }
+        if new.alertBefore != old.alertBefore {
+            parts.append("alert \(AlertBefore.describe(new.alertBefore).lowercased())")
         }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }

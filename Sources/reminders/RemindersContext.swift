@@ -81,16 +81,10 @@ struct RemindersContext: DeviceReading {
     /// title is read after the change, so that a new title is the one shown.
     func changeReminder(_ text: String, done: String, detail: String? = nil,
                         _ change: (_ id: String) throws -> Void) throws -> String {
-        try changeReminder(text, done: done, describing: { _ in detail }, change)
-    }
-
-    /// As above, with the detail read from the reminder as the change left it.
-    func changeReminder(_ text: String, done: String, describing detail: (ReminderRow) -> String?,
-                        _ change: (_ id: String) throws -> Void) throws -> String {
         let id = try reminder(text)
         try change(id)
         let row = try reminderRow(id: id)
-        return confirmation(done, row.reminder.title, id: id, detail: detail(row))
+        return confirmation(done, row.reminder.title, id: id, detail: detail)
     }
 
 }

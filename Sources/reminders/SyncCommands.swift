@@ -209,8 +209,10 @@ struct ConflictsCommand: ParsableCommand {
             // "Reminder “Milk” (58366c12) notes", as the Conflicts screen
             // names it; the title is the record's now (none once deleted).
             let title = try context.read { db in try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID).title }
-            let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\($0)” " } ?? "")(\(entry.recordID.prefix(8)))"
-            let what = entry.field == "*" ? record : "\(record) \(ConflictText.field(entry.field).lowercased())"
+            let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\(Self.short($0))” " } ?? "")(\(entry.recordID.prefix(8)))"
+            let field = ConflictText.field(entry.field)
+            // A column the app has no name for keeps its own spelling.
+            let what = entry.field == "*" ? record : "\(record) \(field == entry.field ? field : field.lowercased())"
             let reason = ConflictsViewModel.reason(entry, isAboutThisDevice: isHere)
             let line: String
             if entry.cause != nil {
@@ -227,9 +229,13 @@ struct ConflictsCommand: ParsableCommand {
                          try ConflictText.kept(entry.remote, table: entry.recordType, db) ?? "none", "")
                     }
                     : try context.read { db in
-                        let shown = { (raw: String?) in try ConflictText.value(raw, field: entry.field, table: entry.recordType, db) }
-                        return (quoted(try shown(entry.local)), quoted(try shown(entry.remote)),
-                                "ancestor \(quoted(try shown(entry.ancestor))), ")
+                        // Text as it was typed goes in quotes; a value put in
+                        // words ("high", “Work”, "no due date") as it reads.
+                        let shown = { (raw: String?) -> String in
+                            let value = try ConflictText.value(raw, field: entry.field, table: entry.recordType, db)
+                            return value == raw ? quoted(raw) : value ?? "none"
+                        }
+                        return (try shown(entry.local), try shown(entry.remote), "ancestor \(try shown(entry.ancestor)), ")
                     }
                 let values = "\(ancestor)\(here) \(local) (\(entry.localDevice ?? "?")), \(there) \(remote) (\(entry.remoteDevice ?? "?"))"
                 line = "\(values); \(entry.winner) won: \(reason)"
@@ -242,8 +248,11 @@ struct ConflictsCommand: ParsableCommand {
 
     func quoted(_ value: String?) -> String {
         guard let value else { return "none" }
-        let short = value.count > 40 ? String(value.prefix(39)) + "…" : value
-        return "\"\(short)\""
+        return "\"\(Self.short(value))\""
+    }
+
+    static func short(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(39)) + "…" : text
     }
 }
 

@@ -102,19 +102,24 @@ struct QuickAddCommandTests {
         #expect(bad.stderr.hasPrefix("reminders: --due: 'someday' is not a date or time (e.g. tomorrow 9am"))
     }
 
-    /// Every option given is named in the line, as the reminder now has it.
+    /// The line names what changed, read from the reminder before and
+    /// after: what the store changed along with the options too, and
+    /// nothing when nothing did.
     @Test func editSaysWhatItChanged() throws {
         let cli = try cli()
         defer { cli.cleanUp() }
         let id = try cli.ok("add", "Milk", "--list", "Home")
         let short = id.prefix(8)
         #expect(try cli.ok("edit", id, "--notes", "oat") == "Updated “Milk” (\(short)): notes updated.")
-        #expect(try cli.ok("edit", id, "--priority", "high", "--flag", "--tags", "dairy,fridge")
+        #expect(try cli.ok("edit", id, "--notes", "oat") == "Unchanged “Milk” (\(short)): it already was so.")
+        #expect(try cli.ok("edit", id, "--priority", "high", "--flag", "--tags", "fridge,dairy")
                 == "Updated “Milk” (\(short)): !!! high · #dairy #fridge · flagged.")
-        #expect(try cli.ok("edit", id, "--repeat", "weekly", "--alert-before", "15m")
-                == "Updated “Milk” (\(short)): ↻ Weekly · alert 15 minutes before.")
-        #expect(try cli.ok("edit", id, "--notes", "", "--unflag", "--priority", "none", "--tags", "", "--no-repeat")
-                == "Updated “Milk” (\(short)): notes cleared · no priority · no tags · not flagged · no repeat.")
+        #expect(try cli.ok("edit", id, "--due", "2026-12-01", "--repeat", "weekly", "--alert-before", "15m")
+                == "Updated “Milk” (\(short)): due Tue 2026-12-01 · ↻ Weekly · alert 15 minutes before.")
+        // A repeat ends with the due date it repeats from.
+        #expect(try cli.ok("edit", id, "--no-due") == "Updated “Milk” (\(short)): no due date · no repeat.")
+        #expect(try cli.ok("edit", id, "--notes", "", "--unflag", "--priority", "none", "--tags", "")
+                == "Updated “Milk” (\(short)): notes cleared · no priority · no tags · not flagged.")
         #expect(try cli.ok("edit", id, "--title", "Oat milk") == "Updated “Oat milk” (\(short)).")
     }
 

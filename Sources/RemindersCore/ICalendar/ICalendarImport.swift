@@ -321,7 +321,10 @@ public enum ICalendarImport {
                                    summary: inout Summary) throws -> String {
         if try RemindersList.exists(db, key: id) { return id }
         let position = try position ?? Int.fetchOne(db, sql: "SELECT ifnull(max(position), -1) + 1 FROM remindersLists") ?? 0
-        try RemindersList(id: id, title: title, color: try color ?? RemindersStore.nextColor(db), position: position).insert(db)
+        // The palette's first, not the next unused: a list's id comes from
+        // its name, so two devices importing one file make the same list,
+        // and must give it the same colour.
+        try RemindersList(id: id, title: title, color: color ?? RemindersStore.palette[0], position: position).insert(db)
         summary.listsCreated.append(title)
         return id
     }
