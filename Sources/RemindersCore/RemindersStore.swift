@@ -271,8 +271,14 @@ public final class RemindersStore: Sendable {
             if let listID = changes.listID, listID != reminder.remindersListID {
                 guard try RemindersList.exists(db, key: listID) else { throw CoreError.notFound("list \(listID) not found") }
                 reminder.remindersListID = listID
-                // A subtask moved to another list on its own leaves its parent.
-                if changes.parentID == nil { reminder.parentID = nil }
+                // A subtask moved to another list on its own leaves its parent;
+                // one told to keep its parent stays in that parent's list.
+                if changes.parentID == nil {
+                    reminder.parentID = nil
+                } else if let parentID = reminder.parentID, let parent = try Reminder.fetchOne(db, key: parentID),
+                          parent.remindersListID != listID {
+                    throw CoreError.invalidInput("a subtask is in its parent's list: “\(parent.title)” is in another list than the one given")
+                }
             }
             if reminder.remindersListID != before.remindersListID {
                 touched.insert(reminder.remindersListID)
