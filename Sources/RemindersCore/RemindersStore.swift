@@ -263,7 +263,7 @@ public final class RemindersStore: Sendable {
                     if changes.listID == nil || changes.listID == parent.remindersListID {
                         reminder.remindersListID = parent.remindersListID
                     } else {
-                        throw CoreError.invalidInput("a subtask is in its parent's list: “\(parent.title)” is in another list than the one given")
+                        throw Self.notInParentsList(parent)
                     }
                 }
                 reminder.parentID = parentID
@@ -277,7 +277,7 @@ public final class RemindersStore: Sendable {
                     reminder.parentID = nil
                 } else if let parentID = reminder.parentID, let parent = try Reminder.fetchOne(db, key: parentID),
                           parent.remindersListID != listID {
-                    throw CoreError.invalidInput("a subtask is in its parent's list: “\(parent.title)” is in another list than the one given")
+                    throw Self.notInParentsList(parent)
                 }
             }
             if reminder.remindersListID != before.remindersListID {
@@ -583,6 +583,11 @@ public final class RemindersStore: Sendable {
         } catch let error as DatabaseError {
             throw CoreError.database("database error: \(error.message ?? "\(error.resultCode)")")
         }
+    }
+
+    /// An edit that would put a subtask in another list than its parent's.
+    private static func notInParentsList(_ parent: Reminder) -> CoreError {
+        .invalidInput("a subtask is in its parent's list: “\(parent.title)” is in another list than the one given")
     }
 
     /// The list colors offered by forms, first one the default.

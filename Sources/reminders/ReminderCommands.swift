@@ -118,14 +118,37 @@ struct AddCommand: ParsableCommand {
     /// `Added “Pay rent” to Home · due Fri 2026-11-27 09:00 · !! medium · #bills · flagged`
     static func summary(_ draft: ReminderDraft, listTitle: String) -> String {
         var parts = ["Added \(quoted(draft.title)) to \(TerminalText.clean(listTitle))"]
-        if let due = draft.dueDate { parts.append("due \(ReminderTable.formatWithWeekday(due))") }
-        if draft.priority != .none { parts.append("\(draft.priority.marks) \(draft.priority.name)") }
-        if !draft.tags.isEmpty { parts.append(draft.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " ")) }
-        if draft.isFlagged { parts.append("flagged") }
-        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append("↻ \(rule.description)") }
-        if let lead = draft.alertBefore { parts.append("alert \(AlertBefore.describe(lead).lowercased())") }
+        if draft.dueDate != nil { parts.append(ReminderWords.due(draft.dueDate)) }
+        if draft.priority != .none { parts.append(ReminderWords.priority(draft.priority)) }
+        if !draft.tags.isEmpty { parts.append(ReminderWords.tags(draft.tags)) }
+        if draft.isFlagged { parts.append(ReminderWords.flag(true)) }
+        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append(ReminderWords.repeats(rule)) }
+        if draft.alertBefore != nil { parts.append(ReminderWords.alert(draft.alertBefore)) }
         return parts.joined(separator: " · ")
     }
+}
+
+/// A reminder's parts in the words `add` and `edit` say them in, each
+/// also for its absence: `due Fri 2026-11-27 09:00`, `!! medium`, `#bills`,
+/// `flagged`, `↻ Weekly`, `alert 15 minutes before`.
+enum ReminderWords {
+    static func due(_ date: DueDate?) -> String {
+        date.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? "no due date"
+    }
+
+    static func priority(_ priority: Priority) -> String {
+        priority == .none ? "no priority" : "\(priority.marks) \(priority.name)"
+    }
+
+    static func tags(_ tags: [String]) -> String {
+        tags.isEmpty ? "no tags" : tags.map { "#" + TerminalText.clean($0) }.joined(separator: " ")
+    }
+
+    static func flag(_ isFlagged: Bool) -> String { isFlagged ? "flagged" : "not flagged" }
+
+    static func repeats(_ rule: RepeatRule?) -> String { rule.map { "↻ \($0.description)" } ?? "no repeat" }
+
+    static func alert(_ lead: Int?) -> String { "alert \(AlertBefore.describe(lead).lowercased())" }
 }
 
 extension NaturalDate {
@@ -210,11 +233,11 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let context = try RemindersContext(common)
+        let id = try context.reminder(reminder)
+        let before = try context.reminderRow(id: id)
         var notes = self.notes
         if notesEditor {
-            let id = try context.reminder(reminder)
-            let current = try context.reminderRow(id: id).reminder.notes
-            switch ExternalEditor().edit(current) {
+            switch ExternalEditor().edit(before.reminder.notes) {
             case .edited(let text):
                 notes = try Validation.notes(text)
             case .unchanged:
@@ -228,23 +251,19 @@ struct EditCommand: ParsableCommand {
             }
         }
         let dueDate = try due.map { try context.naturalDates.parse($0) }
-        let id = try context.reminder(reminder)
-        let before = try context.reminderRow(id: id)
-        do {
-            var changes = ReminderChanges(title: title, notes: notes)
-            if let dueDate { changes.dueDate = .some(dueDate) }
-            if noDue { changes.dueDate = .some(nil) }
-            changes.priority = try priority.map(Validation.priority)
-            if flag { changes.isFlagged = true }
-            if unflag { changes.isFlagged = false }
-            if let list { changes.listID = try context.list(list) }
-            if tags != nil { changes.tags = splitTags() }
-            changes.repeatRule = try schedule.rule(dates: context.naturalDates)
-            changes.alertBefore = try schedule.alert()
-            if let parent = schedule.parent { changes.parentID = .some(try context.reminder(parent)) }
-            if schedule.noParent { changes.parentID = .some(nil) }
-            try context.store.updateReminder(id: id, changes)
-        }
+        var changes = ReminderChanges(title: title, notes: notes)
+        if let dueDate { changes.dueDate = .some(dueDate) }
+        if noDue { changes.dueDate = .some(nil) }
+        changes.priority = try priority.map(Validation.priority)
+        if flag { changes.isFlagged = true }
+        if unflag { changes.isFlagged = false }
+        if let list { changes.listID = try context.list(list) }
+        if tags != nil { changes.tags = splitTags() }
+        changes.repeatRule = try schedule.rule(dates: context.naturalDates)
+        changes.alertBefore = try schedule.alert()
+        if let parent = schedule.parent { changes.parentID = .some(try context.reminder(parent)) }
+        if schedule.noParent { changes.parentID = .some(nil) }
+        try context.store.updateReminder(id: id, changes)
         let after = try context.reminderRow(id: id)
         let detail = Self.changes(from: before, to: after)
         if detail == nil, after.reminder.title == before.reminder.title {
@@ -268,22 +287,14 @@ struct EditCommand: ParsableCommand {
         if new.parentID != old.parentID {
             parts.append(after.parentTitle.map { "subtask of \(quoted($0))" } ?? "not a subtask")
         }
-        if new.dueDate != old.dueDate {
-            parts.append(new.dueDate.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? "no due date")
-        }
-        if new.priority != old.priority {
-            parts.append(new.priority == .none ? "no priority" : "\(new.priority.marks) \(new.priority.name)")
-        }
-        if after.tags != before.tags {
-            parts.append(after.tags.isEmpty ? "no tags" : after.tags.map { "#" + TerminalText.clean($0) }.joined(separator: " "))
-        }
-        if new.isFlagged != old.isFlagged { parts.append(new.isFlagged ? "flagged" : "not flagged") }
+        if new.dueDate != old.dueDate { parts.append(ReminderWords.due(new.dueDate)) }
+        if new.priority != old.priority { parts.append(ReminderWords.priority(new.priority)) }
+        if after.tags != before.tags { parts.append(ReminderWords.tags(after.tags)) }
+        if new.isFlagged != old.isFlagged { parts.append(ReminderWords.flag(new.isFlagged)) }
         if new.repeatRule != old.repeatRule {
-            parts.append(new.repeatRule.flatMap { try? RepeatRule(rrule: $0) }.map { "↻ \($0.description)" } ?? "no repeat")
+            parts.append(ReminderWords.repeats(new.repeatRule.flatMap { try? RepeatRule(rrule: $0) }))
         }
-        if new.alertBefore != old.alertBefore {
-            parts.append("alert \(AlertBefore.describe(new.alertBefore).lowercased())")
-        }
+        if new.alertBefore != old.alertBefore { parts.append(ReminderWords.alert(new.alertBefore)) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }

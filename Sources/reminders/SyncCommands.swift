@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudServer
 import Foundation
+import GRDB
 import RemindersCore
 import RemindersViewModels
 import SyncEngine
@@ -202,48 +203,53 @@ struct ConflictsCommand: ParsableCommand {
             return
         }
         let device = context.location.device
-        for logged in entries {
-            // As this device sees it: "here" is this device when it took part.
-            let entry = logged.seen(from: device)
-            let isHere = entry.localDevice == nil || entry.localDevice == device
-            // "Reminder “Milk” (58366c12) notes", as the Conflicts screen
-            // names it; the title is the record's now (none once deleted).
-            let title = try context.read { db in try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID).title }
-            let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\(Self.short($0))” " } ?? "")(\(entry.recordID.prefix(8)))"
-            let field = ConflictText.field(entry.field)
-            // A column the app has no name for keeps its own spelling.
-            let what = entry.field == "*" ? record : "\(record) \(field == entry.field ? field : field.lowercased())"
-            let reason = ConflictsViewModel.reason(entry, isAboutThisDevice: isHere)
-            let line: String
-            if entry.cause != nil {
-                let kept = try context.read { db in try ConflictText.kept(entry.local, table: entry.recordType, db) }
-                line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
-            } else {
-                let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "?", entry.remoteDevice ?? "?")
+        // Every entry's titles and values in one read.
+        let lines = try context.read { db in try entries.map { try line($0, device: device, db) } }
+        for line in lines { print(line) }
+    }
+
+    /// An entry as `device` sees it ("here" is this device when it took
+    /// part), its record named as the Conflicts screen names it: `Reminder
+    /// “Milk” (58366c12) notes: …`, the title the record's now (none once
+    /// deleted).
+    private func line(_ logged: ConflictEntry, device: String, _ db: Database) throws -> String {
+        let entry = logged.seen(from: device)
+        let isHere = entry.localDevice == nil || entry.localDevice == device
+        let title = try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID).title
+        let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\(Self.short($0))” " } ?? "")(\(entry.recordID.prefix(8)))"
+        let field = ConflictText.field(entry.field)
+        // A column the app has no name for keeps its own spelling.
+        let what = entry.field == "*" ? record : "\(record) \(field == entry.field ? field : field.lowercased())"
+        let reason = ConflictsViewModel.reason(entry, isAboutThisDevice: isHere)
+        let line: String
+        if entry.cause != nil {
+            let kept = try ConflictText.kept(entry.local, table: entry.recordType, db)
+            line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
+        } else {
+            let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "?", entry.remoteDevice ?? "?")
+            let local, remote, ancestor: String
+            if entry.field == "*" {
                 // A whole record's entry keeps its sides as the values a
                 // person wrote ("Notes “rye”") or a word ("deleted"), and
                 // has no ancestor.
-                let (local, remote, ancestor) = entry.field == "*"
-                    ? try context.read { db in
-                        (try ConflictText.kept(entry.local, table: entry.recordType, db) ?? "none",
-                         try ConflictText.kept(entry.remote, table: entry.recordType, db) ?? "none", "")
-                    }
-                    : try context.read { db in
-                        // Text as it was typed goes in quotes; a value put in
-                        // words ("high", “Work”, "no due date") as it reads.
-                        let shown = { (raw: String?) -> String in
-                            let value = try ConflictText.value(raw, field: entry.field, table: entry.recordType, db)
-                            return value == raw ? quoted(raw) : value ?? "none"
-                        }
-                        return (try shown(entry.local), try shown(entry.remote), "ancestor \(try shown(entry.ancestor)), ")
-                    }
-                let values = "\(ancestor)\(here) \(local) (\(entry.localDevice ?? "?")), \(there) \(remote) (\(entry.remoteDevice ?? "?"))"
-                line = "\(values); \(entry.winner) won: \(reason)"
+                local = try ConflictText.kept(entry.local, table: entry.recordType, db) ?? "none"
+                remote = try ConflictText.kept(entry.remote, table: entry.recordType, db) ?? "none"
+                ancestor = ""
+            } else {
+                // Text as it was typed goes in quotes; a value put in words
+                // ("high", “Work”, "no due date") as it reads.
+                func shown(_ raw: String?) throws -> String {
+                    let value = try ConflictText.value(raw, field: entry.field, table: entry.recordType, db)
+                    return value == raw ? quoted(raw) : value ?? "none"
+                }
+                (local, remote, ancestor) = (try shown(entry.local), try shown(entry.remote), "ancestor \(try shown(entry.ancestor)), ")
             }
-            // The conflict's own id first: `--dismiss` takes it.
-            let seen = entry.isDismissed ? " (dismissed)" : ""
-            print(TerminalText.clean("\(entry.id.prefix(8))  \(Timestamps.local(entry.resolvedAt))  \(what): \(line)\(seen)"))
+            let values = "\(ancestor)\(here) \(local) (\(entry.localDevice ?? "?")), \(there) \(remote) (\(entry.remoteDevice ?? "?"))"
+            line = "\(values); \(entry.winner) won: \(reason)"
         }
+        // The conflict's own id first: `--dismiss` takes it.
+        let seen = entry.isDismissed ? " (dismissed)" : ""
+        return TerminalText.clean("\(entry.id.prefix(8))  \(Timestamps.local(entry.resolvedAt))  \(what): \(line)\(seen)")
     }
 
     func quoted(_ value: String?) -> String {
