@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 5
+    static let version = 6
 
     /// Whether the engine's tables are installed at this version (a read).
     static func isCurrent(_ db: Database) throws -> Bool {
@@ -64,6 +64,11 @@ enum SyncSchema {
                 CREATE INDEX IF NOT EXISTS sync_tombstones_deletedAt ON sync_tombstones(deletedAt);
                 """)
         }
+        // Version 6 writes last-known records in version 2 of
+        // `RecordArchive`, which a version before it cannot read: the
+        // number moves so that such a version refuses the file with one
+        // clear line rather than failing on the first record it reads.
+        // Nothing here changes; version 1 archives still read.
         try SyncState.set(db, "schemaVersion", version)
     }
 

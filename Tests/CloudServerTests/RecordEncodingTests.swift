@@ -153,13 +153,23 @@ import TestSupport
         for record in RecordDecodingFuzzTests.corpus() {
             #expect(try RecordArchive.decode(RecordArchive.encode(record)) == record)
         }
+        let otherZone = ZoneID(name: "shared", ownerName: "carol")
         for index in 0..<2_000 {
             let fields = Self.randomFields(&random)
             let zone = ZoneID(name: Self.hostileTexts.randomElement(using: &random)!, ownerName: "bob")
+            // Names with and without their type's prefix, and times for
+            // fields the record does not have, near and far apart.
+            let names = ["reminders/\(index)", "reminders/", "remindersX\(index)", "reminder/\(index)", "\(index)",
+                         "reminders/é\(index)", Self.hostileTexts.randomElement(using: &random)!]
+            var times = fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) }
+            for extra in ["alertBefore", "zz", "é", ""] where Bool.random(using: &random) {
+                times[extra] = Bool.random(using: &random) ? Int64.random(in: .min ... .max, using: &random) : times.values.first ?? 0
+            }
+            let parents = [nil, RecordID(recordName: "remindersLists/x", zoneID: zone), RecordID(recordName: "remindersLists/y", zoneID: otherZone)]
             let record = ServerRecord(
-                id: RecordID(recordName: "reminders/\(index)", zoneID: zone), recordType: "reminders",
-                fields: fields, fieldModificationTimes: fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) },
-                parent: Bool.random(using: &random) ? RecordID(recordName: "remindersLists/x", zoneID: zone) : nil,
+                id: RecordID(recordName: names.randomElement(using: &random)!, zoneID: zone), recordType: "reminders",
+                fields: fields, fieldModificationTimes: times,
+                parent: parents.randomElement(using: &random)!,
                 changeTag: Bool.random(using: &random) ? "t\(index)" : nil,
                 modificationDate: Bool.random(using: &random) ? Date(timeIntervalSinceReferenceDate: Double(index) / 3) : nil,
                 modifiedByUser: Bool.random(using: &random) ? "bob" : nil, modifiedByDevice: Bool.random(using: &random) ? "" : nil)
@@ -191,30 +201,85 @@ import TestSupport
         }
     }
 
-    /// The archives a release before this one wrote (the device databases
-    /// in Tests/Fixtures/before-repeats) decode, and encode back to the
-    /// very same bytes: the form has not moved.
-    @Test func archivesAnEarlierReleaseWroteEncodeToTheSameBytes() throws {
-        var checked = 0
+    /// The archives of version 1 a release before this one wrote (the
+    /// device databases in Tests/Fixtures/before-repeats).
+    static func versionOneArchives() throws -> [Data] {
+        var archives: [Data] = []
         for name in ["laptop.sqlite", "bob.sqlite"] {
             let path = packageRoot.appendingPathComponent("Tests/Fixtures/before-repeats/\(name)").path
             var configuration = Configuration()
             configuration.readonly = true
             let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
-            let archives = try queue.read { db in
+            archives += try queue.read { db in
                 try Data.fetchAll(db, sql: "SELECT lastKnownServerRecord FROM sync_metadata WHERE lastKnownServerRecord IS NOT NULL")
-            }
-            for data in archives where RecordArchive.isArchive(data) {
-                #expect(RecordArchive.encode(try RecordArchive.decode(data)) == data)
-                checked += 1
-            }
+            }.filter(RecordArchive.isArchive)
         }
-        #expect(checked == 49)
+        return archives
+    }
+
+    /// Every version 1 archive an earlier release wrote still reads; written
+    /// again it is version 2, smaller, reads back to the same record, and a
+    /// decoded version 2 archive encodes to the very bytes it came from.
+    @Test func archivesAnEarlierReleaseWroteStillReadAndShrink() throws {
+        let archives = try Self.versionOneArchives()
+        #expect(archives.count == 49)
+        var before = 0
+        var after = 0
+        for data in archives {
+            #expect(data[1] == 1)
+            let record = try RecordArchive.decode(data)
+            let again = RecordArchive.encode(record)
+            #expect(again[1] == 2)
+            #expect(again.count < data.count)
+            #expect(try RecordArchive.decode(again) == record)
+            #expect(RecordArchive.encode(try RecordArchive.decode(again)) == again)
+            before += data.count
+            after += again.count
+        }
+        print("archives of an earlier release: \(before) bytes in version 1, \(after) in version 2")
+    }
+
+    /// What a record repeats is written once: a time shared by every field
+    /// costs a byte per field after the first, a time's name is its
+    /// field's position, and neither the type in the record's name nor
+    /// the record's zone in its parent's id is written again.
+    @Test func versionTwoWritesWhatARecordRepeatsOnce() throws {
+        let zone = ZoneID(name: "home-zone", ownerName: "alice")
+        let names = ["dueDate", "notes", "priority", "remindersListID", "status", "title"]
+        func record(times: Int, sameTime: Bool) -> ServerRecord {
+            let fields = FieldMap(uniqueKeysWithValues: names.map { ($0, FieldValue.string("v")) })
+            var stamps = FieldMap<Int64>()
+            for (index, name) in names.prefix(times).enumerated() {
+                stamps[name] = 1_790_000_000_000 + (sameTime ? 0 : Int64(index) * 1_000_000_007)
+            }
+            return ServerRecord(id: RecordID(recordName: "reminders/7f3a", zoneID: zone), recordType: "reminders",
+                                fields: fields, fieldModificationTimes: stamps,
+                                parent: RecordID(recordName: "remindersLists/9c1e", zoneID: zone))
+        }
+        let one = RecordArchive.encode(record(times: 1, sameTime: true))
+        let shared = RecordArchive.encode(record(times: names.count, sameTime: true))
+        let apart = RecordArchive.encode(record(times: names.count, sameTime: false))
+        #expect(shared.count - one.count == 2 * (names.count - 1))
+        #expect(apart.count > shared.count)
+        let bytes = [UInt8](shared)
+        func occurrences(_ text: String) -> Int {
+            let needle = Array(text.utf8)
+            return (0...(bytes.count - needle.count)).filter { Array(bytes[$0..<$0 + needle.count]) == needle }.count
+        }
+        #expect(occurrences("reminders/") == 0)
+        #expect(occurrences("reminders") == 3) // the type, the field remindersListID and the parent "remindersLists/9c1e"
+        #expect(occurrences("home-zone") == 1)
+        #expect(occurrences("alice") == 1)
+        #expect(occurrences("title") == 1)
+        for data in [one, shared, apart] {
+            #expect(RecordArchive.encode(try RecordArchive.decode(data)) == data)
+        }
     }
 
     @Test func damagedArchivesAreRefusedNeverACrash() throws {
         var random = SystemRandomNumberGenerator()
-        let corpus = RecordDecodingFuzzTests.corpus().map(RecordArchive.encode)
+        // Both versions: what this one writes, and what an earlier one did.
+        let corpus = RecordDecodingFuzzTests.corpus().map(RecordArchive.encode) + (try Self.versionOneArchives())
         var refused = 0
         for round in 0..<30_000 {
             var bytes = [UInt8](corpus[round % corpus.count])
@@ -240,6 +305,7 @@ import TestSupport
         #expect(refused > 0)
         #expect(throws: RecordArchive.Malformed.self) { try RecordArchive.decode(Data()) }
         #expect(throws: RecordArchive.Malformed.self) { try RecordArchive.decode(Data([0xB5, 9])) }
+        #expect(throws: RecordArchive.Malformed.self) { try RecordArchive.decode(Data([0xB5, 0])) }
         print("fuzz RecordArchive: 30000 damaged archives, \(refused) refused, the rest decoded consistently")
     }
 }

@@ -38,6 +38,22 @@ import Testing
         } == triggers)
     }
 
+    /// Engine tables a newer version wrote (whose last-known records this
+    /// one may not read) are refused with one line, and left as they were.
+    @Test func engineTablesOfANewerVersionAreRefused() throws {
+        let db = try AppDatabase.inMemory()
+        _ = try attach(db)
+        try db.write { db in
+            try db.execute(sql: "UPDATE sync_state SET value = ? WHERE key = 'schemaVersion'", arguments: [SyncSchema.version + 1])
+        }
+        #expect {
+            _ = try attach(db)
+        } throws: { error in
+            "\(error)".contains("written by a newer version of reminders; upgrade reminders")
+        }
+        #expect(try db.read { db in try Int.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'schemaVersion'") } == SyncSchema.version + 1)
+    }
+
     /// A database whose engine tables were written by the first version
     /// gains the share preview column, and keeps its shares.
     @Test func engineTablesOfTheFirstVersionAreUpgraded() throws {
