@@ -53,18 +53,21 @@ public enum RecordArchive {
         }
         writer.unsigned(UInt64(record.fieldModificationTimes.count))
         var previous: Int64 = 0
-        for (key, time) in record.fieldModificationTimes {
+        // Both maps are in key order: one walk finds each time's field.
+        let fields = record.fields.storage
+        var position = 0
+        for entry in record.fieldModificationTimes.storage {
+            while position < fields.count, fields[position].key < entry.key { position += 1 }
             // 0: the name follows; n: the name of the n-th field, spelt
             // in the same bytes.
-            if let position = record.fields.index(forKey: key),
-               record.fields.storage[position].key.utf8.elementsEqual(key.utf8) {
+            if position < fields.count, sameBytes(fields[position].key, entry.key) {
                 writer.unsigned(UInt64(position) + 1)
             } else {
                 writer.byte(0)
-                writer.string(key)
+                writer.string(entry.key)
             }
-            writer.signed(time &- previous)
-            previous = time
+            writer.signed(entry.value &- previous)
+            previous = entry.value
         }
         switch record.parent {
         case nil:
@@ -81,6 +84,16 @@ public enum RecordArchive {
         writer.optional(record.modifiedByUser) { $0.string($1) }
         writer.optional(record.modifiedByDevice) { $0.string($1) }
         return Data(writer.bytes)
+    }
+
+    /// Whether two strings are spelt in the same UTF-8 bytes (`==` takes
+    /// canonically equivalent spellings as equal).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
     }
 
     public static func decode(_ data: Data) throws -> ServerRecord {
