@@ -73,12 +73,18 @@ public enum DerivedData {
     /// The triggers of version 2 and 5 that keep derived data, by name.
     static let derivedTriggers = "(name GLOB 'counts_*' OR name GLOB '*_search_*')"
 
+    /// The search index from the rows, folded as its triggers fold them.
+    static let searchRebuildSQL = """
+        DELETE FROM reminderSearch;
+        INSERT INTO reminderSearch (rowid, title, notes, tags)
+          SELECT rowid, reminders_fold(title), reminders_fold(notes), \(Schema.foldedSearchTags(ofReminder: "reminders.id"))
+          FROM reminders;
+        """
+
     /// The search index and both tables of counts, from the rows: the same
     /// values the triggers keep, by the statements of their first fill.
     static let rebuildSQL = """
-        DELETE FROM reminderSearch;
-        INSERT INTO reminderSearch (rowid, title, notes, tags)
-          SELECT rowid, title, notes, \(Schema.searchTags(ofReminder: "reminders.id")) FROM reminders;
+        \(searchRebuildSQL)
 
         DELETE FROM listReminderCounts;
         \(Schema.listCountsFromRowsSQL)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import CSQLiteSetup
 
 /// Which reminders a screen or command shows.
 public enum ReminderFilter: Hashable, Sendable {
@@ -669,17 +670,19 @@ public enum Queries {
     ) throws -> SearchResults {
         let text = raw.trimmingWhitespaceAndNewlines()
         guard !text.isEmpty else { return SearchResults() }
+        // The index holds text without diacritics: so does the pattern.
+        let folded = foldedForSearch(text)
         let match: String
         let arguments: StatementArguments
-        if text.count >= 3 {
+        if folded.count >= 3 {
             match = "reminderSearch MATCH ?"
-            arguments = ["\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
+            arguments = ["\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
         } else {
             match = """
                 (reminderSearch.title LIKE ?1 ESCAPE '\\' OR reminderSearch.notes LIKE ?1 ESCAPE '\\'
                  OR reminderSearch.tags LIKE ?1 ESCAPE '\\')
                 """
-            arguments = ["%" + text.replacingOccurrences(of: "\\", with: "\\\\")
+            arguments = ["%" + folded.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"]
         }
         // The text is matched once. The hits' sort keys are read in one
@@ -718,6 +721,16 @@ public enum Queries {
             """, arguments: [jsonArray(chosen)], clock: clock)
         let hits = rows.map { row in SearchHit(row: row, snippet: snippet(for: row, matching: text)) }
         return SearchResults(hits: hits, completedCount: completedCount)
+    }
+
+    /// `text` as the search index holds it: Latin letters without their
+    /// diacritics (`reminders_fold`, which the index's triggers call too).
+    public static func foldedForSearch(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        let bytes = Array(text.utf8)
+        var out = [UInt8](repeating: 0, count: bytes.count)
+        let written = reminders_fold(bytes, bytes.count, &out)
+        return String(decoding: out[..<written], as: UTF8.self)
     }
 
     static func jsonArray(_ ids: some Sequence<Int64>) -> String {

@@ -240,7 +240,65 @@ public enum Schema {
                 ) STRICT;
                 """)
         }
+        migrator.registerMigration("v12: search without diacritics") { db in
+            // A bulk load stopped midway keeps the search triggers aside:
+            // they come back first, to be replaced here.
+            try DerivedData.resume(db)
+            try db.execute(sql: foldedSearchTriggersSQL)
+            try db.execute(sql: DerivedData.searchRebuildSQL)
+        }
         return migrator
+    }
+
+    /// The triggers that keep the search index, from version 12: the text
+    /// goes in through `reminders_fold` (see CSQLiteSetup), so "cafe" finds
+    /// "Café" and "café" finds "Cafe"; the search folds what it looks for
+    /// the same way. Replaces those of versions 1 and 5 (the delete's is
+    /// unchanged and stays).
+    static let foldedSearchTriggersSQL = """
+        DROP TRIGGER IF EXISTS reminders_search_insert;
+        DROP TRIGGER IF EXISTS reminders_search_update;
+        DROP TRIGGER IF EXISTS remindersTags_search_insert;
+        DROP TRIGGER IF EXISTS remindersTags_search_update;
+        DROP TRIGGER IF EXISTS remindersTags_search_delete;
+        DROP TRIGGER IF EXISTS tags_search_insert;
+        DROP TRIGGER IF EXISTS tags_search_update;
+        CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
+          INSERT INTO reminderSearch(rowid, title, notes, tags)
+          VALUES (new.rowid, reminders_fold(new.title), reminders_fold(new.notes), \(foldedSearchTags(ofReminder: "new.id")));
+        END;
+        CREATE TRIGGER reminders_search_update AFTER UPDATE OF title, notes ON reminders BEGIN
+          UPDATE reminderSearch SET title = reminders_fold(new.title), notes = reminders_fold(new.notes) WHERE rowid = new.rowid;
+        END;
+        CREATE TRIGGER remindersTags_search_insert AFTER INSERT ON remindersTags BEGIN
+          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "new.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+        END;
+        CREATE TRIGGER remindersTags_search_update AFTER UPDATE ON remindersTags BEGIN
+          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "old.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "new.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+        END;
+        CREATE TRIGGER remindersTags_search_delete AFTER DELETE ON remindersTags BEGIN
+          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "old.reminderID"))
+          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+        END;
+        CREATE TRIGGER tags_search_insert AFTER INSERT ON tags BEGIN
+          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "(SELECT id FROM reminders WHERE rowid = reminderSearch.rowid)"))
+          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
+                          WHERE remindersTags.tagID = new.id);
+        END;
+        CREATE TRIGGER tags_search_update AFTER UPDATE ON tags BEGIN
+          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "(SELECT id FROM reminders WHERE rowid = reminderSearch.rowid)"))
+          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
+                          WHERE remindersTags.tagID IN (old.id, new.id));
+        END;
+        """
+
+    /// The search text of a reminder's tags, folded as the index holds it.
+    static func foldedSearchTags(ofReminder reminderID: String) -> String {
+        "reminders_fold(\(searchTags(ofReminder: reminderID)))"
     }
 
     /// Version 5 keys tags by `TagKey.of(title)` and keeps the spelling in

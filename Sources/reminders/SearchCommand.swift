@@ -8,7 +8,7 @@ struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Search titles, notes and tags.")
 
-    @Argument(help: "The text to look for (case is ignored).")
+    @Argument(help: "The text to look for (case and accents are ignored: \"cafe\" finds \"Café\").")
     var query: String
 
     @Flag(name: .customLong("show-completed"), help: "Include completed reminders.")

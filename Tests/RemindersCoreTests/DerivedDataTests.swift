@@ -114,7 +114,8 @@ struct DerivedDataTests {
         try store.read { db in
             let indexed = try Row.fetchAll(db, sql: "SELECT rowid, title, notes, tags FROM reminderSearch ORDER BY rowid")
             let expected = try Row.fetchAll(db, sql: """
-                SELECT rowid, title, notes, \(Schema.searchTags(ofReminder: "reminders.id")) AS tags FROM reminders ORDER BY rowid
+                SELECT rowid, reminders_fold(title) AS title, reminders_fold(notes) AS notes, \(Schema.foldedSearchTags(ofReminder: "reminders.id")) AS tags
+                FROM reminders ORDER BY rowid
                 """)
             #expect(indexed == expected, sourceLocation: sourceLocation)
         }

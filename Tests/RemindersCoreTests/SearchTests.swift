@@ -174,4 +174,109 @@ struct ClearCompletedTests {
         #expect(try guarded.titles(.completed).count == 4)
         expectErrorKind(.readOnly("")) { try guarded.clearCompleted(.all, listID: list.id) }
     }
+
+    /// Search ignores Latin diacritics both ways, composed or written as
+    /// combining marks, in titles, notes and tags, through the trigram
+    /// index and the short fallback alike, and keeps doing so through edits
+    /// and a tag's new spelling.
+    @Test func diacriticsAreIgnoredBothWays() throws {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        let cafe = try store.add("Café crème", to: list)
+        try store.add("Send re\u{301}sume\u{301}", to: list, notes: "Über alles: naïve coöperation")
+        try store.add("Plain cafe", to: list, tags: ["Ärger"])
+        try store.add("Phở in Hà Nội", to: list)
+        try store.add("Ωmega", to: list)
+        func titles(_ text: String) throws -> [String] {
+            try store.search(text).hits.map(\.row.reminder.title).sorted()
+        }
+        #expect(try titles("cafe") == ["Café crème", "Plain cafe"])
+        #expect(try titles("CAFÉ") == ["Café crème", "Plain cafe"])
+        #expect(try titles("cafe\u{301}") == ["Café crème", "Plain cafe"])
+        #expect(try titles("creme") == ["Café crème"])
+        #expect(try titles("résumé") == ["Send re\u{301}sume\u{301}"])
+        #expect(try titles("resume") == ["Send re\u{301}sume\u{301}"])
+        #expect(try titles("uber") == ["Send re\u{301}sume\u{301}"])
+        #expect(try titles("cooperation") == ["Send re\u{301}sume\u{301}"])
+        #expect(try titles("arger") == ["Plain cafe"])
+        #expect(try titles("ha noi") == ["Phở in Hà Nội"])
+        #expect(try titles("pho") == ["Phở in Hà Nội"])
+        #expect(try titles("Hà") == ["Phở in Hà Nội"])
+        #expect(try titles("ωmeg") == ["Ωmega"])
+        // The snippet marks the text as written.
+        let hit = try #require(store.search("uber").hits.first)
+        #expect(hit.snippet.contains("\(Queries.matchStart)Über\(Queries.matchEnd)"))
+        // Edits and a new spelling of a tag are folded as they go in.
+        try store.updateReminder(id: cafe.id, ReminderChanges(title: "Crêpe stand"))
+        #expect(try titles("crepe") == ["Crêpe stand"])
+        #expect(try titles("creme").isEmpty)
+        try store.renameTag("Ärger", to: "Ärgerlich")
+        #expect(try titles("argerlich") == ["Plain cafe"])
+    }
+
+    /// The fold against Foundation's decompositions, letter by letter: a
+    /// Latin letter that decomposes into an ASCII letter and combining
+    /// marks folds to that letter; any other character stays as it is.
+    @Test func theFoldMatchesUnicodesDecompositions() {
+        var folded = 0
+        for range in [0xC0..<0x250, 0x1E00..<0x1F00, 0x370..<0x400] {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let letter = String(scalar)
+                let parts = letter.decomposedStringWithCanonicalMapping.unicodeScalars
+                let base = parts.first!
+                let expected = parts.count > 1 && base.isASCII && base.properties.isAlphabetic
+                    && parts.dropFirst().allSatisfy { $0.properties.generalCategory == .nonspacingMark }
+                    ? String(base) : letter
+                #expect(Queries.foldedForSearch(letter) == expected, "U+\(String(value, radix: 16, uppercase: true))")
+                if expected != letter { folded += 1 }
+            }
+        }
+        #expect(folded > 450)
+        #expect(Queries.foldedForSearch("plain ASCII, kept") == "plain ASCII, kept")
+        #expect(Queries.foldedForSearch("e\u{301}\u{323}x") == "ex")
+        #expect(Queries.foldedForSearch("日本語 ß æ ø") == "日本語 ß æ ø")
+    }
+
+    /// A database from before the fold gets a folded index when it is
+    /// migrated, with its search triggers folding from then on.
+    @Test func aDatabaseFromBeforeTheFoldIsFoldedWhenMigrated() throws {
+        let queue = try DatabaseQueue(configuration: AppDatabase.configuration())
+        try Schema.migrator.migrate(queue, upTo: "v11: triggers and indexes suspended for a bulk load")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO remindersLists (id, title) VALUES ('l1', 'Home');
+                INSERT INTO reminders (id, remindersListID, title, notes) VALUES ('a', 'l1', 'Café', 'Crème');
+                """)
+        }
+        try Schema.migrator.migrate(queue)
+        let store = RemindersStore(writer: queue, clock: try clock())
+        #expect(try store.search("cafe").hits.map(\.row.reminder.id) == ["a"])
+        #expect(try store.search("creme").hits.map(\.row.reminder.id) == ["a"])
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO reminders (id, remindersListID, title) VALUES ('b', 'l1', 'Naïve')")
+        }
+        #expect(try store.search("naive").hits.map(\.row.reminder.id) == ["b"])
+    }
+
+    /// A bulk load stopped before the fold's migration left the search
+    /// triggers aside: the migration puts the folding ones in their place,
+    /// and the rows the load wrote are found.
+    @Test func aBulkLoadStoppedBeforeTheFoldEndsFolded() throws {
+        let queue = try DatabaseQueue(configuration: AppDatabase.configuration())
+        try Schema.migrator.migrate(queue, upTo: "v11: triggers and indexes suspended for a bulk load")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO remindersLists (id, title) VALUES ('l1', 'Home')")
+            try DerivedData.suspend(db)
+            try db.execute(sql: "INSERT INTO reminders (id, remindersListID, title) VALUES ('a', 'l1', 'Crème brûlée')")
+        }
+        try Schema.migrator.migrate(queue)
+        let store = RemindersStore(writer: queue, clock: try clock())
+        #expect(try store.search("creme brulee").hits.map(\.row.reminder.id) == ["a"])
+        try queue.read { db in
+            #expect(try !DerivedData.isSuspended(db))
+            let insert = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'reminders_search_insert'")
+            #expect(insert?.contains("reminders_fold(new.title)") == true)
+        }
+    }
 }
