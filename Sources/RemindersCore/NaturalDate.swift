@@ -4,7 +4,8 @@ import Foundation
 /// `fri`, `next mon 14:30`, `+3d`, `in 2h`, `in 3 days`, `mar 14`,
 /// `14 mar`, `14/3`, `2026-12-01`, `2026-12-01 14:30`, or a time alone
 /// (`9am`, `9:30pm`, `21:00`, `noon`). Words may come in either order
-/// (`9am tomorrow`), with `at` and `on` between them.
+/// (`9am tomorrow`), with `at` and `on` between them. `yesterday` counts
+/// only in text given as a date (`parse`), never at the end of a title.
 ///
 /// Pure: "now", the time zone and the order of numeric dates are given, so
 /// the same text means the same date in a test as on the user's machine
@@ -49,14 +50,14 @@ public struct NaturalDate: Sendable {
     /// understood.
     public func parse(_ text: String) throws(NaturalDateError) -> DueDate {
         let raw = Self.words(text)
-        return try read(raw, text: text.trimmingWhitespace())
+        return try read(raw, text: text.trimmingWhitespace(), typedAsADate: true)
     }
 
     /// The due date the words name, or nil when they are not exactly one
     /// date phrase (quick add tries runs of a title's words with this).
     public func date(words: [String]) -> DueDate? {
         let raw = words.flatMap { Self.words($0) }
-        return try? read(raw, text: words.joined(separator: " "))
+        return try? read(raw, text: words.joined(separator: " "), typedAsADate: false)
     }
 
     /// A time of day alone (`9am`, `9:30pm`, `21:00`, `noon`), as the
@@ -99,7 +100,11 @@ public struct NaturalDate: Sendable {
         case moment(DueDate)
     }
 
-    private func read(_ raw: [String], text: String) throws(NaturalDateError) -> DueDate {
+    /// `typedAsADate`: the whole text was given as a date (an option, a
+    /// form's field), not found at the end of a title: only then does
+    /// "yesterday" count, since a title may well end with it ("email from
+    /// yesterday").
+    private func read(_ raw: [String], text: String, typedAsADate: Bool) throws(NaturalDateError) -> DueDate {
         guard !raw.isEmpty else { throw failure(text, .empty) }
         let words = raw.map { $0.lowercased() }
         var part: (value: Part, phrase: String)?
@@ -122,7 +127,7 @@ public struct NaturalDate: Sendable {
                 index += used
                 continue
             }
-            if let (value, used) = try readDay(words, raw, at: index, text: text) {
+            if let (value, used) = try readDay(words, raw, at: index, text: text, typedAsADate: typedAsADate) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let part { throw failure(text, .twoDates(part.phrase, phrase)) }
                 if case .moment = value, let time { throw failure(text, .twoTimes(phrase, time.phrase)) }
@@ -204,12 +209,13 @@ public struct NaturalDate: Sendable {
 
     /// A day at `index` (with a time for `in 2h` and `2026-12-01T09:00`),
     /// and how many words it took; nil when the word does not start one.
-    private func readDay(_ words: [String], _ raw: [String], at index: Int, text: String) throws(NaturalDateError)
-        -> (Part, Int)? {
+    private func readDay(_ words: [String], _ raw: [String], at index: Int, text: String, typedAsADate: Bool)
+        throws(NaturalDateError) -> (Part, Int)? {
         let word = words[index]
         let next = index + 1 < words.count ? words[index + 1] : nil
         switch word {
         case "today": return (.day(today), 1)
+        case "yesterday" where typedAsADate: return (.day(today.adding(days: -1)), 1)
         case "tomorrow", "tmrw": return (.day(today.adding(days: 1)), 1)
         case "next", "this":
             guard let next else { throw failure(text, .incomplete(raw[index], .day)) }

@@ -34,6 +34,8 @@ struct NaturalDateTests {
         ("Today", "2026-11-25"),
         ("tomorrow", "2026-11-26"),
         ("tmrw", "2026-11-26"),
+        ("yesterday", "2026-11-24"),    // typed as a date; never taken from a title (QuickAddTests)
+        ("yesterday 5pm", "2026-11-24T17:00"),
         ("fri", "2026-11-27"),
         ("Friday", "2026-11-27"),
         ("wed", "2026-12-02"),          // a weekday is the first one after today

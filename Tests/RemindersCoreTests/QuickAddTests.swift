@@ -22,6 +22,7 @@ struct QuickAddTests {
         ("Pay rent", "Pay rent | - |  | - | - | -"),
         ("  Pay   rent  ", "Pay   rent | - |  | - | - | -"),       // nothing read: the text is the title, as typed
         ("Call mom fri", "Call mom | 2026-11-27 |  | - | - | -"),
+        ("Answer the email from yesterday", "Answer the email from yesterday | - |  | - | - | -"),
         ("Call Sun", "Call | 2026-11-29 |  | - | - | -"),          // at the end, a weekday is a date
         ("Buy milk at 5pm", "Buy milk | 2026-11-25T17:00 |  | - | - | -"),
         ("Meet Bob at noon on fri", "Meet Bob | 2026-11-27T12:00 |  | - | - | -"),
