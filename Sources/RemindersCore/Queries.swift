@@ -670,8 +670,11 @@ public enum Queries {
     ) throws -> SearchResults {
         let text = raw.trimmingWhitespaceAndNewlines()
         guard !text.isEmpty else { return SearchResults() }
-        // The index holds text without diacritics: so does the pattern.
+        // The index holds text without diacritics: so does the pattern. A
+        // query of marks alone folds to nothing, and matches nothing (as
+        // a pattern of '%%' it would match every row).
         let folded = foldedForSearch(text)
+        guard !folded.isEmpty else { return SearchResults() }
         let match: String
         let arguments: StatementArguments
         if folded.count >= 3 {

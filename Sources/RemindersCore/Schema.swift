@@ -253,7 +253,7 @@ public enum Schema {
     /// The triggers that keep the search index, from version 12: the text
     /// goes in through `reminders_fold` (see CSQLiteSetup), so "cafe" finds
     /// "Café" and "café" finds "Cafe"; the search folds what it looks for
-    /// the same way. Replaces those of versions 1 and 5 (the delete's is
+    /// the same way. Tags go in with their "#". Replaces those of versions 1 and 5 (the delete's is
     /// unchanged and stays).
     static let foldedSearchTriggersSQL = """
         DROP TRIGGER IF EXISTS reminders_search_insert;
@@ -296,9 +296,16 @@ public enum Schema {
         END;
         """
 
-    /// The search text of a reminder's tags, folded as the index holds it.
+    /// The search text of a reminder's tags as the index holds it from
+    /// version 12: each with its "#", as rows and snippets show them (so
+    /// "#travel" finds the tag, and "travel" the tag and titles alike),
+    /// folded.
     static func foldedSearchTags(ofReminder reminderID: String) -> String {
-        "reminders_fold(\(searchTags(ofReminder: reminderID)))"
+        """
+        reminders_fold((SELECT ifnull(group_concat('#' || tags.title, ' '), '')
+                        FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+                        WHERE remindersTags.reminderID = \(reminderID)))
+        """
     }
 
     /// Version 5 keys tags by `TagKey.of(title)` and keeps the spelling in

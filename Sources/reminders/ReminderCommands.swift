@@ -266,7 +266,7 @@ struct EditCommand: ParsableCommand {
         try context.store.updateReminder(id: id, changes)
         let after = try context.reminderRow(id: id)
         let detail = Self.changes(from: before, to: after)
-        if detail == nil, after.reminder.title == before.reminder.title {
+        if detail == nil {
             print(confirmation("Unchanged", after.reminder.title, id: id, detail: "it already was so"))
         } else {
             print(confirmation("Updated", after.reminder.title, id: id, detail: detail))
@@ -277,11 +277,12 @@ struct EditCommand: ParsableCommand {
     /// (so what the store changed along with the options shows too: a
     /// repeat ended with the due date, a subtask moved out of its parent),
     /// in the words and order of `add`'s summary: `due Fri 2026-11-27 09:00
-    /// · !! medium · #bills · flagged`. Nil when only the title changed (the
-    /// line shows it) or nothing did.
+    /// · !! medium · #bills · flagged`, after `renamed from “Old”` when the
+    /// title changed. Nil when nothing did.
     static func changes(from before: ReminderRow, to after: ReminderRow) -> String? {
         let (old, new) = (before.reminder, after.reminder)
         var parts: [String] = []
+        if new.title != old.title { parts.append("renamed from \(quoted(old.title))") }
         if new.notes != old.notes { parts.append(new.notes.isEmpty ? "notes cleared" : "notes updated") }
         if new.remindersListID != old.remindersListID { parts.append("in \(quoted(after.listTitle))") }
         if new.parentID != old.parentID {

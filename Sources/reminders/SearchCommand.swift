@@ -8,8 +8,13 @@ struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Search titles, notes and tags.")
 
-    @Argument(help: "The text to look for (case and accents are ignored: \"cafe\" finds \"Café\").")
-    var query: String
+    @Argument(help: ArgumentHelp(
+        "The text to look for; several words are one phrase, quoted or not (case and accents are ignored: \"cafe\" finds \"Café\").",
+        valueName: "query"))
+    var words: [String] = []
+
+    /// The words as one phrase: `search ha noi` is `search 'ha noi'`.
+    var query: String { words.joined(separator: " ") }
 
     @Flag(name: .customLong("show-completed"), help: "Include completed reminders.")
     var showCompleted = false
@@ -37,11 +42,14 @@ struct SearchCommand: ParsableCommand {
         if results.hits.isEmpty {
             print("No matches.")
         } else {
-            // The snippet is shown where the match is not already in the title.
+            // The snippet is shown where the match is in the notes: one in
+            // the title or the tags is on the row already.
+            let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
             let snippets = results.hits.map { hit -> String in
-                let inTitle = hit.row.reminder.title.range(of: query.trimmingCharacters(in: .whitespacesAndNewlines),
-                                                           options: [.caseInsensitive, .diacriticInsensitive]) != nil
-                return inTitle ? "" : hit.snippet
+                func has(_ field: String) -> Bool {
+                    field.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                }
+                return !has(hit.row.reminder.title) && has(hit.row.reminder.notes) ? hit.snippet : ""
             }
             print(ReminderTable.render(results.hits.map(\.row), showList: true, snippets: snippets))
         }

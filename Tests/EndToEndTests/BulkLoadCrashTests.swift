@@ -29,14 +29,15 @@ struct BulkLoadCrashTests {
     /// The search index and counts as the rows say, read straight from the
     /// file; also whether a load is still suspended there.
     func derivedState(_ path: String) throws -> (suspended: Int, indexMatches: Bool, countsMatch: Bool) {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue(path: path, configuration: AppDatabase.configuration())
         defer { try? queue.close() }
         return try queue.read { db in
             let suspended = try Int.fetchOne(db, sql: "SELECT count(*) FROM local_suspendedSchema") ?? 0
             let indexed = try Row.fetchAll(db, sql: "SELECT rowid, title, notes, tags FROM reminderSearch ORDER BY rowid")
             let expected = try Row.fetchAll(db, sql: """
-                SELECT rowid, title, notes, (SELECT ifnull(group_concat(tags.title, ' '), '') FROM remindersTags
-                  JOIN tags ON tags.id = remindersTags.tagID WHERE remindersTags.reminderID = reminders.id) AS tags
+                SELECT rowid, reminders_fold(title) AS title, reminders_fold(notes) AS notes,
+                  reminders_fold((SELECT ifnull(group_concat('#' || tags.title, ' '), '') FROM remindersTags
+                  JOIN tags ON tags.id = remindersTags.tagID WHERE remindersTags.reminderID = reminders.id)) AS tags
                 FROM reminders ORDER BY rowid
                 """)
             let lists = try Row.fetchAll(db, sql: "SELECT remindersListID, openCount, completedCount FROM listReminderCounts WHERE openCount + completedCount > 0 ORDER BY 1")

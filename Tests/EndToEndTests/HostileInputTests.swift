@@ -91,7 +91,9 @@ struct HostileInputTests {
             "\u{202E}gnp.exe\u{202C} \u{2066}isolate\u{2069}",
             "del\u{7F} bs\u{8}\u{8} nul\u{0}after",
         ]
-        let queue = try DatabaseQueue(path: fleet.databaseURL("a").path)
+        // Through the app's configuration: the search index's triggers call
+        // `reminders_fold`, which it registers.
+        let queue = try DatabaseQueue(path: fleet.databaseURL("a").path, configuration: AppDatabase.configuration())
         // The engine's trigger functions, as a sync of another device's
         // edits would run them: captured as pending, so they sync.
         queue.inDatabase { db in

@@ -120,7 +120,7 @@ struct QuickAddCommandTests {
         #expect(try cli.ok("edit", id, "--no-due") == "Updated “Milk” (\(short)): no due date · no repeat.")
         #expect(try cli.ok("edit", id, "--notes", "", "--unflag", "--priority", "none", "--tags", "")
                 == "Updated “Milk” (\(short)): notes cleared · no priority · no tags · not flagged.")
-        #expect(try cli.ok("edit", id, "--title", "Oat milk") == "Updated “Oat milk” (\(short)).")
+        #expect(try cli.ok("edit", id, "--title", "Oat milk") == "Updated “Oat milk” (\(short)): renamed from “Milk”.")
     }
 
     /// Each bad line: one line naming the problem, exit 2, nothing written.
@@ -149,5 +149,23 @@ struct QuickAddCommandTests {
         let result = try cli.run("add", "Milk")
         #expect(result.status == 2)
         #expect(result.stderr == "reminders: there is no list to add to: make one with `reminders list add TITLE`\n")
+    }
+
+    /// Several words are one phrase, quoted or not, accents and case
+    /// aside; a tag is found by its mark; a query that folds to nothing
+    /// finds nothing.
+    @Test func searchTakesSeveralWordsAsOnePhrase() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let pho = try cli.ok("add", "Phở in Hà Nội", "--list", "Home", "--literal").prefix(8)
+        let trip = try cli.ok("add", "Pack the bags", "--list", "Home", "--tag", "travel").prefix(8)
+        #expect(try cli.ok("search", "ha", "noi").hasPrefix("\(pho)"))
+        #expect(try cli.ok("search", "HA NOI", "--json").contains("\"title\" : \"Phở in Hà Nội\""))
+        #expect(try cli.ok("search", "#travel").hasPrefix("\(trip)"))
+        #expect(try cli.ok("search", "noi", "ha") == "No matches.")
+        #expect(try cli.ok("search", "\u{301}") == "No matches.")
+        let empty = try cli.run("search", " ")
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("search text must not be empty"))
     }
 }

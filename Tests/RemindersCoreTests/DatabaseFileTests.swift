@@ -102,7 +102,7 @@ struct DatabaseFileTests {
         let folder = TemporaryDirectory()
         let path = folder.url.appendingPathComponent("future.sqlite").path
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = try DatabaseQueue(path: path, configuration: AppDatabase.configuration())
             try Schema.migrator.migrate(queue)
             try queue.write { db in
                 try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer version')")

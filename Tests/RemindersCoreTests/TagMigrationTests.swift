@@ -94,8 +94,9 @@ struct TagMigrationTests {
                 return "\(row[0] as String): " + tags.split(separator: " ").sorted().joined(separator: " ")
             }
         }
-        // The search index holds the tags' spelling without diacritics.
-        #expect(indexed == ["r1: CAFE Work", "r2: Work", "r3: CAFE"])
+        // The search index holds the tags' spelling, with their "#" and
+        // without diacritics.
+        #expect(indexed == ["r1: #CAFE #Work", "r2: #Work", "r3: #CAFE"])
         #expect(try store.search("CAFÉ").hits.map(\.row.reminder.title) == ["Buy beans", "Pay rent"])
 
         try store.updateReminder(id: "r3", ReminderChanges(tags: ["work", "Café"]))

@@ -72,7 +72,7 @@ struct TagsByKeyTests {
         // so it finds both tags.
         #expect(try store.read {
             try String.fetchOne($0, sql: "SELECT tags FROM reminderSearch WHERE rowid = (SELECT rowid FROM reminders WHERE id = ?)", arguments: [b.id])
-        } == "CAFE")
+        } == "#CAFE")
         #expect(try Set(store.search("CAFÉ").hits.map(\.id)) == [a.id, b.id])
     }
 
@@ -110,12 +110,12 @@ struct TagsByKeyTests {
         func indexed() throws -> String? {
             try store.read { try String.fetchOne($0, sql: "SELECT tags FROM reminderSearch WHERE rowid = (SELECT rowid FROM reminders WHERE id = ?)", arguments: [a.id]) }
         }
-        #expect(try indexed().map { Set($0.split(separator: " ")) } == ["Uberweisung", "日本語"])
+        #expect(try indexed().map { Set($0.split(separator: " ")) } == ["#Uberweisung", "#日本語"])
         #expect(try store.search("Überweisung").hits.map(\.id) == [a.id])
         #expect(try store.search("uberweisung").hits.map(\.id) == [a.id])
         // Another device's respelling arrives as an update of the title.
         try store.writer.write { try $0.execute(sql: "UPDATE tags SET title = 'ÜBERWEISUNG' WHERE id = ?", arguments: [TagKey.of("Überweisung")]) }
-        #expect(try indexed().map { Set($0.split(separator: " ")) } == ["UBERWEISUNG", "日本語"])
+        #expect(try indexed().map { Set($0.split(separator: " ")) } == ["#UBERWEISUNG", "#日本語"])
     }
 
     @Test func aLinkWrittenBeforeItsTagIsSearchableWhenTheTagArrives() throws {

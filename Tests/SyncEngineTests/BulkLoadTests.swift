@@ -72,7 +72,7 @@ import TestSupport
             let indexed = try Row.fetchAll(db, sql: "SELECT rowid, title, notes, tags FROM reminderSearch ORDER BY rowid")
             let expected = try Row.fetchAll(db, sql: """
                 SELECT rowid, reminders_fold(title) AS title, reminders_fold(notes) AS notes,
-                       reminders_fold((SELECT ifnull(group_concat(tags.title, ' '), '') FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+                       reminders_fold((SELECT ifnull(group_concat('#' || tags.title, ' '), '') FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
                                        WHERE remindersTags.reminderID = reminders.id)) AS tags
                 FROM reminders ORDER BY rowid
                 """)

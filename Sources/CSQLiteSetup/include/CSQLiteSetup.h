@@ -13,11 +13,15 @@
 /// SQL function `reminders_fold(text)` (see `reminders_fold`).
 int reminders_sqlite_setup(void);
 
-/// Writes `text` (UTF-8, `length` bytes) to `out` with its Latin letters'
-/// diacritics removed: a letter with accents, composed ("é") or followed by
-/// combining marks ("e" and U+0301), becomes its base letter ("e"); every
-/// other byte is copied. Never writes more than `length` bytes; returns how
-/// many it wrote. Case is kept: the search index folds case itself.
+/// Writes `text` (UTF-8, `length` bytes) to `out` as the search index holds
+/// it: a Latin, Greek or Cyrillic letter with diacritics, composed ("é",
+/// "ά") or followed by combining marks, becomes its base letter; a letter
+/// read as another (đ, ø, ł, ß, æ, œ, the "fi" ligature) becomes that; and
+/// non-ASCII letters are lowered (SQLite's LIKE, which short searches use,
+/// folds ASCII only; the trigram index folds case itself). Every other byte
+/// is copied. Never writes more than `length` bytes; returns how many it
+/// wrote. What it folds is part of the search index: a change to it needs
+/// a migration that rebuilds the index, as v12 did.
 size_t reminders_fold(const unsigned char *text, size_t length, unsigned char *out);
 
 #endif
