@@ -263,36 +263,9 @@ public enum Schema {
         DROP TRIGGER IF EXISTS remindersTags_search_delete;
         DROP TRIGGER IF EXISTS tags_search_insert;
         DROP TRIGGER IF EXISTS tags_search_update;
-        CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
-          INSERT INTO reminderSearch(rowid, title, notes, tags)
-          VALUES (new.rowid, reminders_fold(new.title), reminders_fold(new.notes), \(foldedSearchTags(ofReminder: "new.id")));
-        END;
+        \(searchTriggersSQL(text: { "reminders_fold(\($0))" }, tags: foldedSearchTags(ofReminder:)))
         CREATE TRIGGER reminders_search_update AFTER UPDATE OF title, notes ON reminders BEGIN
           UPDATE reminderSearch SET title = reminders_fold(new.title), notes = reminders_fold(new.notes) WHERE rowid = new.rowid;
-        END;
-        CREATE TRIGGER remindersTags_search_insert AFTER INSERT ON remindersTags BEGIN
-          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "new.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
-        END;
-        CREATE TRIGGER remindersTags_search_update AFTER UPDATE ON remindersTags BEGIN
-          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "old.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
-          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "new.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
-        END;
-        CREATE TRIGGER remindersTags_search_delete AFTER DELETE ON remindersTags BEGIN
-          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "old.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
-        END;
-        CREATE TRIGGER tags_search_insert AFTER INSERT ON tags BEGIN
-          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "(SELECT id FROM reminders WHERE rowid = reminderSearch.rowid)"))
-          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-                          WHERE remindersTags.tagID = new.id);
-        END;
-        CREATE TRIGGER tags_search_update AFTER UPDATE ON tags BEGIN
-          UPDATE reminderSearch SET tags = \(foldedSearchTags(ofReminder: "(SELECT id FROM reminders WHERE rowid = reminderSearch.rowid)"))
-          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-                          WHERE remindersTags.tagID IN (old.id, new.id));
         END;
         """
 
@@ -390,10 +363,6 @@ public enum Schema {
         """
     }
 
-    static func searchTags(ofReminderWithRowID rowid: String) -> String {
-        searchTags(ofReminder: "(SELECT id FROM reminders WHERE rowid = \(rowid))")
-    }
-
     /// The tag tables of version 5, with their indexes and the table of
     /// counts that depends on them.
     static let tagsSQL = """
@@ -430,40 +399,52 @@ public enum Schema {
     /// triggers on `reminders` (from version 2) read the links by key and
     /// stay as they are.
     static let tagTriggersSQL = """
-        CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
-          INSERT INTO reminderSearch(rowid, title, notes, tags)
-          VALUES (new.rowid, new.title, new.notes, \(searchTags(ofReminder: "new.id")));
-        END;
-        CREATE TRIGGER remindersTags_search_insert AFTER INSERT ON remindersTags BEGIN
-          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "new.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
-        END;
-        CREATE TRIGGER remindersTags_search_update AFTER UPDATE ON remindersTags BEGIN
-          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "old.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
-          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "new.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
-        END;
-        CREATE TRIGGER remindersTags_search_delete AFTER DELETE ON remindersTags BEGIN
-          UPDATE reminderSearch SET tags = \(searchTags(ofReminder: "old.reminderID"))
-          WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
-        END;
-        -- A link may arrive before its tag (foreign keys are checked at the
-        -- commit), and a tag's title may change: both re-read the text of
-        -- the reminders that carry the tag.
-        CREATE TRIGGER tags_search_insert AFTER INSERT ON tags BEGIN
-          UPDATE reminderSearch SET tags = \(searchTags(ofReminderWithRowID: "reminderSearch.rowid"))
-          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-                          WHERE remindersTags.tagID = new.id);
-        END;
-        CREATE TRIGGER tags_search_update AFTER UPDATE ON tags BEGIN
-          UPDATE reminderSearch SET tags = \(searchTags(ofReminderWithRowID: "reminderSearch.rowid"))
-          WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
-                          WHERE remindersTags.tagID IN (old.id, new.id));
-        END;
+        \(searchTriggersSQL(text: { $0 }, tags: searchTags(ofReminder:)))
 
         \(linkCountTriggersSQL)
         """
+
+    /// The triggers that keep a new reminder's search text and its tags'
+    /// text as links and tags change, with `text` around a title or notes
+    /// and `tags` giving a reminder's tags' text: as typed in version 5,
+    /// folded from version 12. (A title or notes edited are kept by
+    /// `reminders_search_update`: version 1's, then version 12's.)
+    static func searchTriggersSQL(text: (String) -> String, tags: (String) -> String) -> String {
+        let byRowID = "(SELECT id FROM reminders WHERE rowid = reminderSearch.rowid)"
+        return """
+            CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
+              INSERT INTO reminderSearch(rowid, title, notes, tags)
+              VALUES (new.rowid, \(text("new.title")), \(text("new.notes")), \(tags("new.id")));
+            END;
+            CREATE TRIGGER remindersTags_search_insert AFTER INSERT ON remindersTags BEGIN
+              UPDATE reminderSearch SET tags = \(tags("new.reminderID"))
+              WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+            END;
+            CREATE TRIGGER remindersTags_search_update AFTER UPDATE ON remindersTags BEGIN
+              UPDATE reminderSearch SET tags = \(tags("old.reminderID"))
+              WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+              UPDATE reminderSearch SET tags = \(tags("new.reminderID"))
+              WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+            END;
+            CREATE TRIGGER remindersTags_search_delete AFTER DELETE ON remindersTags BEGIN
+              UPDATE reminderSearch SET tags = \(tags("old.reminderID"))
+              WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+            END;
+            -- A link may arrive before its tag (foreign keys are checked at the
+            -- commit), and a tag's title may change: both re-read the text of
+            -- the reminders that carry the tag.
+            CREATE TRIGGER tags_search_insert AFTER INSERT ON tags BEGIN
+              UPDATE reminderSearch SET tags = \(tags(byRowID))
+              WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
+                              WHERE remindersTags.tagID = new.id);
+            END;
+            CREATE TRIGGER tags_search_update AFTER UPDATE ON tags BEGIN
+              UPDATE reminderSearch SET tags = \(tags(byRowID))
+              WHERE rowid IN (SELECT reminders.rowid FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
+                              WHERE remindersTags.tagID IN (old.id, new.id));
+            END;
+            """
+    }
 
     /// The triggers that keep `tagReminderCounts` as links come and go:
     /// created by v2, and again by v5 when it rebuilds the link table.
