@@ -103,7 +103,10 @@ struct StatusCommand: ParsableCommand {
             return
         }
         print("\(output.user)@\(output.device) · server \(TerminalText.clean(output.server))")
-        print(status.isOffline ? "Offline: edits wait until 'reminders sync --online'." : "Online.")
+        // The device's switch, not the server's health: status reads only
+        // this device's database, and says so.
+        print(status.isOffline ? "Offline: edits wait until 'reminders sync --online'."
+              : "Online: 'reminders sync' sends and fetches (status itself does not ask the server).")
         print("Pending: \(TerminalText.count(status.pendingSaves, "save")), \(TerminalText.count(status.pendingDeletes, "delete")).")
         print("Last sync: \(status.lastSyncAt.map { Timestamps.local($0) } ?? "never").")
         print("Conflicts: \(status.conflicts)\(status.conflicts > 0 ? " (see 'reminders conflicts')" : "").")

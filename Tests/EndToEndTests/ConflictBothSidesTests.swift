@@ -31,7 +31,10 @@ struct ConflictBothSidesTests {
                 "\(onB)")
         let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
         #expect(entries.count == 1)
-        #expect(try fleet.ok("b", "status").contains("Conflicts: 1"))
+        let status = try fleet.ok("b", "status")
+        #expect(status.contains("Conflicts: 1"))
+        // The switch, and that status did not ask the server.
+        #expect(status.contains("Online: 'reminders sync' sends and fetches (status itself does not ask the server)."))
         // Dismissed on b, then synced.
         let id = try #require(entries.first?.id)
         #expect(try fleet.run("b", ["conflicts", "--dismiss", "zzzz"]).status == 2)
