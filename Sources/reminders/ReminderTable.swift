@@ -45,7 +45,17 @@ enum ReminderTable {
                 snippets.map { highlight($0[index]) } ?? "",
             ], cleaned: snippets == nil ? [] : [8])
         }
-        return table.render()
+        // On a terminal, a title too long for the row is cut to fit, so rows
+        // do not wrap mid-word; piped, every title goes out whole.
+        return table.render(width: terminalColumns(), shrinking: 3)
+    }
+
+    /// The width of the terminal stdout is, or nil when it is not one.
+    static func terminalColumns() -> Int? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     static func box(_ status: ReminderStatus) -> String {

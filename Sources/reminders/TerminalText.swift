@@ -107,11 +107,26 @@ struct TextTable {
         rows.append(cells.enumerated().map { cleaned.contains($0.offset) ? $0.element : TerminalText.clean($0.element) })
     }
 
-    func render() -> String {
+    /// The rows, columns aligned. With `width` (a terminal's), a row wider
+    /// than it has its `shrinking` column cut, with an ellipsis, to what the
+    /// other columns leave (never below `minimumShrunk` columns); a row
+    /// still too wide then wraps, as before.
+    func render(width: Int? = nil, shrinking: Int? = nil, minimumShrunk: Int = 12) -> String {
         let count = alignments.count
+        var rows = self.rows
         let used = (0..<count).filter { column in rows.contains { column < $0.count && !$0[column].isEmpty } }
-        let widths = (0..<count).map { column in
+        var widths = (0..<count).map { column in
             rows.map { column < $0.count ? TerminalText.width($0[column]) : 0 }.max() ?? 0
+        }
+        if let width, let shrinking, used.contains(shrinking) {
+            let others = used.filter { $0 != shrinking }.reduce(0) { $0 + widths[$1] } + 2 * (used.count - 1)
+            let room = max(minimumShrunk, width - others)
+            if widths[shrinking] > room {
+                widths[shrinking] = room
+                for index in rows.indices where shrinking < rows[index].count {
+                    rows[index][shrinking] = TerminalText.truncate(rows[index][shrinking], to: room)
+                }
+            }
         }
         return rows.map { row -> String in
             used.map { column -> String in

@@ -70,6 +70,26 @@ struct EverydayUseTmuxTests {
 
 extension EverydayUseTmuxTests {
     /// A half-width split still shows the app, with fewer columns.
+    /// On a 60-column terminal a long title is cut to fit its row, with
+    /// an ellipsis, where it used to wrap mid-word; piped, it goes out
+    /// whole.
+    @Test func aNarrowTerminalCutsLongTitlesInsteadOfWrapping() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Home")
+        let title = "A long title that goes past what sixty columns hold"
+        let id = try cli.ok("add", title, "--list", "Home", "--tag", "travel", "--literal").prefix(8)
+        #expect(try cli.ok("show", "Home").contains(title))
+        let quoted = cli.binary.path.replacingOccurrences(of: "'", with: "'\\''")
+        let shell = try TmuxSession(["/bin/sh", "-c", "'\(quoted)' show Home; echo END; sleep 30"],
+                                    environment: cli.environment, in: cli.home, width: 60, height: 20)
+        defer { shell.stop() }
+        let screen = try shell.waitFor("END")
+        let row = try #require(screen.split(separator: "\n").first { $0.hasPrefix(id) })
+        #expect(row.contains("A long title that goes") && row.contains("…") && row.hasSuffix("#travel"), "\(screen)")
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
+    }
+
     @Test func aSixtyByTwentySplitShowsTheApp() throws {
         let cli = try seededDevice()
         defer { cli.cleanUp() }
