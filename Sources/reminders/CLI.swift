@@ -16,7 +16,7 @@ enum CLI {
         do {
             command = try RemindersCommand.parseAsRoot(arguments)
         } catch {
-            exitAfterParsing(error)
+            exitAfterParsing(error, arguments: arguments)
         }
         do {
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -34,7 +34,7 @@ enum CLI {
     /// validation error is bad usage: exit 2 (not ArgumentParser's 64).
     /// Syntax errors (a missing argument, an unknown option) point at the
     /// command's help; a refused value does not need to.
-    static func exitAfterParsing(_ error: Error) -> Never {
+    static func exitAfterParsing(_ error: Error, arguments: [String] = []) -> Never {
         let code = RemindersCommand.exitCode(for: error)
         if code == .success {
             RemindersCommand.exit(withError: error)
@@ -46,6 +46,12 @@ enum CLI {
             fail(message, code: 2)
         }
         let path = details.commandPath ?? ["reminders"]
+        // A first word that names no command is read as an argument of the
+        // default one, the app: say it is not a command.
+        if path == ["reminders", "tui"], let first = arguments.first, first != "tui", !first.hasPrefix("-"),
+           message.lowercased() == "unexpected argument '\(first.lowercased())'" {
+            fail("'\(TerminalText.clean(first))' is not a command", hint: "see 'reminders --help'", code: 2)
+        }
         fail(message, hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
     }
 

@@ -87,7 +87,8 @@ struct ScriptedSessionTests {
             (["show", "Nowhere"], 2, "no list matches 'Nowhere'"),
             (["clear-completed", "--older-than", "week"], 2, "period 'week' is not one of"),
             (["export"], 2, "choose one format: 'reminders export --json'"),
-            (["frobnicate"], 2, "unexpected argument 'frobnicate'"),
+            (["frobnicate"], 2, "'frobnicate' is not a command (see 'reminders --help')"),
+            (["tui", "frobnicate"], 2, "unexpected argument 'frobnicate' (see 'reminders tui --help')"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
         ]
