@@ -324,6 +324,24 @@ import Testing
         """#)
     }
 
+    /// Long notes in a short form show how they begin until the notes are
+    /// being edited; then the lines around the cursor, at their end.
+    @Test func notesNotBeingEditedShowTheirBeginning() throws {
+        let world = try TestWorld(width: 60, height: 20)
+        let lines = (1...8).map { "Line \($0) of a note long enough to scroll" }
+        try world.store.writer.write { db in
+            try db.execute(sql: "UPDATE reminders SET notes = ? WHERE title = 'Call mom'", arguments: [lines.joined(separator: "\n")])
+        }
+        world.press(.enter, .enter)
+        let form = world.text
+        #expect(form.contains("Notes       Line 1 of a note"), "\(form)")
+        #expect(!form.contains("Line 8"), "\(form)")
+        world.press(.tab)
+        let editing = world.text
+        #expect(editing.contains("Line 8 of a note"), "\(editing)")
+        #expect(!editing.contains("Line 1 of a note"), "\(editing)")
+    }
+
     /// The list form: title, palette, covers.
     @Test func newListFormAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)

@@ -197,10 +197,12 @@ struct TextArea: Equatable, Sendable {
         scrollTop = max(0, min(scrollTop, max(0, rows.count - height)))
     }
 
-    /// Draws the text in `rect` from `scrollTop`; when `focused`, puts the
-    /// terminal cursor at the cursor.
+    /// Draws the text in `rect` from `scrollTop` when `focused`, putting the
+    /// terminal cursor at the cursor; from its first line otherwise, so a
+    /// field not being edited shows how its text begins.
     func draw(into buffer: inout CellBuffer, rect: Rect, style: Style, focused: Bool,
                      placeholder: String = "", placeholderStyle: Style = .plain) {
+        let scrollTop = focused ? self.scrollTop : 0
         buffer.fill(rect, style: style)
         let rows = visualRows(width: rect.width)
         if lines.count == 1, lines[0].isEmpty, !placeholder.isEmpty {
