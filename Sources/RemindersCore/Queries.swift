@@ -783,8 +783,18 @@ public enum Queries {
             // Most fields hold no new line and no marker: no copies then.
             let flat = field.utf8.contains(UInt8(ascii: "\n")) ? field.replacingOccurrences(of: "\n", with: " ") : field
             guard let first = find(text, in: flat) else { continue }
-            let start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
-            let end = flat.index(first.upperBound, offsetBy: radius, limitedBy: flat.endIndex) ?? flat.endIndex
+            var start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
+            var end = flat.index(first.upperBound, offsetBy: radius, limitedBy: flat.endIndex) ?? flat.endIndex
+            // A cut inside a word moves to the word's edge, if one is near:
+            // "…the desk drawer…", not "…e desk draw…".
+            if start > flat.startIndex, !flat[flat.index(before: start)].isWhitespace,
+               let space = flat[start..<first.lowerBound].prefix(12).firstIndex(where: \.isWhitespace) {
+                start = flat.index(after: space)
+            }
+            if end < flat.endIndex, !flat[end].isWhitespace,
+               let space = flat[first.upperBound..<end].suffix(12).lastIndex(where: \.isWhitespace) {
+                end = space
+            }
             var excerpt = String(flat[start..<end])
             // Both markers begin with the byte 0xEE: most excerpts are
             // cleared by one byte scan instead of two Character searches.

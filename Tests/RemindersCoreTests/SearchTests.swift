@@ -105,6 +105,12 @@ struct SearchTests {
         #expect(snippet.hasPrefix("…") && snippet.hasSuffix("…"))
         #expect(snippet.contains("\(start)needle\(end)"))
         #expect(snippet.count < long.count)
+        // Cut at words' edges: whole words on both sides.
+        let words = snippet.dropFirst().dropLast().split(separator: " ")
+        #expect(words.first == "word" && words.last == "word", "\(snippet)")
+        try store.add("Cut", to: list, notes: "The quick brown fox jumps over the lazy dog and then the needle and then something long enough")
+        let cut = try #require(try store.search("needle").hits.first { $0.row.reminder.title == "Cut" }?.snippet)
+        #expect(cut == "…the lazy dog and then the \(start)needle\(end) and then something long…", "\(cut)")
     }
 
     @Test func editsAndTagRenamesKeepTheIndexCurrent() throws {
