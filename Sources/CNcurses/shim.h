@@ -91,8 +91,9 @@ static inline int reminders_termination_was_requested(void) { return *reminders_
 
 // MARK: Globals
 
-// The terminal's size as the kernel has it now (ioctl is variadic, which
-// Swift cannot call). 0 on success.
+// The terminal's size as the kernel has it now (ioctl is variadic: Swift
+// reaches it only through overlays that differ by platform). 0 on success.
+// Also the command line's, for fitting rows to the terminal.
 static inline int reminders_terminal_size(int *rows, int *columns) {
     struct winsize size;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;

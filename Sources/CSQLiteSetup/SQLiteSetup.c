@@ -257,6 +257,10 @@ static void fold_function(sqlite3_context *context, int count, sqlite3_value **v
         return;
     }
     const unsigned char *text = sqlite3_value_text(values[0]);
+    if (!text) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
     int length = sqlite3_value_bytes(values[0]);
     int at = 0;
     while (at < length && text[at] < 0x80) at++;

@@ -673,7 +673,7 @@ public enum Queries {
         // The index holds text without diacritics: so does the pattern. A
         // query of marks alone folds to nothing, and matches nothing (as
         // a pattern of '%%' it would match every row).
-        let folded = foldedForSearch(text)
+        let folded = foldedForSearch(text).trimmingWhitespaceAndNewlines()
         guard !folded.isEmpty else { return SearchResults() }
         let match: String
         let arguments: StatementArguments

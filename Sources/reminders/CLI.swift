@@ -48,8 +48,10 @@ enum CLI {
         let path = details.commandPath ?? ["reminders"]
         // A first word that names no command is read as an argument of the
         // default one, the app: say it is not a command.
+        let unexpected = message.lowercased()
         if path == ["reminders", "tui"], let first = arguments.first, first != "tui", !first.hasPrefix("-"),
-           message.lowercased() == "unexpected argument '\(first.lowercased())'" {
+           unexpected == "unexpected argument '\(first.lowercased())'"
+            || (unexpected.contains("unexpected arguments: '\(first.lowercased())'") && unexpected.first?.isNumber == true) {
             fail("'\(TerminalText.clean(first))' is not a command", hint: "see 'reminders --help'", code: 2)
         }
         fail(message, hint: "see '\(path.joined(separator: " ")) --help'", code: 2)

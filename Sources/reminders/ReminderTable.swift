@@ -1,3 +1,4 @@
+import CNcurses
 import Foundation
 import RemindersCore
 
@@ -45,17 +46,20 @@ enum ReminderTable {
                 snippets.map { highlight($0[index]) } ?? "",
             ], cleaned: snippets == nil ? [] : [8])
         }
-        // On a terminal, a title too long for the row is cut to fit, so rows
-        // do not wrap mid-word; piped, every title goes out whole.
-        return table.render(width: terminalColumns(), shrinking: 3)
+        // On a terminal, titles too long for the rows are cut to fit, so
+        // rows do not wrap mid-word; piped, every title goes out whole. Not
+        // with snippets, which end the rows and wrap as they must.
+        let hasSnippets = snippets?.contains { !$0.isEmpty } ?? false
+        return table.render(width: hasSnippets ? nil : terminalColumns(), shrinking: 3)
     }
 
     /// The width of the terminal stdout is, or nil when it is not one.
     static func terminalColumns() -> Int? {
         guard isatty(STDOUT_FILENO) == 1 else { return nil }
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        guard reminders_terminal_size(&rows, &columns) == 0 else { return nil }
+        return Int(columns)
     }
 
     static func box(_ status: ReminderStatus) -> String {

@@ -107,10 +107,11 @@ struct TextTable {
         rows.append(cells.enumerated().map { cleaned.contains($0.offset) ? $0.element : TerminalText.clean($0.element) })
     }
 
-    /// The rows, columns aligned. With `width` (a terminal's), a row wider
-    /// than it has its `shrinking` column cut, with an ellipsis, to what the
-    /// other columns leave (never below `minimumShrunk` columns); a row
-    /// still too wide then wraps, as before.
+    /// The rows, columns aligned. With `width` (a terminal's), when the rows
+    /// are wider than it, the `shrinking` column is narrowed to what the
+    /// other columns leave (never below `minimumShrunk` columns) and every
+    /// cell of it longer than that is cut, with an ellipsis; rows still too
+    /// wide then wrap, as before.
     func render(width: Int? = nil, shrinking: Int? = nil, minimumShrunk: Int = 12) -> String {
         let count = alignments.count
         var rows = self.rows

@@ -81,13 +81,16 @@ extension EverydayUseTmuxTests {
         let id = try cli.ok("add", title, "--list", "Home", "--tag", "travel", "--literal").prefix(8)
         #expect(try cli.ok("show", "Home").contains(title))
         let quoted = cli.binary.path.replacingOccurrences(of: "'", with: "'\\''")
-        let shell = try TmuxSession(["/bin/sh", "-c", "'\(quoted)' show Home; echo END; sleep 30"],
+        try cli.ok("add", "Short title", "--list", "Home", "--notes", "a needle in notes long enough to end the row well past sixty columns")
+        let shell = try TmuxSession(["/bin/sh", "-c", "'\(quoted)' show Home; '\(quoted)' search needle; echo END; sleep 30"],
                                     environment: cli.environment, in: cli.home, width: 60, height: 20)
         defer { shell.stop() }
         let screen = try shell.waitFor("END")
         let row = try #require(screen.split(separator: "\n").first { $0.hasPrefix(id) })
         #expect(row.contains("A long title that goes") && row.contains("…") && row.hasSuffix("#travel"), "\(screen)")
         #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
+        // A search's snippet ends the row and wraps: titles are not cut for it.
+        #expect(screen.split(separator: "\n").contains { $0.contains("Short title") && $0.contains("needle") }, "\(screen)")
     }
 
     @Test func aSixtyByTwentySplitShowsTheApp() throws {

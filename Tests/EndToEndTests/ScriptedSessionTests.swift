@@ -89,6 +89,7 @@ struct ScriptedSessionTests {
             (["export"], 2, "choose one format: 'reminders export --json'"),
             (["frobnicate"], 2, "'frobnicate' is not a command (see 'reminders --help')"),
             (["tui", "frobnicate"], 2, "unexpected argument 'frobnicate' (see 'reminders tui --help')"),
+            (["serch", "milk"], 2, "'serch' is not a command (see 'reminders --help')"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
         ]

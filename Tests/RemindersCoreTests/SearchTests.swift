@@ -213,6 +213,8 @@ struct ClearCompletedTests {
         #expect(try titles("ΩM") == ["Ωmega"])
         #expect(try titles("#arg") == ["Plain cafe"])  // a tag, with its mark
         #expect(try titles("#c").isEmpty)
+        #expect(try titles("\u{301}").isEmpty)        // marks alone fold to nothing, and find nothing
+        #expect(try titles("\u{301} \u{301}").isEmpty)
         // The snippet marks the text as written.
         let hit = try #require(store.search("uber").hits.first)
         #expect(hit.snippet.contains("\(Queries.matchStart)Über\(Queries.matchEnd)"))
