@@ -755,10 +755,13 @@ public enum Queries {
     /// diacritics. ASCII on both sides (most searches) is compared byte by
     /// byte; Foundation's search, which knows every script, cost more than
     /// the query that found the rows.
-    static func find<S: StringProtocol>(_ needle: String, in haystack: S) -> Range<S.Index>? {
+    public static func find<S: StringProtocol>(_ needle: String, in haystack: S) -> Range<S.Index>? {
         let pattern = Array(needle.utf8)
         guard !pattern.isEmpty, pattern.allSatisfy({ $0 < 0x80 }), haystack.utf8.allSatisfy({ $0 < 0x80 }) else {
+            // Foundation's, then the index's own fold for the letters it does
+            // not take apart (ø, đ, ł, ß, æ...), which search found.
             return haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive])
+                ?? foldedRange(of: needle, in: haystack)
         }
         let folded = pattern.map(noCaseFold)
         let bytes = haystack.utf8
@@ -771,6 +774,28 @@ public enum Queries {
             }
             if matched == folded.count { return start..<at }
             start = bytes.index(after: start)
+        }
+        return nil
+    }
+
+    /// Where `needle` occurs in `haystack` as the search index compares
+    /// them: both sides folded (`foldedForSearch`) and lowered, the
+    /// haystack's characters matched whole ("strasse" in "Straße").
+    static func foldedRange<S: StringProtocol>(of needle: String, in haystack: S) -> Range<S.Index>? {
+        let target = Array(foldedForSearch(needle).lowercased().unicodeScalars)
+        guard !target.isEmpty else { return nil }
+        let starts = Array(haystack.indices) + [haystack.endIndex]
+        let pieces = haystack.map { Array(foldedForSearch(String($0)).lowercased().unicodeScalars) }
+        for first in pieces.indices where !pieces[first].isEmpty {
+            var matched = 0
+            var next = first
+            while matched < target.count, next < pieces.count {
+                let piece = pieces[next]
+                guard matched + piece.count <= target.count, target[matched..<matched + piece.count].elementsEqual(piece) else { break }
+                matched += piece.count
+                next += 1
+            }
+            if matched == target.count { return starts[first]..<starts[next] }
         }
         return nil
     }

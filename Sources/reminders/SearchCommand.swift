@@ -46,9 +46,7 @@ struct SearchCommand: ParsableCommand {
             // the title or the tags is on the row already.
             let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
             let snippets = results.hits.map { hit -> String in
-                func has(_ field: String) -> Bool {
-                    field.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-                }
+                func has(_ field: String) -> Bool { Queries.find(text, in: field) != nil }
                 return !has(hit.row.reminder.title) && has(hit.row.reminder.notes) ? hit.snippet : ""
             }
             print(ReminderTable.render(results.hits.map(\.row), showList: true, snippets: snippets))

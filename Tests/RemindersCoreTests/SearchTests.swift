@@ -215,9 +215,15 @@ struct ClearCompletedTests {
         #expect(try titles("#c").isEmpty)
         #expect(try titles("\u{301}").isEmpty)        // marks alone fold to nothing, and find nothing
         #expect(try titles("\u{301} \u{301}").isEmpty)
-        // The snippet marks the text as written.
+        // The snippet marks the text as written, for letters Foundation
+        // takes apart and for those only the index's fold reads as others.
         let hit = try #require(store.search("uber").hits.first)
         #expect(hit.snippet.contains("\(Queries.matchStart)Über\(Queries.matchEnd)"))
+        try store.add("Ferry", to: list, notes: "Crossing the Øresund from Straße 5")
+        let ferry = try #require(store.search("oresund").hits.first)
+        #expect(ferry.snippet.contains("\(Queries.matchStart)Øresund\(Queries.matchEnd)"), "\(ferry.snippet)")
+        let street = try #require(store.search("strasse").hits.first)
+        #expect(street.snippet.contains("\(Queries.matchStart)Straße\(Queries.matchEnd)"), "\(street.snippet)")
         // Edits and a new spelling of a tag are folded as they go in.
         try store.updateReminder(id: cafe.id, ReminderChanges(title: "Crêpe stand"))
         #expect(try titles("crepe") == ["Crêpe stand"])
