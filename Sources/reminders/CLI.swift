@@ -48,10 +48,8 @@ enum CLI {
         let path = details.commandPath ?? ["reminders"]
         // A first word that names no command is read as an argument of the
         // default one, the app: say it is not a command.
-        let unexpected = message.lowercased()
-        if path == ["reminders", "tui"], let first = arguments.first, first != "tui", !first.hasPrefix("-"),
-           unexpected == "unexpected argument '\(first.lowercased())'"
-            || (unexpected.contains("unexpected arguments: '\(first.lowercased())'") && unexpected.first?.isNumber == true) {
+        if path == ["reminders", "tui"], let first = arguments.first, first != "tui",
+           details.unexpectedValues.first == first {
             fail("'\(TerminalText.clean(first))' is not a command", hint: "see 'reminders --help'", code: 2)
         }
         fail(message, hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
@@ -135,6 +133,8 @@ extension QuickAddError: CommandLineError {
 struct ParseFailure {
     var commandPath: [String]?
     var isValueRefused = false
+    /// The words no argument or option took, in order.
+    var unexpectedValues: [String] = []
 
     init(_ error: Error) {
         for child in Mirror(reflecting: error).children {
@@ -144,8 +144,14 @@ struct ParseFailure {
                     commandPath = stack.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
                 }
             case "parserError":
-                let label = Mirror(reflecting: child.value).children.first?.label
-                isValueRefused = label == "userValidationError"
+                let error = Mirror(reflecting: child.value).children.first
+                isValueRefused = error?.label == "userValidationError"
+                if error?.label == "unexpectedExtraValues" {
+                    // [(InputOrigin, String)]: each word is its pair's last part.
+                    unexpectedValues = Mirror(reflecting: error?.value ?? []).children.compactMap { pair in
+                        Mirror(reflecting: pair.value).children.compactMap { $0.value as? String }.last
+                    }
+                }
             default:
                 break
             }
