@@ -102,16 +102,25 @@ public struct ReminderRow: Hashable, Sendable, Identifiable {
     public var id: String { reminder.id }
 }
 
+/// Where a search hit's snippet comes from.
+public enum SearchField: Hashable, Sendable {
+    case title, notes, tags
+}
+
 /// One search hit: the row and a snippet of the matching text in which
 /// matches are wrapped in `Queries.matchStart` / `Queries.matchEnd`.
 public struct SearchHit: Hashable, Sendable, Identifiable {
     public var row: ReminderRow
     public var snippet: String
+    /// The field the snippet is from: the first that holds the text; nil
+    /// when none does (the snippet is then the title).
+    public var field: SearchField?
     public var id: String { row.id }
 
-    public init(row: ReminderRow, snippet: String) {
+    public init(row: ReminderRow, snippet: String, field: SearchField? = nil) {
         self.row = row
         self.snippet = snippet
+        self.field = field
     }
 }
 
@@ -722,7 +731,10 @@ public enum Queries {
             WHERE reminders.rowid IN (SELECT value FROM json_each(?))
             ORDER BY \(order)
             """, arguments: [jsonArray(chosen)], clock: clock)
-        let hits = rows.map { row in SearchHit(row: row, snippet: snippet(for: row, matching: text)) }
+        let hits = rows.map { row in
+            let (snippet, field) = snippetAndField(for: row, matching: text)
+            return SearchHit(row: row, snippet: snippet, field: field)
+        }
         return SearchResults(hits: hits, completedCount: completedCount)
     }
 
@@ -755,7 +767,7 @@ public enum Queries {
     /// diacritics. ASCII on both sides (most searches) is compared byte by
     /// byte; Foundation's search, which knows every script, cost more than
     /// the query that found the rows.
-    public static func find<S: StringProtocol>(_ needle: String, in haystack: S) -> Range<S.Index>? {
+    static func find<S: StringProtocol>(_ needle: String, in haystack: S) -> Range<S.Index>? {
         let pattern = Array(needle.utf8)
         guard !pattern.isEmpty, pattern.allSatisfy({ $0 < 0x80 }), haystack.utf8.allSatisfy({ $0 < 0x80 }) else {
             // Foundation's, then the index's own fold for the letters it does
@@ -803,8 +815,16 @@ public enum Queries {
     /// A short excerpt of the first field that contains the text, with every
     /// match (case-insensitive) wrapped in the match markers.
     public static func snippet(for row: ReminderRow, matching text: String, radius: Int = 30) -> String {
-        let candidates = [row.reminder.title, row.reminder.notes, row.tags.map { "#" + $0 }.joined(separator: " ")]
-        for field in candidates {
+        snippetAndField(for: row, matching: text, radius: radius).snippet
+    }
+
+    /// The snippet, and the field it is from (see `SearchHit.field`).
+    static func snippetAndField(for row: ReminderRow, matching text: String, radius: Int = 30)
+        -> (snippet: String, field: SearchField?) {
+        let candidates: [(SearchField, String)] = [
+            (.title, row.reminder.title), (.notes, row.reminder.notes), (.tags, row.tags.map { "#" + $0 }.joined(separator: " ")),
+        ]
+        for (name, field) in candidates {
             // Most fields hold no new line and no marker: no copies then.
             let flat = field.utf8.contains(UInt8(ascii: "\n")) ? field.replacingOccurrences(of: "\n", with: " ") : field
             guard let first = find(text, in: flat) else { continue }
@@ -836,8 +856,8 @@ public enum Queries {
                 rest = rest[match.upperBound...]
             }
             result += rest
-            return (start > flat.startIndex ? "…" : "") + result + (end < flat.endIndex ? "…" : "")
+            return ((start > flat.startIndex ? "…" : "") + result + (end < flat.endIndex ? "…" : ""), name)
         }
-        return row.reminder.title
+        return (row.reminder.title, nil)
     }
 }

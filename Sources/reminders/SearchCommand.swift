@@ -44,11 +44,7 @@ struct SearchCommand: ParsableCommand {
         } else {
             // The snippet is shown where the match is in the notes: one in
             // the title or the tags is on the row already.
-            let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-            let snippets = results.hits.map { hit -> String in
-                func has(_ field: String) -> Bool { Queries.find(text, in: field) != nil }
-                return !has(hit.row.reminder.title) && has(hit.row.reminder.notes) ? hit.snippet : ""
-            }
+            let snippets = results.hits.map { $0.field == .notes ? $0.snippet : "" }
             print(ReminderTable.render(results.hits.map(\.row), showList: true, snippets: snippets))
         }
         // Only worth a line when completed reminders match.
