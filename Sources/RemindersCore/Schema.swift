@@ -274,11 +274,7 @@ public enum Schema {
     /// "#travel" finds the tag, and "travel" the tag and titles alike),
     /// folded.
     static func foldedSearchTags(ofReminder reminderID: String) -> String {
-        """
-        reminders_fold((SELECT ifnull(group_concat('#' || tags.title, ' '), '')
-                        FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
-                        WHERE remindersTags.reminderID = \(reminderID)))
-        """
+        "reminders_fold(\(searchTags(ofReminder: reminderID, each: "'#' || tags.title")))"
     }
 
     /// Version 5 keys tags by `TagKey.of(title)` and keeps the spelling in
@@ -355,10 +351,11 @@ public enum Schema {
             """)
     }
 
-    /// The search text of a reminder's tags: their titles, as shown.
-    static func searchTags(ofReminder reminderID: String) -> String {
+    /// The search text of a reminder's tags: their titles, as shown, each
+    /// as `each` makes it from `tags.title` (version 12 puts a "#" before).
+    static func searchTags(ofReminder reminderID: String, each: String = "tags.title") -> String {
         """
-        (SELECT ifnull(group_concat(tags.title, ' '), '') FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+        (SELECT ifnull(group_concat(\(each), ' '), '') FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
          WHERE remindersTags.reminderID = \(reminderID))
         """
     }
@@ -399,7 +396,7 @@ public enum Schema {
     /// triggers on `reminders` (from version 2) read the links by key and
     /// stay as they are.
     static let tagTriggersSQL = """
-        \(searchTriggersSQL(text: { $0 }, tags: searchTags(ofReminder:)))
+        \(searchTriggersSQL(text: { $0 }, tags: { searchTags(ofReminder: $0) }))
 
         \(linkCountTriggersSQL)
         """
