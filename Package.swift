@@ -1,6 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The programs export none of their symbols: nothing links against them
+// or loads code into them. Swift's static standard library links every
+// executable with --export-dynamic, which put 54,000 names in their
+// dynamic symbol tables, and each start paid for them: the loader looks
+// every shared library's symbols up in the program first, and the
+// runtime's dladdr of its own path walks the table. `reminders --version`
+// 9.4-9.7 -> 7.9-8.5 ms (60 starts, three times alternated).
+let executableLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
+
 let package = Package(
     name: "Reminders",
     platforms: [.macOS(.v15)],
@@ -152,14 +161,16 @@ let package = Package(
                 "SyncService", "CloudClient", "CloudServerPostgres", "RemindersConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ]
+            ],
+            linkerSettings: executableLinkerSettings
         ),
         .executableTarget(
             name: "reminders-bench",
             dependencies: [
                 "RemindersCore", "CloudServer", "SyncEngine", "DeviceRuntime", "RemindersViewModels", "RemindersTUI",
                 "SyncService", "CloudClient", "CloudServerPostgres",
-            ]
+            ],
+            linkerSettings: executableLinkerSettings
         ),
         // What the test targets share, one copy each: the seeded generator,
         // the process runner, temporary folders, the test clock, the world
