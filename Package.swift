@@ -8,7 +8,7 @@ import PackageDescription
 // every shared library's symbols up in the program first, and the
 // runtime's dladdr of its own path walks the table. `reminders --version`
 // 9.4-9.7 -> 7.9-8.5 ms (60 starts, three times alternated).
-let executableLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
+let executableLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
 
 let package = Package(
     name: "Reminders",
