@@ -190,8 +190,8 @@ struct ConflictsCommand: ParsableCommand {
             }
             let open = chosen.filter { !$0.isDismissed }
             for entry in open { try context.engine.dismissConflict(id: entry.id) }
-            if chosen.count == 1, open.isEmpty {
-                print("Already dismissed.")
+            if open.isEmpty {
+                print(!dismissAll ? "Already dismissed." : chosen.isEmpty ? "No conflicts." : "Every conflict was dismissed already.")
             } else {
                 print(open.count == 1 ? "Dismissed 1 conflict." : "Dismissed \(open.count) conflicts.")
             }

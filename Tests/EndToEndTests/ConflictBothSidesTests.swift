@@ -15,6 +15,7 @@ struct ConflictBothSidesTests {
         let paint = try fleet.ok("a", "add", "Paint", "--list", "Home")
         try fleet.sync("a")
         try fleet.sync("b")
+        #expect(try fleet.ok("b", "conflicts", "--dismiss-all") == "No conflicts.")
         // a's edit is the later one: its process starts after b's has ended
         // (the binary's engine reads the system clock).
         try fleet.ok("b", "edit", "Paint", "--title", "Paint the fence")
@@ -39,6 +40,9 @@ struct ConflictBothSidesTests {
         let id = try #require(entries.first?.id)
         #expect(try fleet.run("b", ["conflicts", "--dismiss", "zzzz"]).status == 2)
         #expect(try fleet.ok("b", "conflicts", "--dismiss", String(id.prefix(6))) == "Dismissed 1 conflict.")
+        #expect(try fleet.ok("b", "conflicts", "--dismiss", String(id.prefix(6))) == "Already dismissed.")
+        // Nothing left to dismiss says so, rather than "Dismissed 0 conflicts."
+        #expect(try fleet.ok("b", "conflicts", "--dismiss-all") == "Every conflict was dismissed already.")
         try fleet.sync("b")
         try fleet.sync("a")
         #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
