@@ -28,12 +28,16 @@ enum ReminderTable {
             if row.isPastDue { due += " past due" }
             if reminder.repeatRule != nil { due += due.isEmpty ? "↻" : " ↻" }
             var title = TerminalText.truncate(TerminalText.clean(reminder.title), to: maxTitleColumns)
+            // What a title cut to the terminal's width keeps: where a
+            // subtask belongs, and how far along a parent is.
+            var end = ""
             if let parentID = reminder.parentID, grouped, shown.contains(parentID) {
                 title = "  ↳ " + title
             } else if let parent = row.parentTitle {
-                title += " (in " + TerminalText.truncate(TerminalText.clean(parent), to: 24) + ")"
+                end += " (in " + TerminalText.truncate(TerminalText.clean(parent), to: 24) + ")"
             }
-            if row.subtasks > 0 { title += " [\(row.subtasks - row.openSubtasks)/\(row.subtasks)]" }
+            if row.subtasks > 0 { end += " [\(row.subtasks - row.openSubtasks)/\(row.subtasks)]" }
+            title += end
             table.add([
                 String(reminder.id.prefix(8)),
                 box(reminder.status),
@@ -44,7 +48,7 @@ enum ReminderTable {
                 row.tags.map { "#" + $0 }.joined(separator: " "),
                 reminder.isFlagged ? "⚑" : "",
                 snippets.map { highlight($0[index]) } ?? "",
-            ], cleaned: snippets == nil ? [] : [8])
+            ], cleaned: snippets == nil ? [] : [8], keepingEnd: end.isEmpty ? [:] : [3: end])
         }
         // On a terminal, titles too long for the rows are cut to fit, so
         // rows do not wrap mid-word; piped, every title goes out whole. Not

@@ -96,6 +96,8 @@ struct TextTable {
 
     var alignments: [Alignment]
     var rows: [[String]] = []
+    /// Per row, the end of a cell that a cut keeps (see `add`).
+    private var keptEnds: [[Int: String]] = []
 
     init(_ alignments: [Alignment]) {
         self.alignments = alignments
@@ -103,8 +105,12 @@ struct TextTable {
 
     /// Adds a row. Cells are cleaned for the terminal here, except those
     /// at the `cleaned` indexes, which the caller made safe (and may style).
-    mutating func add(_ cells: [String], cleaned: Set<Int> = []) {
+    /// `keepingEnd`: for a cell that `render` may cut, the text at its end
+    /// (cleaned already) that the cut leaves whole, such as a subtask's
+    /// "(in Parent)": what is cut is what comes before it.
+    mutating func add(_ cells: [String], cleaned: Set<Int> = [], keepingEnd: [Int: String] = [:]) {
         rows.append(cells.enumerated().map { cleaned.contains($0.offset) ? $0.element : TerminalText.clean($0.element) })
+        keptEnds.append(keepingEnd)
     }
 
     /// The rows, columns aligned. With `width` (a terminal's), when the rows
@@ -125,7 +131,7 @@ struct TextTable {
             if widths[shrinking] > room {
                 widths[shrinking] = room
                 for index in rows.indices where shrinking < rows[index].count {
-                    rows[index][shrinking] = TerminalText.truncate(rows[index][shrinking], to: room)
+                    rows[index][shrinking] = Self.cut(rows[index][shrinking], to: room, keeping: keptEnds[index][shrinking])
                 }
             }
         }
@@ -138,6 +144,20 @@ struct TextTable {
             .trailingSpacesRemoved
         }
         .joined(separator: "\n")
+    }
+
+    /// `text` cut to `room` columns with an ellipsis, before `end` when it
+    /// ends with it and a few columns are left for what comes before;
+    /// else from the end, as any text.
+    static func cut(_ text: String, to room: Int, keeping end: String?) -> String {
+        guard TerminalText.width(text) > room else { return text }
+        if let end, !end.isEmpty, text.hasSuffix(end) {
+            let before = room - TerminalText.width(end)
+            if before >= 6 {
+                return TerminalText.truncate(String(text.dropLast(end.count)), to: before) + end
+            }
+        }
+        return TerminalText.truncate(text, to: room)
     }
 }
 

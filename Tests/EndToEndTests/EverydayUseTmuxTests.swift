@@ -82,15 +82,25 @@ extension EverydayUseTmuxTests {
         #expect(try cli.ok("show", "Home").contains(title))
         let quoted = cli.binary.path.replacingOccurrences(of: "'", with: "'\\''")
         try cli.ok("add", "Short title", "--list", "Home", "--notes", "a needle in notes long enough to end the row well past sixty columns")
-        let shell = try TmuxSession(["/bin/sh", "-c", "'\(quoted)' show Home; '\(quoted)' search needle; echo END; sleep 30"],
-                                    environment: cli.environment, in: cli.home, width: 60, height: 20)
+        // A cut keeps where a subtask belongs and how far its parent is.
+        let trip = try cli.ok("add", "Plan the long trip to the mountains this autumn", "--list", "Home", "--literal").prefix(8)
+        // A subtask's add says on stderr which list it went to.
+        let hut = try cli.run(["add", "Book the mountain hut for the whole long weekend", "--parent", String(trip), "--literal"])
+            .stdout.prefix(8)
+        let shell = try TmuxSession(["/bin/sh", "-c", "'\(quoted)' show Home; '\(quoted)' search needle; '\(quoted)' search mountain; echo END; sleep 30"],
+                                    environment: cli.environment, in: cli.home, width: 60, height: 30)
         defer { shell.stop() }
         let screen = try shell.waitFor("END")
-        let row = try #require(screen.split(separator: "\n").first { $0.hasPrefix(id) })
+        let lines = screen.split(separator: "\n")
+        let row = try #require(lines.first { $0.hasPrefix(id) })
         #expect(row.contains("A long title that goes") && row.contains("…") && row.hasSuffix("#travel"), "\(screen)")
-        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
+        #expect(lines.allSatisfy { $0.count <= 60 })
         // A search's snippet ends the row and wraps: titles are not cut for it.
-        #expect(screen.split(separator: "\n").contains { $0.contains("Short title") && $0.contains("needle") }, "\(screen)")
+        #expect(lines.contains { $0.contains("Short title") && $0.contains("needle") }, "\(screen)")
+        #expect(lines.contains { $0.hasPrefix(trip) && $0.contains("Plan the long") && $0.contains("…") && $0.hasSuffix("[0/1]") },
+                "\(screen)")
+        #expect(lines.contains { $0.hasPrefix(hut) && $0.contains("Book the") && $0.contains("… (in Plan the long trip to t…)") },
+                "\(screen)")
     }
 
     @Test func aSixtyByTwentySplitShowsTheApp() throws {
