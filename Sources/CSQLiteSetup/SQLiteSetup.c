@@ -277,11 +277,96 @@ static void fold_function(sqlite3_context *context, int count, sqlite3_value **v
     sqlite3_result_text(context, (const char *)out, (int)written, sqlite3_free);
 }
 
+// Reads a text one byte at a time as titles sort: folded as
+// `reminders_fold` folds it, ASCII letters lowered.
+typedef struct {
+    const unsigned char *text;
+    size_t length;
+    size_t at;
+    unsigned char pending[4];
+    size_t pendingCount;
+    size_t pendingAt;
+} FoldedReader;
+
+// The length of the UTF-8 sequence at `text[at]`, or 1 for a byte that
+// does not begin a well-formed one.
+static size_t sequence_length(const unsigned char *text, size_t length, size_t at) {
+    unsigned char byte = text[at];
+    size_t size = byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xF0 && byte <= 0xF4 ? 4 : 1;
+    if (at + size > length) return 1;
+    for (size_t next = 1; next < size; next++) {
+        if ((text[at + next] & 0xC0) != 0x80) return 1;
+    }
+    return size;
+}
+
+static unsigned char lowered(unsigned char byte) {
+    return byte >= 'A' && byte <= 'Z' ? byte + ('a' - 'A') : byte;
+}
+
+// The next byte, or -1 at the end.
+static int next_folded(FoldedReader *reader) {
+    while (reader->pendingAt == reader->pendingCount) {
+        if (reader->at >= reader->length) return -1;
+        unsigned char byte = reader->text[reader->at];
+        if (byte < 0x80) {
+            reader->at += 1;
+            return lowered(byte);
+        }
+        size_t size = sequence_length(reader->text, reader->length, reader->at);
+        // A character folds to at most its own length (a combining mark to
+        // nothing, and the loop reads on).
+        reader->pendingCount = reminders_fold(reader->text + reader->at, size, reader->pending);
+        reader->pendingAt = 0;
+        reader->at += size;
+    }
+    return lowered(reader->pending[reader->pendingAt++]);
+}
+
+int reminders_title_compare(const unsigned char *a, size_t aLength, const unsigned char *b, size_t bLength) {
+    // ASCII folds to itself, lowered: compared in place up to the first
+    // other byte (most titles have none), then read folded from there.
+    size_t common = aLength < bLength ? aLength : bLength;
+    size_t same = 0;
+    while (same < common && a[same] < 0x80 && b[same] < 0x80) {
+        unsigned char p = lowered(a[same]);
+        unsigned char q = lowered(b[same]);
+        if (p != q) return p < q ? -1 : 1;
+        same++;
+    }
+    FoldedReader x = {a, aLength, same, {0}, 0, 0};
+    FoldedReader y = {b, bLength, same, {0}, 0, 0};
+    for (;;) {
+        int p = next_folded(&x);
+        int q = next_folded(&y);
+        // The end (-1) before any byte: a prefix first.
+        if (p != q) return p < q ? -1 : 1;
+        if (p < 0) break;
+    }
+    // The same letters: as NOCASE compares them, then byte for byte, so
+    // that only equal texts are equal.
+    for (size_t at = same; at < common; at++) {
+        unsigned char p = lowered(a[at]);
+        unsigned char q = lowered(b[at]);
+        if (p != q) return p < q ? -1 : 1;
+    }
+    if (aLength != bLength) return aLength < bLength ? -1 : 1;
+    int order = memcmp(a, b, aLength);
+    return (order > 0) - (order < 0);
+}
+
+static int title_collation(void *context, int aLength, const void *a, int bLength, const void *b) {
+    (void)context;
+    return reminders_title_compare(a, (size_t)aLength, b, (size_t)bLength);
+}
+
 static int register_functions(sqlite3 *db, char **error, const struct sqlite3_api_routines *api) {
     (void)error;
     (void)api;
-    return sqlite3_create_function_v2(db, "reminders_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                      NULL, fold_function, NULL, NULL, NULL);
+    int code = sqlite3_create_function_v2(db, "reminders_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                          NULL, fold_function, NULL, NULL, NULL);
+    if (code != SQLITE_OK) return code;
+    return sqlite3_create_collation_v2(db, "reminders_title", SQLITE_UTF8, NULL, title_collation, NULL);
 }
 
 static void setup(void) {
@@ -292,7 +377,8 @@ static void setup(void) {
     // they wait for each other.
     result = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     // Every connection opened from here on knows `reminders_fold`, which
-    // the search index's triggers call.
+    // the search index's triggers call, and the `reminders_title`
+    // collation, which sorts titles and keeps an index of them.
     int registered = sqlite3_auto_extension((void (*)(void))register_functions);
     if (result == SQLITE_OK) result = registered;
 }

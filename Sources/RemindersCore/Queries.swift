@@ -211,7 +211,7 @@ public enum Queries {
             SELECT remindersLists.*, ifnull(counts.openCount, 0) AS openCount,
               EXISTS (SELECT 1 FROM remindersListCovers WHERE remindersListID = remindersLists.id) AS hasCover
             FROM remindersLists LEFT JOIN listReminderCounts AS counts ON counts.remindersListID = remindersLists.id
-            ORDER BY position, title COLLATE NOCASE, id
+            ORDER BY position, title COLLATE reminders_title, id
             """).map { row in
             ListSummary(list: try RemindersList(row: row), openCount: row["openCount"], hasCover: row["hasCover"])
         }
@@ -222,7 +222,7 @@ public enum Queries {
             SELECT tags.id, tags.title, counts.openCount
             FROM tags JOIN tagReminderCounts AS counts ON counts.tagID = tags.id
             WHERE counts.linkCount > 0
-            ORDER BY tags.id
+            ORDER BY tags.title COLLATE reminders_title, tags.id
             """).map { TagSummary(id: $0["id"], title: $0["title"], openCount: $0["openCount"]) }
     }
 
@@ -231,7 +231,7 @@ public enum Queries {
         try Row.fetchAll(db, sql: """
             SELECT tags.id, tags.title, ifnull(counts.openCount, 0) AS openCount
             FROM tags LEFT JOIN tagReminderCounts AS counts ON counts.tagID = tags.id
-            ORDER BY tags.id
+            ORDER BY tags.title COLLATE reminders_title, tags.id
             """).map { TagSummary(id: $0["id"], title: $0["title"], openCount: $0["openCount"]) }
     }
 
@@ -329,9 +329,9 @@ public enum Queries {
         return (total, total - open)
     }
 
-    /// Every tag's title, in key order.
+    /// Every tag's title, in the order titles sort.
     public static func tagTitles(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY id")
+        try String.fetchAll(db, sql: "SELECT title FROM tags ORDER BY title COLLATE reminders_title, id")
     }
 
     /// The colours lists use, one per list.
@@ -655,7 +655,7 @@ public enum Queries {
         case .priority:
             keys = "reminders.priority DESC, reminders.dueDate IS NULL, reminders.dueDate, reminders.position, reminders.id"
         case .title:
-            keys = "reminders.title COLLATE NOCASE, reminders.id"
+            keys = "reminders.title COLLATE reminders_title, reminders.id"
         }
         return completedLast ? "reminders.status = 'completed', " + keys : keys
     }
@@ -724,7 +724,7 @@ public enum Queries {
             candidates.append(rowid: sqlite3_column_int64(handle, 0), completed: completed, handle: handle, title: 2, id: 3)
         }
         let chosen = candidates.first(limit)
-        let order = "reminders.status = 'completed', reminders.title COLLATE NOCASE, reminders.id"
+        let order = "reminders.status = 'completed', reminders.title COLLATE reminders_title, reminders.id"
         let rows = try reminderRows(db, sql: """
             SELECT \(rowColumns)
             FROM reminders JOIN remindersLists ON remindersLists.id = reminders.remindersListID

@@ -175,7 +175,7 @@ public final class RemindersStore: Sendable {
     /// Moves a list up (negative) or down (positive) in the manual order.
     public func moveList(id: String, by offset: Int) throws {
         try write { db in
-            var ids = try String.fetchAll(db, sql: "SELECT id FROM remindersLists ORDER BY position, title COLLATE NOCASE, id")
+            var ids = try String.fetchAll(db, sql: "SELECT id FROM remindersLists ORDER BY position, title COLLATE reminders_title, id")
             try Self.move(id, by: offset, in: &ids)
             for (position, listID) in ids.enumerated() {
                 try db.execute(sql: "UPDATE remindersLists SET position = ? WHERE id = ? AND position != ?",

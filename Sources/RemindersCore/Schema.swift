@@ -247,6 +247,19 @@ public enum Schema {
             try db.execute(sql: foldedSearchTriggersSQL)
             try db.execute(sql: DerivedData.searchRebuildSQL)
         }
+        migrator.registerMigration("v13: titles sort without diacritics") { db in
+            // "Éclair" sorted after "zebra" (NOCASE folds ASCII only). The
+            // open reminders' title index keeps the new order, so a window
+            // of a long list sorted by title is still read from it. A bulk
+            // load stopped midway keeps the indexes aside: they come back
+            // first, to be replaced here.
+            try DerivedData.resume(db)
+            try db.execute(sql: """
+                DROP INDEX IF EXISTS reminders_open_title;
+                CREATE INDEX reminders_open_title ON reminders(title COLLATE reminders_title, id, status)
+                  WHERE status != 'completed';
+                """)
+        }
         return migrator
     }
 

@@ -179,7 +179,7 @@ struct CountsTests {
             let lists = try Queries.lists(db).map { [$0.list.id: $0.openCount] }
             let expectedLists = try Row.fetchAll(db, sql: """
                 SELECT id, (SELECT count(*) FROM reminders WHERE remindersListID = remindersLists.id AND status != 'completed') AS open
-                FROM remindersLists ORDER BY position, title COLLATE NOCASE, id
+                FROM remindersLists ORDER BY position, title COLLATE reminders_title, id
                 """).map { [$0["id"] as String: $0["open"] as Int] }
             #expect(lists == expectedLists, "list counts \(context)", sourceLocation: sourceLocation)
 
@@ -187,13 +187,13 @@ struct CountsTests {
             let expectedTags = try Row.fetchAll(db, sql: """
                 SELECT id, title, (SELECT count(*) FROM remindersTags JOIN reminders ON reminders.id = remindersTags.reminderID
                                    WHERE remindersTags.tagID = tags.id AND reminders.status != 'completed') AS open
-                FROM tags ORDER BY id
+                FROM tags ORDER BY title COLLATE reminders_title, id
                 """).map { TagSummary(id: $0["id"], title: $0["title"], openCount: $0["open"]) }
             #expect(tags == expectedTags, "tag counts \(context)", sourceLocation: sourceLocation)
             let inUse = try Queries.tagsInUse(db).map(\.title)
             let expectedInUse = try String.fetchAll(db, sql: """
                 SELECT title FROM tags WHERE EXISTS (SELECT 1 FROM remindersTags WHERE tagID = tags.id)
-                ORDER BY id
+                ORDER BY title COLLATE reminders_title, id
                 """)
             #expect(inUse == expectedInUse, "tags in use \(context)", sourceLocation: sourceLocation)
             // No counts left behind for lists and tags that are gone.

@@ -54,8 +54,8 @@ struct SearchTests {
     }
 
     /// The hits are sorted in Swift, not by SQLite: the order must be
-    /// SQLite's (completed last, title NOCASE: ASCII folded, other bytes
-    /// as they are, then id), whatever the titles, and so must the count.
+    /// SQLite's (completed last, titles by the `reminders_title`
+    /// collation, then id), whatever the titles, and so must the count.
     @Test func hitsComeInSQLitesOrderWhateverTheTitles() throws {
         let store = try makeStore()
         let list = try store.createList(title: "Home")
@@ -82,7 +82,7 @@ struct SearchTests {
                 let expected = try store.writer.read { db in
                     try String.fetchAll(db, sql: """
                         SELECT id FROM reminders WHERE (title LIKE '%task%' OR notes LIKE '%task%') \(showCompleted ? "" : "AND status != 'completed'")
-                        ORDER BY status = 'completed', title COLLATE NOCASE, id LIMIT ?
+                        ORDER BY status = 'completed', title COLLATE reminders_title, id LIMIT ?
                         """, arguments: [limit])
                 }
                 #expect(results.hits.map(\.row.reminder.id) == expected, "showCompleted \(showCompleted), limit \(limit)")

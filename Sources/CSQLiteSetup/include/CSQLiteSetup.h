@@ -10,7 +10,8 @@
 /// before the first call, which leaves SQLite's defaults in place).
 ///
 /// Also registers, for every connection opened after the first call, the
-/// SQL function `reminders_fold(text)` (see `reminders_fold`).
+/// SQL function `reminders_fold(text)` (see `reminders_fold`) and the
+/// collation `reminders_title` (see `reminders_title_compare`).
 int reminders_sqlite_setup(void);
 
 /// Writes `text` (UTF-8, `length` bytes) to `out` as the search index holds
@@ -23,5 +24,15 @@ int reminders_sqlite_setup(void);
 /// wrote. What it folds is part of the search index: a change to it needs
 /// a migration that rebuilds the index, as v12 did.
 size_t reminders_fold(const unsigned char *text, size_t length, unsigned char *out);
+
+/// Below, at or above zero as title `a` sorts before, with or after title
+/// `b` (UTF-8, lengths in bytes): by their letters as `reminders_fold`
+/// folds them with ASCII lowered ("Éclair" by "eclair", before "zebra"), a
+/// prefix first; texts with the same letters as SQLite's NOCASE orders
+/// them, then byte for byte, so only equal texts are equal. The SQL
+/// collation `reminders_title` compares this way, and an index keeps its
+/// order: a change to it (or to the fold) needs a migration that rebuilds
+/// the indexes that use it, as v13 built `reminders_open_title`.
+int reminders_title_compare(const unsigned char *a, size_t aLength, const unsigned char *b, size_t bLength);
 
 #endif
