@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RemindersCore
+import Synchronization
 
 /// Where the cover image in the list form comes from.
 public enum CoverSource: Equatable, Sendable {
@@ -82,9 +83,15 @@ public struct ListFormState: ViewState {
 /// The form for a new list or an edit: title, color, cover image.
 public final class ListFormViewModel: ViewModel {
     public let core: ViewModelCore<ListFormState>
+    /// The title and color as the list had them when the form read it (or
+    /// as the form last saved them): a save writes only what differs, so
+    /// a change made elsewhere meanwhile to the other stays. Nil for a
+    /// list not saved yet.
+    private let baseline: Mutex<ListFields?>
     /// A new list, in the next palette color after those in use.
     public init(environment: AppEnvironment) {
         let color = (try? environment.writer.read { db in try RemindersStore.nextColor(db) }) ?? RemindersStore.palette[0]
+        baseline = Mutex(nil)
         core = ViewModelCore(environment: environment,
                    initial: ListFormState(listID: nil, fields: ListFields(color: color), fieldErrors: [:]),
                    label: "list-form")
@@ -99,6 +106,7 @@ public final class ListFormViewModel: ViewModel {
         guard let (list, cover) = found else { throw CoreError.notFound("list \(listID) not found") }
         let fields = ListFields(title: list.title, color: list.color,
                                 coverSource: cover == nil ? .none : .existing, coverPNG: cover)
+        baseline = Mutex(fields)
         core = ViewModelCore(environment: environment,
                    initial: ListFormState(listID: listID, fields: fields, fieldErrors: [:]),
                    label: "list-form")
@@ -213,7 +221,9 @@ public final class ListFormViewModel: ViewModel {
         do {
             let id: String
             if let listID = state.listID {
-                try store.updateList(id: listID, title: fields.title, color: fields.color)
+                let was = baseline.withLock { $0 }
+                try store.updateList(id: listID, title: was?.title == fields.title ? nil : fields.title,
+                                     color: was?.color == fields.color ? nil : fields.color)
                 id = listID
             } else {
                 id = try store.createList(title: fields.title, color: fields.color).id
@@ -222,6 +232,7 @@ public final class ListFormViewModel: ViewModel {
             if fields.coverSource != .existing {
                 try store.setCover(listID: id, png: fields.coverPNG)
             }
+            baseline.withLock { $0 = fields }
             return .saved(id: id)
         } catch {
             let message = Self.describe(error)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RemindersCore
+import Synchronization
 
 /// The fields of the reminder form, as the user typed them.
 public struct ReminderFields: Equatable, Sendable {
@@ -113,6 +114,13 @@ public struct ReminderFormState: ViewState {
 /// `validate()` checks them and `save()` writes through the store.
 public final class ReminderFormViewModel: ViewModel {
     public let core: ViewModelCore<ReminderFormState>
+    /// The fields as the reminder had them when the form read it (or as
+    /// the form last saved them): a save writes only the fields that
+    /// differ from these, so an edit made meanwhile elsewhere (another
+    /// device's, synced in while the form is open, or a command's) to a
+    /// field the user did not touch stays. Nil for a reminder not saved
+    /// yet.
+    private let baseline: Mutex<ReminderFields?>
     /// A new reminder. `context` pre-fills from where the user pressed
     /// "add": a list's id, today's date for Today or Scheduled, the flag for
     /// Flagged, the tag for a tag. Without a list, the first list is chosen.
@@ -125,6 +133,7 @@ public final class ReminderFormViewModel: ViewModel {
         case .tag(let tag): fields.tags = [tag]
         case .all, .completed, nil: break
         }
+        baseline = Mutex(nil)
         core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: nil, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
@@ -160,6 +169,7 @@ public final class ReminderFormViewModel: ViewModel {
             priority: row.reminder.priority, isFlagged: row.reminder.isFlagged,
             listID: row.reminder.remindersListID, tags: row.tags,
             repeatText: row.reminder.repeatRule.map(Self.repeatText) ?? "", alertBefore: row.reminder.alertBefore)
+        baseline = Mutex(fields)
         core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: reminderID, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
@@ -444,16 +454,28 @@ public final class ReminderFormViewModel: ViewModel {
         let rule = (try? resolvedRepeat().get()) ?? nil
         do {
             if let id = state.reminderID {
+                let was = baseline.withLock { $0 }
+                func changed<Value: Equatable>(_ field: KeyPath<ReminderFields, Value>) -> Bool {
+                    was.map { $0[keyPath: field] != fields[keyPath: field] } ?? true
+                }
                 try store.updateReminder(id: id, ReminderChanges(
-                    title: fields.title, notes: fields.notes, dueDate: .some(due), priority: fields.priority,
-                    isFlagged: fields.isFlagged, listID: fields.listID, tags: fields.tags,
-                    repeatRule: .some(rule?.rrule), alertBefore: .some(fields.alertBefore)))
+                    title: changed(\.title) ? fields.title : nil,
+                    notes: changed(\.notes) ? fields.notes : nil,
+                    dueDate: changed(\.dueDate) || changed(\.dueTime) ? .some(due) : nil,
+                    priority: changed(\.priority) ? fields.priority : nil,
+                    isFlagged: changed(\.isFlagged) ? fields.isFlagged : nil,
+                    listID: changed(\.listID) ? fields.listID : nil,
+                    tags: changed(\.tags) ? fields.tags : nil,
+                    repeatRule: changed(\.repeatText) ? .some(rule?.rrule) : nil,
+                    alertBefore: changed(\.alertBefore) ? .some(fields.alertBefore) : nil))
+                baseline.withLock { $0 = fields }
                 return .saved(id: id)
             }
             let reminder = try store.createReminder(ReminderDraft(
                 listID: fields.listID, title: fields.title, notes: fields.notes, dueDate: due,
                 priority: fields.priority, isFlagged: fields.isFlagged, tags: fields.tags,
                 repeatRule: rule?.rrule, alertBefore: fields.alertBefore))
+            baseline.withLock { $0 = fields }
             update { $0.reminderID = reminder.id }
             return .saved(id: reminder.id)
         } catch {

@@ -29,6 +29,19 @@ import Testing
 
     /// "~/my ocean.png" is read from $HOME, as a shell would, not from the
     /// password file's home.
+    /// Renamed in the form while another device recoloured it: both stay.
+    @Test func aChangeMadeElsewhereWhileTheFormIsOpenStays() throws {
+        let world = try World()
+        let id = try world.list("Home")
+        let form = try ListFormViewModel(environment: world.environment, listID: id)
+        form.title = "Home and garden"
+        try world.environment.store.updateList(id: id, color: "#5cc15a")
+        #expect(form.save() == .saved(id: id))
+        let list = try #require(try world.environment.writer.read { db in try Queries.list(db, id: id) })
+        #expect(list.title == "Home and garden")
+        #expect(list.color == "#5cc15a")
+    }
+
     @Test func aTildeIsTheHomeVariable() {
         let environment = ["HOME": "/srv/people/ana"]
         #expect(ListFormViewModel.expandingHome("~/my ocean.png", environment: environment) == "/srv/people/ana/my ocean.png")

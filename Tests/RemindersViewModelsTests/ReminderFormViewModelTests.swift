@@ -112,6 +112,38 @@ import Testing
         #expect(row.tags == ["b", "c"])
     }
 
+    /// A save writes only the fields the user changed: what changed
+    /// meanwhile elsewhere (here a command's edit; in the app, as often
+    /// another device's, synced in while the form is open) to the others
+    /// stays. It overwrote every field with what the form had read.
+    @Test func anEditMadeElsewhereWhileTheFormIsOpenStays() throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let id = try world.reminder("Omega", in: personal, notes: "old notes", due: "2026-03-02T08:00", priority: .low)
+        let form = try ReminderFormViewModel(environment: world.environment, reminderID: id)
+        form.title = "Omega v2"
+        form.priority = .high
+        // Elsewhere, meanwhile: the notes, the flag, the due date, the
+        // priority (which the form changed too: the form's wins).
+        try world.environment.store.updateReminder(id: id, ReminderChanges(
+            notes: "phone notes", dueDate: .some(DueDate("2026-12-25")), priority: .medium, isFlagged: true))
+        #expect(form.save() == .saved(id: id))
+        var row = try #require(try world.row(id))
+        #expect(row.reminder.title == "Omega v2")
+        #expect(row.reminder.notes == "phone notes")
+        #expect(row.reminder.isFlagged)
+        #expect(row.reminder.dueDate == (DueDate("2026-12-25")))
+        #expect(row.reminder.priority == .high)
+        // Saved again after another edit elsewhere: what the form saved is
+        // its new starting point.
+        try world.environment.store.updateReminder(id: id, ReminderChanges(title: "Omega from the phone"))
+        form.notes = "form notes"
+        #expect(form.save() == .saved(id: id))
+        row = try #require(try world.row(id))
+        #expect(row.reminder.title == "Omega from the phone")
+        #expect(row.reminder.notes == "form notes")
+    }
+
     @Test func editingAMissingReminderThrows() throws {
         let world = try World()
         #expect(throws: CoreError.notFound("reminder nope not found")) {
