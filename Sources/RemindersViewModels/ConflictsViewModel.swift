@@ -36,8 +36,11 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     public var id: String { entry.id }
     /// "Reminder", "List", "Tag", "List cover", "Tag link".
     public var kind: String
-    /// The reminder's or list's title now; nil when the record is gone.
+    /// The reminder's or list's title now; once the record is gone, the
+    /// title its entry kept, if any.
     public var title: String?
+    /// The record is no longer here (deleted).
+    public var isGone: Bool
     /// A reminder's list, for context.
     public var listTitle: String?
     /// "Title", "Due date", …; "Whole reminder" for a delete.
@@ -78,10 +81,12 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         }
     }
 
-    /// "Reminder “Buy milk”", or "Reminder 1a2b3c4d (deleted)".
+    /// "Reminder “Buy milk”"; once deleted, "Reminder “Buy milk”
+    /// (deleted)", or "Reminder 1a2b3c4d (deleted)" when its title is not
+    /// known.
     public var subject: String {
-        if let title { return "\(kind) “\(title)”" }
-        return "\(kind) \(entry.recordID.prefix(8)) (deleted)"
+        guard let title else { return "\(kind) \(entry.recordID.prefix(8)) (deleted)" }
+        return isGone ? "\(kind) “\(title)” (deleted)" : "\(kind) “\(title)”"
     }
 }
 
@@ -191,7 +196,7 @@ public final class ConflictsViewModel: ViewModel {
     static func item(_ logged: ConflictEntry, _ db: Database, device: String) throws -> ConflictItem {
         let entry = logged.seen(from: device)
         let isAboutThisDevice = entry.localDevice == nil || entry.localDevice == device
-        let (title, listTitle) = try titles(of: entry, db)
+        let (title, listTitle, isGone) = try titles(of: entry, db)
         let isWhole = entry.field == "*"
         let winner: ConflictWinner = switch entry.winner {
         case "local": .thisDevice
@@ -207,6 +212,7 @@ public final class ConflictsViewModel: ViewModel {
             entry: entry,
             kind: ConflictText.kind(entry.recordType),
             title: title,
+            isGone: isGone,
             listTitle: listTitle,
             fieldName: isWhole ? "Whole \(ConflictText.kind(entry.recordType).lowercased())" : ConflictText.field(entry.field),
             ancestor: isWhole ? nil : try ConflictText.value(entry.ancestor, field: entry.field, table: entry.recordType, db),
@@ -216,7 +222,7 @@ public final class ConflictsViewModel: ViewModel {
             reason: reason(entry, isAboutThisDevice: isAboutThisDevice),
             resolvedAt: Date(timeIntervalSince1970: Double(entry.resolvedAt) / 1000),
             isDismissed: entry.isDismissed,
-            canKeepOther: !isWhole && winner != .delete && title != nil && entry.cause == nil,
+            canKeepOther: !isWhole && winner != .delete && !isGone && entry.cause == nil,
             isAboutThisDevice: isAboutThisDevice)
     }
 
@@ -265,9 +271,23 @@ public final class ConflictsViewModel: ViewModel {
         }
     }
 
-    /// The record's title now, and a reminder's list title.
-    static func titles(of entry: ConflictEntry, _ db: Database) throws -> (String?, String?) {
-        try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID)
+    /// The record's title now, and a reminder's list title. A record no
+    /// longer here is named by the title its entry kept, if any: the
+    /// winning value of a title conflict, or the title among a lost row's
+    /// values (a subtask made here under a reminder deleted elsewhere).
+    public static func titles(of entry: ConflictEntry, _ db: Database) throws -> (title: String?, listTitle: String?, isGone: Bool) {
+        let found = try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID)
+        if let title = found.title { return (title, found.listTitle, false) }
+        let kept: String?
+        if entry.field == "title" {
+            kept = entry.winner == "local" ? entry.local : entry.winner == "remote" ? entry.remote : entry.local ?? entry.remote
+        } else if entry.field == "*" {
+            kept = [entry.local, entry.remote].lazy.compactMap { ConflictEntry.keptValues($0)?.first { $0.column == "title" }?.value }
+                .first
+        } else {
+            kept = nil
+        }
+        return (kept.flatMap { $0.isEmpty ? nil : $0 }, found.listTitle, true)
     }
 }
 

@@ -137,6 +137,32 @@ enum ChangeCapture {
             """
     }
 
+    /// What a row deleted with its parent had that the server never saw,
+    /// as the log keeps a lost edit (`SyncEngine.editedValues`, JSON
+    /// `[[column, value], …]`): a row never on the server, its text (a
+    /// subtask made here under a list or parent deleted elsewhere: its
+    /// title is all that is left of it); an edited one, its edited text and
+    /// numbers. "edited" when there is none of those.
+    static func lostValues(_ table: TableSchema) -> String {
+        let pairs = table.columns.compactMap { column -> String? in
+            guard column != table.parent?.column, let type = table.types[column], type == "TEXT" || type == "INTEGER" else {
+                return nil
+            }
+            let old = "OLD.\(column.quotedDatabaseIdentifier)"
+            let value = type == "TEXT" ? old : "CAST(\(old) AS TEXT)"
+            let edited = "json_type(sync_metadata.editTimes, \("$.\"\(column)\"".databaseLiteral)) IS NOT NULL"
+            let kept = type == "TEXT"
+                ? "(sync_metadata.lastKnownServerRecord IS NULL AND \(old) != '' OR sync_metadata.lastKnownServerRecord IS NOT NULL AND \(edited))"
+                : "sync_metadata.lastKnownServerRecord IS NOT NULL AND \(edited)"
+            return "SELECT CASE WHEN \(old) IS NOT NULL AND \(kept) THEN json_array(\(column.databaseLiteral), \(value)) END AS pair"
+        }
+        guard !pairs.isEmpty else { return "'edited'" }
+        return """
+            coalesce((SELECT nullif(json_group_array(json(pair)), '[]') FROM (\(pairs.joined(separator: " UNION ALL "))) WHERE pair IS NOT NULL),
+                     'edited')
+            """
+    }
+
     /// Fires for the engine's own deletes too: rows that a fetched delete
     /// removes by cascade must be deleted on the server as well (a child
     /// created elsewhere under a parent deleted here goes with the parent),
@@ -160,7 +186,7 @@ enum ChangeCapture {
             FOR EACH ROW BEGIN
               INSERT INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
                                           winner, localDevice, remoteDevice, resolvedAt)
-              SELECT lower(hex(randomblob(16))), recordType, recordName, '*', NULL, 'edited', 'deleted with its parent',
+              SELECT lower(hex(randomblob(16))), recordType, recordName, '*', NULL, \(lostValues(table)), 'deleted with its parent',
                      NULL, NULL, 'delete', (SELECT value FROM sync_state WHERE key = 'deviceName'), NULL, sync_now()
               FROM sync_metadata
               WHERE sync_is_applying() AND recordType = \(table.name.databaseLiteral) AND recordName = \(pk) AND isPendingSave;

@@ -213,13 +213,14 @@ struct ConflictsCommand: ParsableCommand {
 
     /// An entry as `device` sees it ("here" is this device when it took
     /// part), its record named as the Conflicts screen names it: `Reminder
-    /// “Milk” (58366c12) notes: …`, the title the record's now (none once
-    /// deleted).
+    /// “Milk” (58366c12) notes: …`, the title the record has now (once
+    /// deleted, the one its entry kept, if any).
     private func line(_ logged: ConflictEntry, device: String, _ db: Database) throws -> String {
         let entry = logged.seen(from: device)
         let isHere = entry.localDevice == nil || entry.localDevice == device
-        let title = try Queries.recordTitles(db, table: entry.recordType, key: entry.recordID).title
-        let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\(Self.short($0))” " } ?? "")(\(entry.recordID.prefix(8)))"
+        let (title, _, isGone) = try ConflictsViewModel.titles(of: entry, db)
+        let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\(Self.short($0))” " } ?? "")"
+            + "(\(entry.recordID.prefix(8))\(isGone && title != nil ? ", deleted" : ""))"
         let field = ConflictText.field(entry.field)
         // A column the app has no name for keeps its own spelling.
         let what = entry.field == "*" ? record : "\(record) \(field == entry.field ? field : field.lowercased())"

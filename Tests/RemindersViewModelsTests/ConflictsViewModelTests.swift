@@ -130,11 +130,15 @@ import TestSupport
         let (model, _) = scenario.viewModel()
         defer { model.stop() }
         _ = try scenario.desktop.store.deleteReminder(id: scenario.reminderID)
-        try await model.waitFor { $0.items.allSatisfy { $0.title == nil } }
+        try await model.waitFor { $0.items.allSatisfy(\.isGone) }
+        // Named by the title its title conflict kept; the priority's entry
+        // knows none.
         let title = try #require(model.state.items.first { $0.fieldName == "Title" })
-        #expect(title.subject.hasPrefix("Reminder \(scenario.reminderID.prefix(8)) (deleted)"))
+        #expect(title.subject == "Reminder “Buy milk” (deleted)")
         #expect(!title.canKeepOther)
-        #expect(model.keepOtherValue(id: title.id).errorMessage == "Reminder \(scenario.reminderID.prefix(8)) (deleted) no longer exists")
+        #expect(model.keepOtherValue(id: title.id).errorMessage == "Reminder “Buy milk” (deleted) no longer exists")
+        let priority = try #require(model.state.items.first { $0.fieldName == "Priority" })
+        #expect(priority.subject == "Reminder \(scenario.reminderID.prefix(8)) (deleted)")
     }
 
     @Test func aDeleteThatBeatAnEditSaysWhy() throws {

@@ -45,6 +45,28 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// A subtask still waiting to be sent when its parent's delete comes
+    /// in goes with the parent, and the log keeps what it was (it said
+    /// only "edited"), so the user can see what the delete took.
+    @Test func aSubtaskNotSentYetWhenItsParentsDeleteArrivesIsLoggedWithItsTitle() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        try a.store.deleteReminder(id: parent)
+        try a.sync()
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        _ = try b.engine.fetchChanges()
+        #expect(try b.reminder(step) == nil)
+        let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
+        #expect(entry.remote == "deleted with its parent")
+        #expect(ConflictEntry.keptValues(entry.local)?.first?.column == "title")
+        #expect(ConflictEntry.keptValues(entry.local)?.first?.value == "Buy paint")
+        try syncAll(a, b)
+        #expect(try a.reminder(step) == nil)
+        #expect(try a.export() == b.export())
+    }
+
     @Test func aSubtaskAddedWhileItsParentMovedToAnotherListEndsInTheNewList() throws {
         let directory = TemporaryDirectory()
         let (a, b, home) = try start(directory)
