@@ -12,9 +12,13 @@ import GRDB
 ///   (`occurrenceID`), so two devices completing the same occurrence
 ///   offline write the same record, and both move the due date to the same
 ///   next occurrence: one copy, one advance.
-/// - A copy is not a subtask of the series: deleting the series leaves the
-///   history of what was done, and a delete on one device while the other
-///   completes an occurrence ends with the series gone and the copy kept.
+/// - A copy is not a subtask of the series, nor of anything: deleting the
+///   series leaves the history of what was done, and a delete on one
+///   device while the other completes an occurrence ends with the series
+///   gone and the copy kept. A repeating subtask's copies are not in its
+///   parent's checklist either, where each would be one more ticked item.
+/// - A series' subtasks are a checklist for each occurrence: when the
+///   series moves on, the ones ticked are open again for the next.
 /// - A rule edited on one device while the other completes an occurrence:
 ///   both fields merge as any field does (the due date from the
 ///   completion, the rule from the later edit), and the new rule applies
@@ -63,6 +67,11 @@ public enum Repeats {
             let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
             try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
                            arguments: [next.due.description, next.rule.rrule, reminder.id])
+            // The next occurrence's checklist starts open.
+            try db.execute(sql: """
+                UPDATE reminders SET status = 'incomplete', completedAt = NULL
+                WHERE parentID = ? AND status = 'completed' AND repeatOf IS NULL
+                """, arguments: [reminder.id])
             return Completion(id: reminder.id, due: due, rule: text, copyID: copy)
         }
         // The last occurrence: the reminder itself is the record of it.
@@ -79,7 +88,7 @@ public enum Repeats {
         let copy = Reminder(
             id: id, remindersListID: reminder.remindersListID, title: reminder.title, notes: reminder.notes, dueDate: due,
             priority: reminder.priority, isFlagged: reminder.isFlagged, status: .completed, completedAt: completedAt,
-            position: reminder.position, parentID: reminder.parentID, repeatRule: nil, repeatOf: reminder.id,
+            position: reminder.position, parentID: nil, repeatRule: nil, repeatOf: reminder.id,
             alertBefore: reminder.alertBefore)
         guard try !Reminder.exists(db, key: id) else { return id }
         try copy.insert(db)

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import RemindersCore
+
+/// A repeating reminder's subtasks are a checklist for each occurrence,
+/// and the completed copies of occurrences stay out of every checklist.
+@Suite("A repeating reminder's checklist")
+struct RepeatingChecklistTests {
+    @Test func theNextOccurrenceStartsWithItsChecklistOpen() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let clean = try store.createReminder(ReminderDraft(listID: home.id, title: "Weekly clean", dueDate: DueDate("2026-03-01"),
+                                                           repeatRule: "FREQ=WEEKLY"))
+        let vacuum = try store.createReminder(ReminderDraft(listID: home.id, title: "Vacuum", parentID: clean.id))
+        let dust = try store.createReminder(ReminderDraft(listID: home.id, title: "Dust", dueDate: DueDate("2026-03-01"),
+                                                          parentID: clean.id, repeatRule: "FREQ=DAILY"))
+        try store.complete(id: vacuum.id)
+        try store.complete(id: clean.id, subtasks: true)
+
+        let rows = try store.read { db in try Reminder.order(Column("title"), Column("dueDate")).fetchAll(db) }
+        let series = try #require(rows.first { $0.id == clean.id })
+        #expect(series.status == .incomplete && series.dueDate == DueDate("2026-03-08"))
+        // Ticked for this week, open again for the next.
+        #expect(try #require(rows.first { $0.id == vacuum.id }).status == .incomplete)
+        let dustSeries = try #require(rows.first { $0.id == dust.id })
+        #expect(dustSeries.status == .incomplete && dustSeries.dueDate == DueDate("2026-03-02"))
+        // The copies: completed, each a record of its series, under no parent.
+        let copies = rows.filter { $0.repeatOf != nil }
+        #expect(Set(copies.map(\.repeatOf)) == [clean.id, dust.id])
+        #expect(copies.allSatisfy { $0.status == .completed && $0.parentID == nil })
+        // The checklist under the series: its two items, both open.
+        let checklist = rows.filter { $0.parentID == clean.id }
+        #expect(Set(checklist.map(\.id)) == [vacuum.id, dust.id])
+        let row = try #require(try store.read { db in try Queries.reminder(db, id: clean.id, clock: store.clock) })
+        #expect(row.subtasks == 2 && row.openSubtasks == 2)
+    }
+
+    /// The series' last occurrence completes it for good: its checklist
+    /// stays as it was ticked.
+    @Test func theLastOccurrenceKeepsItsChecklistAsTicked() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let trip = try store.createReminder(ReminderDraft(listID: home.id, title: "Pack", dueDate: DueDate("2026-03-01"),
+                                                          repeatRule: "FREQ=WEEKLY;COUNT=1"))
+        let passport = try store.createReminder(ReminderDraft(listID: home.id, title: "Passport", parentID: trip.id))
+        try store.complete(id: trip.id, subtasks: true)
+        let rows = try store.read { db in try Reminder.fetchAll(db) }
+        #expect(try #require(rows.first { $0.id == trip.id }).status == .completed)
+        #expect(try #require(rows.first { $0.id == passport.id }).status == .completed)
+    }
+}
