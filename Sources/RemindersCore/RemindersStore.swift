@@ -336,15 +336,43 @@ public final class RemindersStore: Sendable {
         }
     }
 
+    /// What `uncomplete` did.
+    public enum Uncompletion: Equatable, Sendable {
+        /// The reminder was completed and is open now.
+        case reopened
+        /// An open repeating reminder took back its latest completed
+        /// occurrence, or the copy of that occurrence was given: the copy
+        /// is gone and the series is due at that occurrence again.
+        case tookBackOccurrence(seriesID: String)
+        /// It was open, with nothing to take back.
+        case alreadyOpen
+    }
+
     /// Marks a reminder incomplete. On a repeating reminder that is open,
     /// takes back its latest completed occurrence (the undo of completing
-    /// it): the due date goes back and the occurrence's copy goes.
-    public func uncomplete(id: String) throws {
+    /// it): the due date goes back and the occurrence's copy goes. The copy
+    /// of that latest occurrence does the same; the copy of an earlier one
+    /// is refused (it is history: reopened, it was one more open reminder
+    /// beside its series).
+    @discardableResult
+    public func uncomplete(id: String) throws -> Uncompletion {
         try write { db in
             let reminder = try Self.fetchReminder(db, id: id)
             try self.writeGuard(db, [reminder.remindersListID])
-            if reminder.status == .incomplete, try Repeats.takeBackLatest(db, reminder) { return }
+            if let seriesID = reminder.repeatOf, reminder.status == .completed {
+                guard let series = try Reminder.fetchOne(db, key: seriesID), series.status == .incomplete,
+                      try Repeats.latestCopyID(db, series: seriesID) == reminder.id,
+                      try Repeats.takeBackLatest(db, series) else {
+                    throw CoreError.invalidInput("“\(reminder.title)” records an earlier occurrence of a repeating reminder, and stays "
+                                                 + "completed: only the latest occurrence can be taken back")
+                }
+                return .tookBackOccurrence(seriesID: seriesID)
+            }
+            if reminder.status == .incomplete {
+                return try Repeats.takeBackLatest(db, reminder) ? .tookBackOccurrence(seriesID: reminder.id) : .alreadyOpen
+            }
             try self.setStatus(db, id: id, status: .incomplete)
+            return .reopened
         }
     }
 

@@ -103,16 +103,25 @@ public enum Repeats {
     /// the copy is deleted. Returns false when there is none.
     static func takeBackLatest(_ db: Database, _ reminder: Reminder) throws -> Bool {
         guard reminder.status == .incomplete, let text = reminder.repeatRule, var rule = try? RepeatRule(rrule: text),
-              let row = try Row.fetchOne(db, sql: """
-                  SELECT id, dueDate FROM reminders WHERE repeatOf = ? AND status = 'completed'
-                  ORDER BY completedAt DESC, dueDate DESC LIMIT 1
-                  """, arguments: [reminder.id]),
+              let row = try latestCopy(db, series: reminder.id),
               let due = DueDate(stored: row["dueDate"]) else { return false }
         if case .count(let left) = rule.end { rule.end = .count(left + 1) }
         try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: [row["id"] as String])
         try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
                        arguments: [due.description, rule.rrule, reminder.id])
         return true
+    }
+
+    /// The id of the copy `takeBackLatest` would take back.
+    static func latestCopyID(_ db: Database, series id: String) throws -> String? {
+        try latestCopy(db, series: id)?["id"]
+    }
+
+    private static func latestCopy(_ db: Database, series id: String) throws -> Row? {
+        try Row.fetchOne(db, sql: """
+            SELECT id, dueDate FROM reminders WHERE repeatOf = ? AND status = 'completed'
+            ORDER BY completedAt DESC, dueDate DESC LIMIT 1
+            """, arguments: [id])
     }
 
     /// Moves every open series on past the occurrences that already have a

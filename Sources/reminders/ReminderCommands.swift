@@ -359,14 +359,18 @@ struct UncompleteCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         let id = try context.reminder(reminder)
-        // An open repeating reminder takes back its latest occurrence; any
-        // other open one has nothing to reopen.
+        // An open repeating reminder takes back its latest occurrence (so
+        // does that occurrence's copy); any other open one has nothing to
+        // reopen.
         let before = try context.reminderRow(id: id).reminder
-        if before.status == .incomplete, before.repeatRule == nil {
-            print(confirmation("Already open", before.title, id: id))
-            return
+        switch try context.store.uncomplete(id: id) {
+        case .reopened: print(confirmation("Reopened", before.title, id: id))
+        case .alreadyOpen: print(confirmation("Already open", before.title, id: id))
+        case .tookBackOccurrence(let series):
+            let row = try context.reminderRow(id: series)
+            print(confirmation("Took back the last completion of", row.reminder.title, id: series,
+                               detail: row.reminder.dueDate.map { "due \($0.description.replacingOccurrences(of: "T", with: " ")) again" }))
         }
-        print(try context.changeReminder(id, done: "Reopened") { try context.store.uncomplete(id: $0) })
     }
 }
 

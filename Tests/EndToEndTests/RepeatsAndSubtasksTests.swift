@@ -56,6 +56,12 @@ struct RepeatsAndSubtasksTests {
         let shown = try #require(try json(ok(runner, laptop, "show", "Home", "--json")) as? [[String: Any]])
         let row = try #require(shown.first { $0["id"] as? String == bins })
         #expect(row["nextOccurrences"] as? [String] == ["2026-12-07T19:00", "2026-12-14T19:00", "2026-12-21T19:00"])
+        // Reopening the copy takes that completion back, and says so; the
+        // series has nothing more to take back then.
+        let copy = try #require(copies.first?["id"] as? String)
+        #expect(try ok(runner, laptop, "uncomplete", copy)
+                == "Took back the last completion of “Bins” (\(bins.prefix(8))): due 2026-11-23 19:00 again.")
+        #expect(try ok(runner, laptop, "uncomplete", bins).hasPrefix("Already open “Bins”"))
     }
 
     @Test func aSubtaskMadeOnOneDeviceShowsUnderItsParentOnTheOther() throws {

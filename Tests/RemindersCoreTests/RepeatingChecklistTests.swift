@@ -50,4 +50,28 @@ struct RepeatingChecklistTests {
         #expect(try #require(rows.first { $0.id == trip.id }).status == .completed)
         #expect(try #require(rows.first { $0.id == passport.id }).status == .completed)
     }
+
+    /// Reopening a completed occurrence's copy: the latest one is taken
+    /// back (copy gone, series due at it again), an earlier one refused. It
+    /// used to become one more open reminder beside its series.
+    @Test func uncompletingACopyTakesBackOnlyTheLatestOccurrence() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let backup = try store.createReminder(ReminderDraft(listID: home.id, title: "Backup", dueDate: DueDate("2026-03-01"),
+                                                            repeatRule: "FREQ=DAILY"))
+        #expect(try store.uncomplete(id: backup.id) == .alreadyOpen)
+        try store.complete(id: backup.id)
+        try store.complete(id: backup.id)
+        let first = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-01")))
+        let second = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-02")))
+        #expect(throws: CoreError.self) { try store.uncomplete(id: first) }
+        #expect(try store.uncomplete(id: second) == .tookBackOccurrence(seriesID: backup.id))
+        let rows = try store.read { db in try Reminder.fetchAll(db) }
+        #expect(Set(rows.map(\.id)) == [backup.id, first])
+        #expect(try #require(rows.first { $0.id == backup.id }).dueDate == DueDate("2026-03-02"))
+        #expect(rows.filter { $0.status == .incomplete }.count == 1)
+        // The series itself takes back the one left.
+        #expect(try store.uncomplete(id: backup.id) == .tookBackOccurrence(seriesID: backup.id))
+        #expect(try store.uncomplete(id: backup.id) == .alreadyOpen)
+    }
 }
