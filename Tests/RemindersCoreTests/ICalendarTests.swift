@@ -38,6 +38,23 @@ import Testing
         "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//Test//EN\n\(header)\n\(todos)\nEND:VCALENDAR\n"
     }
 
+    /// A file of events and no to-dos makes no list (it made an empty one,
+    /// named after the file); an existing list's empty file is still its
+    /// file.
+    @Test func aFileWithoutToDosMakesNoList() throws {
+        let store = try makeStore()
+        let events = try file("ev.ics", calendar("BEGIN:VEVENT\nUID:e1\nSUMMARY:Dinner\nDTSTART:20261201T190000\nEND:VEVENT",
+                                                 header: "X-WR-CALNAME:Evenings"))
+        let summary = try importFile(events, into: store)
+        #expect(summary.listsCreated.isEmpty && summary.skippedComponents == 1)
+        #expect(try store.read { try RemindersList.fetchCount($0) } == 0)
+        let errands = try store.createList(title: "Errands")
+        try store.add("Stamps", to: errands)
+        let empty = try file("errands.ics", calendar(""))
+        let deleted = try importFile(empty, into: store, .init(deleteMissing: true))
+        #expect(deleted.count(.deleted) == 1)
+    }
+
     @Test func exportThenImportIntoAFreshDeviceGivesTheSameReminders() throws {
         let a = try makeStore()
         let home = try a.createList(title: "Home", color: "#e8524a")

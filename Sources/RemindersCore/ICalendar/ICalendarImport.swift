@@ -107,6 +107,14 @@ public enum ICalendarImport {
         // The lists, then each to-do's final row.
         var targets: [(collection: ICalendarCollection, listID: String)] = []
         for collection in collections {
+            // A file of events and no to-dos is no list: nothing is made
+            // for it (a vdir folder is a list even while empty, and an
+            // existing list's file may be empty on purpose, for
+            // --delete-missing).
+            if collection.items.isEmpty, collection.folder == nil,
+               try !existingList(for: collection, options: options, db: db) {
+                continue
+            }
             let listID = try list(for: collection, options: options, db: db, summary: &summary)
             try store.writeGuard(db, [listID])
             targets.append((collection, listID))
@@ -268,6 +276,16 @@ public enum ICalendarImport {
                 || TodoMapping.versionProperties.contains($0.name)
         }
         return kept.content
+    }
+
+    /// Whether the list a collection goes into is here already.
+    private static func existingList(for collection: ICalendarCollection, options: Options, db: Database) throws -> Bool {
+        if let wanted = options.list { return (try? Resolver.list(db, wanted)) != nil }
+        if let id = collection.listID, try RemindersList.exists(db, key: id) { return true }
+        let name = collection.name ?? collection.fallbackName
+        if try RemindersList.exists(db, key: derivedID("icalendar-list", name.lowercased())) { return true }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM remindersLists WHERE title = ? COLLATE NOCASE)",
+                                 arguments: [name]) ?? false
     }
 
     /// The list a collection goes into, created or renamed as needed.
