@@ -149,6 +149,13 @@ struct DueAlertsTests {
                 == "Due: “Standup” in 15 min · ! done, open, snooze")
         #expect(AppController.alertMessage([alert("Train", before: 90 * 60), alert("Milk", before: 0)], actKey: nil)
                 == "Due: “Train” in 1 h 30 min, “Milk”")
+        // Shown later than it alerted (the app started after its time):
+        // what is left, not the lead.
+        let early = alert("Rent", before: 2 * 86_400)
+        #expect(AppController.alertMessage([early], actKey: nil, now: pinnedNow.addingTimeInterval(-35 * 3600))
+                == "Due: “Rent” in 1 day 11 h")
+        #expect(AppController.alertMessage([early], actKey: nil, now: pinnedNow.addingTimeInterval(-3 * 86_400))
+                == "Due: “Rent” in 2 days")
         #expect(AppController.leadText(3600) == "1 h")
         #expect(AppController.leadText(24 * 3600) == "1 day")
         #expect(AppController.leadText(50 * 3600) == "2 days 2 h")

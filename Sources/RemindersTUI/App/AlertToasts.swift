@@ -24,17 +24,19 @@ extension AppController {
             if case .notifyFailed(let message) = event { showError(message) }
         }
         guard !alerts.isEmpty else { return !events.isEmpty }
-        showMessage(Self.alertMessage(alerts, actKey: openAlertsKey), duration: Self.alertToastDuration)
+        showMessage(Self.alertMessage(alerts, actKey: openAlertsKey, now: now()), duration: Self.alertToastDuration)
         return true
     }
 
     /// "Due: “Pay rent” · ! done, open, snooze" (or "“A”, “B” and 2 more");
     /// an alert before the due time says how long is left: "Due: “Standup”
-    /// in 15 min".
-    static func alertMessage(_ alerts: [DueAlert], actKey: String?) -> String {
+    /// in 15 min". Left from `now` when given: an alert shown after its
+    /// time (the app was not running then) has less left than its lead.
+    static func alertMessage(_ alerts: [DueAlert], actKey: String?, now: Date? = nil) -> String {
         let titles = alerts.prefix(2).map { alert in
             let title = "“" + DisplayWidth.truncate(TextSanitizer.firstLine(alert.title), to: 32) + "”"
-            return alert.lead >= 60 ? title + " in " + leadText(alert.lead) : title
+            let left = now.map { min(alert.lead, max(0, alert.dueAt.timeIntervalSince($0))) } ?? alert.lead
+            return left >= 60 ? title + " in " + leadText(left) : title
         }
         var text = "Due: " + titles.joined(separator: ", ")
         if alerts.count > 2 { text += " and \(alerts.count - 2) more" }
