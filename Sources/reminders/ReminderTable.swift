@@ -14,6 +14,7 @@ import Glibc
 /// box ([ ] open, [~] completing, [x] completed), priority marks, title,
 /// due date, list (for smart lists), tags and the flag.
 enum ReminderTable {
+    /// A title in a one-line message (`quoted`) or the lists' table.
     static let maxTitleColumns = 60
     static let maxSnippetColumns = 72
 
@@ -27,7 +28,10 @@ enum ReminderTable {
             var due = reminder.dueDate.map(format) ?? ""
             if row.isPastDue { due += " past due" }
             if reminder.repeatRule != nil { due += due.isEmpty ? "↻" : " ↻" }
-            var title = TerminalText.truncate(TerminalText.clean(reminder.title), to: maxTitleColumns)
+            // Whole: on a terminal, `render` cuts what the width cannot
+            // hold (a fixed cap cut titles on wide terminals too, and in
+            // piped output).
+            var title = TerminalText.clean(reminder.title)
             // What a title cut to the terminal's width keeps: where a
             // subtask belongs, and how far along a parent is.
             var end = ""

@@ -77,7 +77,8 @@ extension EverydayUseTmuxTests {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }
         try cli.ok("list", "add", "Home")
-        let title = "A long title that goes past what sixty columns hold"
+        // Past the sixty columns a title was cut to everywhere, piped too.
+        let title = "A long title that goes past what sixty columns hold, and past the old cap of sixty too"
         let id = try cli.ok("add", title, "--list", "Home", "--tag", "travel", "--literal").prefix(8)
         #expect(try cli.ok("show", "Home").contains(title))
         let quoted = cli.binary.path.replacingOccurrences(of: "'", with: "'\\''")
