@@ -320,7 +320,7 @@ final class ReminderFormScreen: ViewModelScreen {
         var repeatNote: String?
         switch viewModel.resolvedRepeat() {
         case .success(let rule?):
-            let next = viewModel.repeatPreview().map { DueDateText.format($0, clock: viewModel.environment.clock) }
+            let next = viewModel.repeatPreview().map { DueDateText.format($0, clock: viewModel.environment.clock, dated: true) }
             let hasDue = (try? viewModel.resolvedDue().get()) != nil
             repeatHint = rule.description + (next.isEmpty ? " · no more occurrences"
                                              : (hasDue ? " · next " : " · due ") + next.joined(separator: ", "))
