@@ -19,7 +19,7 @@ public enum Resolver {
             return needle.lowercased()
         }
         let byTitle = try Row.fetchAll(db, sql: """
-            SELECT id, title FROM \(table) WHERE title = ? COLLATE NOCASE ORDER BY id LIMIT 5
+            SELECT id, title, \(completedColumn(table)) FROM \(table) WHERE title = ? COLLATE NOCASE ORDER BY id LIMIT 5
             """, arguments: [needle])
         if byTitle.count == 1 { return byTitle[0]["id"] }
         if byTitle.count > 1, table == Reminder.databaseTableName {
@@ -36,7 +36,7 @@ public enum Resolver {
         if needle.count >= 4 {
             let prefix = needle.lowercased()
             let byPrefix = try Row.fetchAll(db, sql: """
-                SELECT id, title FROM \(table) WHERE id >= ? AND id < ? ORDER BY id LIMIT 5
+                SELECT id, title, \(completedColumn(table)) FROM \(table) WHERE id >= ? AND id < ? ORDER BY id LIMIT 5
                 """, arguments: [prefix, prefix + "\u{FFFF}"])
             if byPrefix.count == 1 { return byPrefix[0]["id"] }
             if byPrefix.count > 1 {
@@ -49,11 +49,18 @@ public enum Resolver {
         throw CoreError.notFound("no \(kind) matches '\(needle)'")
     }
 
+    /// Whether a row is completed, for the candidates an ambiguity lists
+    /// (a repeating reminder's completed copies share its title).
+    private static func completedColumn(_ table: String) -> String {
+        table == Reminder.databaseTableName ? "status = 'completed' AS completed" : "0 AS completed"
+    }
+
     static func describe(_ rows: [Row]) -> String {
         rows.map { row -> String in
             let id: String = row["id"]
             let title: String = row["title"]
-            return "\(id.prefix(8)) (\(title.prefix(40)))"
+            let completed: Bool = row["completed"] ?? false
+            return "\(id.prefix(8)) (\(title.prefix(40))\(completed ? ", completed" : ""))"
         }.joined(separator: ", ")
     }
 }

@@ -56,6 +56,18 @@ struct BadInputTests {
         try expectRefused(.ambiguous(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.list($0, "TWICE") } }
         try expectRefused(.ambiguous(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.reminder($0, "same title") } }
         try expectRefused(.ambiguous(""), exitCode: 2, in: store) { _ = try store.read { try Resolver.reminder($0, "abcd") } }
+        // The candidates say which are completed.
+        let list = try store.createList(title: "Chores")
+        let done = try store.add("Sweep", to: list)
+        try store.complete(id: done.id)
+        try store.add("Sweep", to: list)
+        #expect(throws: CoreError.self) { try store.read { try Resolver.reminder($0, "sweep") } }
+        do {
+            _ = try store.read { try Resolver.reminder($0, "sweep") }
+        } catch let error as CoreError {
+            #expect(error.description.contains("\(done.id.prefix(8)) (Sweep, completed)"), "\(error)")
+            #expect(error.description.components(separatedBy: "completed").count == 2, "\(error)")
+        }
     }
 
     @Test func resolverAcceptsIDsPrefixesAndTitles() throws {
