@@ -52,6 +52,15 @@ enum CLI {
            details.unexpectedValues.first == first {
             fail("'\(TerminalText.clean(first))' is not a command", hint: "see 'reminders --help'", code: 2)
         }
+        // An option typed before its command ("reminders --due tomorrow add
+        // x") reads as the app's: say where it goes.
+        if path == ["reminders", "tui"], let option = arguments.first, option.hasPrefix("-"),
+           let command = arguments.dropFirst().first(where: { word in
+               RemindersCommand.configuration.subcommands.contains { $0.configuration.commandName == word }
+           }), command != "tui" {
+            fail("'\(TerminalText.clean(option))' comes before the command '\(command)': options go after it",
+                 hint: "see 'reminders \(command) --help'", code: 2)
+        }
         fail(message, hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
     }
 

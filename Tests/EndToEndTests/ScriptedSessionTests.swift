@@ -90,6 +90,7 @@ struct ScriptedSessionTests {
             (["frobnicate"], 2, "'frobnicate' is not a command (see 'reminders --help')"),
             (["tui", "frobnicate"], 2, "unexpected argument 'frobnicate' (see 'reminders tui --help')"),
             (["serch", "milk"], 2, "'serch' is not a command (see 'reminders --help')"),
+            (["--due", "tomorrow", "add", "x"], 2, "'--due' comes before the command 'add': options go after it (see 'reminders add --help')"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
         ]
