@@ -47,7 +47,10 @@ struct SyncCommand: ParsableCommand {
             let sent = "Sent \(count(report.sentSaves, "save")) and \(count(report.sentDeletes, "delete"))"
             let received = "received \(count(report.receivedSaves, "save")) and \(count(report.receivedDeletes, "delete"))"
             let conflicts = report.conflicts > 0 ? " (\(count(report.conflicts, "conflict")): see 'reminders conflicts')" : ""
-            let dropped = report.dropped > 0 ? "; dropped \(count(report.dropped, "refused change"))" : ""
+            // A change whose record was deleted elsewhere meanwhile: the
+            // delete won, and the row is gone here too.
+            let dropped = report.dropped > 0
+                ? "; \(count(report.dropped, "change")) lost to \(report.dropped == 1 ? "a delete" : "deletes") made elsewhere" : ""
             print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
         }
     }
