@@ -303,6 +303,7 @@ public final class RemindersStore: Sendable {
         try write { db in
             let reminder = try Self.fetchReminder(db, id: id)
             try self.writeGuard(db, [reminder.remindersListID])
+            if reminder.status == .completed, try self.reopenCopy(db, reminder) != nil { return .incomplete }
             let status: ReminderStatus = reminder.status == .incomplete ? .completing : .incomplete
             try self.setStatus(db, id: id, status: status)
             return status
@@ -313,7 +314,11 @@ public final class RemindersStore: Sendable {
     /// no ids, all of them.
     public func finishCompleting(ids: [String]? = nil) throws {
         try write { db in
-            let candidates = try String.fetchAll(db, sql: "SELECT id FROM reminders WHERE status = 'completing'")
+            // Subtasks first: a repeating parent that moves on opens its
+            // checklist again, which must find its ticked subtasks done.
+            let candidates = try String.fetchAll(db, sql: """
+                SELECT id FROM reminders WHERE status = 'completing' ORDER BY parentID IS NULL, rowid
+                """)
             for id in candidates where ids?.contains(id) ?? true {
                 try self.setStatus(db, id: id, status: .completed)
             }
@@ -352,28 +357,40 @@ public final class RemindersStore: Sendable {
     /// takes back its latest completed occurrence (the undo of completing
     /// it): the due date goes back and the occurrence's copy goes. The copy
     /// of that latest occurrence does the same; the copy of an earlier one
-    /// is refused (it is history: reopened, it was one more open reminder
-    /// beside its series).
+    /// is refused while its series repeats on (it is history: reopened, it
+    /// was one more open reminder beside its series). A copy whose series
+    /// is gone, over or no longer repeats reopens as any reminder.
     @discardableResult
     public func uncomplete(id: String) throws -> Uncompletion {
         try write { db in
             let reminder = try Self.fetchReminder(db, id: id)
             try self.writeGuard(db, [reminder.remindersListID])
-            if let seriesID = reminder.repeatOf, reminder.status == .completed {
-                guard let series = try Reminder.fetchOne(db, key: seriesID), series.status == .incomplete,
-                      try Repeats.latestCopyID(db, series: seriesID) == reminder.id,
-                      try Repeats.takeBackLatest(db, series) else {
-                    throw CoreError.invalidInput("“\(reminder.title)” records an earlier occurrence of a repeating reminder, and stays "
-                                                 + "completed: only the latest occurrence can be taken back")
-                }
-                return .tookBackOccurrence(seriesID: seriesID)
-            }
+            if reminder.status == .completed, let outcome = try self.reopenCopy(db, reminder) { return outcome }
             if reminder.status == .incomplete {
                 return try Repeats.takeBackLatest(db, reminder) ? .tookBackOccurrence(seriesID: reminder.id) : .alreadyOpen
             }
             try self.setStatus(db, id: id, status: .incomplete)
             return .reopened
         }
+    }
+
+    /// Reopening a completed occurrence's copy while its series repeats
+    /// on: the latest one takes that completion back (see `uncomplete`),
+    /// an earlier one is refused. Nil when `reminder` is no such copy, or
+    /// its series is gone, over or no longer repeats (it reopens as any
+    /// reminder then).
+    private func reopenCopy(_ db: Database, _ reminder: Reminder) throws -> Uncompletion? {
+        guard let seriesID = reminder.repeatOf, let series = try Reminder.fetchOne(db, key: seriesID),
+              series.status != .completed, series.rule != nil else { return nil }
+        try writeGuard(db, [series.remindersListID])
+        guard series.status == .incomplete else {
+            throw CoreError.invalidInput("“\(series.title)” is being completed: untick it first to take back a completion")
+        }
+        guard try Repeats.latestCopyID(db, series: seriesID) == reminder.id, try Repeats.takeBackLatest(db, series) else {
+            throw CoreError.invalidInput("“\(reminder.title)” records an earlier occurrence of a repeating reminder and stays "
+                                         + "completed: only the latest can be taken back")
+        }
+        return .tookBackOccurrence(seriesID: seriesID)
     }
 
     private func setStatus(_ db: Database, id: String, status: ReminderStatus) throws {

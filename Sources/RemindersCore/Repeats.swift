@@ -67,10 +67,12 @@ public enum Repeats {
             let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
             try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
                            arguments: [next.due.description, next.rule.rrule, reminder.id])
-            // The next occurrence's checklist starts open.
+            // The next occurrence's checklist starts open: what was ticked
+            // for this one, done or still completing in the app (which then
+            // has nothing left to complete).
             try db.execute(sql: """
                 UPDATE reminders SET status = 'incomplete', completedAt = NULL
-                WHERE parentID = ? AND status = 'completed' AND repeatOf IS NULL
+                WHERE parentID = ? AND status IN ('completed', 'completing') AND repeatOf IS NULL
                 """, arguments: [reminder.id])
             return Completion(id: reminder.id, due: due, rule: text, copyID: copy)
         }

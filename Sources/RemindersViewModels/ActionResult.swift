@@ -123,7 +123,9 @@ public enum UndoAction: Equatable, Sendable {
             try store.updateReminder(id: id, ReminderChanges(priority: priority))
             return .setPriority(id: id, before.priority ?? .none)
         case .restoreFields(let id, let fields):
-            let before = try Self.fields(of: id, in: store)
+            // Only the fields it puts back: the others may have changed
+            // elsewhere since, and stay.
+            let before = try Self.fields(of: id, in: store).limited(to: fields)
             try store.updateReminder(id: id, fields)
             return .restoreFields(id: id, before)
         case .deleteReminder(let id):
@@ -143,6 +145,13 @@ public enum UndoAction: Equatable, Sendable {
             try store.setParent(id: id, parentID: parentID)
             return .setParent(id: id, before)
         }
+    }
+
+    /// What `u` after a form's save puts back: the fields the save changed
+    /// (`before` against `after`, both from `fields(of:in:)`), as they were
+    /// before it. The others may change elsewhere meanwhile, and stay.
+    public static func restoring(_ before: ReminderChanges, after: ReminderChanges) -> ReminderChanges {
+        before.differing(from: after)
     }
 
     /// A reminder's editable fields as they are now, for `restoreFields`.
@@ -203,7 +212,7 @@ public enum UndoAction: Equatable, Sendable {
         case .restoreDueDate(_, let due): due.map { "Due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "No due date again"
         case .setSnooze(_, _, let until): until == nil ? "Due now again" : "Snoozed again"
         case .setPriority(_, let priority): priority == .none ? "Priority: none again" : "Priority: \(priority.name) again"
-        case .restoreFields(_, let fields): "Put back “\(fields.title ?? "")” as it was"
+        case .restoreFields(_, let fields): fields.title.map { "Put back “\($0)” as it was" } ?? "Put back the reminder as it was"
         case .deleteReminder: "Deleted again"
         case .deleteReminders(let ids): ids.count == 1 ? "Deleted 1 reminder again" : "Deleted \(ids.count) reminders again"
         case .deleteList: "Deleted the list again"
@@ -228,5 +237,39 @@ public enum FormSaveResult<Field: Hashable & Sendable>: Equatable, Sendable {
     public var savedID: String? {
         if case .saved(let id) = self { return id }
         return nil
+    }
+}
+
+extension ReminderChanges {
+    /// These changes, less the fields whose values `other` has too.
+    func differing(from other: ReminderChanges) -> ReminderChanges {
+        var result = ReminderChanges()
+        if title != other.title { result.title = title }
+        if notes != other.notes { result.notes = notes }
+        if dueDate != other.dueDate { result.dueDate = dueDate }
+        if priority != other.priority { result.priority = priority }
+        if isFlagged != other.isFlagged { result.isFlagged = isFlagged }
+        if listID != other.listID { result.listID = listID }
+        if tags != other.tags { result.tags = tags }
+        if parentID != other.parentID { result.parentID = parentID }
+        if repeatRule != other.repeatRule { result.repeatRule = repeatRule }
+        if alertBefore != other.alertBefore { result.alertBefore = alertBefore }
+        return result
+    }
+
+    /// These changes, only for the fields `mask` sets.
+    func limited(to mask: ReminderChanges) -> ReminderChanges {
+        var result = ReminderChanges()
+        if mask.title != nil { result.title = title }
+        if mask.notes != nil { result.notes = notes }
+        if mask.dueDate != nil { result.dueDate = dueDate }
+        if mask.priority != nil { result.priority = priority }
+        if mask.isFlagged != nil { result.isFlagged = isFlagged }
+        if mask.listID != nil { result.listID = listID }
+        if mask.tags != nil { result.tags = tags }
+        if mask.parentID != nil { result.parentID = parentID }
+        if mask.repeatRule != nil { result.repeatRule = repeatRule }
+        if mask.alertBefore != nil { result.alertBefore = alertBefore }
+        return result
     }
 }

@@ -220,8 +220,8 @@ public final class ListFormViewModel: ViewModel {
         update { $0.saveError = nil }
         do {
             let id: String
+            let was = baseline.withLock { $0 }
             if let listID = state.listID {
-                let was = baseline.withLock { $0 }
                 try store.updateList(id: listID, title: was?.title == fields.title ? nil : fields.title,
                                      color: was?.color == fields.color ? nil : fields.color)
                 id = listID
@@ -229,7 +229,10 @@ public final class ListFormViewModel: ViewModel {
                 id = try store.createList(title: fields.title, color: fields.color).id
                 update { $0.listID = id }
             }
-            if fields.coverSource != .existing {
+            // The cover only when the user chose one, or chose none: a
+            // list read without one may have got one elsewhere meanwhile.
+            if fields.coverSource != .existing,
+               was == nil || was?.coverSource != fields.coverSource || was?.coverPNG != fields.coverPNG {
                 try store.setCover(listID: id, png: fields.coverPNG)
             }
             baseline.withLock { $0 = fields }

@@ -458,15 +458,19 @@ public final class ReminderFormViewModel: ViewModel {
                 func changed<Value: Equatable>(_ field: KeyPath<ReminderFields, Value>) -> Bool {
                     was.map { $0[keyPath: field] != fields[keyPath: field] } ?? true
                 }
+                // The due date and the repeat go together: the store reads
+                // a cleared date as the repeat's end, and a repeat without
+                // a date takes its first day from the rule.
+                let schedule = changed(\.dueDate) || changed(\.dueTime) || changed(\.repeatText)
                 try store.updateReminder(id: id, ReminderChanges(
                     title: changed(\.title) ? fields.title : nil,
                     notes: changed(\.notes) ? fields.notes : nil,
-                    dueDate: changed(\.dueDate) || changed(\.dueTime) ? .some(due) : nil,
+                    dueDate: schedule ? .some(due) : nil,
                     priority: changed(\.priority) ? fields.priority : nil,
                     isFlagged: changed(\.isFlagged) ? fields.isFlagged : nil,
                     listID: changed(\.listID) ? fields.listID : nil,
                     tags: changed(\.tags) ? fields.tags : nil,
-                    repeatRule: changed(\.repeatText) ? .some(rule?.rrule) : nil,
+                    repeatRule: schedule ? .some(rule?.rrule) : nil,
                     alertBefore: changed(\.alertBefore) ? .some(fields.alertBefore) : nil))
                 baseline.withLock { $0 = fields }
                 return .saved(id: id)

@@ -47,10 +47,11 @@ struct SyncCommand: ParsableCommand {
             let sent = "Sent \(count(report.sentSaves, "save")) and \(count(report.sentDeletes, "delete"))"
             let received = "received \(count(report.receivedSaves, "save")) and \(count(report.receivedDeletes, "delete"))"
             let conflicts = report.conflicts > 0 ? " (\(count(report.conflicts, "conflict")): see 'reminders conflicts')" : ""
-            // A change whose record was deleted elsewhere meanwhile: the
-            // delete won, and the row is gone here too.
+            // Changes the server did not take: their record was deleted
+            // elsewhere meanwhile (the delete won), or the share became
+            // read-only or ended (the server's version was put back).
             let dropped = report.dropped > 0
-                ? "; \(count(report.dropped, "change")) lost to \(report.dropped == 1 ? "a delete" : "deletes") made elsewhere" : ""
+                ? "; \(count(report.dropped, "change")) not taken (deleted elsewhere, or refused by a share)" : ""
             print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
         }
     }
@@ -223,7 +224,7 @@ struct ConflictsCommand: ParsableCommand {
         let isHere = entry.localDevice == nil || entry.localDevice == device
         let (title, _, isGone) = try ConflictsViewModel.titles(of: entry, db)
         let record = "\(ConflictText.kind(entry.recordType)) \(title.map { "“\(Self.short($0))” " } ?? "")"
-            + "(\(entry.recordID.prefix(8))\(isGone && title != nil ? ", deleted" : ""))"
+            + "(\(entry.recordID.prefix(8))\(isGone ? ", deleted" : ""))"
         let field = ConflictText.field(entry.field)
         // A column the app has no name for keeps its own spelling.
         let what = entry.field == "*" ? record : "\(record) \(field == entry.field ? field : field.lowercased())"

@@ -74,4 +74,41 @@ struct RepeatingChecklistTests {
         #expect(try store.uncomplete(id: backup.id) == .tookBackOccurrence(seriesID: backup.id))
         #expect(try store.uncomplete(id: backup.id) == .alreadyOpen)
     }
+
+    /// Ticked in the app, the parent and its subtasks are "completing" and
+    /// finish together later: the subtasks finish first, so the series
+    /// moving on finds them done and opens them for the next occurrence.
+    @Test func aChecklistTickedInTheAppStartsOpenForTheNextOccurrence() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let clean = try store.createReminder(ReminderDraft(listID: home.id, title: "Weekly clean", dueDate: DueDate("2026-03-01"),
+                                                           repeatRule: "FREQ=WEEKLY"))
+        let vacuum = try store.createReminder(ReminderDraft(listID: home.id, title: "Vacuum", parentID: clean.id))
+        try store.toggleCompletion(id: clean.id)
+        try store.toggleCompletion(id: vacuum.id)
+        try store.finishCompleting()
+        let rows = try store.read { db in try Reminder.fetchAll(db) }
+        #expect(try #require(rows.first { $0.id == clean.id }).dueDate == DueDate("2026-03-08"))
+        #expect(try #require(rows.first { $0.id == vacuum.id }).status == .incomplete)
+    }
+
+    /// The checkbox on a copy: as `uncomplete`.
+    @Test func theCheckboxOnACopyTakesBackOnlyTheLatest() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let backup = try store.createReminder(ReminderDraft(listID: home.id, title: "Backup", dueDate: DueDate("2026-03-01"),
+                                                            repeatRule: "FREQ=DAILY"))
+        try store.complete(id: backup.id)
+        try store.complete(id: backup.id)
+        let first = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-01")))
+        let second = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-02")))
+        #expect(throws: CoreError.self) { try store.toggleCompletion(id: first) }
+        #expect(try store.toggleCompletion(id: second) == .incomplete)
+        let rows = try store.read { db in try Reminder.fetchAll(db) }
+        #expect(Set(rows.map(\.id)) == [backup.id, first])
+        #expect(rows.filter { $0.status != .completed }.map(\.id) == [backup.id])
+        // With the series gone, a copy reopens as any reminder.
+        try store.deleteReminder(id: backup.id)
+        #expect(try store.uncomplete(id: first) == .reopened)
+    }
 }

@@ -40,6 +40,12 @@ import Testing
         let list = try #require(try world.environment.writer.read { db in try Queries.list(db, id: id) })
         #expect(list.title == "Home and garden")
         #expect(list.color == "#5cc15a")
+        // A cover set elsewhere while a form that read none is open stays.
+        let again = try ListFormViewModel(environment: world.environment, listID: id)
+        try world.environment.store.setCover(listID: id, png: try #require(SampleCovers.png(named: SampleCovers.names[0])))
+        again.title = "Garden"
+        #expect(again.save() == .saved(id: id))
+        #expect(try world.environment.writer.read { db in try Queries.cover(db, listID: id) } != nil)
     }
 
     @Test func aTildeIsTheHomeVariable() {

@@ -144,6 +144,41 @@ import Testing
         #expect(row.reminder.notes == "form notes")
     }
 
+    /// Clearing the date of a repeating reminder, its repeat kept: the
+    /// repeat stays and takes its first day from the rule (as before the
+    /// form saved only what changed).
+    @Test func clearingARepeatingReminderssDateKeepsItsRepeat() throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let id = try world.reminder("Bins", in: personal, due: "2026-03-02T08:00")
+        try world.environment.store.updateReminder(id: id, ReminderChanges(repeatRule: .some("FREQ=WEEKLY;BYDAY=MO")))
+        let form = try ReminderFormViewModel(environment: world.environment, reminderID: id)
+        form.dueDate = ""
+        form.dueTime = ""
+        #expect(form.save() == .saved(id: id))
+        let row = try #require(try world.row(id))
+        #expect(row.reminder.repeatRule == "FREQ=WEEKLY;BYDAY=MO")
+        #expect(row.reminder.dueDate != nil)
+    }
+
+    /// `u` after a form's save puts back only what the save changed.
+    @Test func undoingASavePutsBackOnlyWhatItChanged() throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let id = try world.reminder("Draft", in: personal, notes: "old")
+        let store = world.environment.store
+        let before = try UndoAction.fields(of: id, in: store)
+        try store.updateReminder(id: id, ReminderChanges(title: "Final"))
+        let undo = UndoAction.restoreFields(id: id, UndoAction.restoring(before, after: try UndoAction.fields(of: id, in: store)))
+        try store.updateReminder(id: id, ReminderChanges(notes: "from the phone"))
+        let redo = try #require(undo.perform(in: world.environment).undo)
+        var row = try #require(try world.row(id))
+        #expect(row.reminder.title == "Draft" && row.reminder.notes == "from the phone")
+        _ = redo.perform(in: world.environment)
+        row = try #require(try world.row(id))
+        #expect(row.reminder.title == "Final" && row.reminder.notes == "from the phone")
+    }
+
     @Test func editingAMissingReminderThrows() throws {
         let world = try World()
         #expect(throws: CoreError.notFound("reminder nope not found")) {

@@ -280,12 +280,15 @@ public enum ICalendarImport {
 
     /// Whether the list a collection goes into is here already.
     private static func existingList(for collection: ICalendarCollection, options: Options, db: Database) throws -> Bool {
+        // The same look-ups as `list(for:)`, in its order.
         if let wanted = options.list { return (try? Resolver.list(db, wanted)) != nil }
-        if let id = collection.listID, try RemindersList.exists(db, key: id) { return true }
+        if let id = collection.listID { return try RemindersList.exists(db, key: id) }
         let name = collection.name ?? collection.fallbackName
-        if try RemindersList.exists(db, key: derivedID("icalendar-list", name.lowercased())) { return true }
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM remindersLists WHERE title = ? COLLATE NOCASE)",
-                                 arguments: [name]) ?? false
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM remindersLists WHERE title = ? COLLATE NOCASE)",
+                             arguments: [name]) ?? false {
+            return true
+        }
+        return try RemindersList.exists(db, key: derivedID("icalendar-list", name.lowercased()))
     }
 
     /// The list a collection goes into, created or renamed as needed.

@@ -118,8 +118,11 @@ final class ListDetailScreen: ViewModelScreen {
             do {
                 // What the form started from, for `u` once it is saved.
                 let before = try UndoAction.fields(of: row.id, in: environment.store)
+                let store = environment.store
                 app.push(try ReminderFormScreen(environment: environment, reminderID: row.id) { [weak app] id in
-                    app?.remember(.restoreFields(id: id, before))
+                    // Only what the save changed goes back.
+                    guard let after = try? UndoAction.fields(of: id, in: store) else { return }
+                    app?.remember(.restoreFields(id: id, UndoAction.restoring(before, after: after)))
                 })
             } catch {
                 app.showError("\(error)")
