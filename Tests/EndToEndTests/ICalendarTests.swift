@@ -145,6 +145,28 @@ struct ICalendarEndToEndTests {
         #expect(usage.status != 0 && usage.stderr.contains("choose one format"))
     }
 
+    /// A repeat rule this version cannot follow is kept and written back,
+    /// and the import says the reminder does not repeat here (it said
+    /// nothing); a file of events alone makes no list.
+    @Test func aRuleThatCannotBeFollowedIsNamedAndEventsAloneMakeNoList() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let odd = cli.home.appendingPathComponent("odd.ics").path
+        let oddText = ["BEGIN:VCALENDAR", "VERSION:2.0", "X-WR-CALNAME:Odd", "BEGIN:VTODO", "UID:odd-1", "SUMMARY:Water plants",
+                       "DUE;VALUE=DATE:20261201", "RRULE:FREQ=SOMETIMES", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        try Data(oddText.utf8).write(to: URL(fileURLWithPath: odd))
+        let said = try cli.ok("import", odd)
+        #expect(said.contains("1 to-do repeats by a rule this version cannot follow: kept, and written back by export, "
+                              + "but not repeating here"), "\(said)")
+        #expect(try cli.ok("export", "--ics").contains("RRULE:FREQ=SOMETIMES"))
+        let events = cli.home.appendingPathComponent("ev.ics").path
+        let eventText = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:e1", "SUMMARY:Dinner", "DTSTART:20261201T190000",
+                         "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        try Data(eventText.utf8).write(to: URL(fileURLWithPath: events))
+        #expect(try cli.ok("import", events) == "Imported 0 new, 0 updated, 0 unchanged; skipped 1 component that is not a to-do")
+        #expect(!(try cli.ok("lists")).contains("ev "))
+    }
+
     /// What an import keeps travels with the reminder: another device of
     /// the user exports the same to-do, X- properties and all.
     @Test func keptPropertiesSyncToTheOtherDevice() throws {

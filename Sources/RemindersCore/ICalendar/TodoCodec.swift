@@ -22,6 +22,10 @@ struct ImportedTodo {
     var givesCompletedAt: Bool
     /// Where it starts in its file.
     var line: Int
+    /// It gives a repeat rule (with a due date to repeat) that this
+    /// version cannot follow: the rule is kept and exported as written,
+    /// and the reminder does not repeat here.
+    var hasUnfollowedRule = false
 }
 
 /// The revision of a to-do: SEQUENCE first, then LAST-MODIFIED (RFC 5545
@@ -101,6 +105,7 @@ extension TodoMapping {
         }
         let rules = fields[.rule] ?? []
         var rule = rules.lazy.compactMap { self.rule($0) }.first
+        let unfollowed = !rules.isEmpty && rule == nil && due != nil
         // A rule repeats a due date; without one it is kept, not followed.
         if due == nil { rule = nil }
         let parentLink = fields[.parent]?.first
@@ -145,7 +150,7 @@ extension TodoMapping {
         return ImportedTodo(
             uid: uid, reminder: reminder, tags: tags, parentUID: parentLink?.text, repeatOfUID: item.repeatOfUID,
             position: try value(.position).flatMap { Int($0) }, kept: kept, version: version,
-            givesCompletedAt: givesCompletedAt, line: todo.line)
+            givesCompletedAt: givesCompletedAt, line: todo.line, hasUnfollowedRule: unfollowed)
     }
 
     /// The hash of a to-do's text as read (and of the VTODOs overriding
