@@ -194,7 +194,10 @@ struct ICalendarEndToEndTests {
         let result = try cli.run("import", "--dry-run", "--list", "Inbox", path)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("would be added: Inbox › "))
-        #expect(result.stdout.hasSuffix("Dry run, nothing changed: would import 5 new, 0 updated, 0 unchanged, 0 deleted; new list: Inbox\n"))
+        // "Stretch" repeats every two hours, which no rule here follows.
+        #expect(result.stdout.hasSuffix("Dry run, nothing changed: would import 5 new, 0 updated, 0 unchanged, 0 deleted; new list: Inbox; "
+                                        + "1 to-do repeats by a rule this version cannot follow: kept, and written back by export, "
+                                        + "but not repeating here\n"), "\(result.stdout)")
         #expect(try cli.ok("lists", "--json") == "[]")
     }
 }
