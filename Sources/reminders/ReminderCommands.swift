@@ -369,7 +369,7 @@ struct UncompleteCommand: ParsableCommand {
         case .tookBackOccurrence(let series):
             let row = try context.reminderRow(id: series)
             print(confirmation("Took back the last completion of", row.reminder.title, id: series,
-                               detail: row.reminder.dueDate.map { "due \($0.description.replacingOccurrences(of: "T", with: " ")) again" }))
+                               detail: row.reminder.dueDate.map { "due \(ReminderTable.format($0)) again" }))
         }
     }
 }
