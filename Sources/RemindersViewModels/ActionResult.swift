@@ -243,33 +243,33 @@ public enum FormSaveResult<Field: Hashable & Sendable>: Equatable, Sendable {
 extension ReminderChanges {
     /// These changes, less the fields whose values `other` has too.
     func differing(from other: ReminderChanges) -> ReminderChanges {
-        var result = ReminderChanges()
-        if title != other.title { result.title = title }
-        if notes != other.notes { result.notes = notes }
-        if dueDate != other.dueDate { result.dueDate = dueDate }
-        if priority != other.priority { result.priority = priority }
-        if isFlagged != other.isFlagged { result.isFlagged = isFlagged }
-        if listID != other.listID { result.listID = listID }
-        if tags != other.tags { result.tags = tags }
-        if parentID != other.parentID { result.parentID = parentID }
-        if repeatRule != other.repeatRule { result.repeatRule = repeatRule }
-        if alertBefore != other.alertBefore { result.alertBefore = alertBefore }
-        return result
+        selecting(against: other) { mine, theirs in mine != theirs }
     }
 
     /// These changes, only for the fields `mask` sets.
     func limited(to mask: ReminderChanges) -> ReminderChanges {
+        selecting(against: mask) { _, masked in masked != nil }
+    }
+
+    /// These changes for the fields where `keep` holds of this value and
+    /// `other`'s, the others nil: every field, named once.
+    private func selecting(against other: ReminderChanges, keep: (AnyHashable?, AnyHashable?) -> Bool) -> ReminderChanges {
         var result = ReminderChanges()
-        if mask.title != nil { result.title = title }
-        if mask.notes != nil { result.notes = notes }
-        if mask.dueDate != nil { result.dueDate = dueDate }
-        if mask.priority != nil { result.priority = priority }
-        if mask.isFlagged != nil { result.isFlagged = isFlagged }
-        if mask.listID != nil { result.listID = listID }
-        if mask.tags != nil { result.tags = tags }
-        if mask.parentID != nil { result.parentID = parentID }
-        if mask.repeatRule != nil { result.repeatRule = repeatRule }
-        if mask.alertBefore != nil { result.alertBefore = alertBefore }
+        func take<Value: Hashable>(_ field: WritableKeyPath<ReminderChanges, Value?>) {
+            if keep(self[keyPath: field].map(AnyHashable.init), other[keyPath: field].map(AnyHashable.init)) {
+                result[keyPath: field] = self[keyPath: field]
+            }
+        }
+        take(\.title)
+        take(\.notes)
+        take(\.dueDate)
+        take(\.priority)
+        take(\.isFlagged)
+        take(\.listID)
+        take(\.tags)
+        take(\.parentID)
+        take(\.repeatRule)
+        take(\.alertBefore)
         return result
     }
 }
