@@ -284,27 +284,17 @@ public enum ICalendarImport {
 
     /// Whether the list a collection goes into is here already.
     private static func existingList(for collection: ICalendarCollection, options: Options, db: Database) throws -> Bool {
-        // The same look-ups as `list(for:)`, in its order.
-        if let wanted = options.list { return (try? Resolver.list(db, wanted)) != nil }
-        if let id = collection.listID { return try RemindersList.exists(db, key: id) }
-        let name = collection.name ?? collection.fallbackName
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM remindersLists WHERE title = ? COLLATE NOCASE)",
-                             arguments: [name]) ?? false {
-            return true
-        }
-        return try RemindersList.exists(db, key: derivedID("icalendar-list", name.lowercased()))
+        try RemindersList.exists(db, key: targetListID(for: collection, options: options, db: db))
     }
 
-    /// The list a collection goes into, created or renamed as needed.
-    private static func list(for collection: ICalendarCollection, options: Options, db: Database,
-                             summary: inout Summary) throws -> String {
-        let name = collection.name ?? collection.fallbackName
+    /// The id of the list a collection goes into, here already or not:
+    /// `--list`'s, the one the collection names or its folder went into
+    /// before, the first list of its name, or one derived from the name.
+    private static func targetListID(for collection: ICalendarCollection, options: Options, db: Database) throws -> String {
         if let wanted = options.list {
-            if let id = try? Resolver.list(db, wanted) { return id }
-            return try createList(db, id: derivedID("icalendar-list", wanted.lowercased()),
-                                  title: try Validation.title(wanted, of: "list title"), color: collection.color,
-                                  summary: &summary)
+            return (try? Resolver.list(db, wanted)) ?? derivedID("icalendar-list", wanted.lowercased())
         }
+        let name = collection.name ?? collection.fallbackName
         var listID = collection.listID
         if listID == nil, let folder = collection.folder {
             listID = try String.fetchOne(db, sql: "SELECT listID FROM local_icalendarFolders WHERE path = ?", arguments: [folder])
@@ -314,7 +304,19 @@ public enum ICalendarImport {
                                               arguments: [name])
             listID = byTitle.first
         }
-        let id = listID ?? derivedID("icalendar-list", name.lowercased())
+        return listID ?? derivedID("icalendar-list", name.lowercased())
+    }
+
+    /// The list a collection goes into, created or renamed as needed.
+    private static func list(for collection: ICalendarCollection, options: Options, db: Database,
+                             summary: inout Summary) throws -> String {
+        let name = collection.name ?? collection.fallbackName
+        let id = try targetListID(for: collection, options: options, db: db)
+        if let wanted = options.list {
+            if try RemindersList.exists(db, key: id) { return id }
+            return try createList(db, id: id, title: try Validation.title(wanted, of: "list title"), color: collection.color,
+                                  summary: &summary)
+        }
         if var list = try RemindersList.fetchOne(db, key: id) {
             var changed = false
             if let title = collection.name, list.title != title { list.title = title; changed = true }
