@@ -421,24 +421,27 @@ public enum Schema {
     /// `reminders_search_update`: version 1's, then version 12's.)
     static func searchTriggersSQL(text: (String) -> String, tags: (String) -> String) -> String {
         let byRowID = "(SELECT id FROM reminders WHERE rowid = reminderSearch.rowid)"
+        // The tags text of the reminder `key` names, read again.
+        func retag(_ key: String) -> String {
+            """
+              UPDATE reminderSearch SET tags = \(tags(key))
+              WHERE rowid = (SELECT rowid FROM reminders WHERE id = \(key));
+            """
+        }
         return """
             CREATE TRIGGER reminders_search_insert AFTER INSERT ON reminders BEGIN
               INSERT INTO reminderSearch(rowid, title, notes, tags)
               VALUES (new.rowid, \(text("new.title")), \(text("new.notes")), \(tags("new.id")));
             END;
             CREATE TRIGGER remindersTags_search_insert AFTER INSERT ON remindersTags BEGIN
-              UPDATE reminderSearch SET tags = \(tags("new.reminderID"))
-              WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+            \(retag("new.reminderID"))
             END;
             CREATE TRIGGER remindersTags_search_update AFTER UPDATE ON remindersTags BEGIN
-              UPDATE reminderSearch SET tags = \(tags("old.reminderID"))
-              WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
-              UPDATE reminderSearch SET tags = \(tags("new.reminderID"))
-              WHERE rowid = (SELECT rowid FROM reminders WHERE id = new.reminderID);
+            \(retag("old.reminderID"))
+            \(retag("new.reminderID"))
             END;
             CREATE TRIGGER remindersTags_search_delete AFTER DELETE ON remindersTags BEGIN
-              UPDATE reminderSearch SET tags = \(tags("old.reminderID"))
-              WHERE rowid = (SELECT rowid FROM reminders WHERE id = old.reminderID);
+            \(retag("old.reminderID"))
             END;
             -- A link may arrive before its tag (foreign keys are checked at the
             -- commit), and a tag's title may change: both re-read the text of
