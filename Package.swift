@@ -126,9 +126,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The GNU build ID of the running code (the engine notes what its
+        // own build has checked: see ChangeCapture.isNoted).
+        .target(name: "CBuildID"),
         .target(
             name: "SyncEngine",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "CloudServer"]
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "CloudServer", "CBuildID"]
         ),
         // The device's plumbing: its database and engine, the server it
         // reaches (and how), live sync, watchers and spawned processes.

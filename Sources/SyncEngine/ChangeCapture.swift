@@ -28,7 +28,7 @@ enum ChangeCapture {
     /// triggers is the signature, so a new column, a new synced table or a
     /// change here installs and backfills again; a trigger gone missing too.
     static func isCurrent(_ db: Database, tables: [TableSchema]) throws -> Bool {
-        let installed = try SyncState.value(db, "captureSignature", as: String.self)
+        let installed = try SyncState.value(db, signatureKey, as: String.self)
         guard installed == signature(tables) else { return false }
         let names = tables.flatMap { table in suffixes.map { triggerName(table, $0) } }
         let present = try Int.fetchOne(db, sql: """
@@ -37,8 +37,39 @@ enum ChangeCapture {
         return present == names.count
     }
 
-    static func markCurrent(_ db: Database, tables: [TableSchema]) throws {
-        try SyncState.set(db, "captureSignature", signature(tables))
+    /// Whether this build already found the triggers current (`isCurrent`)
+    /// on this schema, as `markCurrent` noted: then they still are, and the
+    /// start need not build the signature (every trigger's SQL, hashed:
+    /// 0.5-1 ms of each start). The note holds the build's identity, the
+    /// schema's version (which SQLite moves on every change to the schema:
+    /// a column, a trigger dropped or written), the synced tables, and the
+    /// signature it vouches for (a release without notes that installs its
+    /// own triggers leaves a note whose signature no longer matches).
+    static func isNoted(_ db: Database, tables: [TableSchema], build: String? = BuildIdentity.current) throws -> Bool {
+        guard let build, let noted = try SyncState.value(db, noteKey, as: String.self),
+              let installed = try SyncState.value(db, signatureKey, as: String.self) else { return false }
+        return try noted == note(db, tables: tables, build: build, signature: installed)
+    }
+
+    /// Records the triggers as current, and notes that this build found
+    /// them so (see `isNoted`). Call after any change to the schema.
+    static func markCurrent(_ db: Database, tables: [TableSchema], build: String? = BuildIdentity.current) throws {
+        let signature = signature(tables)
+        try SyncState.set(db, signatureKey, signature)
+        if let build {
+            try SyncState.set(db, noteKey, note(db, tables: tables, build: build, signature: signature))
+        } else {
+            try SyncState.remove(db, noteKey)
+        }
+    }
+
+    private static let signatureKey = "captureSignature"
+    private static let noteKey = "captureNote"
+
+    static func note(_ db: Database, tables: [TableSchema], build: String, signature: String) throws -> String {
+        let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        let synced = tables.map { "\($0.name)/\($0.parent?.column ?? "")/\($0.sharesWithParent)" }.joined(separator: ",")
+        return "\(build) \(schemaVersion) \(synced) \(signature)"
     }
 
     static func signature(_ tables: [TableSchema]) -> String {

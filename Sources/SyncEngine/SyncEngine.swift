@@ -77,7 +77,7 @@ public final class SyncEngine: Sendable {
                 guard try SyncSchema.isCurrent(db) else { return nil }
                 let schemas = try SchemaInspector.inspect(db, tables: synced)
                 guard try SyncState.value(db, "deviceName", as: String.self) == deviceName,
-                      try ChangeCapture.isCurrent(db, tables: schemas) else { return nil }
+                      try ChangeCapture.isNoted(db, tables: schemas) else { return nil }
                 return (schemas, try SyncState.contains(db, Self.repairPendingKey))
             }
         }
@@ -105,8 +105,10 @@ public final class SyncEngine: Sendable {
                         try ChangeCapture.install(db, tables: schemas)
                         try Self.backfill(db, tables: schemas)
                         try Self.reconcile(db, tables: schemas, statements: statements)
-                        try ChangeCapture.markCurrent(db, tables: schemas)
                     }
+                    // Noted even when nothing was installed: the first start
+                    // of a new build checks the long way, the next ones not.
+                    try ChangeCapture.markCurrent(db, tables: schemas)
                     return .commit
                 }
             }

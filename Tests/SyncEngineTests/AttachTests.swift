@@ -96,4 +96,57 @@ import Testing
         _ = try attach(db)
         #expect(try pendingNames(db).contains("tags/home"))
     }
+
+    func state(_ db: DatabaseQueue, _ key: String) throws -> String? {
+        try db.read { db in try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key]) }
+    }
+
+    /// The build of the running code can be read here (the test binary is
+    /// linked with a build ID), so the notes below are not a dead path.
+    @Test func theRunningBuildHasAnIdentity() throws {
+        #if os(Linux)
+        let build = try #require(BuildIdentity.current)
+        #expect(build.count >= 16 && build.allSatisfy(\.isHexDigit))
+        #endif
+    }
+
+    /// A start of the build that found the triggers current trusts its
+    /// note instead of building every trigger's SQL again; a start of
+    /// another build, or one after the schema changed, checks the long way.
+    @Test func aStartTrustsOnlyItsOwnBuildsNoteOnAnUnchangedSchema() throws {
+        guard let build = BuildIdentity.current else { return }
+        let db = try AppDatabase.inMemory()
+        let engine = try attach(db)
+        let tables = engine.tables
+        let signature = try #require(try state(db, "captureSignature"))
+        #expect(try db.read { db in try ChangeCapture.isNoted(db, tables: tables) })
+        #expect(try db.read { db in try !ChangeCapture.isNoted(db, tables: tables, build: "another build") })
+
+        // Trusted: a signature the note vouches for is not checked again.
+        try db.write { db in
+            try SyncState.set(db, "captureSignature", "tampered")
+            try SyncState.set(db, "captureNote", ChangeCapture.note(db, tables: tables, build: build, signature: "tampered"))
+        }
+        _ = try attach(db)
+        #expect(try state(db, "captureSignature") == "tampered")
+
+        // Another build's note: checked, found wrong, installed again.
+        try db.write { db in
+            try SyncState.set(db, "captureNote", ChangeCapture.note(db, tables: tables, build: "another build", signature: "tampered"))
+        }
+        _ = try attach(db)
+        #expect(try state(db, "captureSignature") == signature)
+        #expect(try db.read { db in try ChangeCapture.isNoted(db, tables: tables) })
+
+        // A column added by a migration moves the schema's version: the
+        // next start checks, and the update trigger watches the column.
+        try db.write { db in try db.execute(sql: "ALTER TABLE remindersLists ADD COLUMN flavour TEXT") }
+        #expect(try db.read { db in try !ChangeCapture.isNoted(db, tables: tables) })
+        _ = try attach(db)
+        let update = try db.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'sync_remindersLists_update'")
+        }
+        #expect(update?.contains("flavour") == true)
+        #expect(try state(db, "captureSignature") != signature)
+    }
 }
