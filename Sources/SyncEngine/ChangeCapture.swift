@@ -175,22 +175,20 @@ enum ChangeCapture {
     /// title is all that is left of it); an edited one, its edited text and
     /// numbers. "edited" when there is none of those.
     static func lostValues(_ table: TableSchema) -> String {
-        let pairs = table.columns.compactMap { column -> String? in
+        let arguments = table.columns.compactMap { column -> String? in
             guard column != table.parent?.column, let type = table.types[column], type == "TEXT" || type == "INTEGER" else {
                 return nil
             }
-            let old = "OLD.\(column.quotedDatabaseIdentifier)"
-            let value = type == "TEXT" ? old : "CAST(\(old) AS TEXT)"
-            let edited = "json_type(sync_metadata.editTimes, \("$.\"\(column)\"".databaseLiteral)) IS NOT NULL"
-            let kept = type == "TEXT"
-                ? "(sync_metadata.lastKnownServerRecord IS NULL AND \(old) != '' OR sync_metadata.lastKnownServerRecord IS NOT NULL AND \(edited))"
-                : "sync_metadata.lastKnownServerRecord IS NOT NULL AND \(edited)"
-            return "SELECT CASE WHEN \(old) IS NOT NULL AND \(kept) THEN json_array(\(column.databaseLiteral), \(value)) END AS pair"
+            return "\(column.databaseLiteral), OLD.\(column.quotedDatabaseIdentifier), \(type == "TEXT" ? 0 : 1)"
         }
-        guard !pairs.isEmpty else { return "'edited'" }
+        guard !arguments.isEmpty else { return "'edited'" }
+        // Worked out by a function (`SyncFunctions.lostValues`) rather than
+        // an expression per column: every connection parses every trigger
+        // as it opens, and a UNION of a SELECT per column made the delete
+        // triggers half the schema's text.
         return """
-            coalesce((SELECT nullif(json_group_array(json(pair)), '[]') FROM (\(pairs.joined(separator: " UNION ALL "))) WHERE pair IS NOT NULL),
-                     'edited')
+            coalesce(sync_lost_values(sync_metadata.lastKnownServerRecord IS NOT NULL, sync_metadata.editTimes, \
+            \(arguments.joined(separator: ", "))), 'edited')
             """
     }
 

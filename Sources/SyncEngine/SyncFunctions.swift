@@ -24,6 +24,46 @@ final class SyncFunctions: Sendable {
         db.add(function: DatabaseFunction("sync_is_applying", argumentCount: 0, pure: false) { [weak self] _ in
             self?.isApplying ?? false
         })
+        db.add(function: DatabaseFunction("sync_lost_values", argumentCount: nil, pure: true) { arguments in
+            Self.lostValues(arguments)
+        })
+    }
+
+    /// `sync_lost_values(confirmed, editTimes, column, value, isNumber, …)`:
+    /// what a row deleted with its pending edits held that a person would
+    /// want back, as the conflict log keeps it (`[[column, value], …]`, or
+    /// NULL for nothing). A row the server never confirmed: its non-empty
+    /// text, what a person wrote. A confirmed one: the values of the
+    /// columns edited here (`editTimes`), numbers as text. The same rule as
+    /// `SyncEngine.editedValues`, for a row the delete has taken already.
+    static func lostValues(_ arguments: [DatabaseValue]) -> String? {
+        guard arguments.count >= 2 else { return nil }
+        let confirmed = Bool.fromDatabaseValue(arguments[0]) ?? false
+        let edited: Set<String> = confirmed ? editedColumns(String.fromDatabaseValue(arguments[1])) : []
+        var pairs: [[String]] = []
+        var index = 2
+        while index + 2 < arguments.count {
+            defer { index += 3 }
+            guard let column = String.fromDatabaseValue(arguments[index]) else { continue }
+            let isNumber = Bool.fromDatabaseValue(arguments[index + 2]) ?? false
+            let text: String
+            switch arguments[index + 1].storage {
+            case .null: continue
+            case .string(let string): text = string
+            case .int64(let number): text = String(number)
+            case .double(let number): text = String(number)
+            case .blob(let data): text = String(decoding: data, as: UTF8.self)
+            }
+            let kept = confirmed ? edited.contains(column) : !isNumber && !text.isEmpty
+            if kept { pairs.append([column, text]) }
+        }
+        return SyncEngine.encodeKept(pairs)
+    }
+
+    /// The columns an `editTimes` object names.
+    private static func editedColumns(_ json: String?) -> Set<String> {
+        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [] }
+        return Set(object.keys)
     }
 
     /// Runs `body` with the triggers told that the writes are the engine's.

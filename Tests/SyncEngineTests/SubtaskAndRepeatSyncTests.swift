@@ -67,6 +67,39 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// A subtask the server had confirmed, edited here and not sent when
+    /// its parent's delete comes in: the log keeps the values edited here,
+    /// numbers as text, and not the ones it was confirmed with.
+    @Test func aConfirmedSubtaskEditedHereWhenItsParentsDeleteArrivesIsLoggedWithItsEdits() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        let step = try add(a, "Buy paint", in: list, parent: parent)
+        try syncAll(a, b)
+        try a.store.deleteReminder(id: parent)
+        try a.sync()
+        try b.store.updateReminder(id: step, ReminderChanges(notes: "the green one", priority: .high))
+        _ = try b.engine.fetchChanges()
+        #expect(try b.reminder(step) == nil)
+        let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
+        #expect(entry.remote == "deleted with its parent")
+        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
+    }
+
+    /// The function behind the delete triggers' log, by its rule.
+    @Test func lostValuesKeepWrittenTextOfANewRowAndEditsOfAConfirmedOne() {
+        let arguments: (Bool, String?) -> [DatabaseValue] = { confirmed, editTimes in
+            [confirmed.databaseValue, editTimes.databaseValue,
+             "title".databaseValue, "Cake".databaseValue, 0.databaseValue,
+             "notes".databaseValue, "".databaseValue, 0.databaseValue,
+             "priority".databaseValue, 2.databaseValue, 1.databaseValue,
+             "dueDate".databaseValue, DatabaseValue.null, 0.databaseValue]
+        }
+        #expect(SyncFunctions.lostValues(arguments(false, "{}")) == #"[["title","Cake"]]"#)
+        #expect(SyncFunctions.lostValues(arguments(true, #"{"notes":5,"priority":7,"dueDate":9}"#)) == #"[["notes",""],["priority","2"]]"#)
+        #expect(SyncFunctions.lostValues(arguments(true, "{}")) == nil)
+    }
+
     @Test func aSubtaskAddedWhileItsParentMovedToAnotherListEndsInTheNewList() throws {
         let directory = TemporaryDirectory()
         let (a, b, home) = try start(directory)
