@@ -26,7 +26,11 @@ public enum DerivedData {
     /// Whether the triggers are suspended (a load is under way, or one
     /// was stopped before it resumed).
     public static func isSuspended(_ db: Database) throws -> Bool {
-        guard try db.tableExists("local_suspendedSchema") else { return false }
+        // Not GRDB's `tableExists`, which reads the whole schema into a
+        // cache first: this runs on every start, before the first frame.
+        guard try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'local_suspendedSchema')
+            """) == true else { return false }
         return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM local_suspendedSchema)") ?? false
     }
 

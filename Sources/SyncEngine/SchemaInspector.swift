@@ -74,7 +74,7 @@ enum SchemaInspector {
         let names = Set(tables.map(\.name))
         var schemas: [String: TableSchema] = [:]
         for table in tables {
-            guard try db.tableExists(table.name) else {
+            guard try db.hasTable(table.name) else {
                 throw SyncError.unsupportedSchema(table: table.name, column: nil, reason: "no such table")
             }
             let columns = try Row.fetchAll(db.cachedStatement(sql: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid"), arguments: [table.name])

@@ -64,7 +64,7 @@ extension SyncEngine {
     }
 
     public static func localShares(_ db: Database) throws -> [LocalShare] {
-        guard try db.tableExists("sync_shares") else { return [] }
+        guard try db.hasTable("sync_shares") else { return [] }
         return try Row.fetchAll(db, sql: "SELECT * FROM sync_shares ORDER BY id").map { row in
             let json: String = row["participants"]
             let participants = (try? JSONDecoder().decode([ShareParticipant].self, from: Data(json.utf8))) ?? []

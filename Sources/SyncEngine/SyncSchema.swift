@@ -10,7 +10,7 @@ enum SyncSchema {
 
     /// Whether the engine's tables are installed at this version (a read).
     static func isCurrent(_ db: Database) throws -> Bool {
-        guard try db.tableExists("sync_state") else { return false }
+        guard try db.hasTable("sync_state") else { return false }
         return try SyncState.value(db, "schemaVersion", as: Int.self) == version
     }
 

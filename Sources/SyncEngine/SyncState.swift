@@ -33,3 +33,15 @@ enum SyncState {
         try set(db, key, String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
     }
 }
+
+extension Database {
+    /// Whether the main schema has the table: a look-up in `sqlite_master`.
+    /// GRDB's `tableExists` first reads every schema object (the whole
+    /// schema's SQL, 47 KB) into a cache for the connection, which a start
+    /// paid on its way to the first frame for a handful of checks.
+    func hasTable(_ name: String) throws -> Bool {
+        try Bool.fetchOne(cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE)
+            """), arguments: [name]) ?? false
+    }
+}
