@@ -276,12 +276,28 @@ public enum Queries {
         try Data.fetchOne(db, sql: "SELECT image FROM remindersListCovers WHERE remindersListID = ?", arguments: [listID])
     }
 
-    /// A reminder's tags as they are spelled, in key order.
+    /// A reminder's tags as they are spelled, in the order the tag lists
+    /// show them (`inTitleOrder`).
     public static func tags(_ db: Database, reminderID: String) throws -> [String] {
-        try String.fetchAll(db, sql: """
+        inTitleOrder(try String.fetchAll(db, sql: """
             SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
             WHERE remindersTags.reminderID = ? ORDER BY remindersTags.tagID
-            """, arguments: [reminderID])
+            """, arguments: [reminderID]))
+    }
+
+    /// Tag titles sorted as the sidebar and `reminders tags` sort them (the
+    /// `reminders_title` collation: "élan" before "zoo"). A reminder's
+    /// links are read in key order, which the index gives for free, and
+    /// sorted here: most rows have one tag or none, and an ORDER BY by
+    /// title in the rows' query would sort for every row of a screen.
+    static func inTitleOrder(_ titles: [String]) -> [String] {
+        guard titles.count > 1 else { return titles }
+        return titles.sorted { a, b in
+            var a = a, b = b
+            return a.withUTF8 { a in
+                b.withUTF8 { b in reminders_title_compare(a.baseAddress, a.count, b.baseAddress, b.count) < 0 }
+            }
+        }
     }
 
     /// Total and completed reminders of a filter, cheaply (no row decoding).
@@ -377,7 +393,8 @@ public enum Queries {
         try String.fetchOne(db, sql: "SELECT title FROM tags WHERE id = ?", arguments: [TagKey.of(title)])
     }
 
-    /// A reminder's tags come in key order from the index of its links.
+    /// A reminder's tags come in key order from the index of its links
+    /// (`reminderRow` sorts them by title).
     static let rowColumns = """
         reminders.*, remindersLists.title AS listTitle, remindersLists.color AS listColor,
         (SELECT group_concat(title, char(31)) FROM (SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
@@ -493,7 +510,7 @@ public enum Queries {
         let tagList: String? = row[layout.tagList]
         return ReminderRow(
             reminder: reminder,
-            tags: tagList.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
+            tags: tagList.map { inTitleOrder($0.split(separator: "\u{1F}").map(String.init)) } ?? [],
             listTitle: row[layout.listTitle],
             listColor: row[layout.listColor],
             isPastDue: status != .completed && isPastDue(reminder.dueDate, now: now))

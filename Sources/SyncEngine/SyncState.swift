@@ -37,7 +37,7 @@ enum SyncState {
 extension Database {
     /// Whether the main schema has the table: a look-up in `sqlite_master`.
     /// GRDB's `tableExists` first reads every schema object (the whole
-    /// schema's SQL, 47 KB) into a cache for the connection, which a start
+    /// schema's SQL, some 45 KB) into a cache for the connection, which a start
     /// paid on its way to the first frame for a handful of checks.
     func hasTable(_ name: String) throws -> Bool {
         try Bool.fetchOne(cachedStatement(sql: """

@@ -73,6 +73,20 @@ struct TitleOrderTests {
         #expect(plan.joined().contains("reminders_open_title"), "\(plan)")
     }
 
+    /// A reminder's own tags come in the order the tag lists show them
+    /// ("#élan #zoo", as the sidebar lists them), not in their keys' order.
+    @Test func aRemindersTagsSortAsTheTagListsDo() throws {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        let reminder = try store.add("Trip", to: list, tags: ["zoo", "Élan", "apple"])
+        let row = try #require(try store.read { db in
+            try Queries.reminders(db, filter: .list(list.id), sort: .title, showCompleted: false, clock: store.clock)
+        }.first)
+        #expect(row.tags == ["apple", "Élan", "zoo"])
+        #expect(try store.read { db in try Queries.tags(db, reminderID: reminder.id) } == ["apple", "Élan", "zoo"])
+        #expect(try store.read { db in try Queries.tagTitles(db) } == ["apple", "Élan", "zoo"])
+    }
+
     /// A database from before the collation gets the index in the new
     /// order when it is migrated, also with a bulk load stopped midway
     /// (the index was aside then).
