@@ -81,6 +81,14 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         }
     }
 
+    /// Why "keep the other value" does not apply, when it does not.
+    public var whyNoOtherValue: String {
+        if winner == .delete { return "A delete cannot be undone from here" }
+        if isGone { return "\(subject) no longer exists" }
+        if entry.cause != nil { return "The edit that lost was refused by the share, not merged: there is no value to put back" }
+        return "A whole-record entry has no single value to put back"
+    }
+
     /// "Reminder “Buy milk”"; once deleted, "Reminder “Buy milk”
     /// (deleted)", or "Reminder 1a2b3c4d (deleted)" when its title is not
     /// known.
@@ -138,9 +146,7 @@ public final class ConflictsViewModel: ViewModel {
     public func keepOtherValue(id: String) -> ActionResult {
         guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
         guard let item = state.items.first(where: { $0.id == id }) else { return .failed("That conflict is gone") }
-        guard item.canKeepOther, let losing = item.losingSide else {
-            return .failed(item.winner == .delete ? "A delete cannot be undone from here" : "\(item.subject) no longer exists")
-        }
+        guard item.canKeepOther, let losing = item.losingSide else { return .failed(item.whyNoOtherValue) }
         return perform {
             guard try controls.restoreLosingValue(conflictID: id) else {
                 return .failed("\(item.subject) no longer exists")
@@ -193,7 +199,7 @@ public final class ConflictsViewModel: ViewModel {
     }
 
     /// An entry as `device` sees it (see `ConflictEntry.seen(from:)`).
-    static func item(_ logged: ConflictEntry, _ db: Database, device: String) throws -> ConflictItem {
+    public static func item(_ logged: ConflictEntry, _ db: Database, device: String) throws -> ConflictItem {
         let entry = logged.seen(from: device)
         let isAboutThisDevice = entry.localDevice == nil || entry.localDevice == device
         let (title, listTitle, isGone) = try titles(of: entry, db)

@@ -131,11 +131,32 @@ struct ConflictsCommand: ParsableCommand {
     @Flag(help: "Mark every conflict as seen, on every device of yours.")
     var dismissAll = false
 
+    @Option(name: .customLong("keep-other"), help: ArgumentHelp(
+        "Put back the value that lost a field conflict, as a new edit that syncs, and mark the conflict as seen (an id, or a unique prefix of 4+ characters).",
+        valueName: "ID"))
+    var keepOtherID: String?
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
-        if dismissID != nil && dismissAll { throw ValidationError("--dismiss and --dismiss-all cannot be used together") }
-        if let id = dismissID, id.count < 4 { throw ValidationError("--dismiss needs an id or a prefix of 4 or more characters") }
+        let chosen = [dismissID.map { _ in "--dismiss" }, dismissAll ? "--dismiss-all" : nil, keepOtherID.map { _ in "--keep-other" }]
+            .compactMap { $0 }
+        if chosen.count > 1 { throw ValidationError("\(chosen.joined(separator: " and ")) cannot be used together") }
+        for (option, id) in [("--dismiss", dismissID), ("--keep-other", keepOtherID)] where (id?.count ?? 4) < 4 {
+            throw ValidationError("\(option) needs an id or a prefix of 4 or more characters")
+        }
+    }
+
+    /// The one entry `prefix` names.
+    private static func entry(_ prefix: String, in entries: [ConflictEntry]) throws -> ConflictEntry {
+        let chosen = entries.filter { $0.id.hasPrefix(prefix.lowercased()) }
+        guard chosen.count == 1, let entry = chosen.first else {
+            let id = TerminalText.clean(prefix)
+            throw chosen.isEmpty
+                ? CoreError.notFound("no conflict '\(id)'; 'reminders conflicts' lists their ids first on each line")
+                : CoreError.ambiguous("'\(id)' names \(chosen.count) conflicts; give more of the id")
+        }
+        return entry
     }
 
     struct Entry: Encodable {
@@ -182,16 +203,20 @@ struct ConflictsCommand: ParsableCommand {
     func run() throws {
         let context = try RemindersContext(common)
         let entries = try context.engine.conflicts()
-        if dismissAll || dismissID != nil {
-            let chosen = dismissAll ? entries : entries.filter { $0.id.hasPrefix(dismissID?.lowercased() ?? "") }
-            if !dismissAll {
-                guard chosen.count == 1 else {
-                    let id = TerminalText.clean(dismissID ?? "")
-                    throw chosen.isEmpty
-                        ? CoreError.notFound("no conflict '\(id)'; 'reminders conflicts' lists their ids first on each line")
-                        : CoreError.ambiguous("'\(id)' names \(chosen.count) conflicts; give more of the id")
-                }
+        if let keepOtherID {
+            let entry = try Self.entry(keepOtherID, in: entries)
+            let device = context.location.device
+            let item = try context.read { db in try ConflictsViewModel.item(entry, db, device: device) }
+            guard item.canKeepOther, let losing = item.losingSide else { throw CoreError.invalidInput(item.whyNoOtherValue) }
+            guard try context.engine.restoreLosingValue(conflictID: entry.id) else {
+                throw CoreError.notFound("\(item.subject) no longer exists")
             }
+            print(TerminalText.clean("\(item.fieldName) of \(item.subject) is \(ConflictText.quoted(losing.value)) again "
+                                     + "(a new edit: 'reminders sync' sends it)."))
+            return
+        }
+        if dismissAll || dismissID != nil {
+            let chosen = try dismissID.map { [try Self.entry($0, in: entries)] } ?? entries
             let open = chosen.filter { !$0.isDismissed }
             for entry in open { try context.engine.dismissConflict(id: entry.id) }
             if open.isEmpty {

@@ -8,6 +8,33 @@ import TestSupport
 /// on both.
 @Suite("Conflicts on both sides", .serialized)
 struct ConflictBothSidesTests {
+    /// `--keep-other` puts the value that lost back as a new edit, which
+    /// reaches the other device, and marks the conflict as seen.
+    @Test func theValueThatLostCanBePutBackFromTheCommandLine() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        try fleet.ok("a", "list", "add", "Home")
+        try fleet.ok("a", "add", "Paint", "--list", "Home")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        try fleet.ok("b", "edit", "Paint", "--title", "Paint the fence")
+        try fleet.ok("a", "edit", "Paint", "--title", "Paint the shed")
+        try fleet.sync("b")
+        try fleet.sync("a")     // a merges: its edit is the later one
+        try fleet.sync("b")
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
+        let id = try #require(entries.first?.id)
+        #expect(try fleet.run("b", ["conflicts", "--keep-other", "zzzz"]).status == 2)
+        #expect(try fleet.run("b", ["conflicts", "--keep-other", String(id.prefix(6)), "--dismiss-all"]).status != 0)
+        #expect(try fleet.ok("b", "conflicts", "--keep-other", String(id.prefix(6)))
+                == "Title of Reminder “Paint the shed” is “Paint the fence” again (a new edit: 'reminders sync' sends it).")
+        #expect(try fleet.ok("b", "conflicts").hasSuffix("(dismissed)"))
+        try fleet.sync("b")
+        try fleet.sync("a")
+        #expect(try fleet.ok("a", "show", "Home").contains("Paint the fence"))
+        #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
+    }
+
     @Test func theDeviceWhoseEditLostSeesTheConflictAndADismissalReachesBoth() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }
