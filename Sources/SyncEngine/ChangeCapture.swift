@@ -45,8 +45,11 @@ enum ChangeCapture {
     /// a column, a trigger dropped or written), the synced tables, and the
     /// signature it vouches for (a release without notes that installs its
     /// own triggers leaves a note whose signature no longer matches).
+    /// Without a build ID to note under (not an ELF program), the long
+    /// check, which writes nothing.
     static func isNoted(_ db: Database, tables: [TableSchema], build: String? = BuildIdentity.current) throws -> Bool {
-        guard let build, let noted = try SyncState.value(db, noteKey, as: String.self),
+        guard let build else { return try isCurrent(db, tables: tables) }
+        guard let noted = try SyncState.value(db, noteKey, as: String.self),
               let installed = try SyncState.value(db, signatureKey, as: String.self) else { return false }
         return try noted == note(db, tables: tables, build: build, signature: installed)
     }
@@ -66,9 +69,18 @@ enum ChangeCapture {
     private static let signatureKey = "captureSignature"
     private static let noteKey = "captureNote"
 
+    /// The tables go in whole, as inspected (columns, types, keys): a note
+    /// written from tables inspected before another process changed the
+    /// schema then differs from the next start's inspection, which checks
+    /// the long way and puts the triggers right.
     static func note(_ db: Database, tables: [TableSchema], build: String, signature: String) throws -> String {
         let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        let synced = tables.map { "\($0.name)/\($0.parent?.column ?? "")/\($0.sharesWithParent)" }.joined(separator: ",")
+        let synced = tables.map { table in
+            let columns = table.columns.map { "\($0) \(table.types[$0] ?? "")" }.joined(separator: ",")
+            let keys = table.foreignKeys.map { "\($0.column)>\($0.parentTable).\($0.parentColumn) \($0.onDelete)" }
+                .joined(separator: ",")
+            return "\(table.name)(\(table.primaryKey);\(columns);\(keys);\(table.parent?.column ?? "");\(table.sharesWithParent))"
+        }.joined(separator: " ")
         return "\(build) \(schemaVersion) \(synced) \(signature)"
     }
 
@@ -185,12 +197,20 @@ enum ChangeCapture {
         // Worked out by a function (`SyncFunctions.lostValues`) rather than
         // an expression per column: every connection parses every trigger
         // as it opens, and a UNION of a SELECT per column made the delete
-        // triggers half the schema's text.
-        return """
-            coalesce(sync_lost_values(sync_metadata.lastKnownServerRecord IS NOT NULL, sync_metadata.editTimes, \
-            \(arguments.joined(separator: ", "))), 'edited')
-            """
+        // triggers half the schema's text. A call takes at most 127
+        // arguments (SQLite's default limit): a wide table's columns go in
+        // calls of 40, each handed what the one before kept.
+        var kept = "NULL"
+        for start in stride(from: 0, to: arguments.count, by: lostValuesPerCall) {
+            let chunk = arguments[start..<min(start + lostValuesPerCall, arguments.count)]
+            kept = "sync_lost_values(sync_metadata.lastKnownServerRecord IS NOT NULL, sync_metadata.editTimes, \(kept), "
+                + chunk.joined(separator: ", ") + ")"
+        }
+        return "coalesce(\(kept), 'edited')"
     }
+
+    /// Columns per `sync_lost_values` call: three arguments each, after three.
+    static let lostValuesPerCall = 40
 
     /// Fires for the engine's own deletes too: rows that a fetched delete
     /// removes by cascade must be deleted on the server as well (a child

@@ -29,19 +29,21 @@ final class SyncFunctions: Sendable {
         })
     }
 
-    /// `sync_lost_values(confirmed, editTimes, column, value, isNumber, …)`:
+    /// `sync_lost_values(confirmed, editTimes, kept, column, value, isNumber, …)`:
     /// what a row deleted with its pending edits held that a person would
     /// want back, as the conflict log keeps it (`[[column, value], …]`, or
-    /// NULL for nothing). A row the server never confirmed: its non-empty
-    /// text, what a person wrote. A confirmed one: the values of the
-    /// columns edited here (`editTimes`), numbers as text. The same rule as
-    /// `SyncEngine.editedValues`, for a row the delete has taken already.
+    /// NULL for nothing), after what `kept` holds (an earlier call's result
+    /// for a table of many columns, or NULL). A row the server never
+    /// confirmed: its non-empty text, what a person wrote. A confirmed one:
+    /// the values of the columns edited here (`editTimes`), numbers as
+    /// text. The same rule as `SyncEngine.editedValues`, for a row the
+    /// delete has taken already.
     static func lostValues(_ arguments: [DatabaseValue]) -> String? {
-        guard arguments.count >= 2 else { return nil }
+        guard arguments.count >= 3 else { return nil }
         let confirmed = Bool.fromDatabaseValue(arguments[0]) ?? false
         let edited: Set<String> = confirmed ? editedColumns(String.fromDatabaseValue(arguments[1])) : []
-        var pairs: [[String]] = []
-        var index = 2
+        var pairs = String.fromDatabaseValue(arguments[2]).flatMap { try? JSONDecoder().decode([[String]].self, from: Data($0.utf8)) } ?? []
+        var index = 3
         while index + 2 < arguments.count {
             defer { index += 3 }
             guard let column = String.fromDatabaseValue(arguments[index]) else { continue }

@@ -89,7 +89,7 @@ import TestSupport
     /// The function behind the delete triggers' log, by its rule.
     @Test func lostValuesKeepWrittenTextOfANewRowAndEditsOfAConfirmedOne() {
         let arguments: (Bool, String?) -> [DatabaseValue] = { confirmed, editTimes in
-            [confirmed.databaseValue, editTimes.databaseValue,
+            [confirmed.databaseValue, editTimes.databaseValue, DatabaseValue.null,
              "title".databaseValue, "Cake".databaseValue, 0.databaseValue,
              "notes".databaseValue, "".databaseValue, 0.databaseValue,
              "priority".databaseValue, 2.databaseValue, 1.databaseValue,
@@ -98,6 +98,31 @@ import TestSupport
         #expect(SyncFunctions.lostValues(arguments(false, "{}")) == #"[["title","Cake"]]"#)
         #expect(SyncFunctions.lostValues(arguments(true, #"{"notes":5,"priority":7,"dueDate":9}"#)) == #"[["notes",""],["priority","2"]]"#)
         #expect(SyncFunctions.lostValues(arguments(true, "{}")) == nil)
+        // A wide table's second call goes on from the first's.
+        var second = arguments(false, "{}")
+        second[2] = #"[["name","Ann"]]"#.databaseValue
+        #expect(SyncFunctions.lostValues(second) == #"[["name","Ann"],["title","Cake"]]"#)
+    }
+
+    /// A table too wide for one call (SQLite takes 127 arguments) gets its
+    /// delete trigger in several, and keeps every column's value. (The
+    /// capture triggers' `json_object` of every column limits a synced
+    /// table to 62 columns anyway.)
+    @Test func aWideTablesDeleteTriggerKeepsEveryColumn() throws {
+        let db = try DatabaseQueue()
+        let count = ChangeCapture.lostValuesPerCall + 10
+        let columns = (0..<count).map { "c\($0) TEXT" }.joined(separator: ", ")
+        try db.write { db in try db.execute(sql: "CREATE TABLE wide (id TEXT PRIMARY KEY NOT NULL, \(columns))") }
+        let engine = try SyncEngine(writer: db, userName: "me", deviceName: "laptop", tables: [SyncedTable("wide")])
+        let values = (0..<count).map { "'v\($0)'" }.joined(separator: ", ")
+        try db.write { db in try db.execute(sql: "INSERT INTO wide VALUES ('w1', \(values))") }
+        try engine.functions.applying {
+            try db.write { db in try db.execute(sql: "DELETE FROM wide") }
+        }
+        let local = try db.read { db in try String.fetchOne(db, sql: "SELECT local FROM sync_conflicts WHERE recordName = 'w1'") }
+        let kept = try #require(ConflictEntry.keptValues(local))
+        #expect(kept.count == count)
+        #expect(kept.last?.value == "v\(count - 1)")
     }
 
     @Test func aSubtaskAddedWhileItsParentMovedToAnotherListEndsInTheNewList() throws {
