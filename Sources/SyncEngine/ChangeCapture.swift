@@ -27,9 +27,10 @@ enum ChangeCapture {
     /// (`backfill`): then attaching again has nothing to do. The SQL of the
     /// triggers is the signature, so a new column, a new synced table or a
     /// change here installs and backfills again; a trigger gone missing too.
-    static func isCurrent(_ db: Database, tables: [TableSchema]) throws -> Bool {
+    /// `signature`: `signature(tables)`, when the caller has it already.
+    static func isCurrent(_ db: Database, tables: [TableSchema], signature: String? = nil) throws -> Bool {
         let installed = try SyncState.value(db, signatureKey, as: String.self)
-        guard installed == signature(tables) else { return false }
+        guard installed == signature ?? Self.signature(tables) else { return false }
         let names = tables.flatMap { table in suffixes.map { triggerName(table, $0) } }
         let present = try Int.fetchOne(db, sql: """
             SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))
@@ -56,8 +57,9 @@ enum ChangeCapture {
 
     /// Records the triggers as current, and notes that this build found
     /// them so (see `isNoted`). Call after any change to the schema.
-    static func markCurrent(_ db: Database, tables: [TableSchema], build: String? = BuildIdentity.current) throws {
-        let signature = signature(tables)
+    static func markCurrent(_ db: Database, tables: [TableSchema], signature: String? = nil,
+                            build: String? = BuildIdentity.current) throws {
+        let signature = signature ?? Self.signature(tables)
         try SyncState.set(db, signatureKey, signature)
         if let build {
             try SyncState.set(db, noteKey, note(db, tables: tables, build: build, signature: signature))

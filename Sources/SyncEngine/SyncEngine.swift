@@ -101,14 +101,15 @@ public final class SyncEngine: Sendable {
                     // and backfilled there is nothing to redo: at 100,000
                     // reminders the backfill's scan alone cost every start
                     // 0.25 s.
-                    if try !ChangeCapture.isCurrent(db, tables: schemas) {
+                    let signature = ChangeCapture.signature(schemas)
+                    if try !ChangeCapture.isCurrent(db, tables: schemas, signature: signature) {
                         try ChangeCapture.install(db, tables: schemas)
                         try Self.backfill(db, tables: schemas)
                         try Self.reconcile(db, tables: schemas, statements: statements)
                     }
                     // Noted even when nothing was installed: the first start
                     // of a new build checks the long way, the next ones not.
-                    try ChangeCapture.markCurrent(db, tables: schemas)
+                    try ChangeCapture.markCurrent(db, tables: schemas, signature: signature)
                     return .commit
                 }
             }
