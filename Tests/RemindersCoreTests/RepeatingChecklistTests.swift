@@ -8,6 +8,21 @@ import TestSupport
 /// and the completed copies of occurrences stay out of every checklist.
 @Suite("A repeating reminder's checklist")
 struct RepeatingChecklistTests {
+    /// A daily series due 2026-03-01, in a list of its own.
+    private func dailyBackup(_ store: RemindersStore) throws -> Reminder {
+        let home = try store.createList(title: "Home")
+        return try store.createReminder(ReminderDraft(listID: home.id, title: "Backup", dueDate: DueDate("2026-03-01"),
+                                                      repeatRule: "FREQ=DAILY"))
+    }
+
+    /// Completes the series' first two occurrences; returns their copies' ids.
+    private func completeTwice(_ store: RemindersStore, _ series: Reminder) throws -> (first: String, second: String) {
+        try store.complete(id: series.id)
+        try store.complete(id: series.id)
+        return (Repeats.occurrenceID(series: series.id, due: try #require(DueDate("2026-03-01"))),
+                Repeats.occurrenceID(series: series.id, due: try #require(DueDate("2026-03-02"))))
+    }
+
     @Test func theNextOccurrenceStartsWithItsChecklistOpen() throws {
         let store = try makeStore()
         let home = try store.createList(title: "Home")
@@ -56,14 +71,9 @@ struct RepeatingChecklistTests {
     /// used to become one more open reminder beside its series.
     @Test func uncompletingACopyTakesBackOnlyTheLatestOccurrence() throws {
         let store = try makeStore()
-        let home = try store.createList(title: "Home")
-        let backup = try store.createReminder(ReminderDraft(listID: home.id, title: "Backup", dueDate: DueDate("2026-03-01"),
-                                                            repeatRule: "FREQ=DAILY"))
+        let backup = try dailyBackup(store)
         #expect(try store.uncomplete(id: backup.id) == .alreadyOpen)
-        try store.complete(id: backup.id)
-        try store.complete(id: backup.id)
-        let first = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-01")))
-        let second = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-02")))
+        let (first, second) = try completeTwice(store, backup)
         #expect(throws: CoreError.self) { try store.uncomplete(id: first) }
         #expect(try store.uncomplete(id: second) == .tookBackOccurrence(seriesID: backup.id))
         let rows = try store.read { db in try Reminder.fetchAll(db) }
@@ -95,13 +105,8 @@ struct RepeatingChecklistTests {
     /// The checkbox on a copy: as `uncomplete`.
     @Test func theCheckboxOnACopyTakesBackOnlyTheLatest() throws {
         let store = try makeStore()
-        let home = try store.createList(title: "Home")
-        let backup = try store.createReminder(ReminderDraft(listID: home.id, title: "Backup", dueDate: DueDate("2026-03-01"),
-                                                            repeatRule: "FREQ=DAILY"))
-        try store.complete(id: backup.id)
-        try store.complete(id: backup.id)
-        let first = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-01")))
-        let second = Repeats.occurrenceID(series: backup.id, due: try #require(DueDate("2026-03-02")))
+        let backup = try dailyBackup(store)
+        let (first, second) = try completeTwice(store, backup)
         #expect(throws: CoreError.self) { try store.toggleCompletion(id: first) }
         #expect(try store.toggleCompletion(id: second) == .incomplete)
         let rows = try store.read { db in try Reminder.fetchAll(db) }

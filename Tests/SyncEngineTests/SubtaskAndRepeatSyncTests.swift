@@ -24,6 +24,17 @@ import TestSupport
             listID: list, title: title, dueDate: due.flatMap(DueDate.init), parentID: parent, repeatRule: rule)).id
     }
 
+    /// Fetches on `device`, which takes `step` away with its parent's
+    /// delete, and returns the log's entry for it.
+    private func fetchLosingToParentsDelete(_ device: Device, _ step: String,
+                                            sourceLocation: SourceLocation = #_sourceLocation) throws -> ConflictEntry {
+        _ = try device.engine.fetchChanges()
+        #expect(try device.reminder(step) == nil, sourceLocation: sourceLocation)
+        let entry = try #require(try device.engine.conflicts().first { $0.recordID == step }, sourceLocation: sourceLocation)
+        #expect(entry.remote == "deleted with its parent", sourceLocation: sourceLocation)
+        return entry
+    }
+
     private func syncAll(_ devices: Device...) throws {
         for _ in 0..<3 { for device in devices { try device.sync() } }
     }
@@ -56,10 +67,7 @@ import TestSupport
         try a.store.deleteReminder(id: parent)
         try a.sync()
         let step = try add(b, "Buy paint", in: list, parent: parent)
-        _ = try b.engine.fetchChanges()
-        #expect(try b.reminder(step) == nil)
-        let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
-        #expect(entry.remote == "deleted with its parent")
+        let entry = try fetchLosingToParentsDelete(b, step)
         #expect(ConflictEntry.keptValues(entry.local)?.first?.column == "title")
         #expect(ConflictEntry.keptValues(entry.local)?.first?.value == "Buy paint")
         try syncAll(a, b)
@@ -79,10 +87,7 @@ import TestSupport
         try a.store.deleteReminder(id: parent)
         try a.sync()
         try b.store.updateReminder(id: step, ReminderChanges(notes: "the green one", priority: .high))
-        _ = try b.engine.fetchChanges()
-        #expect(try b.reminder(step) == nil)
-        let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
-        #expect(entry.remote == "deleted with its parent")
+        let entry = try fetchLosingToParentsDelete(b, step)
         #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
     }
 
