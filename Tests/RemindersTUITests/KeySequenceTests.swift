@@ -250,6 +250,24 @@ import RemindersViewModels
         #expect(try world.reminder(titled: "Half typed") == nil)
     }
 
+    /// `e` pressed the moment a new reminder's form closes edits the new
+    /// reminder, not the one selected before it. Here the list's observed
+    /// rows are held back (its queue is busy) while both keys arrive, as
+    /// they may be in a fast terminal.
+    @Test func aKeyRightAfterAddingActsOnTheNewReminder() throws {
+        let world = try TestWorld()
+        world.openList("Groceries")
+        let list = try #require(world.app.top as? ListDetailScreen)
+        world.press(.character("a"))
+        list.viewModel.queue.async { Thread.sleep(forTimeInterval: 0.3) }
+        world.type("Zebra crossing")
+        world.app.handle(.key(.control("s")))
+        world.app.handle(.key(.character("e")))
+        let form = try #require(world.app.top as? ReminderFormScreen)
+        #expect(form.viewModel.state.fields.title == "Zebra crossing")
+        #expect(!form.viewModel.state.isNew)
+    }
+
     @Test func editingAReminderChangesItsFields() throws {
         let world = try TestWorld()
         world.openList("Groceries")

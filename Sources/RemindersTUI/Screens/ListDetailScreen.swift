@@ -66,10 +66,13 @@ final class ListDetailScreen: ViewModelScreen {
         growWindowIfNeeded()
     }
 
-    /// Selects a reminder by id, once its row is read (a new reminder's
-    /// row arrives after the form that made it has closed).
+    /// Selects a reminder by id. A new reminder's row is read here, at
+    /// once, rather than when the observation delivers it: a key pressed
+    /// right after the form closed (`e`, space) is meant for the new
+    /// reminder. A reminder this list does not show stays awaited.
     func select(id: String) {
         selection.await(key: id)
+        if !viewModel.state.rows.contains(where: { $0.id == id }) { viewModel.refresh() }
         _ = selectedRow
     }
 
