@@ -41,11 +41,15 @@ enum ChangeCapture {
     /// Whether this build already found the triggers current (`isCurrent`)
     /// on this schema, as `markCurrent` noted: then they still are, and the
     /// start need not build the signature (every trigger's SQL, hashed:
-    /// 0.5-1 ms of each start). The note holds the build's identity, the
-    /// schema's version (which SQLite moves on every change to the schema:
-    /// a column, a trigger dropped or written), the synced tables, and the
+    /// 0.5-1 ms of each start). The note holds the build's identity, a
+    /// digest of the capture triggers as installed (their SQL, as
+    /// `sqlite_master` keeps it: a trigger dropped, added or written
+    /// differently changes it), the synced tables as inspected, and the
     /// signature it vouches for (a release without notes that installs its
     /// own triggers leaves a note whose signature no longer matches).
+    /// Not the schema's version: GRDB moves it at every open that finds no
+    /// write-ahead log (it creates and drops a table to start one), which
+    /// is most starts.
     /// Without a build ID to note under (not an ELF program), the long
     /// check, which writes nothing.
     static func isNoted(_ db: Database, tables: [TableSchema], build: String? = BuildIdentity.current) throws -> Bool {
@@ -76,14 +80,21 @@ enum ChangeCapture {
     /// schema then differs from the next start's inspection, which checks
     /// the long way and puts the triggers right.
     static func note(_ db: Database, tables: [TableSchema], build: String, signature: String) throws -> String {
-        let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        let synced = tables.map { table in
+        let installed = try String.fetchAll(db, sql: """
+            SELECT name || ' ' || ifnull(sql, '') FROM sqlite_master
+            WHERE type = 'trigger' AND name GLOB 'sync_*' ORDER BY name
+            """).joined(separator: "\n")
+        // A String, named: left to inference, the closure's text became
+        // GRDB's `SQL` (its `joined(separator:)` fits too), whose
+        // description holds an address that differs in every process, and
+        // no start ever matched its note.
+        let synced: String = tables.map { (table: TableSchema) -> String in
             let columns = table.columns.map { "\($0) \(table.types[$0] ?? "")" }.joined(separator: ",")
             let keys = table.foreignKeys.map { "\($0.column)>\($0.parentTable).\($0.parentColumn) \($0.onDelete)" }
                 .joined(separator: ",")
             return "\(table.name)(\(table.primaryKey);\(columns);\(keys);\(table.parent?.column ?? "");\(table.sharesWithParent))"
         }.joined(separator: " ")
-        return "\(build) \(schemaVersion) \(synced) \(signature)"
+        return "\(build) \(Asset.digest(of: Data(installed.utf8))) \(synced) \(signature)"
     }
 
     static func signature(_ tables: [TableSchema]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TestSupport
 
@@ -83,5 +84,28 @@ import TestSupport
         let screen = try app.waitFor("MY LISTS")
         #expect(!screen.contains("Welcome to Reminders"), "\(screen)")
         #expect(try cli.ok("lists", "--json") == "[]")
+    }
+}
+
+/// What a start of the program writes: the first start of a build notes
+/// the triggers it found current; the next starts trust that note and
+/// write nothing to open the device.
+@Suite struct StartNoteTests {
+    @Test func aSecondStartOfTheSameProgramLeavesTheNoteAsItWas() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        _ = try cli.ok("list", "add", "Errands")
+        func note() throws -> String? {
+            try DatabaseQueue(path: cli.defaultDatabase.path).read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'captureNote'")
+            }
+        }
+        let first = try #require(try note())
+        _ = try cli.ok("lists")
+        _ = try cli.ok("lists")
+        // Each process is loaded at its own address: a note that took in
+        // an address (as one did) changed with every start.
+        #expect(try note() == first)
+        #expect(!first.contains("0x") && !first.contains(" at $"), "\(first)")
     }
 }

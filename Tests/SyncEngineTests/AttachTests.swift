@@ -138,10 +138,26 @@ import Testing
         #expect(try state(db, "captureSignature") == signature)
         #expect(try db.read { db in try ChangeCapture.isNoted(db, tables: tables) })
 
-        // A column added by a migration moves the schema's version: the
-        // next start checks, and the update trigger watches the column.
-        try db.write { db in try db.execute(sql: "ALTER TABLE remindersLists ADD COLUMN flavour TEXT") }
+        // GRDB's start of a write-ahead log moves the schema's version
+        // (it creates and drops a table): the note still holds.
+        try db.write { db in try db.execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102") }
+        #expect(try db.read { db in try ChangeCapture.isNoted(db, tables: tables) })
+
+        // A capture trigger dropped by hand: the next start checks, and
+        // puts it back.
+        try db.write { db in try db.execute(sql: "DROP TRIGGER sync_tags_update") }
         #expect(try db.read { db in try !ChangeCapture.isNoted(db, tables: tables) })
+        _ = try attach(db)
+        #expect(try db.read { db in try ChangeCapture.isNoted(db, tables: tables) })
+        #expect(try db.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'sync_tags_update'")
+        } == 1)
+
+        // A column added by a migration changes what the next start
+        // inspects: it checks, and the update trigger watches the column.
+        try db.write { db in try db.execute(sql: "ALTER TABLE remindersLists ADD COLUMN flavour TEXT") }
+        let inspected = try db.read { db in try SchemaInspector.inspect(db, tables: RemindersTables.all) }
+        #expect(try db.read { db in try !ChangeCapture.isNoted(db, tables: inspected) })
         _ = try attach(db)
         let update = try db.read { db in
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'sync_remindersLists_update'")
