@@ -296,6 +296,11 @@ public final class LiveSync: SyncStatusProvider, Sendable {
 
     // MARK: SyncStatusProvider
 
+    /// The live sync drives itself: its controls and its sharing requests
+    /// are its own.
+    public var syncControls: (any SyncControls)? { self }
+    public var sharingService: (any SharingService)? { self }
+
     /// Re-reads pending count, conflicts and offline state, then tells
     /// observers.
     private func publish() {

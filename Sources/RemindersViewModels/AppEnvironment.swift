@@ -28,9 +28,8 @@ public final class AppEnvironment: Sendable {
     /// the app exits.
     public let completions: CompletionScheduler
     /// The offline switch and the conflict log's actions; nil without a
-    /// server. Defaults to `syncStatus` when that provider also offers the
-    /// controls (as `LiveSync` does), so an app built with
-    /// `syncStatus: liveSync` gets both.
+    /// server. Defaults to `syncStatus.syncControls` (`LiveSync` offers
+    /// itself), so an app built with `syncStatus: liveSync` gets both.
     public let syncControls: (any SyncControls)?
     /// The list a new reminder goes to when where the user was names none
     /// (Today, a tag, search): a list's title (any case) or id, from the
@@ -76,7 +75,7 @@ public final class AppEnvironment: Sendable {
         self.deviceName = deviceName
         self.syncStatus = syncStatus
         self.sharing = sharing
-        self.syncControls = syncControls ?? (syncStatus as? any SyncControls)
+        self.syncControls = syncControls ?? syncStatus.syncControls
         self.defaultList = defaultList
         self.completions = CompletionScheduler(store: store, delay: completionDelay, clock: completionClock)
         self.dayMonthOrder = dayMonthOrder

@@ -5,7 +5,7 @@ import RemindersCore
 extension AppEnvironment {
     /// The sharing requests' runner: the live sync, when there is a server.
     public var sharingService: (any SharingService)? {
-        (syncControls as? any SharingService) ?? (syncStatus as? any SharingService)
+        syncStatus.sharingService
     }
 }
 

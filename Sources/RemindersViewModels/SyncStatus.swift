@@ -86,6 +86,20 @@ public protocol SyncStatusProvider: Sendable {
     /// Calls `onChange` after every change of the status until the
     /// returned subscription is cancelled or released.
     func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription
+    /// The controls of the sync this status reports on (the offline
+    /// switch, a round now, the conflict log's actions), when it offers
+    /// them; nil (the default) for a status alone. A requirement rather
+    /// than a cast: a failed cast to a protocol costs the runtime a search
+    /// of every conformance in the program, on the start's main thread.
+    var syncControls: (any SyncControls)? { get }
+    /// Where the sharing requests of this sync run, when it runs them; nil
+    /// (the default) otherwise.
+    var sharingService: (any SharingService)? { get }
+}
+
+extension SyncStatusProvider {
+    public var syncControls: (any SyncControls)? { nil }
+    public var sharingService: (any SharingService)? { nil }
 }
 
 /// Keeps a status observer alive; cancelling or releasing it stops the

@@ -33,6 +33,7 @@ final class FakeSync: SyncStatusProvider, SyncControls {
     }
 
     func currentStatus() -> SyncStatus { state.withLock { $0.status } }
+    var syncControls: (any SyncControls)? { self }
     func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
         state.withLock { $0.observers.append(onChange) }
         return StatusSubscription(cancel: {})
