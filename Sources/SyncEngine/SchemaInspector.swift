@@ -70,6 +70,12 @@ enum SchemaInspector {
 
     /// Reads `tables` (with an optional parent column each) and returns them
     /// ordered parents before children.
+    /// The most columns a synced table may have besides its primary key.
+    /// The triggers pass a column's name and value (or its name and time)
+    /// to one SQL function call (`json_object`, `sync_lost_values`), and
+    /// SQLite takes at most 127 arguments a call.
+    public static let maximumColumns = 62
+
     static func inspect(_ db: Database, tables: [SyncedTable]) throws -> [TableSchema] {
         let names = Set(tables.map(\.name))
         var schemas: [String: TableSchema] = [:]
@@ -81,6 +87,12 @@ enum SchemaInspector {
             let pkColumns = columns.filter { ($0["pk"] as Int) > 0 }
             guard pkColumns.count == 1 else {
                 throw SyncError.unsupportedSchema(table: table.name, column: nil, reason: "needs a single-column primary key, found \(pkColumns.count)")
+            }
+            guard columns.count - 1 <= maximumColumns else {
+                throw SyncError.unsupportedSchema(
+                    table: table.name, column: nil,
+                    reason: "has \(columns.count - 1) columns besides its primary key; a synced table may have at most \(maximumColumns) "
+                        + "(the change triggers pass two values a column to one SQL function, which takes at most 127)")
             }
             let primaryKey: String = pkColumns[0]["name"]
             let pkType: String = pkColumns[0]["type"]

@@ -156,5 +156,40 @@ final class CounterDevice {
         #expect(cycle?.description.contains("cycle") == true)
         #expect(try attempt("CREATE TABLE t (a TEXT, b TEXT, PRIMARY KEY (a, b))", tables: [SyncedTable("t")])
             == .unsupportedSchema(table: "t", column: nil, reason: "needs a single-column primary key, found 2"))
+        func wide(_ columns: Int) -> String {
+            "CREATE TABLE t (id TEXT PRIMARY KEY, " + (1...columns).map { "c\($0) TEXT" }.joined(separator: ", ") + ")"
+        }
+        #expect(try attempt(wide(SchemaInspector.maximumColumns), tables: [SyncedTable("t")]) == nil)
+        #expect(try attempt(wide(SchemaInspector.maximumColumns + 1), tables: [SyncedTable("t")])
+            == .unsupportedSchema(table: "t", column: nil, reason: "has \(SchemaInspector.maximumColumns + 1) columns besides its primary key; "
+                                  + "a synced table may have at most \(SchemaInspector.maximumColumns) (the change triggers pass two values a column to one SQL function, which takes at most 127)"))
+    }
+
+    /// The widest table the engine takes is synced whole: every column's
+    /// edit is captured and sent.
+    @Test func theWidestTableTakenSyncsEveryColumn() throws {
+        let server = try makeServer(directory)
+        let db = try DatabaseQueue()
+        let count = SchemaInspector.maximumColumns
+        try db.write { db in
+            try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY, " + (1...count).map { "c\($0) TEXT" }.joined(separator: ", ") + ")")
+        }
+        let engine = try SyncEngine(writer: db, privateDatabase: server.database(user: "me", scope: .private, device: "x"),
+                                    sharedDatabase: server.database(user: "me", scope: .shared, device: "x"), tables: [SyncedTable("t")])
+        try db.write { db in
+            try db.execute(sql: "INSERT INTO t (id, c1, c\(count)) VALUES ('row', 'first', 'last')")
+            try db.execute(sql: "UPDATE t SET c\(count) = 'edited last' WHERE id = 'row'")
+        }
+        _ = try engine.sendChanges()
+        let other = try DatabaseQueue()
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY, " + (1...count).map { "c\($0) TEXT" }.joined(separator: ", ") + ")")
+        }
+        let fetcher = try SyncEngine(writer: other, privateDatabase: server.database(user: "me", scope: .private, device: "y"),
+                                     sharedDatabase: server.database(user: "me", scope: .shared, device: "y"), tables: [SyncedTable("t")])
+        _ = try fetcher.fetchChanges()
+        let row = try other.read { db in try Row.fetchOne(db, sql: "SELECT c1, c\(count) AS last FROM t WHERE id = 'row'") }
+        #expect(row?["c1"] == "first")
+        #expect(row?["last"] == "edited last")
     }
 }
