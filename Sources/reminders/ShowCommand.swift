@@ -100,5 +100,8 @@ struct ShowCommand: ParsableCommand {
         } else {
             print(ReminderTable.render(rows, showList: true))
         }
+        if rows.contains(where: { $0.reminder.status == .completing }) {
+            print("  [~] ticked in the app: completes when its undo delay ends, or at the app's next start")
+        }
     }
 }

@@ -98,6 +98,35 @@ struct OutputTests {
         #expect(all["completedCount"] as? Int == 1)
     }
 
+    /// A reminder ticked in the app and still completing shows `[~]`, and
+    /// the listing says once what that means; without one, nothing more.
+    @Test func aCompletingReminderIsExplained() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let list = try cli.ok("list", "add", "Home")
+        let id = try cli.ok("add", "Water plants", "--list", list)
+        let legend = "[~] ticked in the app: completes when its undo delay ends, or at the app's next start"
+        #expect(!(try cli.ok("show", list)).contains("[~]"))
+        do {
+            let pool = try AppDatabase.open(path: cli.defaultDatabase.path)
+            try pool.write { db in
+                // As a tick in the app leaves it (the capture triggers skip
+                // a write made as the engine's).
+                db.add(function: DatabaseFunction("sync_is_applying", argumentCount: 0, pure: false) { _ in true })
+                db.add(function: DatabaseFunction("sync_now", argumentCount: 0, pure: false) { _ in 0 })
+                try db.execute(sql: "UPDATE reminders SET status = 'completing' WHERE id = ?", arguments: [id])
+            }
+            try pool.close()
+        }
+        for arguments in [["show", list], ["show", "--all"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            let shown = result.stdout
+            #expect(shown.contains("[~]  ") && shown.contains("Water plants"), "\(shown)")
+            #expect(shown.contains(legend), "\(shown)")
+        }
+    }
+
     @Test func humanOutputNeverCarriesTerminalEscapes() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }
