@@ -53,7 +53,7 @@ public final class AppEnvironment: Sendable {
     ///   - completionClock: the completion batch's timer; a test passes one
     ///     it moves by hand.
     ///   - syncControls: the offline switch and the conflict log's actions;
-    ///     by default `syncStatus`, when it offers them.
+    ///     by default `syncStatus.syncControls`.
     ///   - defaultList: the title or id of the list new reminders go to
     ///     when the screen names none.
     ///   - dayMonthOrder: how typed numeric dates read; by default the order

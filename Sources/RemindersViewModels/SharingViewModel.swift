@@ -4,8 +4,9 @@ import RemindersCore
 
 extension AppEnvironment {
     /// The sharing requests' runner: the live sync, when there is a server.
+    /// The controls, when they run sharing requests too, come first.
     public var sharingService: (any SharingService)? {
-        syncStatus.sharingService
+        (syncControls as? any SharingService) ?? syncStatus.sharingService
     }
 }
 
@@ -214,7 +215,11 @@ public struct InvitationsState: SharingRequestState {
 /// background).
 public final class InvitationsViewModel: ViewModel {
     public let core: ViewModelCore<InvitationsState>
-    private let service: (any SharingService)?
+    private let explicitService: (any SharingService)?
+    /// Looked up when a request is made, not as Home opens: finding the
+    /// environment's service may cost the runtime a search of the
+    /// program's conformances, on the main thread.
+    private var service: (any SharingService)? { explicitService ?? environment.sharingService }
 
     /// Starts observing invitations at once.
     /// - Parameters:
@@ -222,7 +227,7 @@ public final class InvitationsViewModel: ViewModel {
     ///   - service: where requests run; by default the environment's
     ///     `sharingService`.
     public init(environment: AppEnvironment, service: (any SharingService)? = nil) {
-        self.service = service ?? environment.sharingService
+        explicitService = service
         core = ViewModelCore(environment: environment, initial: InvitationsState(), label: "invitations")
         let sharing = environment.sharing
         observe({ db in try sharing.invitations(db) }, apply: { state, invitations in

@@ -15,27 +15,34 @@ enum ChangeCapture {
             for suffix in suffixes {
                 try db.execute(sql: "DROP TRIGGER IF EXISTS \(triggerName(table, suffix))")
             }
-            try db.execute(sql: insertTrigger(table))
-            try db.execute(sql: updateTrigger(table))
-            try db.execute(sql: rekeyTrigger(table))
-            try db.execute(sql: deleteTrigger(table, conflictLog: conflictLog(in: tables)))
+            for sql in triggers([table], conflictLog: conflictLog(in: tables))[0] {
+                try db.execute(sql: sql)
+            }
         }
     }
 
     /// Whether the triggers for `tables` are installed as this version
     /// writes them, and every row written before they were has been marked
     /// (`backfill`): then attaching again has nothing to do. The SQL of the
-    /// triggers is the signature, so a new column, a new synced table or a
-    /// change here installs and backfills again; a trigger gone missing too.
-    /// `signature`: `signature(tables)`, when the caller has it already.
-    static func isCurrent(_ db: Database, tables: [TableSchema], signature: String? = nil) throws -> Bool {
+    /// triggers is the signature, stored when they were installed, so a
+    /// new column, a new synced table or a change here installs and
+    /// backfills again; and each trigger's SQL as `sqlite_master` keeps it
+    /// is compared with what this version writes, so one gone missing or
+    /// rewritten under its name is installed again too.
+    /// `built`: `triggers(tables)`, when the caller has it already.
+    static func isCurrent(_ db: Database, tables: [TableSchema], built: [[String]]? = nil) throws -> Bool {
+        let built = built ?? triggers(tables)
         let installed = try SyncState.value(db, signatureKey, as: String.self)
-        guard installed == signature ?? Self.signature(tables) else { return false }
-        let names = tables.flatMap { table in suffixes.map { triggerName(table, $0) } }
-        let present = try Int.fetchOne(db, sql: """
-            SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))
-            """, arguments: [FieldJSON.encode(strings: names.map(unquoted))]) ?? 0
-        return present == names.count
+        guard installed == signature(built) else { return false }
+        let names = tables.flatMap { table in suffixes.map { unquoted(triggerName(table, $0)) } }
+        let stored = try Dictionary(Row.fetchAll(db, sql: """
+            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))
+            """, arguments: [FieldJSON.encode(strings: names)]).map { row in (row["name"] as String, row["sql"] as String? ?? "") },
+            uniquingKeysWith: { first, _ in first })
+        // SQLite keeps a trigger's text from `CREATE` on, as written.
+        return zip(names, built.flatMap { $0 }).allSatisfy { name, sql in
+            stored[name] == sql.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     /// Whether this build already found the triggers current (`isCurrent`)
@@ -98,9 +105,18 @@ enum ChangeCapture {
     }
 
     static func signature(_ tables: [TableSchema]) -> String {
-        let log = conflictLog(in: tables)
-        let sql = tables.map { [insertTrigger($0), updateTrigger($0), rekeyTrigger($0), deleteTrigger($0, conflictLog: log)].joined(separator: "\n") }
-        return Asset.digest(of: Data(sql.joined(separator: "\n").utf8))
+        signature(triggers(tables))
+    }
+
+    /// The hash of the triggers' SQL (`triggers(_:)`).
+    static func signature(_ triggers: [[String]]) -> String {
+        Asset.digest(of: Data(triggers.map { $0.joined(separator: "\n") }.joined(separator: "\n").utf8))
+    }
+
+    /// Each table's four triggers' SQL, in the order of `suffixes`.
+    static func triggers(_ tables: [TableSchema], conflictLog log: TableSchema? = nil) -> [[String]] {
+        let log = log ?? conflictLog(in: tables)
+        return tables.map { [insertTrigger($0), updateTrigger($0), rekeyTrigger($0), deleteTrigger($0, conflictLog: log)] }
     }
 
     static let suffixes = ["insert", "update", "rekey", "delete"]

@@ -68,14 +68,14 @@ public struct TableSchema: Hashable, Sendable {
 enum SchemaInspector {
     static let supportedOnDelete: Set<String> = ["CASCADE", "SET NULL"]
 
+    /// The most columns a synced table may have besides its primary key.
+    /// The insert trigger passes every column's name and time, the key's
+    /// too, to one `json_object` call, and SQLite (3.40) takes at most 127
+    /// arguments a call.
+    static let maximumColumns = 62
+
     /// Reads `tables` (with an optional parent column each) and returns them
     /// ordered parents before children.
-    /// The most columns a synced table may have besides its primary key.
-    /// The triggers pass a column's name and value (or its name and time)
-    /// to one SQL function call (`json_object`, `sync_lost_values`), and
-    /// SQLite takes at most 127 arguments a call.
-    public static let maximumColumns = 62
-
     static func inspect(_ db: Database, tables: [SyncedTable]) throws -> [TableSchema] {
         let names = Set(tables.map(\.name))
         var schemas: [String: TableSchema] = [:]

@@ -101,8 +101,9 @@ public final class SyncEngine: Sendable {
                     // and backfilled there is nothing to redo: at 100,000
                     // reminders the backfill's scan alone cost every start
                     // 0.25 s.
-                    let signature = ChangeCapture.signature(schemas)
-                    if try !ChangeCapture.isCurrent(db, tables: schemas, signature: signature) {
+                    let built = ChangeCapture.triggers(schemas)
+                    let signature = ChangeCapture.signature(built)
+                    if try !ChangeCapture.isCurrent(db, tables: schemas, built: built) {
                         try ChangeCapture.install(db, tables: schemas)
                         try Self.backfill(db, tables: schemas)
                         try Self.reconcile(db, tables: schemas, statements: statements)

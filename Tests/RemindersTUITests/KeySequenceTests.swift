@@ -259,8 +259,9 @@ import RemindersViewModels
         world.openList("Groceries")
         let list = try #require(world.app.top as? ListDetailScreen)
         world.press(.character("a"))
-        list.viewModel.queue.async { Thread.sleep(forTimeInterval: 0.3) }
         world.type("Zebra crossing")
+        // After typing, whose refresh would wait the sleep out.
+        list.viewModel.queue.async { Thread.sleep(forTimeInterval: 0.3) }
         world.app.handle(.key(.control("s")))
         world.app.handle(.key(.character("e")))
         let form = try #require(world.app.top as? ReminderFormScreen)

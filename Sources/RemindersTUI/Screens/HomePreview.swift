@@ -65,9 +65,10 @@ final class HomePreview {
         }
         let clock = viewModel.environment.clock
         let showList = state.listID == nil
-        // Measured over the rows that can show (each takes a line or more):
-        // the preview does not scroll, and the rest are read for nothing.
-        let columns = ListDetailScreen.columns(for: Array(state.rows.prefix(max(0, area.bottom - row))), width: area.width, clock: clock)
+        // Measured over the rows that can show (each takes a line or more,
+        // and the last line is kept for "… N more"): the preview does not
+        // scroll, and the rest are read for nothing.
+        let columns = ListDetailScreen.columns(for: Array(state.rows.prefix(max(0, area.bottom - row - 1))), width: area.width, clock: clock)
         let spinner = ListDetailScreen.spinnerFrame(app.now())
         let opens = app.keyMap.key(for: .open, in: [.navigation]).map { " · \($0) opens the list" } ?? ""
         for (index, reminder) in state.rows.enumerated() {
