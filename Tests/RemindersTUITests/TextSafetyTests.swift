@@ -40,6 +40,15 @@ private let utf8Locale: Bool = {
         #expect(TextSanitizer.line(text) == text)
     }
 
+    /// Printable ASCII takes the short way through, and the characters on
+    /// either side of it (a control, DEL) still do not.
+    @Test func printableASCIIIsKeptAndItsNeighboursAreNot() {
+        let printable = String((0x20...0x7E).map { Character(Unicode.Scalar(UInt8($0))) })
+        #expect(TextSanitizer.line(printable) == printable)
+        #expect(TextSanitizer.line("a\u{1F}b\u{7F}c") == "abc")
+        #expect(TextSanitizer.line("tab\there") == "tab here")
+    }
+
     @Test func firstLineSkipsBlankLines() {
         #expect(TextSanitizer.firstLine("\n  \nSecond line\nthird") == "Second line")
         #expect(TextSanitizer.firstLine("") == "")

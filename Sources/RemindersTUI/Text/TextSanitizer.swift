@@ -13,6 +13,10 @@ enum TextSanitizer {
     /// search snippet markers U+E000/U+E001 stay, so the screen can
     /// highlight matches.
     static func line(_ text: String, keepingMatchMarkers: Bool = false) -> String {
+        // Printable ASCII, most titles, is kept as it is: no scalar is
+        // looked at one by one (a row's title, tags and date are drawn
+        // through here, every frame).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var scalars = String.UnicodeScalarView()
         var changed = false
         for scalar in text.unicodeScalars {
@@ -90,6 +94,8 @@ enum TextSanitizer {
     static func classify(_ scalar: Unicode.Scalar, keepingMatchMarkers: Bool) -> Verdict {
         let value = scalar.value
         switch value {
+        case 0x20...0x7E:
+            return .keep
         case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x2028, 0x2029:
             return .space
         case 0x00...0x1F, 0x7F, 0x80...0x9F:
