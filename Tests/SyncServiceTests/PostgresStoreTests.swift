@@ -127,17 +127,22 @@ struct PostgresStoreTests {
         let alice = world.database("alice")
         let zone = try await blocking { try alice.createZone("Reminders") }
         let before = try await blocking { try listening.fetchHead() }
-        let started = ContinuousClock.now
-        // Timed on the poll's own thread, when its answer came: this task
-        // may wait long after for a thread of the test runner, which the
-        // rest of the suite keeps busy on two cores.
-        async let woken = blocking { () -> (Int64, Duration) in
+        // The poll and the save each start at once on a thread of their
+        // own, and the poll is timed on its thread: this task may wait long
+        // for a thread of the test runner, which the rest of the suite keeps
+        // busy on two cores (a save made after the task's own sleep once
+        // came 22 s late).
+        let woken = OnThread { () -> (Int64, Duration) in
+            let started = ContinuousClock.now
             let head = try listening.fetchHead(after: before, wait: 30)
             return (head, ContinuousClock.now - started)
         }
-        try await Task.sleep(for: .milliseconds(300))
-        _ = try await blocking { try alice.save(record("milk", in: zone, fields: ["title": .string("Milk")])) }
-        let (head, waited) = try await woken
+        let saved = OnThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            _ = try alice.save(record("milk", in: zone, fields: ["title": .string("Milk")]))
+        }
+        try await saved.value
+        let (head, waited) = try await woken.value
         #expect(head > before)
         // Woken by the save, not by the poll's 30 seconds running out.
         #expect(waited < .seconds(20))

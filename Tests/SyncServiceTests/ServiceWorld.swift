@@ -149,6 +149,31 @@ extension CloudDatabase {
 /// Runs blocking client calls (each waits for its HTTP answer) on a thread
 /// of their own: on the concurrency pool they would hold a thread the
 /// in-process service needs to answer them.
+/// A body started at once on a thread of its own, not when a task gets a
+/// thread of the runner; `value` waits for its result.
+final class OnThread<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written once by the thread, before `done` is signalled.
+    private var result: Result<T, any Error>?
+
+    init(_ body: @escaping @Sendable () throws -> T) {
+        Thread { [self] in
+            result = Result { try body() }
+            done.signal()
+        }.start()
+    }
+
+    var value: T {
+        get async throws {
+            try await blocking { [self] in
+                done.wait()
+                done.signal()
+                return try result!.get()
+            }
+        }
+    }
+}
+
 func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
