@@ -29,11 +29,13 @@ enum ChangeCapture {
     /// backfills again; and each trigger's SQL as `sqlite_master` keeps it
     /// is compared with what this version writes, so one gone missing or
     /// rewritten under its name is installed again too.
-    /// `built`: `triggers(tables)`, when the caller has it already.
-    static func isCurrent(_ db: Database, tables: [TableSchema], built: [[String]]? = nil) throws -> Bool {
+    /// `built` and `signature`: `triggers(tables)` and its signature, when
+    /// the caller has them already.
+    static func isCurrent(_ db: Database, tables: [TableSchema], built: [[String]]? = nil,
+                          signature: String? = nil) throws -> Bool {
         let built = built ?? triggers(tables)
         let installed = try SyncState.value(db, signatureKey, as: String.self)
-        guard installed == signature(built) else { return false }
+        guard installed == signature ?? Self.signature(built) else { return false }
         let names = tables.flatMap { table in suffixes.map { unquoted(triggerName(table, $0)) } }
         let stored = try Dictionary(Row.fetchAll(db, sql: """
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))

@@ -103,7 +103,7 @@ public final class SyncEngine: Sendable {
                     // 0.25 s.
                     let built = ChangeCapture.triggers(schemas)
                     let signature = ChangeCapture.signature(built)
-                    if try !ChangeCapture.isCurrent(db, tables: schemas, built: built) {
+                    if try !ChangeCapture.isCurrent(db, tables: schemas, built: built, signature: signature) {
                         try ChangeCapture.install(db, tables: schemas)
                         try Self.backfill(db, tables: schemas)
                         try Self.reconcile(db, tables: schemas, statements: statements)
