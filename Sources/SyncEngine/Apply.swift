@@ -39,8 +39,12 @@ extension SyncEngine {
         }
         try flush(writes, db)
         let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
-        for deletion in deletions {
-            try applyDeletion(db, id: deletion.id, into: &report)
+        // What goes by cascade and the page does not delete itself, the
+        // deleting device never had: the triggers log what this device made.
+        try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
+            for deletion in deletions {
+                try applyDeletion(db, id: deletion.id, into: &report)
+            }
         }
         report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
         hints?.absorb(present: writes.presentNames, deleted: page.deleted.map(\.id))

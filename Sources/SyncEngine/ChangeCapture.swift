@@ -213,10 +213,11 @@ enum ChangeCapture {
 
     /// What a row deleted with its parent had that the server never saw,
     /// as the log keeps a lost edit (`SyncEngine.editedValues`, JSON
-    /// `[[column, value], …]`): a row never on the server, its text (a
-    /// subtask made here under a list or parent deleted elsewhere: its
-    /// title is all that is left of it); an edited one, its edited text and
-    /// numbers. "edited" when there is none of those.
+    /// `[[column, value], …]`): a row never on the server, or one made
+    /// here that the deleting device never had, its text (a subtask made
+    /// here under a list or parent deleted elsewhere: its title is all that
+    /// is left of it); an edited one, its edited text and numbers.
+    /// "edited" when there is none of those.
     static func lostValues(_ table: TableSchema) -> String {
         let arguments = table.columns.compactMap { column -> String? in
             guard column != table.parent?.column, let type = table.types[column], type == "TEXT" || type == "INTEGER" else {
@@ -234,7 +235,8 @@ enum ChangeCapture {
         var kept = "NULL"
         for start in stride(from: 0, to: arguments.count, by: lostValuesPerCall) {
             let chunk = arguments[start..<min(start + lostValuesPerCall, arguments.count)]
-            kept = "sync_lost_values(sync_metadata.lastKnownServerRecord IS NOT NULL, sync_metadata.editTimes, \(kept), "
+            kept = "sync_lost_values(sync_metadata.isPendingSave AND sync_metadata.lastKnownServerRecord IS NOT NULL, "
+                + "sync_metadata.editTimes, \(kept), "
                 + chunk.joined(separator: ", ") + ")"
         }
         return "coalesce(\(kept), 'edited')"
@@ -245,8 +247,10 @@ enum ChangeCapture {
 
     /// Fires for the engine's own deletes too: rows that a fetched delete
     /// removes by cascade must be deleted on the server as well (a child
-    /// created elsewhere under a parent deleted here goes with the parent),
-    /// and a pending local edit they lose is logged as a conflict.
+    /// created elsewhere under a parent deleted here goes with the parent).
+    /// A pending local edit they lose is logged as a conflict, and so is a
+    /// confirmed row made here that the deleting device never had
+    /// (`SyncFunctions.lostWithParent`).
     static func deleteTrigger(_ table: TableSchema, conflictLog: TableSchema?) -> String {
         let pk = "OLD.\(table.primaryKey.quotedDatabaseIdentifier)"
         // The entry just logged is synced like the log's other entries.
@@ -269,7 +273,8 @@ enum ChangeCapture {
               SELECT lower(hex(randomblob(16))), recordType, recordName, '*', NULL, \(lostValues(table)), 'deleted with its parent',
                      NULL, NULL, 'delete', (SELECT value FROM sync_state WHERE key = 'deviceName'), NULL, sync_now()
               FROM sync_metadata
-              WHERE sync_is_applying() AND recordType = \(table.name.databaseLiteral) AND recordName = \(pk) AND isPendingSave;
+              WHERE sync_is_applying() AND recordType = \(table.name.databaseLiteral) AND recordName = \(pk)
+                AND (isPendingSave OR sync_lost_with_parent(recordType, recordName, lastKnownServerRecord));
               \(captureEntry)
               \(captureDelete(table, key: pk))
             END

@@ -62,7 +62,7 @@ public final class SyncEngine: Sendable {
         self.userName = userName
         self.deviceName = deviceName
         self.defaultZoneID = ZoneID(name: zoneName, ownerName: userName)
-        let functions = SyncFunctions(wallClock: wallClock)
+        let functions = SyncFunctions(wallClock: wallClock, userName: userName, deviceName: deviceName)
         self.functions = functions
         // The conflict log is synced with the user's tables, so every
         // device of the user sees every conflict.

@@ -6,10 +6,18 @@ import Synchronization
 /// One per engine; registered on the writer connection.
 final class SyncFunctions: Sendable {
     private let applying = Atomic(false)
+    /// The record names ("table/key") of the deletes from elsewhere being
+    /// applied, while they are; nil otherwise (see `lostWithParent`).
+    private let deletesApplied = Mutex<Set<String>?>(nil)
     let wallClock: @Sendable () -> Int64
+    /// Who this device is, to know its own versions of a record.
+    private let userName: String
+    private let deviceName: String
 
-    init(wallClock: @escaping @Sendable () -> Int64) {
+    init(wallClock: @escaping @Sendable () -> Int64, userName: String, deviceName: String) {
         self.wallClock = wallClock
+        self.userName = userName
+        self.deviceName = deviceName
     }
 
     var isApplying: Bool {
@@ -27,16 +35,46 @@ final class SyncFunctions: Sendable {
         db.add(function: DatabaseFunction("sync_lost_values", argumentCount: nil, pure: true) { arguments in
             Self.lostValues(arguments)
         })
+        db.add(function: DatabaseFunction("sync_lost_with_parent", argumentCount: 3, pure: false) { [weak self] arguments in
+            self?.lostWithParent(arguments) ?? false
+        })
     }
 
-    /// `sync_lost_values(confirmed, editTimes, kept, column, value, isNumber, …)`:
-    /// what a row deleted with its pending edits held that a person would
-    /// want back, as the conflict log keeps it (`[[column, value], …]`, or
-    /// NULL for nothing), after what `kept` holds (an earlier call's result
-    /// for a table of many columns, or NULL). A row the server never
-    /// confirmed: its non-empty text, what a person wrote. A confirmed one:
-    /// the values of the columns edited here (`editTimes`), numbers as
-    /// text. The same rule as `SyncEngine.editedValues`, for a row the
+    /// `sync_lost_with_parent(recordType, recordName, lastKnownServerRecord)`:
+    /// whether a confirmed row that goes by cascade with a parent deleted
+    /// elsewhere must be logged here. It must when the deletes being
+    /// applied (`applyingDeletes`) do not name it, so the deleting device
+    /// never had it, and this device saved its last version, so its user
+    /// made or last changed it: no other device would tell of it. A
+    /// cascade of a delete made here, or of a purge, logs nothing.
+    func lostWithParent(_ arguments: [DatabaseValue]) -> Bool {
+        guard arguments.count == 3, let type = String.fromDatabaseValue(arguments[0]),
+              let key = String.fromDatabaseValue(arguments[1]), let archive = Data.fromDatabaseValue(arguments[2]) else {
+            return false
+        }
+        let named = deletesApplied.withLock { $0?.contains(RecordCoder.recordName(table: type, key: key)) }
+        guard named == false, let record = try? RecordCoder.decode(archive) else { return false }
+        return record.modifiedByDevice == deviceName && record.modifiedByUser == userName
+    }
+
+    /// Runs `body`, which applies the deletes of `names` (record names)
+    /// that came from elsewhere, with the delete triggers watching what
+    /// goes with them (`lostWithParent`).
+    func applyingDeletes<T>(of names: Set<String>, _ body: () throws -> T) rethrows -> T {
+        deletesApplied.withLock { $0 = names }
+        defer { deletesApplied.withLock { $0 = nil } }
+        return try body()
+    }
+
+    /// `sync_lost_values(edited, editTimes, kept, column, value, isNumber, …)`:
+    /// what a row deleted with its parent held that a person would want
+    /// back, as the conflict log keeps it (`[[column, value], …]`, or NULL
+    /// for nothing), after what `kept` holds (an earlier call's result for
+    /// a table of many columns, or NULL). A confirmed row with pending
+    /// edits (`edited`): the values of the columns edited here
+    /// (`editTimes`), numbers as text. Any other (never confirmed, or
+    /// confirmed and logged because the deleting device never had it): its
+    /// non-empty text, what a person wrote. The same rule as `SyncEngine.editedValues`, for a row the
     /// delete has taken already.
     static func lostValues(_ arguments: [DatabaseValue]) -> String? {
         guard arguments.count >= 3 else { return nil }

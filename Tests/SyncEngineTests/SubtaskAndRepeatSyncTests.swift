@@ -91,6 +91,67 @@ import TestSupport
         #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
     }
 
+    /// A subtask the server confirmed before its parent's delete came from
+    /// a device that never had it: it goes with the parent, and the
+    /// device that made it logs what went (the deleting device cannot: it
+    /// never knew of it). One entry, synced to the other device.
+    @Test func aSubtaskSentBeforeItsParentsDeleteIsLoggedWhereItWasMade() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try b.sync()
+        _ = try a.store.deleteReminder(id: parent)
+        // Sent before any fetch: A never has the subtask.
+        try a.engine.sendChanges()
+        let entry = try fetchLosingToParentsDelete(b, step)
+        #expect(ConflictEntry.keptValues(entry.local)?.first?.value == "Buy paint")
+        try syncAll(a, b)
+        #expect(try a.reminder(step) == nil)
+        #expect(try a.engine.conflicts().filter { $0.recordID == step }.count == 1)
+        #expect(try b.engine.conflicts().count == 1)
+        #expect(try a.export() == b.export())
+    }
+
+    /// A reminder added to a list whose delete comes from a device that
+    /// never had it is logged where it was made; one the deleting device
+    /// had goes with the list unlogged, as the delete named it.
+    @Test func aReminderSentBeforeItsListsDeleteIsLoggedWhereItWasMade() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let known = try add(b, "Water the plants", in: list)
+        try syncAll(a, b)
+        let added = try add(b, "Call the plumber", in: list)
+        try b.sync()
+        _ = try a.store.deleteList(id: list)
+        try a.engine.sendChanges()
+        let entry = try fetchLosingToParentsDelete(b, added)
+        #expect(ConflictEntry.keptValues(entry.local)?.first?.value == "Call the plumber")
+        #expect(try b.reminder(known) == nil)
+        #expect(try b.engine.conflicts().map(\.recordID) == [added])
+        try syncAll(a, b)
+        #expect(try a.export() == b.export())
+    }
+
+    /// A subtask the deleting device had goes with its parent, and no
+    /// device logs it: the delete named it.
+    @Test func aSubtaskTheDeletingDeviceHadGoesUnlogged() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try syncAll(a, b)
+        _ = try a.store.deleteReminder(id: parent)
+        try a.sync()
+        _ = try b.engine.fetchChanges()
+        #expect(try b.reminder(step) == nil)
+        #expect(try b.engine.conflicts().isEmpty)
+        try syncAll(a, b)
+        #expect(try a.engine.conflicts().isEmpty)
+    }
+
     /// The function behind the delete triggers' log, by its rule.
     @Test func lostValuesKeepWrittenTextOfANewRowAndEditsOfAConfirmedOne() {
         let arguments: (Bool, String?) -> [DatabaseValue] = { confirmed, editTimes in
@@ -107,6 +168,29 @@ import TestSupport
         var second = arguments(false, "{}")
         second[2] = #"[["name","Ann"]]"#.databaseValue
         #expect(SyncFunctions.lostValues(second) == #"[["name","Ann"],["title","Cake"]]"#)
+    }
+
+    /// The function behind the log of a confirmed row that went with its
+    /// parent: only while deletes from elsewhere apply, only for a row they
+    /// do not name, and only for a version this device saved.
+    @Test func lostWithParentNeedsDeletesFromElsewhereThatDoNotNameARowSavedHere() throws {
+        let functions = SyncFunctions(wallClock: { 0 }, userName: "me", deviceName: "laptop")
+        let zone = ZoneID(name: "Reminders", ownerName: "me")
+        func arguments(savedBy device: String) throws -> [DatabaseValue] {
+            let record = ServerRecord(id: RecordID(recordName: "reminders/r1", zoneID: zone), recordType: "reminders",
+                                      changeTag: "1", modifiedByUser: "me", modifiedByDevice: device)
+            return ["reminders".databaseValue, "r1".databaseValue, try RecordCoder.encode(record).databaseValue]
+        }
+        let here = try arguments(savedBy: "laptop")
+        #expect(!functions.lostWithParent(here))
+        functions.applyingDeletes(of: ["reminders/p1"]) {
+            #expect(functions.lostWithParent(here))
+            #expect(!functions.lostWithParent((try? arguments(savedBy: "phone")) ?? []))
+        }
+        functions.applyingDeletes(of: ["reminders/p1", "reminders/r1"]) {
+            #expect(!functions.lostWithParent(here))
+        }
+        #expect(!functions.lostWithParent(here))
     }
 
     /// A table too wide for one call (SQLite takes 127 arguments) gets its
