@@ -7,25 +7,35 @@ import Foundation
 public struct AppClock: Sendable {
     private let pinned: Date?
     private let source: (@Sendable () -> Date)?
-    public let timeZone: TimeZone
+    /// The clock's zone; nil for the process's local zone, which its dates
+    /// (`today`, `nowDue`, `dueDate(at:)`) read without loading it from ICU
+    /// (see `DueDate(moment:in:)`).
+    private let zone: TimeZone?
 
-    public init(pinned: Date? = nil, timeZone: TimeZone = .current) {
+    /// `timeZone`: nil for the local one.
+    public init(pinned: Date? = nil, timeZone: TimeZone? = nil) {
         self.pinned = pinned
         self.source = nil
-        self.timeZone = timeZone
+        self.zone = timeZone
     }
 
     /// A clock that reads `source`: a test's hand-moved clock, or one that
     /// starts at a chosen moment and runs (`running(from:)`).
-    public init(timeZone: TimeZone = .current, source: @escaping @Sendable () -> Date) {
+    public init(timeZone: TimeZone? = nil, source: @escaping @Sendable () -> Date) {
         self.pinned = nil
         self.source = source
-        self.timeZone = timeZone
+        self.zone = timeZone
     }
+
+    /// The clock's time zone (the local one made when first asked for).
+    public var timeZone: TimeZone { zone ?? .current }
+
+    /// The same clock pinned at `moment`.
+    public func pinned(at moment: Date) -> AppClock { AppClock(pinned: moment, timeZone: zone) }
 
     /// A clock that starts at `start` and then runs at the wall clock's
     /// pace, so that due alerts can be shown at a chosen, scripted time.
-    public static func running(from start: Date, timeZone: TimeZone = .current) -> AppClock {
+    public static func running(from start: Date, timeZone: TimeZone? = nil) -> AppClock {
         let origin = Date()
         return AppClock(timeZone: timeZone) { start.addingTimeInterval(Date().timeIntervalSince(origin)) }
     }
@@ -90,22 +100,24 @@ public struct AppClock: Sendable {
             offset = sign * (h * 3600 + m * 60)
         }
         guard scanner.atEnd else { return nil }
-        let seconds = (date.dayNumber - Self.epochDayNumber) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds = (date.dayNumber - DueDate.epochDayNumber) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
-
-    /// `DueDate.dayNumber` of 1970-01-01.
-    private static let epochDayNumber = DueDate(year: 1970, month: 1, day: 1)?.dayNumber ?? 719_469
 
     public var now: Date { source?() ?? pinned ?? Date() }
 
     public var isPinned: Bool { pinned != nil }
 
     /// Today's date in the local time zone, "YYYY-MM-DD".
-    public var today: String { DueDate(moment: now, in: timeZone, includingTime: false).dateString }
+    public var today: String { dueDate(at: now, includingTime: false).dateString }
 
     /// Now as a floating due date with time, "YYYY-MM-DDTHH:MM".
-    public var nowDue: DueDate { DueDate(moment: now, in: timeZone) }
+    public var nowDue: DueDate { dueDate(at: now) }
+
+    /// The wall-clock date (and time) of `moment` in the clock's zone.
+    public func dueDate(at moment: Date, includingTime: Bool = true) -> DueDate {
+        DueDate(moment: moment, in: zone, includingTime: includingTime)
+    }
 
     /// "YYYY-MM-DDTHH:MM:SS" local time, the form of `Reminder.completedAt`.
     public func timestamp(_ date: Date? = nil) -> String {

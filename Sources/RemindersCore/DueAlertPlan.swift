@@ -144,7 +144,7 @@ public struct DueAlertPlan: Equatable, Sendable {
     ///     time). A snooze's end is raised however long ago it came.
     public static func read(_ db: Database, clock: AppClock, defaultHour: Int, catchUp: TimeInterval) throws -> DueAlertPlan {
         let now = clock.now
-        let snapshot = AppClock(pinned: now, timeZone: clock.timeZone)
+        let snapshot = clock.pinned(at: now)
         let zone = clock.timeZone
         var plan = DueAlertPlan(now: now)
         let windowStart = DueDate(moment: now.addingTimeInterval(-catchUp), in: zone, includingTime: false).description

@@ -154,25 +154,55 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
             year: year, month: month, day: day, hour: hour ?? defaultHour, minute: minute ?? 0))
     }
 
-    /// The wall-clock date and time of a moment in a time zone.
-    public init(moment: Date, in timeZone: TimeZone = .current, includingTime: Bool = true) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moment)
-        self.year = c.year ?? 1970
-        self.month = c.month ?? 1
-        self.day = c.day ?? 1
-        self.hour = includingTime ? c.hour : nil
-        self.minute = includingTime ? c.minute : nil
+    /// The wall-clock date and time of a moment in a time zone; nil: the
+    /// process's local zone, whose offset the C library reads
+    /// (`localtime_r`) where Foundation would load the zone from ICU, a
+    /// millisecond of a start's first frame. Worked out from the zone's
+    /// offset at that moment, without a calendar.
+    public init(moment: Date, in timeZone: TimeZone? = nil, includingTime: Bool = true) {
+        let seconds = Int(moment.timeIntervalSince1970.rounded(.down))
+        let offset = timeZone?.secondsFromGMT(for: moment) ?? Self.localOffset(at: seconds)
+        let local = seconds + offset
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        self.init(daysSince1970: days)
+        if includingTime {
+            let second = local - days * 86_400
+            hour = second / 3600
+            minute = second % 3600 / 60
+        }
     }
+
+    /// The offset from UTC of the process's local zone at a moment, in
+    /// seconds (`TZ`, else /etc/localtime, as Foundation reads them).
+    static func localOffset(at seconds: Int) -> Int {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return 0 }
+        return Int(parts.tm_gmtoff)
+    }
+
+    /// The date `days` days after 1970-01-01, in the proleptic Gregorian
+    /// calendar (the inverse of `dayNumber`, by H. Hinnant's
+    /// `civil_from_days`), without a time.
+    init(daysSince1970 days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.month = month
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    }
+
+    /// `dayNumber` of 1970-01-01.
+    static let epochDayNumber = 719_469
 
     /// The same wall-clock time `days` later.
     public func adding(days: Int) -> DueDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        let base = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
-        let moved = calendar.date(byAdding: .day, value: days, to: base) ?? base
-        var result = DueDate(moment: moved, in: calendar.timeZone, includingTime: false)
+        var result = DueDate(daysSince1970: dayNumber - Self.epochDayNumber + days)
         result.hour = hour
         result.minute = minute
         return result

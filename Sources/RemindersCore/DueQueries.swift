@@ -82,7 +82,7 @@ public enum DueQueries {
         if let end {
             // Text comparison on the date part narrows the scan; moments decide.
             sql += " AND reminders.dueDate <= ?"
-            arguments += [DueDate.lastStored(on: DueDate(moment: end, in: clock.timeZone, includingTime: false).dateString)]
+            arguments += [DueDate.lastStored(on: clock.dueDate(at: end, includingTime: false).dateString)]
         }
         var result: [DueReminder] = []
         for reminderRow in try Queries.reminderRows(db, sql: sql, arguments: arguments, clock: clock) {

@@ -8,7 +8,7 @@ public enum SampleData {
     /// database already holds lists.
     @discardableResult
     public static func seed(_ store: RemindersStore) throws -> Bool {
-        let today = DueDate(moment: store.clock.now, in: store.clock.timeZone, includingTime: false)
+        let today = store.clock.dueDate(at: store.clock.now, includingTime: false)
         func day(_ offset: Int, _ hour: Int? = nil, _ minute: Int = 0) -> DueDate {
             var date = today.adding(days: offset)
             if let hour { date.time = (hour, minute) }

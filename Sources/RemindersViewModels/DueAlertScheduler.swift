@@ -295,7 +295,7 @@ public final class DueAlertScheduler: ViewModel {
                     try DueAlertLog.snooze(db, reminderID: id, dueDate: due, until: untilMoment, at: timestamp)
                     return previous
                 }
-                let dueTime = DueDate(moment: dueAt, in: clock.timeZone)
+                let dueTime = clock.dueDate(at: dueAt)
                 let dueText = due.hasTime && dueTime.dateString == until.dateString
                     ? dueTime.timeString ?? "00:00"
                     : due.description.replacingOccurrences(of: "T", with: " ")
@@ -336,9 +336,9 @@ public final class DueAlertScheduler: ViewModel {
         switch option {
         case .tenMinutes, .oneHour:
             let seconds: TimeInterval = option == .tenMinutes ? 600 : 3600
-            return DueDate(moment: now.addingTimeInterval(seconds + 30), in: clock.timeZone)
+            return clock.dueDate(at: now.addingTimeInterval(seconds + 30))
         case .tomorrowMorning:
-            var tomorrow = DueDate(moment: now, in: clock.timeZone, includingTime: false).adding(days: 1)
+            var tomorrow = clock.dueDate(at: now, includingTime: false).adding(days: 1)
             tomorrow.time = (settings.defaultHour, 0)
             return tomorrow
         }
@@ -407,7 +407,7 @@ public final class DueAlertScheduler: ViewModel {
     }
 
     private func show(_ plan: DueAlertPlan) {
-        let snapshot = AppClock(pinned: plan.now, timeZone: environment.clock.timeZone)
+        let snapshot = environment.clock.pinned(at: plan.now)
         let dueNow = plan.shown.map { alert(for: $0, alertAt: nil, snapshot: snapshot) }
         schedule([plan.nextAlertAt, plan.nextPastDueAt].compactMap { $0 }.min(), now: plan.now)
         update { state in
@@ -422,7 +422,7 @@ public final class DueAlertScheduler: ViewModel {
     /// Claims the alerts in the device's log and returns those this
     /// process won.
     private func claim(_ due: [PlannedAlert], now: Date) -> [DueAlert] {
-        let snapshot = AppClock(pinned: now, timeZone: environment.clock.timeZone)
+        let snapshot = environment.clock.pinned(at: now)
         let timestamp = snapshot.timestamp()
         do {
             let won = try environment.writer.write { db in try due.filter { try $0.claim(db, at: timestamp) } }

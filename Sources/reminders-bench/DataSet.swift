@@ -80,7 +80,8 @@ struct DataSet: Sendable {
     /// is pinned to it so Today and past-due counts do not drift.
     static let now = "2026-03-01T10:00:00Z"
     static var clock: AppClock {
-        AppClock(pinned: AppClock.parseMoment(now), timeZone: TimeZone(identifier: "UTC") ?? .current)
+        // The local zone, which `main` sets to UTC, as the app's clock reads it.
+        AppClock(pinned: AppClock.parseMoment(now))
     }
 
     /// A word of many titles, so a search for it returns a page of hits.

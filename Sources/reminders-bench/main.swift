@@ -6,6 +6,10 @@ import RemindersCore
 let startedAt = monotonicNanoseconds()
 Progress.start = startedAt
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Every figure in UTC, whatever this machine's zone, with the app's own
+// clock: the local zone, as the app reads it (children inherit it).
+setenv("TZ", "UTC", 1)
+tzset()
 // Before any connection, the floor's bare one included: every figure is
 // taken with SQLite set up as the app sets it up.
 AppDatabase.setUpSQLite()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import RemindersCore
 
 @Suite("Due dates")
@@ -18,6 +19,44 @@ struct DueDateTests {
         #expect(try due("2024-02-28T23:30").adding(days: 1).description == "2024-02-29T23:30")
         #expect(try due("2026-12-31").adding(days: 1).description == "2027-01-01")
         #expect(try due("2026-03-01").adding(days: -1).description == "2026-02-28")
+    }
+
+    /// The date of a moment, worked out from the zone's offset, is the one
+    /// a Gregorian calendar in that zone gives, for random moments from
+    /// 1901 to 2199 in zones with half-hour, 45-minute and daylight-saving
+    /// offsets, and in the local zone, read through the C library.
+    @Test func aMomentsDateIsTheCalendarsInEveryZone() throws {
+        let seed = UInt64.random(in: 0...UInt64(UInt32.max))
+        print("aMomentsDateIsTheCalendarsInEveryZone seed \(seed)")
+        var random = SeededGenerator(seed: seed)
+        let zones: [TimeZone?] = try [nil] + ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "Australia/Lord_Howe",
+                                              "Pacific/Kiritimati", "America/Los_Angeles"].map { try #require(TimeZone(identifier: $0)) }
+        for _ in 0..<2000 {
+            let moment = Date(timeIntervalSince1970: Double.random(in: -2_170_000_000...7_200_000_000, using: &random))
+            let zone = zones.randomElement(using: &random) ?? nil
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone ?? .current
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moment)
+            let expected = try #require(DueDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0,
+                                                hour: c.hour, minute: c.minute))
+            #expect(DueDate(moment: moment, in: zone) == expected, "\(moment) in \(zone?.identifier ?? "the local zone")")
+            #expect(DueDate(moment: moment, in: zone, includingTime: false).description == expected.dateString)
+        }
+    }
+
+    /// Days added across months, leap days and centuries land where a
+    /// calendar puts them.
+    @Test func addingDaysIsTheCalendarsArithmetic() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let start = try due("1999-12-31T08:15")
+        for days in stride(from: -40_000, through: 40_000, by: 37) {
+            let moved = try #require(calendar.date(byAdding: .day, value: days,
+                                                   to: calendar.date(from: DateComponents(year: 1999, month: 12, day: 31))!))
+            let c = calendar.dateComponents([.year, .month, .day], from: moved)
+            #expect(start.adding(days: days).description
+                    == String(format: "%04d-%02d-%02dT08:15", c.year ?? 0, c.month ?? 0, c.day ?? 0))
+        }
     }
 
     @Test func isAFloatingTime() throws {

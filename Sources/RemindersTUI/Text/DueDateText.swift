@@ -12,7 +12,7 @@ enum DueDateText {
     /// for dates side by side: "Mon, Wed, Fri 4 Dec" read like a weekly
     /// rule's days.
     static func format(_ due: DueDate, clock: AppClock, dated: Bool = false) -> String {
-        let today = DueDate(moment: clock.now, in: clock.timeZone, includingTime: false)
+        let today = clock.dueDate(at: clock.now, includingTime: false)
         let days = due.dayNumber - today.dayNumber
         var text: String
         switch days {
