@@ -178,7 +178,9 @@ extension SyncEngine {
             }
             let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
             if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
-                // Created elsewhere under a row deleted here: it goes too.
+                // Created elsewhere under a row deleted here: it goes too,
+                // and the log says so (its maker may never see it go).
+                try logWentWithParent(db, record: record, table: table, key: key)
                 try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
                                   isPendingSave: false, isPendingDelete: true)
                 return outcome
@@ -226,7 +228,9 @@ extension SyncEngine {
         let resolved = conflict.resolved()
         let serverColumns = resolved.serverWins.filter { local[$0] != record.fields[$0] }
         try writeRow(db, table: table, key: key, record: record, columns: serverColumns, insert: false, assets: assets)
-        for column in table.columns where resolved.outcomes[column]?.isConflict == true {
+        // The log's own entries merge without an entry about an entry (two
+        // devices that logged one row's loss under one id, a dismissal).
+        for column in table.columns where resolved.outcomes[column]?.isConflict == true && tableName != Self.conflictTable {
             try logConflict(
                 db, table: tableName, key: key, field: column,
                 ancestor: RecordCoder.display(ancestor?.values[column]), local: RecordCoder.display(local[column]),
@@ -339,6 +343,9 @@ extension SyncEngine {
                         let record = try RecordCoder.decode(row["record"])
                         try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",
                                        arguments: [row["recordType"] as String, row["recordName"] as String])
+                        if let table = tablesByName[row["recordType"]] {
+                            try logWentWithParent(db, record: record, table: table, key: row["recordName"])
+                        }
                         try Metadata.save(db, type: row["recordType"], name: row["recordName"], lastKnown: record, editTimes: [:],
                                           isPendingSave: false, isPendingDelete: true)
                         report.dropped += 1

@@ -268,9 +268,10 @@ enum ChangeCapture {
         return """
             CREATE TRIGGER \(triggerName(table, "delete")) AFTER DELETE ON \(table.name.quotedDatabaseIdentifier)
             FOR EACH ROW BEGIN
-              INSERT INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
-                                          winner, localDevice, remoteDevice, resolvedAt)
-              SELECT lower(hex(randomblob(16))), recordType, recordName, '*', NULL, \(lostValues(table)), 'deleted with its parent',
+              INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime,
+                                                    remoteTime, winner, localDevice, remoteDevice, resolvedAt)
+              SELECT iif(isPendingSave, lower(hex(randomblob(16))), sync_went_with_parent_id(recordType, recordName)),
+                     recordType, recordName, '*', NULL, \(lostValues(table)), 'deleted with its parent',
                      NULL, NULL, 'delete', (SELECT value FROM sync_state WHERE key = 'deviceName'), NULL, sync_now()
               FROM sync_metadata
               WHERE sync_is_applying() AND recordType = \(table.name.databaseLiteral) AND recordName = \(pk)

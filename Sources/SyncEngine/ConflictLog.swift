@@ -173,6 +173,39 @@ extension SyncEngine {
         return text
     }
 
+    /// The id of the entry of a confirmed row that went with its parent,
+    /// the same on every device that logs it: the device that saved the
+    /// row last (its delete trigger, `SyncFunctions.lostWithParent`) and
+    /// one that fetched it as an orphan (`logWentWithParent`) may both
+    /// see it go, and their entries are then one record.
+    static func wentWithParentEntryID(table: String, key: String) -> String {
+        String(Asset.digest(of: Data("went with its parent\u{1F}\(table)\u{1F}\(key)".utf8)).prefix(32))
+    }
+
+    /// A record made elsewhere that this device drops with a parent that
+    /// is gone (deleted here, or no longer on the server) before it ever
+    /// showed it: logged from the side of the device that saved it last,
+    /// with its text, as that device's delete trigger logs it, so the two
+    /// entries are one (`wentWithParentEntryID`). A version of this
+    /// device's own is left to the trigger.
+    func logWentWithParent(_ db: Database, record: ServerRecord, table: TableSchema, key: String) throws {
+        guard !isOwnVersion(record), let device = record.modifiedByDevice else { return }
+        let pairs = table.columns.compactMap { column -> [String]? in
+            guard column != table.parent?.column, table.types[column] == "TEXT",
+                  case .string(let text)? = record.fields[column], !text.isEmpty else { return nil }
+            return [column, text]
+        }
+        let id = Self.wentWithParentEntryID(table: table.name, key: key)
+        try db.executeCached("""
+            INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
+                                                  winner, localDevice, remoteDevice, resolvedAt)
+            VALUES (?, ?, ?, '*', NULL, ?, 'deleted with its parent', NULL, NULL, 'delete', ?, NULL, ?)
+            """, arguments: [id, table.name, key, Self.encodeKept(pairs) ?? "edited", device, functions.wallClock()])
+        guard db.changesCount > 0, let log = tablesByName[Self.conflictTable] else { return }
+        try db.execute(sql: ChangeCapture.tick)
+        try db.execute(sql: ChangeCapture.captureCreate(log, key: "?"), arguments: [id])
+    }
+
     /// A pending local edit lost to a delete made elsewhere.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?) throws {
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,

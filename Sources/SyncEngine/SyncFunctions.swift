@@ -38,6 +38,12 @@ final class SyncFunctions: Sendable {
         db.add(function: DatabaseFunction("sync_lost_with_parent", argumentCount: 3, pure: false) { [weak self] arguments in
             self?.lostWithParent(arguments) ?? false
         })
+        db.add(function: DatabaseFunction("sync_went_with_parent_id", argumentCount: 2, pure: true) { arguments in
+            guard let table = String.fromDatabaseValue(arguments[0]), let key = String.fromDatabaseValue(arguments[1]) else {
+                return nil
+            }
+            return SyncEngine.wentWithParentEntryID(table: table, key: key)
+        })
     }
 
     /// `sync_lost_with_parent(recordType, recordName, lastKnownServerRecord)`:

@@ -259,7 +259,7 @@ struct ConflictsCommand: ParsableCommand {
             let kept = try ConflictText.kept(entry.local, table: entry.recordType, db)
             line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
         } else {
-            let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "?", entry.remoteDevice ?? "?")
+            let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "a device", entry.remoteDevice ?? "another device")
             let local, remote, ancestor: String
             if entry.field == "*" {
                 // A whole record's entry keeps its sides as the values a
@@ -277,7 +277,13 @@ struct ConflictsCommand: ParsableCommand {
                 }
                 (local, remote, ancestor) = (try shown(entry.local), try shown(entry.remote), "ancestor \(try shown(entry.ancestor)), ")
             }
-            let values = "\(ancestor)\(here) \(local) (\(entry.localDevice ?? "?")), \(there) \(remote) (\(entry.remoteDevice ?? "?"))"
+            // A side names its device once, and not at all when the log
+            // does not know it (a delete's: a tombstone does not say).
+            func side(_ label: String, _ value: String, _ device: String?) -> String {
+                guard let device, device != label else { return "\(label) \(value)" }
+                return "\(label) \(value) (\(device))"
+            }
+            let values = "\(ancestor)\(side(here, local, entry.localDevice)), \(side(there, remote, entry.remoteDevice))"
             line = "\(values); \(entry.winner) won: \(reason)"
         }
         // The conflict's own id first: `--dismiss` takes it.

@@ -35,6 +35,34 @@ struct ConflictBothSidesTests {
         #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
     }
 
+    /// A subtask added on one device while the other deletes its parent
+    /// goes with the parent, and both devices' logs say so, once, naming
+    /// the subtask and the device that made it (the deleting device, which
+    /// a tombstone does not record, goes unnamed).
+    @Test func aSubtaskThatWentWithItsParentIsLoggedOnceOnBothDevices() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        try fleet.ok("a", "list", "add", "Home")
+        try fleet.ok("a", "add", "Paint the fence", "--list", "Home")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        #expect(try fleet.run("b", ["add", "Buy paint", "--list", "Home", "--parent", "Paint the fence"]).status == 0)
+        #expect(try fleet.run("a", ["delete", "Paint the fence"]).status == 0)
+        try fleet.sync("b")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        for device in ["a", "b"] {
+            let lines = try fleet.ok(device, "conflicts").split(separator: "\n")
+            #expect(lines.count == 1, "\(device): \(lines)")
+            let line = String(lines.first ?? "")
+            #expect(line.contains("Reminder “Buy paint”"), "\(device): \(line)")
+            #expect(line.contains("deleted with its parent"), "\(device): \(line)")
+            #expect(!line.contains("?"), "\(device): \(line)")
+        }
+        #expect(try fleet.ok("b", "conflicts").contains("here Title “Buy paint”"))
+        #expect(try fleet.ok("a", "conflicts").contains("b Title “Buy paint”"))
+    }
+
     @Test func theDeviceWhoseEditLostSeesTheConflictAndADismissalReachesBoth() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }

@@ -114,6 +114,52 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// The same subtask when the deleting device fetches it before its
+    /// maker fetches the delete (as a sync does: send, then fetch): that
+    /// device drops the orphan and logs it from the maker's side, and the
+    /// maker, which then receives both deletes, adds no entry of its own.
+    @Test func aSubtaskFetchedAsAnOrphanIsLoggedOnceForItsMaker() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try b.sync()
+        _ = try a.store.deleteReminder(id: parent)
+        try a.sync()
+        let logged = try a.engine.conflicts().filter { $0.recordID == step }
+        #expect(logged.count == 1)
+        #expect(logged.first?.localDevice == "B")
+        #expect(logged.first?.remote == "deleted with its parent")
+        #expect(ConflictEntry.keptValues(logged.first?.local)?.first?.value == "Buy paint")
+        try b.sync()
+        #expect(try b.reminder(step) == nil)
+        try syncAll(a, b)
+        #expect(try a.engine.conflicts().count == 1)
+        #expect(try b.engine.conflicts().count == 1)
+        #expect(try a.export() == b.export())
+    }
+
+    /// A subtask fetched while its parent's delete waits here to be sent:
+    /// dropped, and logged for the device that made it.
+    @Test func aSubtaskFetchedUnderAParentDeletedHereIsLoggedForItsMaker() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try b.sync()
+        _ = try a.store.deleteReminder(id: parent)
+        _ = try a.engine.fetchChanges()
+        #expect(try a.reminder(step) == nil)
+        #expect(try a.engine.conflicts().map(\.recordID) == [step])
+        try syncAll(a, b)
+        #expect(try b.reminder(step) == nil)
+        #expect(try a.engine.conflicts().count == 1)
+        #expect(try b.engine.conflicts().count == 1)
+        #expect(try a.export() == b.export())
+    }
+
     /// A reminder added to a list whose delete comes from a device that
     /// never had it is logged where it was made; one the deleting device
     /// had goes with the list unlogged, as the delete named it.
