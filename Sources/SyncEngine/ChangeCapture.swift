@@ -139,9 +139,10 @@ enum ChangeCapture {
         tables.first { $0.name == SyncEngine.conflictTable }
     }
 
-    /// Marks `key` (an expression) as created: every column stamped now.
-    static func captureCreate(_ table: TableSchema, key: String) -> String {
-        let stamps = table.allColumns.map { "\($0.databaseLiteral), hlc" }.joined(separator: ", ")
+    /// Marks `key` (an expression) as created: every column stamped now,
+    /// or at `time` (an expression).
+    static func captureCreate(_ table: TableSchema, key: String, at time: String = "hlc") -> String {
+        let stamps = table.allColumns.map { "\($0.databaseLiteral), \(time)" }.joined(separator: ", ")
         return """
             INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave, isPendingDelete, changeCount)
             SELECT \(table.name.databaseLiteral), \(key), json_object(\(stamps)), 1, 0, 1 FROM sync_clock WHERE true
@@ -253,15 +254,21 @@ enum ChangeCapture {
     /// (`SyncFunctions.lostWithParent`).
     static func deleteTrigger(_ table: TableSchema, conflictLog: TableSchema?) -> String {
         let pk = "OLD.\(table.primaryKey.quotedDatabaseIdentifier)"
-        // The entry just logged is synced like the log's other entries.
+        // The entry just logged is synced like the log's other entries. One
+        // under the id every device derives for the row (see
+        // `SyncEngine.wentWithParentEntryID`) is stamped at the start of
+        // time, so that two devices' entries merge as one and a later
+        // dismissal beats either.
         let captureEntry = conflictLog.map { log in
-            let stamps = log.allColumns.map { "\($0.databaseLiteral), hlc" }.joined(separator: ", ")
+            let stamps = log.allColumns.map { "\($0.databaseLiteral), e.t" }.joined(separator: ", ")
             return """
               INSERT INTO sync_metadata (recordType, recordName, editTimes, isPendingSave, isPendingDelete, changeCount)
-              SELECT \(log.name.databaseLiteral), c.id, json_object(\(stamps)), 1, 0, 1
-              FROM sync_conflicts AS c, sync_clock
-              WHERE sync_is_applying() AND c.rowid = last_insert_rowid() AND c.recordType = \(table.name.databaseLiteral)
-                AND c.recordName = \(pk) AND c.remote = 'deleted with its parent'
+              SELECT \(log.name.databaseLiteral), e.id, json_object(\(stamps)), 1, 0, 1
+              FROM (SELECT c.id, iif(c.id = sync_went_with_parent_id(c.recordType, c.recordName), 1, hlc) AS t
+                    FROM sync_conflicts AS c, sync_clock
+                    WHERE sync_is_applying() AND c.rowid = last_insert_rowid() AND c.recordType = \(table.name.databaseLiteral)
+                      AND c.recordName = \(pk) AND c.remote = 'deleted with its parent') AS e
+              WHERE true
               ON CONFLICT (recordType, recordName) DO NOTHING;
             """
         } ?? ""
@@ -270,7 +277,7 @@ enum ChangeCapture {
             FOR EACH ROW BEGIN
               INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime,
                                                     remoteTime, winner, localDevice, remoteDevice, resolvedAt)
-              SELECT iif(isPendingSave, lower(hex(randomblob(16))), sync_went_with_parent_id(recordType, recordName)),
+              SELECT iif(lastKnownServerRecord IS NULL, lower(hex(randomblob(16))), sync_went_with_parent_id(recordType, recordName)),
                      recordType, recordName, '*', NULL, \(lostValues(table)), 'deleted with its parent',
                      NULL, NULL, 'delete', (SELECT value FROM sync_state WHERE key = 'deviceName'), NULL, sync_now()
               FROM sync_metadata

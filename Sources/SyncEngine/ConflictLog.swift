@@ -189,7 +189,7 @@ extension SyncEngine {
     /// entries are one (`wentWithParentEntryID`). A version of this
     /// device's own is left to the trigger.
     func logWentWithParent(_ db: Database, record: ServerRecord, table: TableSchema, key: String) throws {
-        guard !isOwnVersion(record), let device = record.modifiedByDevice else { return }
+        guard table.holdsWrittenText, !isOwnVersion(record), let device = record.modifiedByDevice else { return }
         let pairs = table.columns.compactMap { column -> [String]? in
             guard column != table.parent?.column, table.types[column] == "TEXT",
                   case .string(let text)? = record.fields[column], !text.isEmpty else { return nil }
@@ -202,8 +202,10 @@ extension SyncEngine {
             VALUES (?, ?, ?, '*', NULL, ?, 'deleted with its parent', NULL, NULL, 'delete', ?, NULL, ?)
             """, arguments: [id, table.name, key, Self.encodeKept(pairs) ?? "edited", device, functions.wallClock()])
         guard db.changesCount > 0, let log = tablesByName[Self.conflictTable] else { return }
-        try db.execute(sql: ChangeCapture.tick)
-        try db.execute(sql: ChangeCapture.captureCreate(log, key: "?"), arguments: [id])
+        // Stamped at the start of time, as the trigger stamps its own (see
+        // `ChangeCapture.deleteTrigger`): two devices' entries merge as one,
+        // and a later dismissal beats either.
+        try db.execute(sql: ChangeCapture.captureCreate(log, key: "?", at: "1"), arguments: [id])
     }
 
     /// A pending local edit lost to a delete made elsewhere.

@@ -29,6 +29,13 @@ public struct TableSchema: Hashable, Sendable {
     /// shared list) or always in the user's own zone (a private tag link).
     public var sharesWithParent: Bool
 
+    /// Whether a row holds text a person wrote: a text column that refers
+    /// to no other row (a reminder's title, not a tag link's references).
+    /// Only such a row that went with its parent is worth a log entry.
+    var holdsWrittenText: Bool {
+        columns.contains { column in types[column] == "TEXT" && !foreignKeys.contains { $0.column == column } }
+    }
+
     public init(name: String, primaryKey: String, columns: [String], types: [String: String], foreignKeys: [ForeignKey],
                 parent: ForeignKey?, sharesWithParent: Bool) {
         self.name = name

@@ -321,9 +321,7 @@ struct SendRound {
                             try engine.logDeleteWins(db, change: change, remoteDevice: nil)
                             report.conflicts += 1
                         }
-                        try engine.functions.applyingDeletes(of: [record.id.recordName]) {
-                            _ = try engine.deleteLocally(db, table: change.table, key: change.key)
-                        }
+                        try engine.deleteLocally(db, table: change.table, key: change.key)
                         report.dropped += 1
                     case .failure(.zoneNotFound(let zone))?:
                         try db.execute(sql: "UPDATE sync_zones SET isCreated = 0 WHERE zoneName = ? AND ownerName = ?",

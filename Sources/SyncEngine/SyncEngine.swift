@@ -91,6 +91,7 @@ public final class SyncEngine: Sendable {
         }
         self.tables = schemas
         self.tablesByName = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0) })
+        functions.writtenTextTables = Set(schemas.filter(\.holdsWrittenText).map(\.name))
         self.order = Dictionary(uniqueKeysWithValues: schemas.enumerated().map { ($1.name, $0) })
         if ready == nil {
             try writer.writeWithoutTransaction { db in

@@ -9,6 +9,9 @@ final class SyncFunctions: Sendable {
     /// The record names ("table/key") of the deletes from elsewhere being
     /// applied, while they are; nil otherwise (see `lostWithParent`).
     private let deletesApplied = Mutex<Set<String>?>(nil)
+    /// The synced tables whose rows hold text a person wrote
+    /// (`TableSchema.holdsWrittenText`): set once the tables are known.
+    private let writtenText = Mutex<Set<String>>([])
     let wallClock: @Sendable () -> Int64
     /// Who this device is, to know its own versions of a record.
     private let userName: String
@@ -51,16 +54,23 @@ final class SyncFunctions: Sendable {
     /// elsewhere must be logged here. It must when the deletes being
     /// applied (`applyingDeletes`) do not name it, so the deleting device
     /// never had it, and this device saved its last version, so its user
-    /// made or last changed it: no other device would tell of it. A
-    /// cascade of a delete made here, or of a purge, logs nothing.
+    /// made or last changed it: no other device would tell of it. Only a
+    /// row that holds text a person wrote (not a tag link going with its
+    /// reminder). A cascade of a delete made here, or of a purge, logs
+    /// nothing.
     func lostWithParent(_ arguments: [DatabaseValue]) -> Bool {
         guard arguments.count == 3, let type = String.fromDatabaseValue(arguments[0]),
               let key = String.fromDatabaseValue(arguments[1]), let archive = Data.fromDatabaseValue(arguments[2]) else {
             return false
         }
         let named = deletesApplied.withLock { $0?.contains(RecordCoder.recordName(table: type, key: key)) }
-        guard named == false, let record = try? RecordCoder.decode(archive) else { return false }
+        guard named == false, writtenTextTables.contains(type), let record = try? RecordCoder.decode(archive) else { return false }
         return record.modifiedByDevice == deviceName && record.modifiedByUser == userName
+    }
+
+    var writtenTextTables: Set<String> {
+        get { writtenText.withLock { $0 } }
+        set { writtenText.withLock { $0 = newValue } }
     }
 
     /// Runs `body`, which applies the deletes of `names` (record names)

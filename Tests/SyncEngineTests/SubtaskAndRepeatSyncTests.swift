@@ -140,6 +140,33 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// Both devices log the loss under one id; the maker dismisses its
+    /// entry before the other device's arrives, and it stays dismissed
+    /// (the entries are stamped at the start of time, the dismissal now).
+    @Test func aDismissalOfALossBothDevicesLoggedStands() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try b.sync()
+        _ = try a.store.deleteReminder(id: parent)
+        try a.engine.sendChanges()
+        let entry = try fetchLosingToParentsDelete(b, step)
+        try b.engine.dismissConflict(id: entry.id)
+        // A, whose clock is an hour ahead, fetches the subtask as an orphan
+        // and logs it too.
+        a.clock.advance(3_600_000)
+        _ = try a.engine.fetchChanges()
+        #expect(try a.engine.conflicts().first { $0.recordID == step }?.isDismissed == false)
+        try syncAll(a, b)
+        for device in [a, b] {
+            let entries = try device.engine.conflicts()
+            #expect(entries.count == 1)
+            #expect(entries.first?.isDismissed == true, "\(device.name)")
+        }
+    }
+
     /// A subtask fetched while its parent's delete waits here to be sent:
     /// dropped, and logged for the device that made it.
     @Test func aSubtaskFetchedUnderAParentDeletedHereIsLoggedForItsMaker() throws {
@@ -229,6 +256,9 @@ import TestSupport
         }
         let here = try arguments(savedBy: "laptop")
         #expect(!functions.lostWithParent(here))
+        // A table whose rows hold no text a person wrote: never.
+        functions.applyingDeletes(of: ["reminders/p1"]) { #expect(!functions.lostWithParent(here)) }
+        functions.writtenTextTables = ["reminders"]
         functions.applyingDeletes(of: ["reminders/p1"]) {
             #expect(functions.lostWithParent(here))
             #expect(!functions.lostWithParent((try? arguments(savedBy: "phone")) ?? []))
