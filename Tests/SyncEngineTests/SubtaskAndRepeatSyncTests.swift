@@ -35,6 +35,19 @@ import TestSupport
         return entry
     }
 
+    /// A parent made on A and synced; B adds a subtask under it and sends
+    /// it; A, which has not fetched it, deletes the parent (not sent yet).
+    /// Returns the devices and the subtask's id.
+    private func subtaskSentWhileItsParentIsDeleted(_ directory: TemporaryDirectory) throws -> (Device, Device, String) {
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        try syncAll(a, b)
+        let step = try add(b, "Buy paint", in: list, parent: parent)
+        try b.sync()
+        _ = try a.store.deleteReminder(id: parent)
+        return (a, b, step)
+    }
+
     private func syncAll(_ devices: Device...) throws {
         for _ in 0..<3 { for device in devices { try device.sync() } }
     }
@@ -97,12 +110,7 @@ import TestSupport
     /// never knew of it). One entry, synced to the other device.
     @Test func aSubtaskSentBeforeItsParentsDeleteIsLoggedWhereItWasMade() throws {
         let directory = TemporaryDirectory()
-        let (a, b, list) = try start(directory)
-        let parent = try add(a, "Paint the fence", in: list)
-        try syncAll(a, b)
-        let step = try add(b, "Buy paint", in: list, parent: parent)
-        try b.sync()
-        _ = try a.store.deleteReminder(id: parent)
+        let (a, b, step) = try subtaskSentWhileItsParentIsDeleted(directory)
         // Sent before any fetch: A never has the subtask.
         try a.engine.sendChanges()
         let entry = try fetchLosingToParentsDelete(b, step)
@@ -120,12 +128,7 @@ import TestSupport
     /// maker, which then receives both deletes, adds no entry of its own.
     @Test func aSubtaskFetchedAsAnOrphanIsLoggedOnceForItsMaker() throws {
         let directory = TemporaryDirectory()
-        let (a, b, list) = try start(directory)
-        let parent = try add(a, "Paint the fence", in: list)
-        try syncAll(a, b)
-        let step = try add(b, "Buy paint", in: list, parent: parent)
-        try b.sync()
-        _ = try a.store.deleteReminder(id: parent)
+        let (a, b, step) = try subtaskSentWhileItsParentIsDeleted(directory)
         try a.sync()
         let logged = try a.engine.conflicts().filter { $0.recordID == step }
         #expect(logged.count == 1)
@@ -145,12 +148,7 @@ import TestSupport
     /// (the entries are stamped at the start of time, the dismissal now).
     @Test func aDismissalOfALossBothDevicesLoggedStands() throws {
         let directory = TemporaryDirectory()
-        let (a, b, list) = try start(directory)
-        let parent = try add(a, "Paint the fence", in: list)
-        try syncAll(a, b)
-        let step = try add(b, "Buy paint", in: list, parent: parent)
-        try b.sync()
-        _ = try a.store.deleteReminder(id: parent)
+        let (a, b, step) = try subtaskSentWhileItsParentIsDeleted(directory)
         try a.engine.sendChanges()
         let entry = try fetchLosingToParentsDelete(b, step)
         try b.engine.dismissConflict(id: entry.id)
@@ -171,12 +169,7 @@ import TestSupport
     /// dropped, and logged for the device that made it.
     @Test func aSubtaskFetchedUnderAParentDeletedHereIsLoggedForItsMaker() throws {
         let directory = TemporaryDirectory()
-        let (a, b, list) = try start(directory)
-        let parent = try add(a, "Paint the fence", in: list)
-        try syncAll(a, b)
-        let step = try add(b, "Buy paint", in: list, parent: parent)
-        try b.sync()
-        _ = try a.store.deleteReminder(id: parent)
+        let (a, b, step) = try subtaskSentWhileItsParentIsDeleted(directory)
         _ = try a.engine.fetchChanges()
         #expect(try a.reminder(step) == nil)
         #expect(try a.engine.conflicts().map(\.recordID) == [step])
