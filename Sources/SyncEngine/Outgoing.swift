@@ -43,14 +43,16 @@ extension SyncEngine {
                                                  excluded[table.name]?.names ?? "[]", limit - pendingRows]
             if deletes {
                 let rows = try Row.fetchCursor(db.cachedStatement(sql: statements.pendingDeletes(table)), arguments: arguments)
+                var tableDeletes: [OutgoingChange] = []
                 while let row = try rows.next() {
                     pendingRows += 1
                     let meta = try Metadata(row: row)
                     guard let zone = meta.zoneID ?? meta.lastKnown?.id.zoneID else { continue }
                     let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
-                    batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
-                                                deleteID: RecordID(recordName: name, zoneID: zone)))
+                    tableDeletes.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
+                                                       deleteID: RecordID(recordName: name, zoneID: zone)))
                 }
+                batch += Self.childrenFirst(tableDeletes, table: table)
                 continue
             }
             // Each pending save with its row, in one read: the row is looked
@@ -107,6 +109,42 @@ extension SyncEngine {
             return try outgoingBatch(db, limit: limit, orderingRows: false)
         }
         return batch
+    }
+
+    /// The deletes of a table that refers to itself, children before their
+    /// parents (deepest first, else in the order read). The server records
+    /// a request's deletes in its order, so a device that fetches them a
+    /// page at a time meets a subtask's delete before its parent's, and
+    /// does not take a subtask the deleting device named for one that went
+    /// with its parent unnamed (`SyncFunctions.lostWithParent`).
+    static func childrenFirst(_ deletes: [OutgoingChange], table: TableSchema) -> [OutgoingChange] {
+        let references = table.selfReferences
+        guard !references.isEmpty, deletes.count > 1 else { return deletes }
+        var parentOf: [String: String] = [:]
+        for change in deletes {
+            guard let fields = change.metadata.lastKnown?.fields else { continue }
+            for reference in references {
+                if case .string(let parent)? = fields[reference.column] {
+                    parentOf[change.key] = parent
+                    break
+                }
+            }
+        }
+        guard !parentOf.isEmpty else { return deletes }
+        let keys = Set(deletes.map(\.key))
+        func depth(_ key: String) -> Int {
+            var depth = 0, current = key
+            // Bounded: a cycle of references, which the app never makes.
+            while depth < keys.count, let parent = parentOf[current], keys.contains(parent) {
+                depth += 1
+                current = parent
+            }
+            return depth
+        }
+        return deletes.enumerated()
+            .map { (depth: depth($0.element.key), index: $0.offset, change: $0.element) }
+            .sorted { $0.depth != $1.depth ? $0.depth > $1.depth : $0.index < $1.index }
+            .map(\.change)
     }
 
     /// The condition, on a pending save of `table` read with its row (as

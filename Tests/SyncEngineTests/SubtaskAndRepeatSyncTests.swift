@@ -165,6 +165,28 @@ import TestSupport
         }
     }
 
+    /// A parent deleted with its subtasks sends their deletes first, so
+    /// the server records them first and a device fetching a page at a
+    /// time meets a subtask's delete before its parent's.
+    @Test func aParentsDeleteGoesAfterItsSubtasks() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let parent = try add(a, "Paint the fence", in: list)
+        let steps = try ["Buy paint", "Sand it", "Two coats"].map { try add(a, $0, in: list, parent: parent) }
+        let other = try add(a, "Call mom", in: list)
+        try syncAll(a, b)
+        _ = try a.store.deleteReminder(id: other)
+        _ = try a.store.deleteReminder(id: parent)
+        let batch = try a.db.read { db in try a.engine.outgoingBatch(db, limit: 400) }
+        let order = batch.compactMap { $0.deleteID == nil ? nil : $0.key }
+        #expect(Set(order) == Set(steps + [parent, other]))
+        let parentAt = try #require(order.firstIndex(of: parent))
+        for step in steps { #expect(try #require(order.firstIndex(of: step)) < parentAt) }
+        try syncAll(a, b)
+        #expect(try b.engine.conflicts().isEmpty)
+        #expect(try a.export() == b.export())
+    }
+
     /// A subtask fetched while its parent's delete waits here to be sent:
     /// dropped, and logged for the device that made it.
     @Test func aSubtaskFetchedUnderAParentDeletedHereIsLoggedForItsMaker() throws {
