@@ -89,9 +89,22 @@ import TestSupport
     }
 
     /// A subtask the server had confirmed, edited here and not sent when
-    /// its parent's delete comes in: the log keeps the values edited here,
-    /// numbers as text, and not the ones it was confirmed with.
+    /// its parent's delete comes in from a device that never had it: the
+    /// log keeps the values edited here, numbers as text, and not the ones
+    /// it was confirmed with.
     @Test func aConfirmedSubtaskEditedHereWhenItsParentsDeleteArrivesIsLoggedWithItsEdits() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, step) = try subtaskSentWhileItsParentIsDeleted(directory)
+        try a.engine.sendChanges()
+        try b.store.updateReminder(id: step, ReminderChanges(notes: "the green one", priority: .high))
+        let entry = try fetchLosingToParentsDelete(b, step)
+        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
+    }
+
+    /// The same edit when the deleting device had the subtask: its delete
+    /// names it, and comes first (`childrenFirst`), so the log says the
+    /// delete beat the edit, with the values edited here.
+    @Test func aSubtaskEditedHereThatTheDeletingDeviceHadIsLoggedAsADelete() throws {
         let directory = TemporaryDirectory()
         let (a, b, list) = try start(directory)
         let parent = try add(a, "Paint the fence", in: list)
@@ -100,7 +113,10 @@ import TestSupport
         try a.store.deleteReminder(id: parent)
         try a.sync()
         try b.store.updateReminder(id: step, ReminderChanges(notes: "the green one", priority: .high))
-        let entry = try fetchLosingToParentsDelete(b, step)
+        _ = try b.engine.fetchChanges()
+        #expect(try b.reminder(step) == nil)
+        let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
+        #expect(entry.remote == "deleted")
         #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
     }
 
