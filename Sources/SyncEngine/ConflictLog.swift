@@ -143,12 +143,22 @@ extension SyncEngine {
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
         let values = RecordCoder.values(of: row, table: schema).values
         // A row never on the server: its text, which is what a person wrote.
-        let isNew = meta?.lastKnown == nil
-        let edited = isNew ? Set(schema.columns.filter { schema.types[$0] == "TEXT" }) : Set(meta?.editTimes.keys.map { $0 } ?? [])
-        let pairs = schema.columns.filter { edited.contains($0) && schema.parent?.column != $0 }.compactMap { column in
-            RecordCoder.display(values[column]).flatMap { isNew && $0.isEmpty ? nil : [column, $0] }
+        guard let meta, meta.lastKnown != nil else { return Self.encodeKept(Self.writtenText(values, table: schema)) }
+        let pairs = schema.columns.filter { meta.editTimes[$0] != nil && schema.parent?.column != $0 }.compactMap { column in
+            RecordCoder.display(values[column]).map { [column, $0] }
         }
         return Self.encodeKept(pairs)
+    }
+
+    /// What a person wrote in a row, as the log keeps a row lost whole:
+    /// its non-empty text, the parent's reference left out (the rule of
+    /// `SyncFunctions.lostValues` for such a row, whose entry must match).
+    static func writtenText(_ values: FieldMap<FieldValue>, table: TableSchema) -> [[String]] {
+        table.columns.compactMap { column in
+            guard column != table.parent?.column, table.types[column] == "TEXT",
+                  let text = RecordCoder.display(values[column]), !text.isEmpty else { return nil }
+            return [column, text]
+        }
     }
 
     /// Kept values as JSON `[[column, value], …]`; nil for none.
@@ -190,11 +200,7 @@ extension SyncEngine {
     /// device's own is left to the trigger.
     func logWentWithParent(_ db: Database, record: ServerRecord, table: TableSchema, key: String) throws {
         guard table.holdsWrittenText, !isOwnVersion(record), let device = record.modifiedByDevice else { return }
-        let pairs = table.columns.compactMap { column -> [String]? in
-            guard column != table.parent?.column, table.types[column] == "TEXT",
-                  case .string(let text)? = record.fields[column], !text.isEmpty else { return nil }
-            return [column, text]
-        }
+        let pairs = Self.writtenText(record.fields, table: table)
         let id = Self.wentWithParentEntryID(table: table.name, key: key)
         try db.executeCached("""
             INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
