@@ -165,6 +165,8 @@ struct ConflictsCommand: ParsableCommand {
         var winner: String
         var localDevice, remoteDevice: String?
         var resolvedAt: String
+        /// Seen and dismissed, on this device or another of the user's.
+        var dismissed: Bool
 
         init(_ entry: ConflictEntry) {
             id = entry.id
@@ -178,10 +180,11 @@ struct ConflictsCommand: ParsableCommand {
             localDevice = entry.localDevice
             remoteDevice = entry.remoteDevice
             resolvedAt = Timestamps.iso(entry.resolvedAt)
+            dismissed = entry.isDismissed
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, recordType, recordID, field, ancestor, local, remote, winner, localDevice, remoteDevice, resolvedAt
+            case id, recordType, recordID, field, ancestor, local, remote, winner, localDevice, remoteDevice, resolvedAt, dismissed
         }
 
         func encode(to encoder: Encoder) throws {
@@ -197,6 +200,7 @@ struct ConflictsCommand: ParsableCommand {
             try c.encode(localDevice, forKey: .localDevice)
             try c.encode(remoteDevice, forKey: .remoteDevice)
             try c.encode(resolvedAt, forKey: .resolvedAt)
+            try c.encode(dismissed, forKey: .dismissed)
         }
     }
 

@@ -86,7 +86,7 @@ struct ConflictBothSidesTests {
         #expect(onB.contains("here \"Paint the fence\" (b), there \"Paint the shed\" (a); remote won: the other device's edit is the later one"),
                 "\(onB)")
         let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
-        #expect(entries.count == 1)
+        #expect(entries.count == 1 && entries.first?.dismissed == false)
         let status = try fleet.ok("b", "status")
         #expect(status.contains("Conflicts: 1"))
         // The switch, and that status did not ask the server.
@@ -101,8 +101,15 @@ struct ConflictBothSidesTests {
         try fleet.sync("b")
         try fleet.sync("a")
         #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
+        // The log keeps a dismissed entry, and says so in JSON as in lines.
+        let onAAfter = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("a", "conflicts", "--json").utf8))
+        #expect(onAAfter.map(\.id) == [id] && onAAfter.first?.dismissed == true)
+        #expect(try fleet.ok("a", "conflicts").hasSuffix("(dismissed)"))
     }
 
-    struct Entry: Decodable { var id: String }
+    struct Entry: Decodable {
+        var id: String
+        var dismissed: Bool
+    }
 
 }
