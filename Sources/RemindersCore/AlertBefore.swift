@@ -57,7 +57,7 @@ public enum AlertBefore {
     /// the change, 02:30 as 03:30 summer time; one that comes twice (the
     /// hour repeated in autumn), as its first occurrence. `DueDate.moment`
     /// does both, for due and alert times alike.
-    public static func moment(of due: DueDate, before seconds: Int?, in timeZone: TimeZone,
+    public static func moment(of due: DueDate, before seconds: Int?, in timeZone: TimeZone?,
                               defaultHour: Int) -> Date? {
         let lead = max(seconds ?? 0, 0)
         let day = 24 * 3600

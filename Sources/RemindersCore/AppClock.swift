@@ -7,10 +7,11 @@ import Foundation
 public struct AppClock: Sendable {
     private let pinned: Date?
     private let source: (@Sendable () -> Date)?
-    /// The clock's zone; nil for the process's local zone, which its dates
-    /// (`today`, `nowDue`, `dueDate(at:)`) read without loading it from ICU
-    /// (see `DueDate(moment:in:)`).
-    private let zone: TimeZone?
+    /// The zone the clock was given; nil for the process's local zone, which
+    /// its dates and due moments (`today`, `nowDue`, `dueDate(at:)`,
+    /// `moment(of:)`, `timestamp`) read through the C library, without
+    /// loading it from ICU (see `DueDate(moment:in:)`).
+    public let zone: TimeZone?
 
     /// `timeZone`: nil for the local one.
     public init(pinned: Date? = nil, timeZone: TimeZone? = nil) {
@@ -27,8 +28,16 @@ public struct AppClock: Sendable {
         self.zone = timeZone
     }
 
-    /// The clock's time zone (the local one made when first asked for).
-    public var timeZone: TimeZone { zone ?? .current }
+    /// The clock's time zone as Foundation's, for calendars, formats and
+    /// iCalendar: the local one read from `TZ` as the C library reads it
+    /// (`LocalZone`), made when first asked for.
+    public var timeZone: TimeZone { zone ?? LocalZone.current }
+
+    /// The moment a due date falls due in the clock's zone (a date alone at
+    /// `defaultHour`).
+    public func moment(of due: DueDate, defaultHour: Int = 9) -> Date? {
+        due.moment(in: zone, defaultHour: defaultHour)
+    }
 
     /// The same clock pinned at `moment`.
     public func pinned(at moment: Date) -> AppClock { AppClock(pinned: moment, timeZone: zone) }
@@ -57,7 +66,7 @@ public struct AppClock: Sendable {
 
     /// Parses an ISO 8601 moment with a zone ("2026-03-01T10:00:00Z",
     /// "…T10:00:00.250+01:00"), or a floating local "YYYY-MM-DD[THH:MM[:SS]]"
-    /// read in `timeZone` (the current one if nil).
+    /// read in `timeZone` (the local one if nil, through the C library).
     ///
     /// Read by hand rather than by Foundation's formatters: those load the
     /// ICU library's locale data on first use, which a start that pins the
@@ -82,11 +91,8 @@ public struct AppClock: Sendable {
             }
         }
         if scanner.atEnd {
-            var calendar = Calendar(identifier: .gregorian)
-            // The current zone only when needed: finding it reads files.
-            calendar.timeZone = timeZone ?? .current
-            let local = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-            return calendar.date(from: local)?.addingTimeInterval(fraction)
+            let wallClock = DueDate(year: year, month: month, day: day, hour: hour, minute: minute)
+            return wallClock?.moment(in: timeZone)?.addingTimeInterval(TimeInterval(second) + fraction)
         }
         // A zone: only after a time.
         guard text.contains("T") else { return nil }
@@ -119,13 +125,12 @@ public struct AppClock: Sendable {
         DueDate(moment: moment, in: zone, includingTime: includingTime)
     }
 
-    /// "YYYY-MM-DDTHH:MM:SS" local time, the form of `Reminder.completedAt`.
+    /// "YYYY-MM-DDTHH:MM:SS" in the clock's zone, the form of
+    /// `Reminder.completedAt`.
     public func timestamp(_ date: Date? = nil) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: date ?? now)
+        let moment = date ?? now
+        let second = (DueDate.wallClockSeconds(of: moment, in: zone) % 60 + 60) % 60
+        return dueDate(at: moment).description + (second < 10 ? ":0" : ":") + String(second)
     }
 }
 

@@ -41,7 +41,7 @@ public struct AlertingReminder: Hashable, Sendable, Identifiable {
         """
 
     /// A row of `columns`; nil for a reminder without a readable due date.
-    init?(row: Row, timeZone: TimeZone, defaultHour: Int) throws {
+    init?(row: Row, timeZone: TimeZone?, defaultHour: Int) throws {
         let id: String = row["id"]
         let rawStatus: String = row["status"]
         guard let status = ReminderStatus(rawValue: rawStatus) else {
@@ -145,7 +145,7 @@ public struct DueAlertPlan: Equatable, Sendable {
     public static func read(_ db: Database, clock: AppClock, defaultHour: Int, catchUp: TimeInterval) throws -> DueAlertPlan {
         let now = clock.now
         let snapshot = clock.pinned(at: now)
-        let zone = clock.timeZone
+        let zone = clock.zone
         var plan = DueAlertPlan(now: now)
         let windowStart = DueDate(moment: now.addingTimeInterval(-catchUp), in: zone, includingTime: false).description
         let today = snapshot.today
@@ -244,7 +244,7 @@ public struct DueAlertPlan: Equatable, Sendable {
 
     /// The reminders with these ids, with their moments; a few hundred ids
     /// a statement, well under SQLite's limit of arguments.
-    private static func reminders(_ db: Database, ids: [String], timeZone: TimeZone,
+    private static func reminders(_ db: Database, ids: [String], timeZone: TimeZone?,
                                   defaultHour: Int) throws -> [String: AlertingReminder] {
         var result: [String: AlertingReminder] = [:]
         for start in stride(from: 0, to: ids.count, by: 500) {
@@ -266,7 +266,7 @@ public struct DueAlertPlan: Equatable, Sendable {
 
     /// When the next open reminder becomes past due (`Queries.isPastDue`):
     /// the minute after its time, or the day after its date.
-    private static func nextPastDue(_ db: Database, after now: Date, today: String, zone: TimeZone) throws -> Date? {
+    private static func nextPastDue(_ db: Database, after now: Date, today: String, zone: TimeZone?) throws -> Date? {
         var best: Date?
         // Dates alone of today sort before every time of today: asked apart.
         if try Bool.fetchOne(db, sql: """
@@ -298,7 +298,7 @@ public struct DueAlertPlan: Equatable, Sendable {
     /// before (a time in the hour clocks skip in spring reads an hour
     /// later than its text), or that day's date alone if a date alone of
     /// that day falls due (at the default hour) from `moment` on.
-    static func scanStart(from moment: Date, zone: TimeZone, defaultHour: Int) -> String {
+    static func scanStart(from moment: Date, zone: TimeZone?, defaultHour: Int) -> String {
         let margin = DueDate(moment: moment.addingTimeInterval(-3600), in: zone)
         var dateAlone = margin
         dateAlone.time = nil
@@ -311,7 +311,7 @@ public struct DueAlertPlan: Equatable, Sendable {
     /// Times sort as they fall due but for the hour of a change of clocks,
     /// hence two hours' slack; a date alone sorts before the times of its
     /// day, so one from here on is of a later day.
-    static func scanEnd(after best: Date, zone: TimeZone) -> String {
+    static func scanEnd(after best: Date, zone: TimeZone?) -> String {
         DueDate(moment: best.addingTimeInterval(2 * 3600), in: zone).description
     }
 }

@@ -145,13 +145,26 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
                                     "September", "October", "November", "December"]
 
-    /// The moment this is due in the given time zone; a date without a time
-    /// is due at `defaultHour` that day.
-    public func moment(in timeZone: TimeZone = .current, defaultHour: Int = 9) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.date(from: DateComponents(
-            year: year, month: month, day: day, hour: hour ?? defaultHour, minute: minute ?? 0))
+    /// The moment this is due in a time zone; nil: the process's local
+    /// zone, read through the C library as `DueDate(moment:in:)` reads it,
+    /// so that a due date and the date of its moment come from one source.
+    /// A date without a time is due at `defaultHour` that day.
+    ///
+    /// Worked out from the zone's offsets a day either side, as a Gregorian
+    /// calendar reads a wall-clock time: one that does not exist (in the
+    /// hour skipped when clocks go forward) takes the offset from before
+    /// the change, 02:30 as 03:30 summer time; one that comes twice (the
+    /// hour repeated when they go back), its first occurrence.
+    public func moment(in timeZone: TimeZone? = nil, defaultHour: Int = 9) -> Date? {
+        let wall = (dayNumber - Self.epochDayNumber) * 86_400 + (hour ?? defaultHour) * 3600 + (minute ?? 0) * 60
+        func offset(at seconds: Int) -> Int {
+            guard let timeZone else { return Self.localOffset(at: seconds) }
+            return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        }
+        let before = offset(at: wall - 86_400), after = offset(at: wall + 86_400)
+        // A reading is one the zone keeps: its offset is in effect then.
+        let readings = [before, after].map { wall - $0 }.filter { offset(at: $0) == wall - $0 }
+        return Date(timeIntervalSince1970: TimeInterval(readings.min() ?? wall - before))
     }
 
     /// The wall-clock date and time of a moment in a time zone; nil: the
@@ -160,9 +173,7 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// millisecond of a start's first frame. Worked out from the zone's
     /// offset at that moment, without a calendar.
     public init(moment: Date, in timeZone: TimeZone? = nil, includingTime: Bool = true) {
-        let seconds = Int(moment.timeIntervalSince1970.rounded(.down))
-        let offset = timeZone?.secondsFromGMT(for: moment) ?? Self.localOffset(at: seconds)
-        let local = seconds + offset
+        let local = Self.wallClockSeconds(of: moment, in: timeZone)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         self.init(daysSince1970: days)
         if includingTime {
@@ -170,6 +181,13 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
             hour = second / 3600
             minute = second % 3600 / 60
         }
+    }
+
+    /// A moment's wall-clock time in a zone (nil: the local one), as
+    /// seconds since 1970-01-01T00:00 of that wall clock.
+    static func wallClockSeconds(of moment: Date, in timeZone: TimeZone?) -> Int {
+        let seconds = Int(moment.timeIntervalSince1970.rounded(.down))
+        return seconds + (timeZone?.secondsFromGMT(for: moment) ?? localOffset(at: seconds))
     }
 
     /// The offset from UTC of the process's local zone at a moment, in

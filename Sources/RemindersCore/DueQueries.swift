@@ -55,7 +55,7 @@ public enum DueQueries {
 
     /// The moment a due date falls due in the clock's time zone.
     public static func moment(of due: DueDate, clock: AppClock, defaultHour: Int = defaultHour) -> Date? {
-        due.moment(in: clock.timeZone, defaultHour: defaultHour)
+        clock.moment(of: due, defaultHour: defaultHour)
     }
 
     /// A reminder read with `Queries.rowColumns`, with its due and alert
@@ -63,7 +63,7 @@ public enum DueQueries {
     static func dueReminder(_ row: ReminderRow, clock: AppClock, defaultHour: Int) -> DueReminder? {
         guard let due = row.reminder.dueDate,
               let dueAt = moment(of: due, clock: clock, defaultHour: defaultHour) else { return nil }
-        let alertAt = AlertBefore.moment(of: due, before: row.reminder.alertBefore, in: clock.timeZone,
+        let alertAt = AlertBefore.moment(of: due, before: row.reminder.alertBefore, in: clock.zone,
                                          defaultHour: defaultHour)
         return DueReminder(row: row, dueDate: due, dueAt: dueAt, alertAt: alertAt)
     }

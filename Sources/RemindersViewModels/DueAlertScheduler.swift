@@ -282,14 +282,14 @@ public final class DueAlertScheduler: ViewModel {
             guard let reminder = try environment.writer.read({ db in try Reminder.fetchOne(db, key: id) }) else {
                 return .failed("reminder \(id) no longer exists")
             }
-            guard let untilMoment = until.moment(in: clock.timeZone) else {
+            guard let untilMoment = clock.moment(of: until) else {
                 return .failed("cannot snooze “\(reminder.title)” to \(until), which does not exist here")
             }
             let time = until.timeString ?? "00:00"
             let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
             // The time is what matters: a long title is shortened so a toast keeps it.
             let title = reminder.title.count > 40 ? String(reminder.title.prefix(39)) + "…" : reminder.title
-            if let due = reminder.dueDate, let dueAt = due.moment(in: clock.timeZone, defaultHour: hour), untilMoment < dueAt {
+            if let due = reminder.dueDate, let dueAt = clock.moment(of: due, defaultHour: hour), untilMoment < dueAt {
                 let previous = try environment.writer.write { db in
                     let previous = try DueAlertLog.snoozedUntil(db, reminderID: id, dueDate: due)
                     try DueAlertLog.snooze(db, reminderID: id, dueDate: due, until: untilMoment, at: timestamp)

@@ -86,6 +86,47 @@ struct DueCommandTests {
         ])
     }
 
+    /// `TZ` in the forms the C library reads and Foundation does not (a
+    /// leading colon, a POSIX rule) gives the same days and moments as the
+    /// zone's name: the app reads the local zone from one source.
+    @Test func everyFormOfTZGivesTheSameMoments() throws {
+        let cli = try CommandRunner(now: "2026-03-28T20:00:00Z")
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Travel")
+        for arguments in [["Train", "--due", "2026-03-29T03:30", "--alert-before", "1h"],
+                          ["Gap", "--due", "2026-03-29T02:30"],
+                          ["Brunch", "--due", "2026-03-29T09:00", "--alert-before", "1d"]] {
+            let added = try cli.run(["add"] + arguments + ["--list", "Travel"], environment: ["TZ": "Europe/Paris"])
+            #expect(added.status == 0, "\(added)")
+        }
+        func moments(_ tz: String) throws -> [String] {
+            let result = try cli.run(["due", "--within", "1d", "--json"], environment: ["TZ": tz])
+            #expect(result.status == 0, "\(result)")
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            let iso = ISO8601DateFormatter()
+            return entries.map { entry -> String in
+                let instant = { (key: String) in (entry[key] as? String).flatMap(iso.date).map { "\($0.timeIntervalSince1970)" } ?? "?" }
+                return "\(entry["title"] ?? "") \(instant("dueAt")) \(instant("alertAt"))"
+            }.sorted()
+        }
+        let named = try moments("Europe/Paris")
+        // 02:30 does not exist that night: it reads as 03:30 summer time, 01:30 UTC.
+        #expect(named == ["Brunch 1774767600.0 1774684800.0", "Gap 1774747800.0 1774747800.0",
+                          "Train 1774747800.0 1774744200.0"])
+        #expect(try moments(":Europe/Paris") == named)
+        #expect(try moments("CET-1CEST,M3.5.0,M10.5.0/3") == named)
+        // Today is the zone's: 2026-03-28T23:30Z is already the 29th in Paris.
+        let late = try CommandRunner(now: "2026-03-28T23:30:00Z")
+        defer { late.cleanUp() }
+        try late.ok("list", "add", "Home")
+        for tz in ["Europe/Paris", ":Europe/Paris", "CET-1CEST,M3.5.0,M10.5.0/3"] {
+            let added = try late.run(["add", "Bins \(tz)", "--list", "Home", "--due", "2026-03-29"], environment: ["TZ": tz])
+            #expect(added.status == 0, "\(added)")
+            let today = try late.run(["show", "--today"], environment: ["TZ": tz])
+            #expect(today.stdout.contains("Bins \(tz)"), "\(tz): \(today)")
+        }
+    }
+
     @Test func dueForPeopleMarksPastDueFirst() throws {
         let cli = try CommandRunner(now: "2026-03-01T10:00:00Z")
         defer { cli.cleanUp() }

@@ -44,6 +44,50 @@ struct DueDateTests {
         }
     }
 
+    /// A wall-clock time's moment, worked out from the zone's offsets, is
+    /// the one a Gregorian calendar in that zone gives: random times from
+    /// 1901 to 2199, and times around each change of the clocks (the hour
+    /// skipped in spring, the hour repeated in autumn), in zones with
+    /// half-hour and 45-minute offsets and summer times of 30 minutes, and
+    /// in the local zone, read through the C library.
+    @Test func aWallClockTimesMomentIsTheCalendarsInEveryZone() throws {
+        let seed = UInt64.random(in: 0...UInt64(UInt32.max))
+        print("aWallClockTimesMomentIsTheCalendarsInEveryZone seed \(seed)")
+        var random = SeededGenerator(seed: seed)
+        let zones: [TimeZone?] = try [nil] + ["UTC", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu", "Australia/Lord_Howe",
+                                              "America/New_York", "Europe/London", "Australia/Sydney", "America/Santiago"]
+            .map { try #require(TimeZone(identifier: $0)) }
+        for index in 0..<3000 {
+            let zone = zones.randomElement(using: &random) ?? nil
+            let calendarZone = zone ?? .current
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = calendarZone
+            let around: Date
+            let start = Date(timeIntervalSince1970: Double.random(in: -2_170_000_000...7_200_000_000, using: &random))
+            if index % 2 == 0, let change = calendarZone.nextDaylightSavingTimeTransition(after: start) {
+                // Within two hours of a change, on a quarter hour of the wall clock.
+                around = change.addingTimeInterval(Double(Int.random(in: -8...8, using: &random)) * 900)
+            } else {
+                around = start
+            }
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: around)
+            guard let wallClock = DueDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0, hour: c.hour, minute: c.minute)
+            else { continue }
+            // The wall clock's time an hour on, which near a change may not exist.
+            let hourOn = try #require(DueDate(year: wallClock.year, month: wallClock.month, day: wallClock.day,
+                                              hour: ((c.hour ?? 0) + 1) % 24, minute: c.minute))
+            for time in [wallClock, hourOn] {
+                let parts = DateComponents(year: time.year, month: time.month, day: time.day,
+                                           hour: time.time?.hour, minute: time.time?.minute)
+                #expect(time.moment(in: zone) == calendar.date(from: parts),
+                        "\(time) in \(zone?.identifier ?? "the local zone \(calendarZone.identifier)")")
+            }
+            let dateAlone = try #require(DueDate(wallClock.dateString))
+            #expect(dateAlone.moment(in: zone, defaultHour: 7)
+                    == calendar.date(from: DateComponents(year: dateAlone.year, month: dateAlone.month, day: dateAlone.day, hour: 7)))
+        }
+    }
+
     /// Days added across months, leap days and centuries land where a
     /// calendar puts them.
     @Test func addingDaysIsTheCalendarsArithmetic() throws {
