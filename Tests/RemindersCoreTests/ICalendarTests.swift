@@ -2,16 +2,15 @@ import Foundation
 import GRDB
 import ICalendar
 import Testing
+import TestSupport
 @testable import RemindersCore
 
 /// iCalendar import and export through the core: the mapping, what is
 /// kept, versions, and bad input.
 @Suite struct ICalendarMappingTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ical-\(UUID().uuidString)").path
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
+    /// Removed with the test's suite value.
+    let directory = TemporaryDirectory(prefix: "ical")
+    var folder: String { directory.url.path }
 
     func file(_ name: String, _ text: String) throws -> String {
         let path = folder + "/" + name

@@ -28,7 +28,7 @@ public struct CommandRunner: Sendable {
 
     /// Removes the home folder and everything in it.
     public func cleanUp() {
-        try? FileManager.default.removeItem(at: home)
+        removeFolder(home)
     }
 
     /// The device database the defaults point at.

@@ -14,5 +14,17 @@ public final class TemporaryDirectory: Sendable {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit { removeFolder(url) }
+}
+
+/// Removes a folder and everything in it. A process still ending (an app
+/// in a tmux session just killed, a sync's child) can write a file into a
+/// folder after the removal listed it, which stops the removal there; so
+/// it is tried again, for up to two seconds.
+public func removeFolder(_ url: URL) {
+    for _ in 0..<40 {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        guard (try? FileManager.default.removeItem(at: url)) == nil else { return }
+        usleep(50_000)
+    }
 }
