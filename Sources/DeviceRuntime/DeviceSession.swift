@@ -90,7 +90,7 @@ public final class DeviceSession: Sendable {
     /// Throws `CloudError` (server unavailable, damaged, too new).
     @discardableResult
     public func connect() throws -> any ServerConnection {
-        let connection = try server.open()
+        let connection = try server.open(knownLocation: try engine.knownServerLocation())
         let databases = connection.databases(user: userName, device: deviceName)
         engine.connect(privateDatabase: databases.private, sharedDatabase: databases.shared,
                        location: server.description)

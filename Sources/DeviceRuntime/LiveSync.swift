@@ -52,13 +52,13 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     ///   - pollInterval: how often the server's head is read when the
     ///     directory watch brings no news (its fallback).
     ///   - openServer: opens the server (tests put a failing one here);
-    ///     by default `server.open(createIfMissing:)`.
+    ///     by default `server.open(createIfMissing:knownLocation:)`.
     public init(engine: SyncEngine, server: ServerAddress, pollInterval: TimeInterval = 1,
                 openServer: (@Sendable (_ createIfMissing: Bool) throws -> any ServerConnection)? = nil) {
         self.engine = engine
         self.server = server
         self.pollInterval = pollInterval
-        self.openServer = openServer ?? { try server.open(createIfMissing: $0) }
+        self.openServer = openServer ?? { try server.open(createIfMissing: $0, knownLocation: try engine.knownServerLocation()) }
         shared = Mutex(Shared(knownConflicts: Set(((try? engine.conflicts()) ?? []).map(\.id))))
     }
 

@@ -34,6 +34,23 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Opens the server for a device that last synced with the server at
+    /// `knownLocation` (nil: none yet). A server directory that does not
+    /// exist is made only for a device new to sync, or for one whose server
+    /// it was (deleted: a reset, which the device fills again). A device
+    /// that syncs with a server elsewhere is refused: a mistyped path would
+    /// become a new, empty server that the device fills with everything it
+    /// holds, leaving its shares and the other devices behind.
+    public func open(createIfMissing: Bool = true, knownLocation: String?) throws -> any ServerConnection {
+        if case .directory(let url) = self, createIfMissing, let knownLocation, knownLocation != description,
+           !FileManager.default.fileExists(atPath: url.path) {
+            throw CloudError.serverUnavailable(
+                "there is no server directory \(url.path); this device syncs with the server at \(knownLocation). "
+                + "Point --server there, or make the directory first (mkdir -p) to move this device to a new server")
+        }
+        return try open(createIfMissing: createIfMissing)
+    }
+
     /// A watch that calls `onTick` whenever the server may have changed,
     /// and at least every `pollInterval`.
     func watcher(pollInterval: TimeInterval, onUnavailable: @escaping @Sendable (String?) -> Void,

@@ -64,7 +64,7 @@ extension SyncEngine {
             throw SyncError.server(error)
         }
         let location = serverLocation
-        let storedLocation = try writer.read { db in try SyncState.value(db, Self.serverLocationKey, as: String.self) }
+        let storedLocation = try knownServerLocation()
         guard let stored else {
             // First contact (or a database from before marks were kept):
             // this is the server the device syncs with from now on.
@@ -89,6 +89,12 @@ extension SyncEngine {
             try SyncState.set(db, Self.rejoinNoticeKey, reason.rawValue)
         }
         return reason
+    }
+
+    /// Where the server this device last synced with was, as the user
+    /// named it; nil before its first sync.
+    public func knownServerLocation() throws -> String? {
+        try writer.read { db in try SyncState.value(db, Self.serverLocationKey, as: String.self) }
     }
 
     private func saveLocation(_ db: Database, _ location: String?) throws {

@@ -139,6 +139,33 @@ import TestSupport
         #expect(try runner.run(["status", "--json"], environment: env).stdout.contains("\"pendingSaves\" : 1"))
     }
 
+    /// A device that syncs with one server, pointed at a directory that
+    /// does not exist (a mistyped path), is refused: no new server is made
+    /// and filled with everything it holds. Made by hand, it is a new server.
+    /// The directory of the device's own server, deleted, is made again.
+    @Test func aMistypedServerDirectoryIsRefusedNotMade() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let (a, _) = try seededLaptopAndDesktop(runner)
+        let typo = runner.home.appendingPathComponent("servr/new")
+        let refused = try runner.run(["sync", "--server", typo.path], environment: a)
+        #expect(refused.status == 4, "\(refused)")
+        #expect(refused.errorLine?.contains("there is no server directory \(typo.path)") == true, "\(refused)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: typo.path))
+        // Back where it was, nothing changed.
+        #expect(try runner.run(["sync"], environment: a).stdout.contains("Sent 0 saves"))
+        // Made by hand, it is a server to move to.
+        try FileManager.default.createDirectory(at: typo, withIntermediateDirectories: true)
+        let moved = try runner.run(["sync", "--server", typo.path], environment: a)
+        #expect(moved.status == 0, "\(moved)")
+        // The device's own server directory, deleted, is made again (a reset).
+        try FileManager.default.removeItem(at: typo)
+        let remade = try runner.run(["sync", "--server", typo.path], environment: a)
+        #expect(remade.status == 0, "\(remade)")
+        #expect(FileManager.default.fileExists(atPath: typo.appendingPathComponent("server.sqlite").path))
+    }
+
     func inParallel(_ jobs: [@Sendable () throws -> ProcessResult]) throws {
         let group = DispatchGroup()
         let outcomes = Mutex<[Result<ProcessResult, any Error>]>([])
