@@ -83,7 +83,7 @@ extension SyncEngine {
         let reason: RejoinReason = identity.head.storeID == stored.storeID ? .olderCopy : (moved ? .otherLocation : .otherServer)
         try applyWrite { db in
             if reason != .olderCopy { try dropSharedCopies(db) }
-            try rejoin(db)
+            try rejoin(db, leaving: reason == .olderCopy ? nil : stored.storeID, joining: identity.head.storeID)
             try Self.saveMark(db, identity.head)
             try saveLocation(db, location)
             try SyncState.set(db, Self.rejoinNoticeKey, reason.rawValue)
@@ -131,7 +131,16 @@ extension SyncEngine {
     /// device remembers (`sync_tombstones`) are sent again, so a copy put
     /// back does not bring back what was deleted since. Runs in the write
     /// that stores the new server's mark.
-    func rejoin(_ db: Database) throws {
+    ///
+    /// A device that leaves one store for another (`leaving`: it was
+    /// pointed elsewhere, or its server was made anew) keeps the last-known
+    /// records the store it leaves confirmed, and a device that comes back
+    /// to a store it left merges against those: the versions both last
+    /// agreed on. Otherwise an edit made on the store it left, and one made
+    /// here meanwhile on the other store, would meet without their common
+    /// ancestor, and one would replace the other unlogged. One store's
+    /// records are kept, the last one left.
+    func rejoin(_ db: Database, leaving: String? = nil, joining: String? = nil) throws {
         // Fetches start again from sequence 0, not from nil: a fetch from
         // nil leaves out deletes (a new device holds nothing to delete), and
         // this device holds records the server may have deleted.
@@ -149,15 +158,27 @@ extension SyncEngine {
                   SELECT \(table.primaryKey.quotedDatabaseIdentifier) FROM \(table.name.quotedDatabaseIdentifier))
                 """, arguments: [table.name])
         }
+        let returningTo = try leaving == nil ? [:] : Self.takeLeftAncestors(db, of: joining)
         let rows = try Row.fetchAll(db, sql: """
             SELECT \(Metadata.columns) FROM sync_metadata WHERE lastKnownServerRecord IS NOT NULL
             """)
         for row in rows {
             let meta = try Metadata(row: row)
-            guard var ancestor = meta.lastKnown else { continue }
-            ancestor.changeTag = nil
-            var times = meta.isPendingDelete ? [:] : ancestor.fieldModificationTimes
+            guard let lastKnown = meta.lastKnown else { continue }
+            if let leaving, lastKnown.changeTag != nil {
+                // Confirmed by the store being left (a record without a tag
+                // is still waiting to be, from a re-join before).
+                let archive: DatabaseValue = row["lastKnownServerRecord"]
+                try db.executeCached("""
+                    INSERT INTO sync_left_ancestors (storeID, recordType, recordName, record) VALUES (?, ?, ?, ?)
+                    """, arguments: [leaving, meta.recordType, meta.recordName, archive])
+            }
+            // The fields' times are this device's; the ancestor is the
+            // version the store joined last confirmed, if it was left.
+            var times = meta.isPendingDelete ? [:] : lastKnown.fieldModificationTimes
             if !meta.isPendingDelete { times.merge(meta.editTimes) { _, local in local } }
+            var ancestor = returningTo[RecordKey(type: meta.recordType, name: meta.recordName)] ?? lastKnown
+            ancestor.changeTag = nil
             try db.executeCached("""
                 UPDATE sync_metadata SET
                   lastKnownServerRecord = ?, editTimes = ?, isPendingSave = NOT isPendingDelete, changeCount = changeCount + 1
@@ -188,6 +209,36 @@ extension SyncEngine {
             owned.append(try shareRootSubject(db, table: share.rootTable, key: share.rootKey) ?? share.rootKey)
         }
         try SyncState.setJSON(db, Self.sharesBeforeRejoinKey, owned)
+    }
+
+    private struct RecordKey: Hashable {
+        var type: String
+        var name: String
+    }
+
+    /// The last-known records kept when this device left `store`, taken
+    /// (the table then holds nothing, ready for the store being left).
+    private static func takeLeftAncestors(_ db: Database, of store: String?) throws -> [RecordKey: ServerRecord] {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sync_left_ancestors (
+              storeID TEXT NOT NULL,
+              recordType TEXT NOT NULL,
+              recordName TEXT NOT NULL,
+              record BLOB NOT NULL,
+              PRIMARY KEY (recordType, recordName)
+            ) STRICT
+            """)
+        var kept: [RecordKey: ServerRecord] = [:]
+        if let store {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT recordType, recordName, record FROM sync_left_ancestors WHERE storeID = ?
+                """, arguments: [store])
+            while let row = try rows.next() {
+                kept[RecordKey(type: row[0], name: row[1])] = try RecordCoder.decode(row[2])
+            }
+        }
+        try db.execute(sql: "DELETE FROM sync_left_ancestors")
+        return kept
     }
 
     /// After the first refresh of the shares since a re-join: the shares

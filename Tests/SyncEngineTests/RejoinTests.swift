@@ -129,6 +129,45 @@ struct ServerDirectory {
         #expect(try b.export() == a.export())
     }
 
+    /// A device away on another server edits a reminder that another
+    /// device edits on the server it left: back there, the two edits meet
+    /// with the version both last agreed on as their ancestor, so the
+    /// later one wins and the conflict is logged, whichever is later.
+    @Test(arguments: [true, false])
+    func editsMadeOnTheServerLeftAndOnTheOtherMeetAsAConflictOnReturn(awayEditIsLater: Bool) throws {
+        let first = ServerDirectory(directory, name: "first")
+        let second = ServerDirectory(directory, name: "second")
+        let (a, b, _, milk) = try twoSyncedDevices(try first.open())
+        a.connect(to: try second.open())
+        #expect(try a.sync().rejoined == .otherServer)
+        // Notes changed on one side only merge without a conflict.
+        try b.store.updateReminder(id: milk.id, ReminderChanges(notes: "skimmed"))
+        if awayEditIsLater {
+            try b.store.updateReminder(id: milk.id, ReminderChanges(title: "Milk (b)"))
+            a.clock.advance(60_000)
+            try a.store.updateReminder(id: milk.id, ReminderChanges(title: "Milk (a)"))
+        } else {
+            try a.store.updateReminder(id: milk.id, ReminderChanges(title: "Milk (a)"))
+            b.clock.advance(60_000)
+            try b.store.updateReminder(id: milk.id, ReminderChanges(title: "Milk (b)"))
+        }
+        try a.sync()
+        try b.sync()
+        a.connect(to: try first.open())
+        #expect(try a.sync().rejoined == .otherServer)
+        try b.sync()
+        let winner = awayEditIsLater ? "Milk (a)" : "Milk (b)"
+        for device in [a, b] {
+            #expect(try device.reminder(milk.id)?.title == winner)
+            #expect(try device.reminder(milk.id)?.notes == "skimmed")
+            let logged = try device.engine.conflicts().filter { $0.recordID == milk.id }
+            #expect(logged.map(\.field) == ["title"], "\(device.name): \(logged)")
+            #expect(Set([logged.first?.local, logged.first?.remote]) == ["Milk (a)", "Milk (b)"])
+            #expect(logged.first?.ancestor == "Milk")
+        }
+        #expect(try a.export() == b.export())
+    }
+
     @Test func aServerPutBackFromAnOlderCopyEndsWithTheUnion() throws {
         let path = ServerDirectory(directory)
         let backup = directory.url.appendingPathComponent("backup")
