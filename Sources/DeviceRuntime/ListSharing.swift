@@ -49,7 +49,7 @@ public struct ListSharing: SharingInfoProvider {
     public func people(_ db: Database, listID: String) throws -> (owner: String?, participants: [ListParticipant]) {
         let share = try share(db, listID: listID)
         let owner = try share?.ownerName
-            ?? (db.tableExists("sync_metadata") ? self.owner(db, listID: listID) : userName)
+            ?? (db.hasTable("sync_metadata") ? self.owner(db, listID: listID) : userName)
         let participants = (share?.participants ?? []).compactMap(ListParticipant.init(_:))
         return (owner, participants.sorted { $0.userName < $1.userName })
     }

@@ -28,6 +28,7 @@ public enum DerivedData {
     public static func isSuspended(_ db: Database) throws -> Bool {
         // Not GRDB's `tableExists`, which reads the whole schema into a
         // cache first: this runs on every start, before the first frame.
+        // (The engine's `hasTable` asks the same; the core cannot see it.)
         guard try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'local_suspendedSchema')
             """) == true else { return false }

@@ -130,9 +130,8 @@ public final class ConflictsViewModel: ViewModel {
     /// Starts observing the conflict log at once.
     public init(environment: AppEnvironment) {
         core = ViewModelCore(environment: environment, initial: ConflictsState(), label: "conflicts")
-        let timeZone = environment.clock.timeZone
         let device = environment.deviceName
-        observe({ db in try Self.fetch(db, timeZone: timeZone, device: device) }, apply: { state, fetched in
+        observe({ db in try Self.fetch(db, device: device) }, apply: { state, fetched in
             state.items = fetched.items
             state.newCount = fetched.items.filter { !$0.isDismissed }.count
             state.isAvailable = fetched.isAvailable && environment.syncControls != nil
@@ -187,8 +186,8 @@ public final class ConflictsViewModel: ViewModel {
 
     /// Reads the log with each record's title as it is now. Runs inside an
     /// observation, so title changes redraw the screen too.
-    static func fetch(_ db: Database, timeZone: TimeZone, device: String) throws -> Fetched {
-        guard try db.tableExists(SyncEngine.conflictTable) else { return Fetched(items: [], isAvailable: false) }
+    static func fetch(_ db: Database, device: String) throws -> Fetched {
+        guard try db.hasTable(SyncEngine.conflictTable) else { return Fetched(items: [], isAvailable: false) }
         return Fetched(items: try SyncEngine.conflicts(db).map { try item($0, db, device: device) }, isAvailable: true)
     }
 

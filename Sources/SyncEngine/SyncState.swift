@@ -39,7 +39,7 @@ extension Database {
     /// GRDB's `tableExists` first reads every schema object (the whole
     /// schema's SQL, some 45 KB) into a cache for the connection, which a start
     /// paid on its way to the first frame for a handful of checks.
-    func hasTable(_ name: String) throws -> Bool {
+    public func hasTable(_ name: String) throws -> Bool {
         try Bool.fetchOne(cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE)
             """), arguments: [name]) ?? false
