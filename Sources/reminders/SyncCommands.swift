@@ -231,7 +231,9 @@ struct ConflictsCommand: ParsableCommand {
             return
         }
         if json {
-            try JSONOutput.print(entries.map(Entry.init))
+            // As the lines are: "local" is this device's side.
+            let device = context.location.device
+            try JSONOutput.print(entries.map { Entry($0.seen(from: device)) })
             return
         }
         if entries.isEmpty {

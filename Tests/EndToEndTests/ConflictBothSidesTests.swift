@@ -87,6 +87,11 @@ struct ConflictBothSidesTests {
                 "\(onB)")
         let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
         #expect(entries.count == 1 && entries.first?.dismissed == false)
+        // Seen from b, as its lines are: b's side is "local", and it lost.
+        #expect(entries.first?.local == "Paint the fence" && entries.first?.localDevice == "b")
+        #expect(entries.first?.remote == "Paint the shed" && entries.first?.winner == "remote")
+        let entriesOnA = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("a", "conflicts", "--json").utf8))
+        #expect(entriesOnA.first?.local == "Paint the shed" && entriesOnA.first?.winner == "local")
         let status = try fleet.ok("b", "status")
         #expect(status.contains("Conflicts: 1"))
         // The switch, and that status did not ask the server.
@@ -110,6 +115,8 @@ struct ConflictBothSidesTests {
     struct Entry: Decodable {
         var id: String
         var dismissed: Bool
+        var local, remote, localDevice: String?
+        var winner: String
     }
 
 }
