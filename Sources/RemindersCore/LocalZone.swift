@@ -13,9 +13,10 @@ import Glibc
 /// rules (`EST5EDT,M3.2.0,M11.1.0`), where Foundation falls back to UTC,
 /// and each reads `GMT+3` with the opposite sign. So the zone is found by
 /// glibc's rules, and kept only if its offsets agree with the C library's,
-/// now and half a year on (summer and winter); otherwise it is the C
-/// library's offset now, fixed: right until the next change of the clocks,
-/// which only a POSIX rule in `TZ` can bring about.
+/// now and half a year on (summer and winter). Otherwise (a POSIX rule, a
+/// name Foundation reads differently) it is a named zone whose offsets are
+/// the C library's, to the second, for the next two years; failing that,
+/// the C library's offset now, fixed.
 public enum LocalZone {
     /// The local zone, found when first asked for.
     public static let current: TimeZone = zone(
@@ -29,7 +30,42 @@ public enum LocalZone {
         if let named, moments.allSatisfy({ named.secondsFromGMT(for: $0) == offset(Int($0.timeIntervalSince1970)) }) {
             return named
         }
-        return TimeZone(secondsFromGMT: offset(Int(now.timeIntervalSince1970))) ?? utc
+        return matching(offset, from: Int(now.timeIntervalSince1970))
+            ?? TimeZone(secondsFromGMT: offset(Int(now.timeIntervalSince1970))) ?? utc
+    }
+
+    /// The first named zone (in the order of their names) whose offset is
+    /// `offset`'s at every change of it in the two years from `start`, on
+    /// either side of the change's second, and every six hours between.
+    static func matching(_ offset: (Int) -> Int, from start: Int) -> TimeZone? {
+        let step = 6 * 3600
+        var checks: [(moment: Int, offset: Int)] = []
+        var previous = (moment: start, offset: offset(start))
+        checks.append(previous)
+        for moment in stride(from: start + step, through: start + 2 * 365 * 86_400, by: step) {
+            let current = (moment: moment, offset: offset(moment))
+            if current.offset != previous.offset {
+                // The change's second, by halving: last with the old offset, first with the new.
+                var (low, high) = (previous.moment, moment)
+                while high - low > 1 {
+                    let middle = (low + high) / 2
+                    if offset(middle) == previous.offset { low = middle } else { high = middle }
+                }
+                checks.append((low, previous.offset))
+                checks.append((high, current.offset))
+            }
+            checks.append(current)
+            previous = current
+        }
+        let (first, halfYear) = (checks[0], checks[checks.count / 4])
+        for name in TimeZone.knownTimeZoneIdentifiers.sorted() {
+            guard let zone = TimeZone(identifier: name) else { continue }
+            func agrees(_ check: (moment: Int, offset: Int)) -> Bool {
+                zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(check.moment))) == check.offset
+            }
+            if agrees(first), agrees(halfYear), checks.allSatisfy(agrees) { return zone }
+        }
+        return nil
     }
 
     /// The zone `TZ` names by glibc's rules: unset, the system's

@@ -1,4 +1,5 @@
 import Foundation
+import RemindersCore
 import Synchronization
 
 /// What the status bar says about sync.
@@ -52,7 +53,7 @@ public struct SyncStatus: Equatable, Sendable {
     /// A short line for the status bar: "local only", "synced 10:42",
     /// "offline · 3 pending", "syncing…", with "· 2 conflicts" when any and
     /// "· polling" when other devices' edits arrive by the poll only.
-    public func summary(timeZone: TimeZone = .current) -> String {
+    public func summary(timeZone: TimeZone = LocalZone.current) -> String {
         var parts: [String] = []
         switch connection {
         case .localOnly: parts.append("local only")

@@ -318,6 +318,7 @@ enum Timestamps {
     static func local(_ milliseconds: Int64) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = LocalZone.current
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }

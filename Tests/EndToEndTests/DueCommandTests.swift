@@ -115,6 +115,12 @@ struct DueCommandTests {
                           "Train 1774747800.0 1774744200.0"])
         #expect(try moments(":Europe/Paris") == named)
         #expect(try moments("CET-1CEST,M3.5.0,M10.5.0/3") == named)
+        // And the same text: the offsets shown are the zone's on each day.
+        let text = try cli.run(["due", "--within", "1d", "--json"], environment: ["TZ": "Europe/Paris"]).stdout
+        #expect(text.contains("+02:00"))
+        for tz in [":Europe/Paris", "CET-1CEST,M3.5.0,M10.5.0/3"] {
+            #expect(try cli.run(["due", "--within", "1d", "--json"], environment: ["TZ": tz]).stdout == text, "\(tz)")
+        }
         // Today is the zone's: 2026-03-28T23:30Z is already the 29th in Paris.
         let late = try CommandRunner(now: "2026-03-28T23:30:00Z")
         defer { late.cleanUp() }

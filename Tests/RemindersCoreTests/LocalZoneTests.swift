@@ -37,10 +37,21 @@ struct LocalZoneTests {
         // zone of that name is three hours east. The C library's wins.
         let west = LocalZone.zone(forTZ: "GMT+3", now: Self.now, offset: { _ in -3 * 3600 })
         #expect(west.secondsFromGMT(for: Self.now) == -3 * 3600)
-        // A POSIX rule: its offset now.
+        // A POSIX rule: a named zone that changes its clocks when the rule
+        // does, to the second, summer and winter.
         let newYork = try zone("America/New_York")
         let rule = LocalZone.zone(forTZ: "EST5EDT,M3.2.0,M11.1.0", now: Self.now, offset: offsets(of: newYork))
-        #expect(rule.secondsFromGMT(for: Self.now) == -4 * 3600)
+        for days in stride(from: 0.0, through: 700, by: 0.25) {
+            let moment = Self.now.addingTimeInterval(days * 86_400)
+            #expect(rule.secondsFromGMT(for: moment) == newYork.secondsFromGMT(for: moment), "\(moment)")
+        }
+        for change in sequence(first: Self.now, next: { newYork.nextDaylightSavingTimeTransition(after: $0) }).prefix(4) {
+            #expect(rule.secondsFromGMT(for: change.addingTimeInterval(-1)) == newYork.secondsFromGMT(for: change.addingTimeInterval(-1)))
+            #expect(rule.secondsFromGMT(for: change) == newYork.secondsFromGMT(for: change))
+        }
+        // An offset no named zone keeps: the offset now.
+        let odd = LocalZone.zone(forTZ: "ODD-1:23", now: Self.now, offset: { _ in 3600 + 23 * 60 })
+        #expect(odd.secondsFromGMT(for: Self.now) == 3600 + 23 * 60)
         // A name the C library does not know is UTC to it.
         #expect(LocalZone.zone(forTZ: "Nowhere/Bogus", now: Self.now, offset: { _ in 0 }).secondsFromGMT(for: Self.now) == 0)
         // A name both know but whose offsets differ (the file changed under one of them).
