@@ -44,6 +44,10 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     /// once everything was sent again.
     static let rejoinShownFor: TimeInterval = 60
 
+    /// How often, at most, a live round notes the time of the last sync
+    /// (milliseconds).
+    static let syncNotedEvery: Int64 = 5_000
+
 
     /// A live sync that does nothing until `start()`.
     /// - Parameters:
@@ -241,6 +245,8 @@ public final class LiveSync: SyncStatusProvider, Sendable {
                 try engine.sendChanges()
             }
             if fetch { shared.withLock { $0.lastHead = head } }
+            // `reminders status` says when the device last synced, the app too.
+            try engine.noteSynced(atMostEvery: Self.syncNotedEvery)
             let rejoin = try engine.takeRejoinNotice().map {
                 ServerRejoin($0, server: server.description, at: Date())
             }

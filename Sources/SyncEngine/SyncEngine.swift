@@ -26,6 +26,8 @@ public final class SyncEngine: Sendable {
     let statements = TableStatements()
     /// One sync at a time per engine.
     private let syncLock = NSLock()
+    /// When `noteSynced` last wrote (wall clock, milliseconds).
+    private let lastNotedSync = Mutex<Int64>(0)
     /// The app's rules that merged rows may break (a subtask whose parent
     /// became a subtask elsewhere): run after a fetch that received
     /// anything, as a local edit, so its writes are sent like the user's.
@@ -222,11 +224,25 @@ public final class SyncEngine: Sendable {
                 let pending = try pendingWork()
                 if pending == 0 || (sent.isEmpty && fetched.isEmpty) { break }
             }
-            try syncWrite { db in
-                try SyncState.set(db, "lastSyncAt", functions.wallClock())
-            }
+            try noteSynced()
             return report
         }
+    }
+
+    /// Notes that this device has just exchanged its changes with the
+    /// server, for `status`'s "Last sync". `sync()` notes every round; the
+    /// app's live sync, whose rounds come with every edit, at most once in
+    /// `interval` milliseconds (a write of its own each time would be one
+    /// more commit per edit).
+    public func noteSynced(atMostEvery interval: Int64 = 0) throws {
+        let now = functions.wallClock()
+        let due = lastNotedSync.withLock { last in
+            guard now - last >= interval else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        try syncWrite { db in try SyncState.set(db, "lastSyncAt", now) }
     }
 
     /// Sends every pending change.

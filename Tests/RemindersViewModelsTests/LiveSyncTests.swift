@@ -23,6 +23,23 @@ import TestSupport
         try eventually(timeout: 5, "the edit on the desktop") { try desktop.reminderTitle(reminderID) == "Plant tomatoes and basil" }
     }
 
+    /// `reminders status` reads the last sync from the database: the
+    /// app's live rounds note it too, not only `reminders sync`.
+    @Test func liveRoundsNoteTheLastSyncForStatus() throws {
+        let cloud = DeviceWorld()
+        let (laptop, desktop, _, _) = try cloud.liveLaptopAndDesktop()
+        let before = try laptop.engine.status().lastSyncAt
+        cloud.wallClock.advance(60_000)
+        _ = try laptop.store.createList(title: "Garden")
+        try eventually(timeout: 5, "the list on the desktop") { try desktop.listTitles() == ["Garden"] }
+        try eventually(timeout: 5, "the laptop's last sync noted") {
+            try laptop.engine.status().lastSyncAt.map { $0 > (before ?? 0) } ?? false
+        }
+        try eventually(timeout: 5, "the desktop's last sync noted") {
+            try desktop.engine.status().lastSyncAt.map { $0 >= cloud.wallClock.now } ?? false
+        }
+    }
+
     /// Ten edits by default; `REMINDERS_PROPAGATION_EDITS=50` measures more.
     @Test func propagationStaysUnderASecondOverTenEdits() throws {
         let count = Int(ProcessInfo.processInfo.environment["REMINDERS_PROPAGATION_EDITS"] ?? "") ?? 10
