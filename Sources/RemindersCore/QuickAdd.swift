@@ -6,6 +6,14 @@ import Foundation
 /// `^List` (the list, by title) and `*` (flagged). Each mark is a word of
 /// its own, anywhere in the text; what is left is the title.
 ///
+/// A repeat is read before the date: "every …" anywhere ("Mow lawn every
+/// monday", "Pills every day 8am"), or "daily", "weekly", "monthly",
+/// "yearly" after the first word ("Stretch daily 7am"; "Daily standup"
+/// keeps its title), the longest run from there that reads as a rule
+/// (`RepeatRule(parsing:)`, "every 2 weeks on mon,thu until dec 31"). A
+/// time alone beside it is that time on the rule's first day from the next
+/// time it comes.
+///
 /// The due date is the longest run of words that reads as one at the end
 /// of what is left ("Call Sun" is due on Sunday). At the start or in the
 /// middle, only a run that cannot be part of a title is taken: two words
@@ -27,9 +35,16 @@ public struct QuickAdd: Equatable, Sendable {
     /// one matched), nil when the text names none.
     public var listName: String?
     public var isFlagged: Bool
+    /// The repeat the text names, nil when none.
+    public var repeatRule: RepeatRule?
 
     /// The longest date phrase tried, in words.
     static let longestPhrase = 7
+    /// The longest repeat phrase tried, in words ("every 2 weeks on mon,thu
+    /// until dec 31 after completion").
+    static let longestRepeat = 10
+    /// Words that start a repeat after a line's first word.
+    static let repeatWords: Set<String> = ["daily", "weekly", "monthly", "yearly"]
 
     /// The text as a title, with nothing read out of it.
     public init(literal text: String) {
@@ -39,6 +54,7 @@ public struct QuickAdd: Equatable, Sendable {
         priority = nil
         listName = nil
         isFlagged = false
+        repeatRule = nil
     }
 
     /// Reads the text.
@@ -90,8 +106,17 @@ public struct QuickAdd: Equatable, Sendable {
             }
             words.remove(at: index)
         }
+        if let (range, rule) = Self.repeatPhrase(in: words, dates: dates) {
+            repeatRule = rule
+            words.removeSubrange(range)
+        }
         if let (range, due) = Self.datePhrase(in: words, dates: dates) {
             self.due = due
+            if let repeatRule, let time = try? dates.time(words[range].joined(separator: " ")),
+               let day = DueDate(due.dateString) {
+                // The time's next day (today, or tomorrow once it has passed), then the rule's.
+                self.due = Repeats.firstDue(repeatRule, today: day).at(time)
+            }
             words.removeSubrange(range)
         }
         guard hasMarks else { return }
@@ -111,7 +136,24 @@ public struct QuickAdd: Equatable, Sendable {
 
     /// Whether the text held anything besides the title.
     public var hasMarks: Bool {
-        due != nil || !tags.isEmpty || priority != nil || listName != nil || isFlagged
+        due != nil || !tags.isEmpty || priority != nil || listName != nil || isFlagged || repeatRule != nil
+    }
+
+    /// Where a repeat is among the words, as the type's comment says; a
+    /// word is always left for the title.
+    private static func repeatPhrase(in words: [String], dates: NaturalDate) -> (Range<Int>, RepeatRule)? {
+        for start in words.indices {
+            let word = words[start].lowercased()
+            guard word == "every" || (start > 0 && repeatWords.contains(word)) else { continue }
+            for end in stride(from: min(words.count, start + longestRepeat), to: start, by: -1)
+            where end - start < words.count {
+                let phrase = words[start..<end].joined(separator: " ")
+                if let rule = try? RepeatRule(parsing: phrase, untilDate: { try? dates.parse($0) }) {
+                    return (start..<end, rule)
+                }
+            }
+        }
+        return nil
     }
 
     /// The list `^` names at `index`: the longest run of words from there

@@ -10,14 +10,18 @@ public struct QuickAddPreview: Equatable, Sendable {
     public var priority: Priority
     public var isFlagged: Bool
     public var tags: [String]
+    /// The repeat the line names ("every monday", "daily").
+    public var repeatRule: RepeatRule?
 
-    public init(title: String, list: RemindersList, due: DueDate?, priority: Priority, isFlagged: Bool, tags: [String]) {
+    public init(title: String, list: RemindersList, due: DueDate?, priority: Priority, isFlagged: Bool, tags: [String],
+                repeatRule: RepeatRule? = nil) {
         self.title = title
         self.list = list
         self.due = due
         self.priority = priority
         self.isFlagged = isFlagged
         self.tags = tags
+        self.repeatRule = repeatRule
     }
 }
 
@@ -92,7 +96,7 @@ public final class QuickAddViewModel: ViewModel {
         do {
             let reminder = try store.createReminder(ReminderDraft(
                 listID: preview.list.id, title: preview.title, dueDate: preview.due, priority: preview.priority,
-                isFlagged: preview.isFlagged, tags: preview.tags))
+                isFlagged: preview.isFlagged, tags: preview.tags, repeatRule: preview.repeatRule?.rrule))
             update { state in
                 state.text = ""
                 state.preview = nil
@@ -126,8 +130,12 @@ public final class QuickAddViewModel: ViewModel {
             guard let list = list ?? ReminderFormViewModel.defaultList(in: lists, named: defaultList) else {
                 return (nil, "there is no list to add to: make one on Home first")
             }
+            if let rule = line.repeatRule, due == nil || due == dates.today && line.due == nil {
+                // Due on the rule's first day, as the reminder will be.
+                due = Repeats.firstDue(rule, today: dates.today)
+            }
             return (QuickAddPreview(title: line.title, list: list, due: due, priority: line.priority ?? .none,
-                                    isFlagged: isFlagged, tags: tags), nil)
+                                    isFlagged: isFlagged, tags: tags, repeatRule: line.repeatRule), nil)
         } catch {
             return (nil, error.description)
         }

@@ -15,13 +15,14 @@ struct AddCommand: ParsableCommand {
             Unless --literal, the text is read like a line typed in a hurry: \
             'Pay rent tomorrow 9am #bills !! ^Home' is "Pay rent", due tomorrow at 09:00, \
             tagged bills, priority medium, in the list Home. The marks: a due date (at the end, \
-            or where it cannot be part of the title), #tag, ! !! !!! (low, medium, high), \
+            or where it cannot be part of the title), a repeat ('every monday', 'every 2 weeks', \
+            or daily, weekly, monthly, yearly after the first word), #tag, ! !! !!! (low, medium, high), \
             ^List (by title), * (flagged). Options win over the text. Without a list in either, \
             the reminder goes to the default list (default-list in the config file), else the first list. Use single quotes: in double quotes, \
             interactive shells expand !!.
             """)
 
-    @Argument(help: ArgumentHelp("The reminder's title, with a due date, #tags, ! !! !!!, ^List and * in it.",
+    @Argument(help: ArgumentHelp("The reminder's title, with a due date, a repeat, #tags, ! !! !!!, ^List and * in it.",
                                  valueName: "text"))
     var text: String
 
@@ -99,7 +100,7 @@ struct AddCommand: ParsableCommand {
             listID: listID, title: line.title, notes: notes ?? "", dueDate: dueDate,
             priority: try priority.map(Validation.priority) ?? line.priority ?? .none,
             isFlagged: flag || line.isFlagged, tags: line.tags + tags,
-            parentID: parentID, repeatRule: try schedule.rule(dates: dates) ?? nil,
+            parentID: parentID, repeatRule: try schedule.rule(dates: dates) ?? line.repeatRule?.rrule,
             alertBefore: try schedule.alert() ?? nil)
         if let parentID, list != nil, try context.reminderRow(id: parentID).reminder.remindersListID != listID {
             throw CoreError.invalidInput("a subtask is in its parent's list: drop --list, or give the parent's list")

@@ -77,6 +77,28 @@ struct QuickAddTests {
         #expect(quick(text) == expected)
     }
 
+    /// A repeat is read before the date ("every …" anywhere, daily and the
+    /// like after the first word); a time beside it is on the rule's first
+    /// day from the next time it comes (Wednesday 2026-11-25, 10:17 here).
+    @Test(arguments: [
+        ("Mow lawn every monday", "Mow lawn | - | Weekly on Mon"),
+        ("Pills every day 8pm", "Pills | 2026-11-25T20:00 | Daily"),
+        ("Stretch daily 7am", "Stretch | 2026-11-26T07:00 | Daily"),
+        ("Bins every week on mon 7pm #home", "Bins | 2026-11-30T19:00 | Weekly on Mon"),
+        ("Water plants every 3 days until dec 31", "Water plants | - | Every 3 days until 2026-12-31"),
+        ("Report every 2 weeks on fri ^Work", "Report | - | Every 2 weeks on Fri"),
+        ("Call mom every sunday tomorrow", "Call mom | 2026-11-26 | Weekly on Sun"),
+        // Not a repeat: a title's word, or words that read as no rule.
+        ("Daily standup", "Daily standup | - | -"),
+        ("Check every door", "Check every door | - | -"),
+        ("Weekly report fri", "Weekly report | 2026-11-27 | -"),
+    ])
+    func readsARepeat(text: String, expected: String) throws {
+        let parsed = try QuickAdd(parsing: text, dates: naturalDates(), listTitles: ["Work"])
+        #expect("\(parsed.title) | \(parsed.due?.description ?? "-") | \(parsed.repeatRule?.description ?? "-")" == expected, "\(text)")
+        #expect(parsed.hasMarks == (parsed.repeatRule != nil || parsed.due != nil || parsed.listName != nil || !parsed.tags.isEmpty))
+    }
+
     @Test func literalKeepsEverything() {
         let literal = QuickAdd(literal: "Pay rent tomorrow #bills !!")
         #expect(literal.title == "Pay rent tomorrow #bills !!")
@@ -89,7 +111,7 @@ struct QuickAddTests {
         var generator = SeededGenerator(seed: 14_03)
         let words = ["Pay", "rent", "tomorrow", "9am", "#bills", "#", "!", "!!", "!!!", "!!!!", "^Home", "^", "^Work",
                      "Projects", "*", "**", "in", "2h", "3", "days", "fri", "next", "mar", "14", "14/3", "2026-12-01",
-                     "at", "on", "noon", "#42", "é", "🙂", "a", "an"]
+                     "at", "on", "noon", "#42", "é", "🙂", "a", "an", "every", "daily", "week", "mon", "until", "times"]
         for _ in 0..<5_000 {
             let line = (0..<Int.random(in: 1...10, using: &generator))
                 .map { _ in words.randomElement(using: &generator) ?? "" }.joined(separator: " ")

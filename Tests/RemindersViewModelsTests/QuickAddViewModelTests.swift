@@ -37,6 +37,24 @@ import Testing
         #expect(quick.state.preview?.due == nil)
     }
 
+    /// A repeat in the line shows in the preview, due on the rule's first
+    /// day (in Today too), and Enter adds a repeating reminder.
+    @Test func aRepeatInTheLineIsPreviewedAndAdded() throws {
+        let world = try World()
+        let home = try world.list("Home")
+        for context: ReminderFilter in [.list(home), .today] {
+            let quick = QuickAddViewModel(environment: world.environment, context: context)
+            quick.refresh()
+            quick.text = "Mow lawn every monday"
+            let preview = try #require(quick.state.preview)
+            #expect(preview.title == "Mow lawn" && preview.repeatRule?.description == "Weekly on Mon")
+            #expect(preview.due?.description == "2026-03-02")
+            let id = try #require(quick.add().createdID)
+            let row = try #require(try world.row(id))
+            #expect(row.reminder.rule?.description == "Weekly on Mon" && row.reminder.dueDate?.description == "2026-03-02")
+        }
+    }
+
     @Test func whereTheUserWasFillsWhatTheLineLeavesOut() throws {
         let world = try World()
         let first = try world.list("First")

@@ -58,7 +58,7 @@ final class QuickAddOverlay: TextFieldOverlay {
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
         let theme = app.theme
         let inside = drawDialog(&buffer, area: area, width: 72, height: 6, title: "Quick add", theme: theme)
-        drawField(label: "Title, then a date, #tags, ! !! !!! (priority), ^List, * (flag)", inside: inside, theme: theme,
+        drawField(label: "Title, a date, every…, #tags, ! !! !!! (priority), ^List, * (flag)", inside: inside, theme: theme,
                   into: &buffer)
         let row = inside.row + 2
         let state = viewModel.state
@@ -88,6 +88,7 @@ final class QuickAddOverlay: TextFieldOverlay {
         if !preview.tags.isEmpty {
             spans += [separator, Span(preview.tags.map { "#" + $0 }.joined(separator: " "), theme.onDialog(theme.tag))]
         }
+        if let rule = preview.repeatRule { spans += [separator, Span("↻ " + rule.description, theme.onDialog(theme.text))] }
         if preview.isFlagged { spans += [separator, Span("⚑", theme.onDialog(theme.flag))] }
         return spans
     }
