@@ -221,10 +221,12 @@ public final class RemindersStore: Sendable {
             guard try RemindersList.exists(db, key: listID) else {
                 throw CoreError.notFound("list \(listID) not found")
             }
+            let dueDate = draft.dueDate ?? self.firstDue(rule)
+            if alertBefore != nil, dueDate == nil { throw Self.alertWithoutDueDate }
             let position = try Self.nextPosition(db, listID: listID)
             let reminder = Reminder(
                 remindersListID: listID, title: title, notes: notes,
-                dueDate: draft.dueDate ?? self.firstDue(rule),
+                dueDate: dueDate,
                 priority: draft.priority, isFlagged: draft.isFlagged, position: position,
                 parentID: draft.parentID, repeatRule: rule, alertBefore: alertBefore)
             try reminder.insert(db)
@@ -232,6 +234,10 @@ public final class RemindersStore: Sendable {
             return reminder
         }
     }
+
+    /// An alert given to a reminder with no due date to count back from.
+    static let alertWithoutDueDate = CoreError.invalidInput(
+        "an alert counts back from the due date, and the reminder has none: give it a due date too")
 
     public func updateReminder(id: String, _ changes: ReminderChanges) throws {
         let title = try changes.title.map { try Validation.title($0) }
@@ -254,8 +260,13 @@ public final class RemindersStore: Sendable {
                 reminder.repeatRule = rule
                 if reminder.dueDate == nil { reminder.dueDate = self.firstDue(rule) }
             }
-            // A repeat counts from the due date: without one it stops.
-            if reminder.dueDate == nil { reminder.repeatRule = nil }
+            // A repeat and an alert count from the due date: without one
+            // the repeat stops and the alert goes; an alert given now is refused.
+            if reminder.dueDate == nil {
+                reminder.repeatRule = nil
+                if case .some(.some) = alertBefore { throw Self.alertWithoutDueDate }
+                reminder.alertBefore = nil
+            }
             if let parentID = changes.parentID, parentID != reminder.parentID {
                 if let parentID {
                     let parent = try Subtasks.checkParent(db, childID: id, parentID: parentID)

@@ -296,7 +296,10 @@ struct EditCommand: ParsableCommand {
         if new.repeatRule != old.repeatRule {
             parts.append(ReminderWords.repeats(new.repeatRule.flatMap { try? RepeatRule(rrule: $0) }))
         }
-        if new.alertBefore != old.alertBefore { parts.append(ReminderWords.alert(new.alertBefore)) }
+        if new.alertBefore != old.alertBefore {
+            // Gone with the due date it counted from.
+            parts.append(new.dueDate == nil ? "no alert" : ReminderWords.alert(new.alertBefore))
+        }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }

@@ -16,6 +16,13 @@ struct AlertsCommandTests {
         let standup = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try cli.ok("add", "Milk", "--list", "Home", "--due", "2026-03-01")
         try cli.ok("add", "Call", "--list", "Home", "--due", "2026-03-01T11:00")
+        // An alert counts back from a due date: without one it is refused,
+        // and removing the due date removes it.
+        let dateless = try cli.run("add", "Someday", "--list", "Home", "--alert-before", "1h")
+        #expect(dateless.status == 2 && dateless.errorLine == "an alert counts back from the due date, and the reminder has none: give it a due date too", "\(dateless)")
+        #expect(try !cli.ok("show", "Home").contains("Someday"))
+        #expect(try cli.run("add", "Dentist", "--list", "Home", "--due", "2026-03-09T10:00", "--alert-before", "1d").status == 0)
+        #expect(try cli.ok("edit", "Dentist", "--no-due").hasSuffix("no due date · no alert."))
         try cli.ok("add", "Long ago", "--list", "Home", "--due", "2026-02-20T09:00")
 
         let lines = [

@@ -63,6 +63,26 @@ struct AlertMomentTests {
         #expect(try alertAt("2026-10-25T02:30", before: 3600) == moment("2026-10-24T23:30:00Z"))
     }
 
+    /// An alert counts back from the due date: one given without a due
+    /// date is refused (a repeat's first day counts), and removing the due
+    /// date removes the alert, as it ends the repeat.
+    @Test func anAlertNeedsADueDate() throws {
+        let store = try makeStore()
+        let list = try store.createList(title: "Home")
+        #expect(throws: CoreError.self) {
+            try store.createReminder(ReminderDraft(listID: list.id, title: "Call", alertBefore: 3600))
+        }
+        let repeating = try store.createReminder(ReminderDraft(listID: list.id, title: "Bins", repeatRule: "FREQ=WEEKLY;BYDAY=MO",
+                                                               alertBefore: 3600))
+        #expect(repeating.dueDate != nil && repeating.alertBefore == 3600)
+        let plain = try store.createReminder(ReminderDraft(listID: list.id, title: "Call"))
+        #expect(throws: CoreError.self) { try store.updateReminder(id: plain.id, ReminderChanges(alertBefore: .some(900))) }
+        #expect(try store.read { try Reminder.fetchOne($0, key: plain.id) }?.alertBefore == nil)
+        try store.updateReminder(id: repeating.id, ReminderChanges(dueDate: .some(nil)))
+        let cleared = try #require(try store.read { try Reminder.fetchOne($0, key: repeating.id) })
+        #expect(cleared.dueDate == nil && cleared.repeatRule == nil && cleared.alertBefore == nil)
+    }
+
     @Test func dueQueriesCarryTheAlertMoment() throws {
         let store = try makeStore()
         let list = try store.createList(title: "Home")
