@@ -55,10 +55,12 @@ enum ReminderTable {
             ], cleaned: snippets == nil ? [] : [8], keepingEnd: end.isEmpty ? [:] : [3: end])
         }
         // On a terminal, titles too long for the rows are cut to fit, so
-        // rows do not wrap mid-word; piped, every title goes out whole. Not
-        // with snippets, which end the rows and wrap as they must.
+        // rows do not wrap mid-word; piped, every title goes out whole, the
+        // columns after it aligned for titles up to 60 columns. Not with
+        // snippets, which end the rows and wrap as they must.
         let hasSnippets = snippets?.contains { !$0.isEmpty } ?? false
-        return table.render(width: hasSnippets ? nil : terminalColumns(), shrinking: 3)
+        let width = hasSnippets ? nil : terminalColumns()
+        return table.render(width: width, shrinking: 3, aligningUpTo: width == nil ? [3: maxTitleColumns] : [:])
     }
 
     /// The width of the terminal stdout is, or nil when it is not one.

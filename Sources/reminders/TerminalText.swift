@@ -117,8 +117,10 @@ struct TextTable {
     /// are wider than it, the `shrinking` column is narrowed to what the
     /// other columns leave (never below `minimumShrunk` columns) and every
     /// cell of it longer than that is cut, with an ellipsis; rows still too
-    /// wide then wrap, as before.
-    func render(width: Int? = nil, shrinking: Int? = nil, minimumShrunk: Int = 12) -> String {
+    /// wide then wrap, as before. `aligningUpTo`: columns padded to at most
+    /// so many columns; a longer cell goes out whole and pushes only its own
+    /// row along (one long title does not widen every row).
+    func render(width: Int? = nil, shrinking: Int? = nil, minimumShrunk: Int = 12, aligningUpTo caps: [Int: Int] = [:]) -> String {
         let count = alignments.count
         var rows = self.rows
         let used = (0..<count).filter { column in rows.contains { column < $0.count && !$0[column].isEmpty } }
@@ -135,6 +137,7 @@ struct TextTable {
                 }
             }
         }
+        for (column, cap) in caps where column < count { widths[column] = min(widths[column], cap) }
         return rows.map { row -> String in
             used.map { column -> String in
                 let cell = column < row.count ? row[column] : ""

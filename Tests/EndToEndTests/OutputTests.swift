@@ -69,6 +69,23 @@ struct OutputTests {
         #expect(Set(reminders.map { ($0["tags"] as? [String]) ?? [] }) == [["Café", "Work"], ["Café"]])
     }
 
+    /// Piped, a long title goes out whole and pushes only its own row: the
+    /// other rows are aligned for titles up to 60 columns.
+    @Test func pipedRowsKeepLongTitlesWholeWithoutWideningTheOthers() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        try cli.ok("list", "add", "Home")
+        let long = String(repeating: "very long title ", count: 20).trimmingCharacters(in: .whitespaces)
+        try cli.ok("add", long, "--list", "Home", "--literal", "--tag", "x")
+        try cli.ok("add", "Milk", "--list", "Home", "--tag", "shop")
+        let lines = try cli.ok("show", "Home").split(separator: "\n").map(String.init)
+        let longRow = try #require(lines.first { $0.contains("very long") })
+        let milkRow = try #require(lines.first { $0.contains("Milk") })
+        #expect(longRow.contains(long + "  #x"))
+        #expect(milkRow.count <= 8 + 2 + 3 + 2 + 60 + 2 + 5, "\(milkRow.count): \(milkRow)")
+        #expect(milkRow.hasSuffix("#shop"))
+    }
+
     @Test func searchPrintsResultsAndTheCompletedCount() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }
