@@ -16,10 +16,11 @@ public struct ViewSettings: Hashable, Sendable {
 
     public static let tableName = "local_viewSettings"
 
-    /// What a list shows before anyone changed it: manual order, and
-    /// completed reminders only in Completed.
+    /// What a list shows before anyone changed it: Today and Scheduled by
+    /// due date (they are about when), the rest in manual order; completed
+    /// reminders only in Completed.
     public static func standard(for filter: ReminderFilter) -> ViewSettings {
-        ViewSettings(sort: .manual, showCompleted: filter == .completed)
+        ViewSettings(sort: filter == .today || filter == .scheduled ? .due : .manual, showCompleted: filter == .completed)
     }
 
     /// The row key of a filter. A tag is keyed by its canonical key, so

@@ -83,6 +83,12 @@ public struct ListDetailState: ViewState {
     /// Moving rows up and down only means something in a real list's
     /// manual order.
     public var canReorder: Bool { listID != nil && sort == .manual && !isReadOnly }
+
+    /// The count a heading shows ("3 reminders"): the open ones, whether or
+    /// not completed ones are shown too; in Completed, the completed ones.
+    public var headingCount: Int {
+        filter == .completed || !showCompleted ? totalCount : totalCount - completedCount
+    }
 }
 
 /// One list or smart list: its rows, sort, show/hide completed, and the

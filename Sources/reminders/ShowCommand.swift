@@ -30,8 +30,9 @@ struct ShowCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Reminders with this tag, in any case.", valueName: "tag"), completion: ShellCompletion.tags)
     var tag: String?
 
-    @Option(help: ArgumentHelp("manual, due, priority or title.", valueName: "order"))
-    var sort: String = "manual"
+    @Option(help: ArgumentHelp("manual, due, priority or title (default: due for --today and --scheduled, else manual).",
+                               valueName: "order"))
+    var sort: String?
 
     @Flag(name: .customLong("show-completed"), help: "Include completed reminders.")
     var showCompleted = false
@@ -46,7 +47,7 @@ struct ShowCommand: ParsableCommand {
         guard chosen <= 1 else {
             throw ValidationError("choose one of LIST, --today, --scheduled, --all, --flagged, --completed, --tag")
         }
-        guard SortOrder(rawValue: sort) != nil else {
+        if let sort, SortOrder(rawValue: sort) == nil {
             throw ValidationError("sort order '\(sort)' is not one of manual, due, priority, title")
         }
         if let tag { try usage { _ = try Validation.tag(tag) } }
@@ -79,7 +80,7 @@ struct ShowCommand: ParsableCommand {
         } else {
             (filter, heading) = (.all, "All")
         }
-        let order = SortOrder(rawValue: sort) ?? .manual
+        let order = sort.flatMap(SortOrder.init(rawValue:)) ?? ViewSettings.standard(for: filter).sort
         let rows = try context.read { db in
             try Queries.reminders(db, filter: filter, sort: order, showCompleted: showCompleted, clock: context.clock)
         }

@@ -150,7 +150,7 @@ final class ConflictWorld {
           Device   —                     laptop                desktop
 
           ✓ Kept desktop's value: the other device's edit is the later one.
-          r keeps this device's “low” instead (a new edit that syncs)
+          r puts back this device's “low” (a new edit that syncs)
 
 
 
@@ -158,7 +158,7 @@ final class ConflictWorld {
 
 
 
-         r keep other  d dismiss           me@laptop · online · 2 pending · 2 conflicts
+         r put back  d dismiss  q back     me@laptop · online · 2 pending · 2 conflicts
         """#)
     }
 
@@ -209,7 +209,7 @@ final class ConflictWorld {
         #expect(text.contains("4 Mar 09:59:59.250"))
         #expect(text.contains("4 Mar 09:59:59.100"))
         #expect(text.contains("Value    Oat, 2 cartons        Oat                   empty"))
-        #expect(text.contains("r keeps the other device's empty instead"))
+        #expect(text.contains("r puts back the other device's empty"))
     }
 
     @Test func conflictsWithoutSyncSayWhy() throws {

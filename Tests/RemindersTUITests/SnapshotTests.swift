@@ -43,16 +43,16 @@ import Testing
 
           SMART LISTS                                 │  Today                                                    5 reminders
           ◉ Today                      2 past due  5  │
-          ◷ Scheduled                              9  │ [ ] Call mom                               Today 18:00      #family  ⚑
-          ☰ All                                   12  │     ● Personal · Ask about the weekend
-          ⚑ Flagged                                3  │ [ ] !!! Renew passport                     Mon 2 Mar        #errands
-          ✓ Completed                              1  │     ● Personal · Photos are in the desk drawer
-                                                      │ [ ] !!! Prepare sprint demo                Today 14:30      #work    ⚑
-          MY LISTS                                    │     ● Work · Show sync between two terminals
-          ● Personal                               4  │ [ ] ! Expense receipts                     Yesterday 17:00  #errands
-          ● Work                                   4  │     ● Work
-          ● Groceries                              4  │ [ ] Milk                                   Today
-                                                      │     ● Groceries · Oat, 2 cartons
+          ◷ Scheduled                              9  │ [ ] !!! Renew passport                     Mon 2 Mar        #errands
+          ☰ All                                   12  │     ● Personal · Photos are in the desk drawer
+          ⚑ Flagged                                3  │ [ ] ! Expense receipts                     Yesterday 17:00  #errands
+          ✓ Completed                              1  │     ● Work
+                                                      │ [ ] Milk                                   Today
+          MY LISTS                                    │     ● Groceries · Oat, 2 cartons
+          ● Personal                               4  │ [ ] !!! Prepare sprint demo                Today 14:30      #work    ⚑
+          ● Work                                   4  │     ● Work · Show sync between two terminals
+          ● Groceries                              4  │ [ ] Call mom                               Today 18:00      #family  ⚑
+                                                      │     ● Personal · Ask about the weekend
           TAGS                                        │
           # errands                                2  │
           # family                                 1  │
@@ -169,18 +169,18 @@ import Testing
         expectSnapshot(world.text, #"""
          Reminders › Today                                                                                               ? help
           Today                                                                                                    5 reminders
-          Sort: Manual
+          Sort: Due Date
          ──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
-         [ ] Call mom                                                                               Today 18:00      #family  ⚑
-             ● Personal · Ask about the weekend
          [ ] !!! Renew passport                                                                     Mon 2 Mar        #errands
              ● Personal · Photos are in the desk drawer
-         [ ] !!! Prepare sprint demo                                                                Today 14:30      #work    ⚑
-             ● Work · Show sync between two terminals
          [ ] ! Expense receipts                                                                     Yesterday 17:00  #errands
              ● Work
          [ ] Milk                                                                                   Today
              ● Groceries · Oat, 2 cartons
+         [ ] !!! Prepare sprint demo                                                                Today 14:30      #work    ⚑
+             ● Work · Show sync between two terminals
+         [ ] Call mom                                                                               Today 18:00      #family  ⚑
+             ● Personal · Ask about the weekend
 
 
 
@@ -259,7 +259,7 @@ import Testing
 
 
 
-          Due         date e.g. fri 9am        time 9:30
+          Due         date e.g. fri 9am        time e.g. 9pm
 
           Repeat      never                           alert ‹ At due time ›
 
@@ -279,7 +279,8 @@ import Testing
     /// Editing a reminder with notes, a due time, tags and a flag.
     @Test func editReminderFormAt120x40() throws {
         let world = try TestWorld(width: 120, height: 40)
-        world.press(.enter, .enter)
+        // Today, by due date: Call mom, due today 18:00, comes last.
+        world.press(.enter, .character("G"), .enter)
         expectSnapshot(world.text, #"""
          Reminders › Today › Edit Reminder                                                                               ? help
 
@@ -332,7 +333,7 @@ import Testing
         try world.store.writer.write { db in
             try db.execute(sql: "UPDATE reminders SET notes = ? WHERE title = 'Call mom'", arguments: [lines.joined(separator: "\n")])
         }
-        world.press(.enter, .enter)
+        world.press(.enter, .character("G"), .enter)
         let form = world.text
         #expect(form.contains("Notes       Line 1 of a note"), "\(form)")
         #expect(!form.contains("Line 8"), "\(form)")
@@ -574,7 +575,7 @@ import Testing
     /// Picking tags in the reminder form.
     @Test func tagPickerAt80x24() throws {
         let world = try TestWorld(width: 80, height: 24)
-        world.press(.enter, .enter, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .character(" "))
+        world.press(.enter, .character("G"), .enter, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .tab, .character(" "))
         expectSnapshot(world.text, #"""
          Reminders › Today › Edit Reminder                                       ? help
 

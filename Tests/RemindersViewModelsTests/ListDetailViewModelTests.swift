@@ -263,8 +263,10 @@ import Testing
         let today = ListDetailViewModel(environment: world.environment, filter: .today)
         let state = try await today.waitFor { $0.isLoaded }
         #expect(state.title == "Today")
-        #expect(state.titles == ["Today at home", "Late at work"])
-        #expect(state.rows.map(\.isPastDue) == [false, true])
+        // By due date, as Today starts: the past-due one first.
+        #expect(state.sort == .due)
+        #expect(state.titles == ["Late at work", "Today at home"])
+        #expect(state.rows.map(\.isPastDue) == [true, false])
         #expect(state.coverPNG == nil)
 
         let flagged = ListDetailViewModel(environment: world.environment, filter: .flagged)

@@ -297,7 +297,7 @@ struct KeyMap: Sendable {
 
         // List
         KeyBinding([.character("a")], [.list], .newReminder, "New reminder", hint: "new"),
-        KeyBinding([.character("n")], [.list], .quickAdd, "Quick add in one line: Pay rent fri 9am #bills !! ^List *"),
+        KeyBinding([.character("n")], [.list, .home], .quickAdd, "Quick add in one line: Pay rent fri 9am #bills !! ^List *"),
         KeyBinding([.character("e"), .enter], [.list], .editReminder, "Edit the selected reminder", hint: "edit"),
         KeyBinding([.character(" "), .character("x")], [.list, .searchResults], .toggleCompletion,
                    "Complete / uncomplete", hint: "done"),
@@ -401,7 +401,7 @@ struct KeyMap: Sendable {
 
         // Conflicts
         KeyBinding([.character("r")], [.conflicts], .keepOtherValue,
-                   "Keep the value that lost instead (a new edit that syncs)", hint: "keep other"),
+                   "Put back the value that lost (a new edit that syncs)", hint: "put back"),
         KeyBinding([.character("d"), .delete], [.conflicts], .dismissConflict, "Dismiss the entry (it stays in the log, dimmed)",
                    hint: "dismiss"),
         KeyBinding([.character("D")], [.conflicts], .dismissAllConflicts, "Dismiss every entry"),

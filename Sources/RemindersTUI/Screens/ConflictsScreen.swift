@@ -238,7 +238,7 @@ final class ConflictsScreen: ViewModelScreen {
         } else if item.canKeepOther, let losing = item.losingSide,
                   let key = app.keyMap.key(for: .keepOtherValue, in: contexts) {
             let whose = item.winner == .thisDevice ? "the other device's" : "this device's"
-            buffer.draw([Span(key, theme.accent), Span(" keeps \(whose) \(ConflictText.quoted(losing.value)) instead (a new edit that syncs)", theme.dim)],
+            buffer.draw([Span(key, theme.accent), Span(" puts back \(whose) \(ConflictText.quoted(losing.value)) (a new edit that syncs)", theme.dim)],
                         row: row, column: column, maxWidth: width)
         }
     }

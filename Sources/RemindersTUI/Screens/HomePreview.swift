@@ -46,7 +46,8 @@ final class HomePreview {
             }
             row += coverRows + 1
         }
-        let count = state.totalCount
+        // As the list's own heading counts.
+        let count = state.headingCount
         let countText = count == 1 ? "1 reminder" : "\(count) reminders"
         let countWidth = DisplayWidth.of(countText)
         buffer.draw(state.title, row: row, column: area.column + 1, maxWidth: area.width - countWidth - 3,

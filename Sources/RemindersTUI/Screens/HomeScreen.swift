@@ -163,6 +163,16 @@ final class HomeScreen: ScreenController {
             guard let id = selectedListID else { return notAList(app) }
             let result = viewModel.moveList(id: id, by: action == .moveListUp ? -1 : 1)
             app.show(result)
+        case .quickAdd:
+            // Into what is selected, as from inside it: a list, a smart
+            // list's date or flag, a tag (else the default list).
+            let context: ReminderFilter? = switch selection {
+            case .smart(let smart): smart.filter
+            case .list(let id): .list(id)
+            case .tag(let title): .tag(title)
+            case .invitation: nil
+            }
+            app.present(QuickAddOverlay(environment: viewModel.environment, context: context, app: app) { _ in })
         case .openSharing:
             guard let id = selectedListID else { return notAList(app) }
             guard let item = viewModel.state.lists.first(where: { $0.id == id }) else { return true }

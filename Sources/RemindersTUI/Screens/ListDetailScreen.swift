@@ -277,8 +277,8 @@ final class ListDetailScreen: ViewModelScreen {
         let titleStyle = theme.listColor(state.color, [.bold])
         var right: [Span] = []
         if let share = state.share { right.append(Span(ShareText.line(share) + "  ", theme.dim)) }
-        let openCount = state.showCompleted ? state.totalCount - state.completedCount : state.totalCount
-        right.append(Span(openCount == 1 ? "1 reminder" : "\(openCount) reminders", theme.dim))
+        let count = state.headingCount
+        right.append(Span(count == 1 ? "1 reminder" : "\(count) reminders", theme.dim))
         let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
         buffer.draw(state.title, row: row, column: area.column + 2, maxWidth: area.width - rightWidth - 6, style: titleStyle)
         buffer.draw(right, row: row, column: area.right - rightWidth - 2)

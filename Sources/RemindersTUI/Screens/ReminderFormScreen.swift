@@ -280,7 +280,7 @@ final class ReminderFormScreen: ViewModelScreen {
         buffer.draw("time", row: row, column: fieldColumn + 25, style: focus == .dueTime ? theme.focusedLabel : theme.dim)
         dueTime.draw(into: &buffer, row: row, column: fieldColumn + 30, width: 8,
                      style: layout.fieldStyle(.dueTime), focused: focus == .dueTime,
-                     placeholder: "9:30", placeholderStyle: theme.dim)
+                     placeholder: "e.g. 9pm", placeholderStyle: theme.dim)
         // What the fields give, as the user types: "→ Fri 27 Nov 09:00",
         // or, under them while they have the focus, why they give nothing.
         var hint = ""
