@@ -20,11 +20,9 @@ struct AssetStore: AssetStoring {
     /// Creates the folder if needed.
     init(directory: URL) throws {
         self.directory = directory
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
+        if let problem = StoreFailure.makeFolders(directory) {
             throw CloudError.serverUnavailable(
-                "cannot create the asset folder \(directory.path) (\(error.localizedDescription)); check the permissions of the server directory")
+                "cannot create the asset folder \(directory.path) (\(problem)); check the permissions of the server directory")
         }
     }
 

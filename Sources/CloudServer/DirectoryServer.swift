@@ -222,11 +222,9 @@ public final class DirectoryServer: RecordStore {
             throw CloudError.serverUnavailable(
                 "server directory \(directory.path) is gone (edits wait; 'reminders sync' makes a new one)")
         } else {
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
+            if let problem = StoreFailure.makeFolders(directory) {
                 throw CloudError.serverUnavailable(
-                    "cannot create the server directory \(directory.path) (\(error.localizedDescription)); check that its parent exists and is writable")
+                    "cannot create the server directory \(directory.path) (\(problem)); check that its parent exists and is writable")
             }
         }
         guard access(directory.path, W_OK | X_OK) == 0 else {

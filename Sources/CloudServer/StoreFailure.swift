@@ -18,7 +18,7 @@ enum StoreFailure {
             return damaged(file: file, message: "\(error)")
         }
         guard let error = error as? DatabaseError else {
-            return .serverUnavailable("cannot use the server at \(path): \(error.localizedDescription)")
+            return .serverUnavailable("cannot use the server at \(path): \(reason(error))")
         }
         let message = error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
         switch error.resultCode {
@@ -35,6 +35,31 @@ enum StoreFailure {
         default:
             return .serverUnavailable("the server at \(path) failed (\(message))")
         }
+    }
+
+    /// Why a file operation failed, in the system's words ("Permission
+    /// denied") when the error carries them: Foundation's own ("The
+    /// operation could not be completed.") says less.
+    static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        for candidate in [underlying, error as NSError].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        return error.localizedDescription
+    }
+
+    /// Makes a folder and its missing parents, as `mkdir -p` does; nil when
+    /// they are there, else the first that could not be made and why, in
+    /// the system's words ("/etc/passwd: Not a directory").
+    static func makeFolders(_ directory: URL) -> String? {
+        var path = ""
+        for component in directory.standardizedFileURL.pathComponents {
+            path = component == "/" ? "/" : (path.hasSuffix("/") ? path : path + "/") + component
+            if mkdir(path, 0o755) != 0, errno != EEXIST {
+                return "\(path): \(String(cString: strerror(errno)))"
+            }
+        }
+        return nil
     }
 
     /// The store's content cannot be trusted: a garbled file, or data this

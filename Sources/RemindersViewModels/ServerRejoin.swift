@@ -59,7 +59,7 @@ public struct ServerRejoin: Equatable, Sendable {
         case .replaced: "it was reset or replaced"
         case .elsewhere: "this device now points at another server"
         }
-        var text = "the server at \(server) is not the one this device synced with (\(what)): sending everything this device holds"
+        var text = "the server at \(server) is not the one this device synced with (\(what)): merging everything this device holds into it"
         if !lostShares.isEmpty {
             let names = lostShares.map { "“\($0)”" }.joined(separator: ", ")
             text += "; it does not have your shares of \(names): share them again"

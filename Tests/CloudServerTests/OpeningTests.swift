@@ -107,6 +107,8 @@ struct OpeningTests {
             return
         }
         #expect(message.contains(inside.path))
+        // In the system's words, naming where it failed.
+        #expect(message.contains("(\(inside.path): Not a directory)"), "\(message)")
 
         let onFile = cloudError { _ = try DirectoryServer(directory: file) }
         #expect(onFile == .serverUnavailable("\(file.path) is a file, not a server directory; point --server at a directory"))
