@@ -261,11 +261,13 @@ public final class RemindersStore: Sendable {
                 if reminder.dueDate == nil { reminder.dueDate = self.firstDue(rule) }
             }
             // A repeat and an alert count from the due date: without one
-            // the repeat stops and the alert goes; an alert given now is refused.
+            // the repeat stops, an alert given now is refused, and removing
+            // the due date removes the alert. (One kept without a due date,
+            // as an imported alarm may be, stays through other edits.)
             if reminder.dueDate == nil {
                 reminder.repeatRule = nil
                 if case .some(.some) = alertBefore { throw Self.alertWithoutDueDate }
-                reminder.alertBefore = nil
+                if before.dueDate != nil { reminder.alertBefore = nil }
             }
             if let parentID = changes.parentID, parentID != reminder.parentID {
                 if let parentID {

@@ -46,7 +46,10 @@ public enum Resolver {
         if needle.count < 4, needle.allSatisfy(\.isHexDigit) {
             throw CoreError.invalidInput("no \(kind) is titled '\(needle)', and an id prefix needs at least 4 characters")
         }
-        throw CoreError.notFound("no \(kind) matches '\(needle)'")
+        // Where to look instead.
+        let hint = table == Reminder.databaseTableName
+            ? "'reminders search WORDS' finds one by the words in it" : "'reminders lists' shows them"
+        throw CoreError.notFound("no \(kind) matches '\(needle)'; \(hint)")
     }
 
     /// Whether a row is completed, for the candidates an ambiguity lists

@@ -12,9 +12,10 @@ enum ReminderActions {
     /// subtasks too (the screen asks first).
     static func toggleCompletion(_ environment: AppEnvironment, id: String, subtasks: Bool = false) -> ActionResult {
         do {
-            let (title, children) = try environment.writer.read { db in
-                (try Reminder.fetchOne(db, key: id)?.title, subtasks ? try Subtasks.openSubtaskIDs(db, of: id) : [])
+            let (reminder, children) = try environment.writer.read { db in
+                (try Reminder.fetchOne(db, key: id), subtasks ? try Subtasks.openSubtaskIDs(db, of: id) : [])
             }
+            let title = reminder?.title
             let status = try environment.store.toggleCompletion(id: id)
             switch status {
             case .completing:
@@ -25,8 +26,12 @@ enum ReminderActions {
                     ids.append(child)
                 }
                 if ids.count > 1 {
-                    return ActionResult(message: "Completed “\(title ?? "reminder")” and \(ids.count == 2 ? "its open subtask" : "\(ids.count - 1) open subtasks")",
-                                        undo: .uncompleteReminders(ids: ids))
+                    let subtasks = ids.count == 2 ? "its open subtask" : "\(ids.count - 1) open subtasks"
+                    // A series' checklist opens again for its next occurrence.
+                    let message = reminder?.rule != nil
+                        ? "Completed this occurrence of “\(title ?? "reminder")” and \(subtasks), open again for the next"
+                        : "Completed “\(title ?? "reminder")” and \(subtasks)"
+                    return ActionResult(message: message, undo: .uncompleteReminders(ids: ids))
                 }
                 return ActionResult(message: "Completed “\(title ?? "reminder")”", undo: .uncomplete(id: id))
             default:

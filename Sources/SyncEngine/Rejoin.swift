@@ -158,7 +158,7 @@ extension SyncEngine {
                   SELECT \(table.primaryKey.quotedDatabaseIdentifier) FROM \(table.name.quotedDatabaseIdentifier))
                 """, arguments: [table.name])
         }
-        let returningTo = try leaving == nil ? [:] : Self.takeLeftAncestors(db, of: joining)
+        if leaving != nil { try Self.prepareLeftAncestors(db, keeping: joining) }
         let rows = try Row.fetchAll(db, sql: """
             SELECT \(Metadata.columns) FROM sync_metadata WHERE lastKnownServerRecord IS NOT NULL
             """)
@@ -170,14 +170,15 @@ extension SyncEngine {
                 // is still waiting to be, from a re-join before).
                 let archive: DatabaseValue = row["lastKnownServerRecord"]
                 try db.executeCached("""
-                    INSERT INTO sync_left_ancestors (storeID, recordType, recordName, record) VALUES (?, ?, ?, ?)
+                    INSERT OR REPLACE INTO sync_left_ancestors (storeID, recordType, recordName, record) VALUES (?, ?, ?, ?)
                     """, arguments: [leaving, meta.recordType, meta.recordName, archive])
             }
             // The fields' times are this device's; the ancestor is the
             // version the store joined last confirmed, if it was left.
             var times = meta.isPendingDelete ? [:] : lastKnown.fieldModificationTimes
             if !meta.isPendingDelete { times.merge(meta.editTimes) { _, local in local } }
-            var ancestor = returningTo[RecordKey(type: meta.recordType, name: meta.recordName)] ?? lastKnown
+            var ancestor = try leaving == nil ? lastKnown
+                : Self.leftAncestor(db, store: joining, type: meta.recordType, name: meta.recordName) ?? lastKnown
             ancestor.changeTag = nil
             try db.executeCached("""
                 UPDATE sync_metadata SET
@@ -185,6 +186,8 @@ extension SyncEngine {
                 WHERE recordType = ? AND recordName = ?
                 """, arguments: [try RecordCoder.encode(ancestor), Metadata.encodeTimes(times), meta.recordType, meta.recordName])
         }
+        // One store's records kept: the one left now.
+        if let leaving { try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID != ?", arguments: [leaving]) }
         // Deletes this device made or applied, of rows it does not hold
         // again: sent again (a delete of a record the server lacks is
         // recorded there, for devices that still hold it).
@@ -211,34 +214,28 @@ extension SyncEngine {
         try SyncState.setJSON(db, Self.sharesBeforeRejoinKey, owned)
     }
 
-    private struct RecordKey: Hashable {
-        var type: String
-        var name: String
-    }
-
-    /// The last-known records kept when this device left `store`, taken
-    /// (the table then holds nothing, ready for the store being left).
-    private static func takeLeftAncestors(_ db: Database, of store: String?) throws -> [RecordKey: ServerRecord] {
+    /// Makes the table of the records kept from a store left, and keeps
+    /// only those of `store` (the one being joined), to be read as the
+    /// re-join's ancestors; the store being left puts its own in beside them.
+    private static func prepareLeftAncestors(_ db: Database, keeping store: String?) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS sync_left_ancestors (
               storeID TEXT NOT NULL,
               recordType TEXT NOT NULL,
               recordName TEXT NOT NULL,
               record BLOB NOT NULL,
-              PRIMARY KEY (recordType, recordName)
+              PRIMARY KEY (storeID, recordType, recordName)
             ) STRICT
             """)
-        var kept: [RecordKey: ServerRecord] = [:]
-        if let store {
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT recordType, recordName, record FROM sync_left_ancestors WHERE storeID = ?
-                """, arguments: [store])
-            while let row = try rows.next() {
-                kept[RecordKey(type: row[0], name: row[1])] = try RecordCoder.decode(row[2])
-            }
-        }
-        try db.execute(sql: "DELETE FROM sync_left_ancestors")
-        return kept
+        try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID IS NOT ?", arguments: [store])
+    }
+
+    /// The last-known record `store` had confirmed when this device left it.
+    private static func leftAncestor(_ db: Database, store: String?, type: String, name: String) throws -> ServerRecord? {
+        guard let store, let archive = try Data.fetchOne(db.cachedStatement(sql: """
+            SELECT record FROM sync_left_ancestors WHERE storeID = ? AND recordType = ? AND recordName = ?
+            """), arguments: [store, type, name]) else { return nil }
+        return try RecordCoder.decode(archive)
     }
 
     /// After the first refresh of the shares since a re-join: the shares

@@ -26,7 +26,8 @@ struct EverydayUseTmuxTests {
             defer { app.stop() }
             try app.waitFor("SMART LISTS")
             try app.send("Enter", literal: false)
-            try app.waitFor("Sort: Manual")
+            // Today starts by due date.
+            try app.waitFor("Sort: Due Date")
             try app.send("s")
             try app.send("p")
             try app.waitFor("Sort: Priority")
@@ -112,7 +113,7 @@ extension EverydayUseTmuxTests {
         let home = try app.waitFor("MY LISTS")
         #expect(!home.contains("enlarge"), "\(home)")
         try app.send("Enter", literal: false)
-        let list = try app.waitFor("Sort: Manual")
+        let list = try app.waitFor("Sort: Due Date")
         #expect(list.components(separatedBy: "\n").allSatisfy { $0.count <= 60 })
         try app.send("a")
         try app.waitFor("New Reminder")
@@ -171,7 +172,7 @@ extension EverydayUseTmuxTests {
         try app.waitFor("SMART LISTS")
         try app.send("g")
         try app.send("Enter", literal: false)
-        try app.waitFor("Sort: Manual")
+        try app.waitFor("Sort: Due Date")
         try app.send("a")
         try app.waitFor("New Reminder")
         try app.send("Zebra crossing")

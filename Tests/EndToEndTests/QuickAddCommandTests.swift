@@ -116,8 +116,8 @@ struct QuickAddCommandTests {
                 == "Updated “Milk” (\(short)): !!! high · #dairy #fridge · flagged.")
         #expect(try cli.ok("edit", id, "--due", "2026-12-01", "--repeat", "weekly", "--alert-before", "15m")
                 == "Updated “Milk” (\(short)): due Tue 2026-12-01 · ↻ Weekly · alert 15 minutes before.")
-        // A repeat ends with the due date it repeats from.
-        #expect(try cli.ok("edit", id, "--no-due") == "Updated “Milk” (\(short)): no due date · no repeat.")
+        // A repeat and an alert end with the due date they count from.
+        #expect(try cli.ok("edit", id, "--no-due") == "Updated “Milk” (\(short)): no due date · no repeat · no alert.")
         #expect(try cli.ok("edit", id, "--notes", "", "--unflag", "--priority", "none", "--tags", "")
                 == "Updated “Milk” (\(short)): notes cleared · no priority · no tags · not flagged.")
         #expect(try cli.ok("edit", id, "--title", "Oat milk") == "Updated “Oat milk” (\(short)): renamed from “Milk”.")

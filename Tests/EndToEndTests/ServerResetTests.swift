@@ -67,8 +67,12 @@ struct ServerResetTests {
     @Test func aDeviceSwitchedToAnEmptyServerAndBackLosesNothing() throws {
         let (fleet, _) = try world()
         defer { fleet.cleanUp() }
-        let elsewhere = ["REMINDERS_SERVER": fleet.cli.home.appendingPathComponent("elsewhere").path]
+        let directory = fleet.cli.home.appendingPathComponent("elsewhere")
+        let elsewhere = ["REMINDERS_SERVER": directory.path]
         let moved = "this device now points at another server"
+        // A directory that does not exist is refused (a mistyped path); made first, it is a server to move to.
+        #expect(try fleet.run("a", ["sync"], environment: elsewhere).status == 4)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try rejoin(fleet, "a", because: moved, environment: elsewhere)
         try fleet.ok("a", "add", "Eggs", "--list", "Home")
         #expect(try fleet.run("a", ["sync"], environment: elsewhere).status == 0)

@@ -166,7 +166,11 @@ import TestSupport
         let id = derivedID("icalendar-uid", "a@b")
         #expect(try exported(store).contains("PRIORITY:2\r\n"))
         #expect(try exported(store).contains("STATUS:CANCELLED\r\n"))
-        try store.updateReminder(id: id, ReminderChanges(priority: .low, alertBefore: .some(3600)))
+        // An alarm kept without a due date stays through other edits.
+        try store.updateReminder(id: id, ReminderChanges(priority: .low))
+        #expect(try exported(store).contains("TRIGGER;RELATED=END:-PT30M\r\n"))
+        // A new lead needs a due date to count from.
+        try store.updateReminder(id: id, ReminderChanges(dueDate: .some(DueDate("2026-03-10T09:00")), alertBefore: .some(3600)))
         let text = try exported(store)
         #expect(text.contains("PRIORITY:9\r\n") && !text.contains("PRIORITY:2"))
         #expect(text.contains("STATUS:CANCELLED\r\n"), "still completed: kept as written")

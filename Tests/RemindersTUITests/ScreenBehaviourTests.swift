@@ -55,8 +55,10 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         let lines = screen.textLines()
         let passport = try #require(lines.firstIndex { $0.contains("Renew passport") })
         #expect(screen.text(row: passport) { $0.foreground == world.app.theme.danger.foreground }.contains("Mon 2 Mar"))
-        let selected = try #require(lines.firstIndex { $0.contains("Call mom") })
-        #expect(screen[selected, 5].style.background == .indexed(24))
+        // Today starts by due date: the past-due passport first, selected.
+        #expect(screen[passport, 5].style.background == .indexed(24))
+        let other = try #require(lines.firstIndex { $0.contains("Call mom") })
+        #expect(screen[other, 5].style.background != .indexed(24))
     }
 
     @Test func listTitlesAreDrawnInTheListColor() throws {

@@ -156,11 +156,14 @@ final class ConflictsScreen: ViewModelScreen {
         let outcome = Self.outcome(item)
         let outcomeWidth = DisplayWidth.of(outcome)
         let time = Self.listTime(item.resolvedAt, app: app)
+        // A long title is cut so that the field's name still shows.
+        let field = " · " + item.fieldName
+        let room = width - outcomeWidth - 2 - 2 - timeWidth - DisplayWidth.of(field)
         buffer.draw([
             Span(item.isDismissed ? "  " : "● ", item.isDismissed ? theme.dim : theme.warning),
             Span(DisplayWidth.pad(time, to: timeWidth), theme.dim),
-            Span(item.subject, base),
-            Span(" · " + item.fieldName, theme.dim),
+            Span(DisplayWidth.truncate(item.subject, to: max(12, room)), base),
+            Span(field, theme.dim),
         ], row: row, column: column, maxWidth: width - outcomeWidth - 2)
         buffer.draw(outcome, row: row, column: column + width - outcomeWidth,
                     style: item.winner == .delete ? theme.danger : theme.dim)
@@ -170,9 +173,15 @@ final class ConflictsScreen: ViewModelScreen {
                             width: Int, app: AppController) {
         let theme = app.theme
         var row = top
-        var heading = [Span(item.subject, theme.title)]
-        if let list = item.listTitle { heading.append(Span(" in “\(list)”", theme.dim)) }
-        heading.append(Span(" · " + item.fieldName, theme.accent))
+        // The field's name always shows: the list's name goes first, then
+        // the title is cut.
+        let field = " · " + item.fieldName
+        let list = item.listTitle.map { " in “\($0)”" } ?? ""
+        let fits = DisplayWidth.of(item.subject) + DisplayWidth.of(list) + DisplayWidth.of(field) <= width
+        let subjectRoom = width - DisplayWidth.of(field) - (fits ? DisplayWidth.of(list) : 0)
+        var heading = [Span(DisplayWidth.truncate(item.subject, to: max(12, subjectRoom)), theme.title)]
+        if fits, !list.isEmpty { heading.append(Span(list, theme.dim)) }
+        heading.append(Span(field, theme.accent))
         buffer.draw(heading, row: row, column: column, maxWidth: width)
         row += 2
 
