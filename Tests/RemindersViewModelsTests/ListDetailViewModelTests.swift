@@ -63,6 +63,24 @@ import Testing
         #expect(try world.status(of: id) == .completed)
     }
 
+    /// Ticking a parent with its checklist says what happens to it: a
+    /// series' checklist opens again for the next occurrence.
+    @Test func completingAParentWithItsSubtasksSaysWhatBecomesOfThem() throws {
+        let world = try World()
+        let home = try world.list("Home")
+        let plain = try world.reminder("Pack", in: home)
+        _ = try world.store.createReminder(ReminderDraft(listID: home, title: "Socks", parentID: plain))
+        let series = try world.store.createReminder(ReminderDraft(listID: home, title: "Mow lawn", dueDate: DueDate("2026-03-02"),
+                                                                  repeatRule: "FREQ=WEEKLY;BYDAY=MO")).id
+        for title in ["Edges", "Clippings"] {
+            _ = try world.store.createReminder(ReminderDraft(listID: home, title: title, parentID: series))
+        }
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(home))
+        #expect(detail.toggleCompletion(id: plain, subtasks: true).message == "Completed “Pack” and its open subtask")
+        #expect(detail.toggleCompletion(id: series, subtasks: true).message
+                == "Completed this occurrence of “Mow lawn” and 2 open subtasks, open again for the next")
+    }
+
     @Test func togglingBackBeforeTheDelayKeepsItIncomplete() async throws {
         let (world, clock, _, id, detail) = try Self.callMom(completionDelay: 0.2)
         detail.toggleCompletion(id: id)
