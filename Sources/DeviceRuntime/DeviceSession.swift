@@ -152,7 +152,9 @@ public final class DeviceSession: Sendable {
             try writer.write { db in try DeviceSettings.set(db, DeviceSettings.firstRunChoice, "empty") }
             return .startedEmpty
         }
-        let claimed = try Self.retryingBriefly { try claimSampleData(try server.open()) }
+        let claimed = try Self.retryingBriefly {
+            try claimSampleData(try server.open(knownLocation: try engine.knownServerLocation()))
+        }
         try writer.write { db in try DeviceSettings.set(db, DeviceSettings.firstRunChoice, "sample") }
         guard claimed else { return .addedByAnotherDevice }
         return try SampleData.seed(store) ? .added : .addedByAnotherDevice

@@ -245,8 +245,10 @@ public final class LiveSync: SyncStatusProvider, Sendable {
                 try engine.sendChanges()
             }
             if fetch { shared.withLock { $0.lastHead = head } }
-            // `reminders status` says when the device last synced, the app too.
-            try engine.noteSynced(atMostEvery: Self.syncNotedEvery)
+            // `reminders status` says when the device last synced, the app
+            // too; a note that cannot be written (the file busy) waits for
+            // the next round rather than failing this one.
+            try? engine.noteSynced(atMostEvery: Self.syncNotedEvery)
             let rejoin = try engine.takeRejoinNotice().map {
                 ServerRejoin($0, server: server.description, at: Date())
             }

@@ -42,7 +42,8 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     /// become a new, empty server that the device fills with everything it
     /// holds, leaving its shares and the other devices behind.
     public func open(createIfMissing: Bool = true, knownLocation: String?) throws -> any ServerConnection {
-        if case .directory(let url) = self, createIfMissing, let knownLocation, knownLocation != description,
+        if case .directory(let url) = self, createIfMissing, let knownLocation,
+           URL(fileURLWithPath: knownLocation).standardizedFileURL.path != url.standardizedFileURL.path,
            !FileManager.default.fileExists(atPath: url.path) {
             throw CloudError.serverUnavailable(
                 "there is no server directory \(url.path); this device syncs with the server at \(knownLocation). "

@@ -8,8 +8,9 @@ import Foundation
 ///
 /// A repeat is read before the date: "every …" anywhere ("Mow lawn every
 /// monday", "Pills every day 8am"), or "daily", "weekly", "monthly",
-/// "yearly" after the first word ("Stretch daily 7am"; "Daily standup"
-/// keeps its title), the longest run from there that reads as a rule
+/// "yearly" after the first word and at the end or before the date
+/// ("Stretch daily 7am"; "Daily standup" and "Submit monthly report" keep
+/// their words), the longest run from there that reads as a rule
 /// (`RepeatRule(parsing:)`, "every 2 weeks on mon,thu until dec 31"). A
 /// time alone beside it is that time on the rule's first day from the next
 /// time it comes.
@@ -144,9 +145,13 @@ public struct QuickAdd: Equatable, Sendable {
     private static func repeatPhrase(in words: [String], dates: NaturalDate) -> (Range<Int>, RepeatRule)? {
         for start in words.indices {
             let word = words[start].lowercased()
-            guard word == "every" || (start > 0 && repeatWords.contains(word)) else { continue }
+            let isEvery = word == "every"
+            guard isEvery || (start > 0 && repeatWords.contains(word)) else { continue }
             for end in stride(from: min(words.count, start + longestRepeat), to: start, by: -1)
             where end - start < words.count {
+                // "Submit monthly report" keeps its words: a bare frequency
+                // is a repeat only at the end, or before the date.
+                if !isEvery, end < words.count, dates.date(words: Array(words[end...])) == nil { continue }
                 let phrase = words[start..<end].joined(separator: " ")
                 if let rule = try? RepeatRule(parsing: phrase, untilDate: { try? dates.parse($0) }) {
                     return (start..<end, rule)

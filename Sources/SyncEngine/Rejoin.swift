@@ -81,14 +81,24 @@ extension SyncEngine {
         }
         let moved = location != nil && storedLocation != nil && location != storedLocation
         let reason: RejoinReason = identity.head.storeID == stored.storeID ? .olderCopy : (moved ? .otherLocation : .otherServer)
-        try applyWrite { db in
+        let rejoined = try applyWrite { db -> Bool in
+            // Another process on this database (the app beside a `reminders
+            // sync`) may have re-joined since the mark was read: then there
+            // is nothing left to do, and the records it kept are not to be
+            // filed under the store this one read.
+            let current = try Self.storedMark(db)
+            guard current == stored else {
+                if current?.storeID == identity.head.storeID { return false }
+                throw SyncError.server(.serverUnavailable("this device's server changed during the sync; sync again"))
+            }
             if reason != .olderCopy { try dropSharedCopies(db) }
             try rejoin(db, leaving: reason == .olderCopy ? nil : stored.storeID, joining: identity.head.storeID)
             try Self.saveMark(db, identity.head)
             try saveLocation(db, location)
             try SyncState.set(db, Self.rejoinNoticeKey, reason.rawValue)
+            return true
         }
-        return reason
+        return rejoined ? reason : nil
     }
 
     /// Where the server this device last synced with was, as the user
@@ -186,8 +196,6 @@ extension SyncEngine {
                 WHERE recordType = ? AND recordName = ?
                 """, arguments: [try RecordCoder.encode(ancestor), Metadata.encodeTimes(times), meta.recordType, meta.recordName])
         }
-        // One store's records kept: the one left now.
-        if let leaving { try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID != ?", arguments: [leaving]) }
         // Deletes this device made or applied, of rows it does not hold
         // again: sent again (a delete of a record the server lacks is
         // recorded there, for devices that still hold it).
@@ -204,6 +212,23 @@ extension SyncEngine {
                   SELECT \(table.primaryKey.quotedDatabaseIdentifier) FROM \(table.name.quotedDatabaseIdentifier))
                 """, arguments: [table.name])
         }
+        if leaving != nil {
+            // A delete of a row the store joined had, made while away: its
+            // kept version is the delete's ancestor, so that an edit made
+            // there meanwhile is logged as lost to the delete.
+            let deletes = try Row.fetchAll(db, sql: """
+                SELECT recordType, recordName FROM sync_metadata WHERE isPendingDelete AND lastKnownServerRecord IS NULL
+                """)
+            for row in deletes {
+                let (type, name): (String, String) = (row[0], row[1])
+                guard var ancestor = try Self.leftAncestor(db, store: joining, type: type, name: name) else { continue }
+                ancestor.changeTag = nil
+                try db.executeCached("UPDATE sync_metadata SET lastKnownServerRecord = ? WHERE recordType = ? AND recordName = ?",
+                                     arguments: [try RecordCoder.encode(ancestor), type, name])
+            }
+        }
+        // One store's records kept: the one left now.
+        if let leaving { try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID != ?", arguments: [leaving]) }
         try SyncState.set(db, Self.fetchBeforeSendKey, 1)
         // The shares this user owns, named, to tell which the new server
         // lacks once its shares are read (`noteLostShares`).

@@ -236,13 +236,9 @@ public final class SyncEngine: Sendable {
     /// more commit per edit).
     public func noteSynced(atMostEvery interval: Int64 = 0) throws {
         let now = functions.wallClock()
-        let due = lastNotedSync.withLock { last in
-            guard now - last >= interval else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
+        guard lastNotedSync.withLock({ now - $0 >= interval }) else { return }
         try syncWrite { db in try SyncState.set(db, "lastSyncAt", now) }
+        lastNotedSync.withLock { $0 = max($0, now) }
     }
 
     /// Sends every pending change.

@@ -16,7 +16,7 @@ struct AddCommand: ParsableCommand {
             'Pay rent tomorrow 9am #bills !! ^Home' is "Pay rent", due tomorrow at 09:00, \
             tagged bills, priority medium, in the list Home. The marks: a due date (at the end, \
             or where it cannot be part of the title), a repeat ('every monday', 'every 2 weeks', \
-            or daily, weekly, monthly, yearly after the first word), #tag, ! !! !!! (low, medium, high), \
+            or daily, weekly, monthly, yearly at the end or before the date), #tag, ! !! !!! (low, medium, high), \
             ^List (by title), * (flagged). Options win over the text. Without a list in either, \
             the reminder goes to the default list (default-list in the config file), else the first list. Use single quotes: in double quotes, \
             interactive shells expand !!.
@@ -62,8 +62,12 @@ struct AddCommand: ParsableCommand {
             let dates = try NaturalDate.forCommandLine()
             if literal {
                 _ = try Validation.title(text)
-            } else {
-                _ = try QuickAdd(parsing: text, dates: dates)
+            } else if let typed = try QuickAdd(parsing: text, dates: dates).repeatRule,
+                      schedule.repeatText != nil || schedule.repeatRule != nil {
+                // The due date a typed repeat and a time make is the typed
+                // rule's: the two cannot both hold.
+                throw CoreError.invalidInput(
+                    "the text repeats (\(typed.description.lowercased())) and --repeat gives another: keep one")
             }
             if let notes { _ = try Validation.notes(notes) }
             if let due { _ = try dates.parse(due) }

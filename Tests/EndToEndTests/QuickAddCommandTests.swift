@@ -45,6 +45,17 @@ struct QuickAddCommandTests {
         #expect(rent["tags"] as? [String] == ["bills"])
     }
 
+    /// A repeat in the text: the rule, due on its first day.
+    @Test func aRepeatInTheTextIsRead() throws {
+        let cli = try cli()
+        defer { cli.cleanUp() }
+        let result = try cli.run("add", "Mow lawn every monday ^Home")
+        #expect(result.status == 0)
+        #expect(result.stderr == "Added “Mow lawn” to Home · due Mon 2026-11-30 · ↻ Weekly on Mon\n")
+        let mow = try #require(try reminders(cli)["Mow lawn"])
+        #expect(mow["dueDate"] as? String == "2026-11-30")
+    }
+
     @Test func optionsWinOverTheText() throws {
         let cli = try cli()
         defer { cli.cleanUp() }
@@ -132,6 +143,8 @@ struct QuickAddCommandTests {
         (["add", "Pay rent", "--due", "frday"],
          "reminders: --due: 'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)\n"),
         (["add", "Pay rent", "--due", "2026-02-30"], "reminders: --due: 2026-02-30: February 2026 has 28 days\n"),
+        (["add", "Bins every monday 7pm", "--repeat", "daily"],
+         "reminders: the text repeats (weekly on mon) and --repeat gives another: keep one\n"),
     ])
     func badInputIsOneLineAndNothingIsWritten(arguments: [String], message: String) throws {
         let cli = try cli()

@@ -92,6 +92,9 @@ struct QuickAddTests {
         ("Daily standup", "Daily standup | - | -"),
         ("Check every door", "Check every door | - | -"),
         ("Weekly report fri", "Weekly report | 2026-11-27 | -"),
+        ("Submit monthly report", "Submit monthly report | - | -"),
+        ("Read daily news fri", "Read daily news | 2026-11-27 | -"),
+        ("Pay rent monthly", "Pay rent | - | Monthly"),
     ])
     func readsARepeat(text: String, expected: String) throws {
         let parsed = try QuickAdd(parsing: text, dates: naturalDates(), listTitles: ["Work"])

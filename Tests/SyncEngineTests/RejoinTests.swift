@@ -168,6 +168,30 @@ struct ServerDirectory {
         #expect(try a.export() == b.export())
     }
 
+    /// A delete made on the other server meets an edit made meanwhile on
+    /// the server left: the delete wins, as anywhere, and the lost edit is
+    /// logged, since the kept version tells that there was one.
+    @Test func aDeleteMadeAwayThatBeatsAnEditOnTheServerLeftIsLogged() throws {
+        let first = ServerDirectory(directory, name: "first")
+        let second = ServerDirectory(directory, name: "second")
+        let (a, b, _, milk) = try twoSyncedDevices(try first.open())
+        a.connect(to: try second.open())
+        #expect(try a.sync().rejoined == .otherServer)
+        _ = try a.store.deleteReminder(id: milk.id)
+        try a.sync()
+        try b.store.updateReminder(id: milk.id, ReminderChanges(title: "Oat milk"))
+        try b.sync()
+        a.connect(to: try first.open())
+        #expect(try a.sync().rejoined == .otherServer)
+        try b.sync()
+        for device in [a, b] {
+            #expect(try device.reminder(milk.id) == nil, "\(device.name)")
+            let logged = try device.engine.conflicts().filter { $0.recordID == milk.id }
+            #expect(logged.map(\.winner) == ["delete"], "\(device.name): \(logged)")
+        }
+        #expect(try a.export() == b.export())
+    }
+
     @Test func aServerPutBackFromAnOlderCopyEndsWithTheUnion() throws {
         let path = ServerDirectory(directory)
         let backup = directory.url.appendingPathComponent("backup")
