@@ -63,7 +63,10 @@ public struct QuickAdd: Equatable, Sendable {
     ///   - dates: reads the due date ("now", time zone, day/month order).
     ///   - listTitles: the lists there are, so that `^Work Projects` is
     ///     the list "Work Projects" rather than "Work" and a title word.
-    public init(parsing text: String, dates: NaturalDate, listTitles: [String] = []) throws(QuickAddError) {
+    ///   - readingRepeats: false when the repeat is given otherwise (an
+    ///     option): repeat words then stay in the title.
+    public init(parsing text: String, dates: NaturalDate, listTitles: [String] = [],
+                readingRepeats: Bool = true) throws(QuickAddError) {
         let whole: String
         do {
             whole = try Validation.title(text)
@@ -107,7 +110,7 @@ public struct QuickAdd: Equatable, Sendable {
             }
             words.remove(at: index)
         }
-        if let (range, rule) = Self.repeatPhrase(in: words, dates: dates) {
+        if readingRepeats, let (range, rule) = Self.repeatPhrase(in: words, dates: dates) {
             repeatRule = rule
             words.removeSubrange(range)
         }

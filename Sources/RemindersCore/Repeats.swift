@@ -36,7 +36,9 @@ public enum Repeats {
     /// first day on or after `today` (today itself when it matches).
     public static func firstDue(_ rule: RepeatRule, today: DueDate) -> DueDate {
         // "Every 3 days after completion" has no days of its own: today.
-        if rule.fromCompletion { return today }
+        // Nor has "weekly" or "monthly" without a day: they start today
+        // (counted from yesterday, they would start a week or a month on).
+        if rule.fromCompletion || (rule.days.isEmpty && rule.monthDays.isEmpty && rule.months.isEmpty) { return today }
         return rule.occurrences(after: today.adding(days: -1), count: 1).first ?? today
     }
 

@@ -16,7 +16,8 @@ struct AddCommand: ParsableCommand {
             'Pay rent tomorrow 9am #bills !! ^Home' is "Pay rent", due tomorrow at 09:00, \
             tagged bills, priority medium, in the list Home. The marks: a due date (at the end, \
             or where it cannot be part of the title), a repeat ('every monday', 'every 2 weeks', \
-            or daily, weekly, monthly, yearly at the end or before the date), #tag, ! !! !!! (low, medium, high), \
+            or daily, weekly, monthly, yearly at the end or before the date; with --repeat, they are title), \
+            #tag, ! !! !!! (low, medium, high), \
             ^List (by title), * (flagged). Options win over the text. Without a list in either, \
             the reminder goes to the default list (default-list in the config file), else the first list. Use single quotes: in double quotes, \
             interactive shells expand !!.
@@ -55,6 +56,9 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    /// An option gives the repeat: the text's repeat words are title.
+    private var repeatIsGiven: Bool { schedule.repeatText != nil || schedule.repeatRule != nil }
+
     func validate() throws {
         if schedule.noRepeat { throw ValidationError("--no-repeat is for edit: a new reminder repeats only when given --repeat") }
         if schedule.noParent { throw ValidationError("--no-parent is for edit: a new reminder is a subtask only when given --parent") }
@@ -62,12 +66,8 @@ struct AddCommand: ParsableCommand {
             let dates = try NaturalDate.forCommandLine()
             if literal {
                 _ = try Validation.title(text)
-            } else if let typed = try QuickAdd(parsing: text, dates: dates).repeatRule,
-                      schedule.repeatText != nil || schedule.repeatRule != nil {
-                // The due date a typed repeat and a time make is the typed
-                // rule's: the two cannot both hold.
-                throw CoreError.invalidInput(
-                    "the text repeats (\(typed.description.lowercased())) and --repeat gives another: keep one")
+            } else {
+                _ = try QuickAdd(parsing: text, dates: dates, readingRepeats: !repeatIsGiven)
             }
             if let notes { _ = try Validation.notes(notes) }
             if let due { _ = try dates.parse(due) }
@@ -83,7 +83,7 @@ struct AddCommand: ParsableCommand {
         let lists = try context.read { try Queries.listsInOrder($0) }
         let line = literal
             ? QuickAdd(literal: try Validation.title(text))
-            : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title))
+            : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title), readingRepeats: !repeatIsGiven)
         let parentID = try schedule.parent.map { try context.reminder($0) }
         let listID: String
         if let list {

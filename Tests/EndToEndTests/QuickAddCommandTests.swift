@@ -54,6 +54,9 @@ struct QuickAddCommandTests {
         #expect(result.stderr == "Added “Mow lawn” to Home · due Mon 2026-11-30 · ↻ Weekly on Mon\n")
         let mow = try #require(try reminders(cli)["Mow lawn"])
         #expect(mow["dueDate"] as? String == "2026-11-30")
+        // With --repeat the option gives the repeat, and the text's words are title.
+        let standup = try cli.run("add", "Daily standup notes daily", "--repeat", "every weekday", "--list", "Home")
+        #expect(standup.stderr == "Added “Daily standup notes daily” to Home · due Wed 2026-11-25 · ↻ Every weekday\n", "\(standup)")
     }
 
     @Test func optionsWinOverTheText() throws {
@@ -143,8 +146,6 @@ struct QuickAddCommandTests {
         (["add", "Pay rent", "--due", "frday"],
          "reminders: --due: 'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)\n"),
         (["add", "Pay rent", "--due", "2026-02-30"], "reminders: --due: 2026-02-30: February 2026 has 28 days\n"),
-        (["add", "Bins every monday 7pm", "--repeat", "daily"],
-         "reminders: the text repeats (weekly on mon) and --repeat gives another: keep one\n"),
     ])
     func badInputIsOneLineAndNothingIsWritten(arguments: [String], message: String) throws {
         let cli = try cli()

@@ -123,6 +123,19 @@ struct RepeatRuleTests {
         #expect(advanced?.due.description == "2026-03-29T09:00")
     }
 
+    /// A repeating reminder given no due date starts on the rule's first
+    /// day from today: today itself for a rule without days ("weekly",
+    /// "monthly"), not a period on.
+    @Test(arguments: [
+        ("weekly", "2026-11-25"), ("monthly", "2026-11-25"), ("yearly", "2026-11-25"), ("every 2 weeks", "2026-11-25"),
+        ("daily", "2026-11-25"), ("every week on fri", "2026-11-27"), ("every month on the 15th", "2026-12-15"),
+        ("every year on mar 14", "2027-03-14"), ("every week on wed", "2026-11-25"),
+    ])
+    func aSeriesWithoutADueDateStartsOnItsFirstDayFromToday(phrase: String, expected: String) throws {
+        let rule = try RepeatRule(parsing: phrase)
+        #expect(Repeats.firstDue(rule, today: try #require(DueDate("2026-11-25"))).description == expected, "\(phrase)")
+    }
+
     @Test func aDateWithoutATimeStaysWithoutOne() throws {
         let found = try RepeatRule(rrule: "FREQ=WEEKLY").occurrences(after: try date("2026-03-04"), count: 2)
         #expect(found.map(\.description) == ["2026-03-11", "2026-03-18"])
