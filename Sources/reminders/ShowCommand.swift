@@ -90,7 +90,7 @@ struct ShowCommand: ParsableCommand {
         }
         let open = rows.filter { $0.reminder.status != .completed }.count
         var title = TerminalText.clean(heading)
-        if filter != .completed { title += " (\(open) open)" }
+        title += filter == .completed ? " (\(rows.count))" : " (\(open) open)"
         print(title)
         if rows.isEmpty {
             print("  No reminders.")

@@ -34,6 +34,9 @@ struct OutputTests {
                                  "repeatOf"]
             })
         }
+        // Completed counts what it shows, as the others count the open ones.
+        let completed = try #require(try json(cli.ok("show", "--completed", "--json")) as? [[String: Any]])
+        #expect(try cli.ok("show", "--completed").hasPrefix("Completed (\(completed.count))\n"))
         let today = try #require(try json(cli.ok("show", "--today", "--json")) as? [[String: Any]])
         #expect(today.contains { $0["isPastDue"] as? Bool == true })
 
