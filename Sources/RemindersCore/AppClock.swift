@@ -128,9 +128,9 @@ public struct AppClock: Sendable {
     /// "YYYY-MM-DDTHH:MM:SS" in the clock's zone, the form of
     /// `Reminder.completedAt`.
     public func timestamp(_ date: Date? = nil) -> String {
-        let moment = date ?? now
-        let second = (DueDate.wallClockSeconds(of: moment, in: zone) % 60 + 60) % 60
-        return dueDate(at: moment).description + (second < 10 ? ":0" : ":") + String(second)
+        let local = DueDate.wallClockSeconds(of: date ?? now, in: zone)
+        let second = (local % 60 + 60) % 60
+        return DueDate(wallClockSeconds: local).description + (second < 10 ? ":0" : ":") + String(second)
     }
 }
 

@@ -157,10 +157,7 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// hour repeated when they go back), its first occurrence.
     public func moment(in timeZone: TimeZone? = nil, defaultHour: Int = 9) -> Date? {
         let wall = (dayNumber - Self.epochDayNumber) * 86_400 + (hour ?? defaultHour) * 3600 + (minute ?? 0) * 60
-        func offset(at seconds: Int) -> Int {
-            guard let timeZone else { return Self.localOffset(at: seconds) }
-            return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        }
+        func offset(at seconds: Int) -> Int { Self.offset(at: seconds, in: timeZone) }
         let before = offset(at: wall - 86_400), after = offset(at: wall + 86_400)
         // A reading is one the zone keeps: its offset is in effect then.
         let readings = [before, after].map { wall - $0 }.filter { offset(at: $0) == wall - $0 }
@@ -173,7 +170,12 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// millisecond of a start's first frame. Worked out from the zone's
     /// offset at that moment, without a calendar.
     public init(moment: Date, in timeZone: TimeZone? = nil, includingTime: Bool = true) {
-        let local = Self.wallClockSeconds(of: moment, in: timeZone)
+        self.init(wallClockSeconds: Self.wallClockSeconds(of: moment, in: timeZone), includingTime: includingTime)
+    }
+
+    /// The date (and time) of a wall clock's seconds since 1970-01-01T00:00
+    /// (`wallClockSeconds(of:in:)`).
+    init(wallClockSeconds local: Int, includingTime: Bool = true) {
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         self.init(daysSince1970: days)
         if includingTime {
@@ -187,7 +189,14 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// seconds since 1970-01-01T00:00 of that wall clock.
     static func wallClockSeconds(of moment: Date, in timeZone: TimeZone?) -> Int {
         let seconds = Int(moment.timeIntervalSince1970.rounded(.down))
-        return seconds + (timeZone?.secondsFromGMT(for: moment) ?? localOffset(at: seconds))
+        return seconds + offset(at: seconds, in: timeZone)
+    }
+
+    /// A zone's offset from UTC at a moment (seconds since 1970), in
+    /// seconds; nil: the local zone, through the C library.
+    static func offset(at seconds: Int, in timeZone: TimeZone?) -> Int {
+        guard let timeZone else { return localOffset(at: seconds) }
+        return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     /// The offset from UTC of the process's local zone at a moment, in

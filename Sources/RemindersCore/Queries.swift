@@ -13,6 +13,9 @@ public enum ReminderFilter: Hashable, Sendable {
     case completed
     /// A tag's reminders; the tag spelled any way that has its key.
     case tag(String)
+
+    /// Today and Scheduled: about when, they hold dated reminders only.
+    public var isDated: Bool { self == .today || self == .scheduled }
 }
 
 public enum SortOrder: String, CaseIterable, Sendable, Codable {
@@ -617,7 +620,7 @@ public enum Queries {
         // rows to sort them all, a first frame's Today preview read its rows
         // in 2.0 ms instead of 6.2 at 10,000.
         let datedByList = onlyOpen && limit != nil && order.contains("remindersLists.")
-            && (filter == .today || filter == .scheduled)
+            && filter.isDated
         if datedByList {
             let open = ReminderStatus.allCases.filter { $0 != .completed }.map { "'\($0.rawValue)'" }
             conditions.append("reminders.status IN (\(open.joined(separator: ", ")))")
@@ -672,8 +675,7 @@ public enum Queries {
             // NULL" first, the index of open due dates gives the order, and
             // a window reads its rows from it instead of sorting them all
             // (Today's first 100 of 4,211 at 10,000: 0.3 instead of 6 ms).
-            let dated = filter == .today || filter == .scheduled
-            keys = (dated ? "" : "reminders.dueDate IS NULL, ") + "reminders.dueDate, reminders.position, reminders.id"
+            keys = (filter.isDated ? "" : "reminders.dueDate IS NULL, ") + "reminders.dueDate, reminders.position, reminders.id"
         case .priority:
             keys = "reminders.priority DESC, reminders.dueDate IS NULL, reminders.dueDate, reminders.position, reminders.id"
         case .title:

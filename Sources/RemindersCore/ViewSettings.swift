@@ -20,7 +20,7 @@ public struct ViewSettings: Hashable, Sendable {
     /// due date (they are about when), the rest in manual order; completed
     /// reminders only in Completed.
     public static func standard(for filter: ReminderFilter) -> ViewSettings {
-        ViewSettings(sort: filter == .today || filter == .scheduled ? .due : .manual, showCompleted: filter == .completed)
+        ViewSettings(sort: filter.isDated ? .due : .manual, showCompleted: filter == .completed)
     }
 
     /// The row key of a filter. A tag is keyed by its canonical key, so
