@@ -361,12 +361,20 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// month is Feb 28 or 29: counted from a completion, the day of the
     /// month is an accident, not a choice), keeping `due`'s time of day. BY
     /// parts are ignored then, except that a weekly rule with days moves on
-    /// to the first listed weekday on or after that date. Otherwise it is
-    /// `occurrences(after: due, count: 1).first`.
+    /// to the first listed weekday on or after that date. Done so early
+    /// that this lands on or before `due`'s day, it counts from that day
+    /// instead: a series does not come due again on the day just done (the
+    /// occurrence's copy would be taken for the next one's). Otherwise it
+    /// is `occurrences(after: due, count: 1).first`.
     public func advance(from due: DueDate, completedOn: DueDate) -> (due: DueDate, rule: RepeatRule)? {
         if case .count(let count) = end, count <= 1 { return nil }
-        let next = fromCompletion ? nextAfterCompletion(on: completedOn, keepingTimeOf: due)
-                                  : occurrences(after: due, count: 1).first
+        var next: DueDate?
+        if fromCompletion {
+            next = nextAfterCompletion(on: completedOn, keepingTimeOf: due)
+            if let early = next, early.dayNumber <= due.dayNumber { next = nextAfterCompletion(on: due, keepingTimeOf: due) }
+        } else {
+            next = occurrences(after: due, count: 1).first
+        }
         guard let next, isWithinEnd(next) else { return nil }
         var rule = self
         if case .count(let count) = end { rule.end = .count(count - 1) }

@@ -123,6 +123,19 @@ struct RepeatRuleTests {
         #expect(advanced?.due.description == "2026-03-29T09:00")
     }
 
+    /// "Every 2 days after completion" due Wednesday and done on Monday
+    /// counts from Wednesday: counted from Monday it would be due on the
+    /// Wednesday just done, and that occurrence's copy taken for the next.
+    /// (Done early by less, it counts from the completion, as the test
+    /// below has it.)
+    @Test func aCompletionBeforeTheDueDateCountsFromTheDueDate() throws {
+        let rule = try RepeatRule(rrule: "FREQ=DAILY;INTERVAL=2;FROM=COMPLETION")
+        let early = rule.advance(from: try date("2027-01-13T09:00"), completedOn: try date("2027-01-11"))
+        #expect(early?.due.description == "2027-01-15T09:00")
+        let late = rule.advance(from: try date("2027-01-13T09:00"), completedOn: try date("2027-01-14"))
+        #expect(late?.due.description == "2027-01-16T09:00")
+    }
+
     /// A repeating reminder given no due date starts on the rule's first
     /// day from today: today itself for a rule without days ("weekly",
     /// "monthly"), not a period on.
