@@ -239,19 +239,10 @@ extension SyncEngine {
         try SyncState.setJSON(db, Self.sharesBeforeRejoinKey, owned)
     }
 
-    /// Makes the table of the records kept from a store left, and keeps
-    /// only those of `store` (the one being joined), to be read as the
-    /// re-join's ancestors; the store being left puts its own in beside them.
+    /// Keeps only the records kept from `store` (the one being joined), to
+    /// be read as the re-join's ancestors; the store being left puts its
+    /// own in beside them.
     private static func prepareLeftAncestors(_ db: Database, keeping store: String?) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS sync_left_ancestors (
-              storeID TEXT NOT NULL,
-              recordType TEXT NOT NULL,
-              recordName TEXT NOT NULL,
-              record BLOB NOT NULL,
-              PRIMARY KEY (storeID, recordType, recordName)
-            ) STRICT
-            """)
         try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID IS NOT ?", arguments: [store])
     }
 

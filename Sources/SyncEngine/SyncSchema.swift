@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 6
+    static let version = 7
 
     /// Whether the engine's tables are installed at this version (a read).
     static func isCurrent(_ db: Database) throws -> Bool {
@@ -69,6 +69,21 @@ enum SyncSchema {
         // number moves so that such a version refuses the file with one
         // clear line rather than failing on the first record it reads.
         // Nothing here changes; version 1 archives still read.
+        if installed < 7 {
+            // The last-known records of the one store this device left
+            // (`Rejoin`): the ancestors if it comes back. A version before
+            // this one would re-join without them, taking the other
+            // store's records for ancestors, and refuses the file instead.
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS sync_left_ancestors (
+                  storeID TEXT NOT NULL,
+                  recordType TEXT NOT NULL,
+                  recordName TEXT NOT NULL,
+                  record BLOB NOT NULL,
+                  PRIMARY KEY (storeID, recordType, recordName)
+                ) STRICT;
+                """)
+        }
         try SyncState.set(db, "schemaVersion", version)
     }
 
