@@ -45,6 +45,10 @@ public struct ExportDump: Codable, Equatable, Sendable {
         public var alertBefore: Int?
         /// On a completed occurrence's copy, the repeating reminder it came from.
         public var repeatOf: String?
+        /// On a series moved off its schedule, the occurrence its due date
+        /// stands for (and on that occurrence's copy); nil when the due
+        /// date is the occurrence's own.
+        public var occurrence: String?
 
         /// The export shape of a reminder; tags (their titles as shown) are
         /// sorted by key, so case-insensitively.
@@ -62,6 +66,7 @@ public struct ExportDump: Codable, Equatable, Sendable {
             parentID = reminder.parentID
             alertBefore = reminder.alertBefore
             repeatOf = reminder.repeatOf
+            occurrence = reminder.occurrence?.description
             self.tags = tags.map { (TagKey.of($0), $0) }.sorted { $0 < $1 }.map(\.1)
         }
 
@@ -81,6 +86,7 @@ public struct ExportDump: Codable, Equatable, Sendable {
             try c.encode(parentID, forKey: .parentID)
             try c.encode(alertBefore, forKey: .alertBefore)
             try c.encode(repeatOf, forKey: .repeatOf)
+            try c.encode(occurrence, forKey: .occurrence)
         }
     }
 

@@ -83,6 +83,11 @@ public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableReco
     public var repeatOf: String?
     /// Seconds before the due time that the alert comes; nil: at the due time.
     public var alertBefore: Int?
+    /// On a repeating reminder moved off its schedule, the scheduled due
+    /// date of the occurrence it stands for (`Repeats`); on a completed
+    /// copy of such an occurrence, that occurrence. Nil when the due date
+    /// is the occurrence's own.
+    public var occurrence: DueDate?
     /// What an iCalendar import kept of the to-do beyond the fields above
     /// (X- properties, alarms, parameters), as the text of a VTODO; nil
     /// for a reminder that never came from iCalendar.
@@ -93,9 +98,10 @@ public struct Reminder: Codable, Hashable, Sendable, Identifiable, FetchableReco
         dueDate: DueDate? = nil, priority: Priority = .none, isFlagged: Bool = false,
         status: ReminderStatus = .incomplete, completedAt: String? = nil, position: Int = 0,
         parentID: String? = nil, repeatRule: String? = nil, repeatOf: String? = nil, alertBefore: Int? = nil,
-        icalendar: String? = nil
+        icalendar: String? = nil, occurrence: DueDate? = nil
     ) {
         self.icalendar = icalendar
+        self.occurrence = occurrence
         self.parentID = parentID
         self.repeatRule = repeatRule
         self.repeatOf = repeatOf
@@ -135,6 +141,7 @@ extension Reminder {
         repeatOf = try container.decodeIfPresent(String.self, forKey: .repeatOf)
         alertBefore = try container.decodeIfPresent(Int.self, forKey: .alertBefore)
         icalendar = try container.decodeIfPresent(String.self, forKey: .icalendar)
+        occurrence = DueDate(stored: (try? container.decodeIfPresent(String.self, forKey: .occurrence)) ?? nil)
     }
 }
 
@@ -167,6 +174,7 @@ extension Reminder {
         repeatOf = try row.decode(forColumn: "repeatOf")
         alertBefore = try row.decode(forColumn: "alertBefore")
         icalendar = try row.decode(forColumn: "icalendar")
+        occurrence = DueDate(stored: String.fromDatabaseValue(try row.decode(DatabaseValue.self, forColumn: "occurrence")))
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -185,6 +193,7 @@ extension Reminder {
         container["repeatOf"] = repeatOf
         container["alertBefore"] = alertBefore
         container["icalendar"] = icalendar
+        container["occurrence"] = occurrence
     }
 }
 

@@ -464,7 +464,7 @@ public enum Queries {
     /// more than the SQL.
     struct RowLayout {
         let id, listID, title, notes, dueDate, priority, isFlagged, status, completedAt, position: Int
-        let parentID, repeatRule, repeatOf, alertBefore: Int
+        let parentID, repeatRule, repeatOf, alertBefore, occurrence: Int
         let listTitle, listColor, tagList: Int
 
         init(_ row: Row) throws {
@@ -489,6 +489,7 @@ public enum Queries {
             repeatRule = try index("repeatRule")
             repeatOf = try index("repeatOf")
             alertBefore = try index("alertBefore")
+            occurrence = try index("occurrence")
             listTitle = try index("listTitle")
             listColor = try index("listColor")
             tagList = try index("tagList")
@@ -509,7 +510,8 @@ public enum Queries {
             id: id, remindersListID: row[layout.listID], title: row[layout.title], notes: row[layout.notes],
             dueDate: DueDate(stored: row[layout.dueDate]), priority: priority, isFlagged: row[layout.isFlagged], status: status,
             completedAt: row[layout.completedAt], position: row[layout.position], parentID: row[layout.parentID],
-            repeatRule: row[layout.repeatRule], repeatOf: row[layout.repeatOf], alertBefore: row[layout.alertBefore])
+            repeatRule: row[layout.repeatRule], repeatOf: row[layout.repeatOf], alertBefore: row[layout.alertBefore],
+            occurrence: DueDate(stored: row[layout.occurrence]))
         let tagList: String? = row[layout.tagList]
         return ReminderRow(
             reminder: reminder,

@@ -297,6 +297,7 @@ public final class RemindersStore: Sendable {
                 touched.insert(reminder.remindersListID)
                 reminder.position = try Self.nextPosition(db, listID: reminder.remindersListID)
             }
+            reminder.occurrence = Repeats.occurrence(before: before, after: reminder)
             try self.writeGuard(db, touched)
             try reminder.updateChanges(db, from: before)
             if reminder.remindersListID != before.remindersListID {

@@ -26,6 +26,13 @@ import GRDB
 /// - `repair` moves a series on past every occurrence that has a completed
 ///   copy, so when one device completed occurrence 3 and the other 3 and 4,
 ///   the due date ends after 4 whichever device's due date won the merge.
+/// - A due date moved off the schedule keeps the occurrence it stands for
+///   (`occurrence`, iCalendar's RECURRENCE-ID). Completing it completes
+///   that occurrence: "every Monday" moved to Saturday and done there is
+///   due the Monday after, not the Monday it stood for. And a move made
+///   on one device while the other completed the occurrence names an
+///   occurrence that has a copy: it is stale, and `repair` moves the
+///   series on whichever edit the merge kept.
 public enum Repeats {
     /// The id of the completed copy of occurrence `due` of series `id`.
     public static func occurrenceID(series id: String, due: DueDate) -> String {
@@ -40,6 +47,36 @@ public enum Repeats {
         // (counted from yesterday, they would start a week or a month on).
         if rule.fromCompletion || (rule.days.isEmpty && rule.monthDays.isEmpty && rule.months.isEmpty) { return today }
         return rule.occurrences(after: today.adding(days: -1), count: 1).first ?? today
+    }
+
+    /// The occurrence `reminder` stands at: the one its moved due date
+    /// stands for, else its due date's own.
+    public static func standing(_ reminder: Reminder) -> DueDate? {
+        reminder.occurrence ?? reminder.dueDate
+    }
+
+    /// The occurrence a reminder stands for after an edit took it from
+    /// `before` to `after`. A move of a series' due date keeps the
+    /// occurrence it stood at, and a move back to that occurrence, a new
+    /// rule, or no rule, clears it.
+    public static func occurrence(before: Reminder, after: Reminder) -> DueDate? {
+        guard after.repeatRule != nil, after.repeatRule == before.repeatRule, let due = after.dueDate,
+              let standing = standing(before) else { return nil }
+        return due == standing ? nil : standing
+    }
+
+    /// Where the series goes on from when `occurrence` is done: the later
+    /// of that occurrence's day and `due`'s, at `due`'s time of day (the
+    /// time is the series', and a move may have changed it).
+    static func anchor(due: DueDate, occurrence: DueDate) -> DueDate {
+        occurrence.dayNumber > due.dayNumber ? due.adding(days: occurrence.dayNumber - due.dayNumber) : due
+    }
+
+    /// The occurrences after the one `reminder` stands at, `count` at
+    /// most: what completing it gives, and then the series as scheduled.
+    public static func nextOccurrences(_ reminder: Reminder, count: Int) -> [DueDate] {
+        guard let rule = reminder.rule, let due = reminder.dueDate else { return [] }
+        return rule.occurrences(after: anchor(due: due, occurrence: reminder.occurrence ?? due), count: count)
     }
 
     /// What completing one occurrence did, for undo.
@@ -65,9 +102,10 @@ public enum Repeats {
         let now = clock.timestamp()
         let today = clock.nowDue
         let completedOn = DueDate(year: today.year, month: today.month, day: today.day) ?? today
-        if let next = rule.advance(from: due, completedOn: completedOn) {
+        let occurrence = reminder.occurrence ?? due
+        if let next = rule.advance(from: anchor(due: due, occurrence: occurrence), completedOn: completedOn) {
             let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
-            try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
+            try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = NULL WHERE id = ?",
                            arguments: [next.due.description, next.rule.rrule, reminder.id])
             // The next occurrence's checklist starts open: what was ticked
             // for this one, done or still completing in the app (which then
@@ -85,15 +123,17 @@ public enum Repeats {
         return Completion(id: reminder.id, due: due, rule: text, copyID: nil)
     }
 
-    /// Writes the completed copy of occurrence `due` (its tags too, under
-    /// ids derived from the copy's). Returns its id.
+    /// Writes the completed copy of the occurrence `reminder` stands at,
+    /// due at `due` (its tags too, under ids derived from the copy's): its
+    /// id is the occurrence's, and a moved one keeps the occurrence it
+    /// stood for, for undo. Returns its id.
     static func writeCopy(_ db: Database, of reminder: Reminder, due: DueDate, completedAt: String) throws -> String {
-        let id = occurrenceID(series: reminder.id, due: due)
+        let id = occurrenceID(series: reminder.id, due: reminder.occurrence ?? due)
         let copy = Reminder(
             id: id, remindersListID: reminder.remindersListID, title: reminder.title, notes: reminder.notes, dueDate: due,
             priority: reminder.priority, isFlagged: reminder.isFlagged, status: .completed, completedAt: completedAt,
             position: reminder.position, parentID: nil, repeatRule: nil, repeatOf: reminder.id,
-            alertBefore: reminder.alertBefore)
+            alertBefore: reminder.alertBefore, occurrence: reminder.occurrence)
         guard try !Reminder.exists(db, key: id) else { return id }
         try copy.insert(db)
         let tags = try Queries.tags(db, reminderID: reminder.id)
@@ -103,16 +143,17 @@ public enum Repeats {
 
     /// Takes back the latest completed occurrence of a series that is open
     /// (the undo of a completion that moved it on): the due date goes back
-    /// to that occurrence, a counted rule gets its occurrence back, and
-    /// the copy is deleted. Returns false when there is none.
+    /// to that occurrence's (and a moved one stands for its occurrence
+    /// again), a counted rule gets its occurrence back, and the copy is
+    /// deleted. Returns false when there is none.
     static func takeBackLatest(_ db: Database, _ reminder: Reminder) throws -> Bool {
         guard reminder.status == .incomplete, let text = reminder.repeatRule, var rule = try? RepeatRule(rrule: text),
               let row = try latestCopy(db, series: reminder.id),
               let due = DueDate(stored: row["dueDate"]) else { return false }
         if case .count(let left) = rule.end { rule.end = .count(left + 1) }
         try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: [row["id"] as String])
-        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
-                       arguments: [due.description, rule.rrule, reminder.id])
+        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = ? WHERE id = ?",
+                       arguments: [due.description, rule.rrule, DueDate(stored: row["occurrence"]), reminder.id])
         return true
     }
 
@@ -123,33 +164,42 @@ public enum Repeats {
 
     private static func latestCopy(_ db: Database, series id: String) throws -> Row? {
         try Row.fetchOne(db, sql: """
-            SELECT id, dueDate FROM reminders WHERE repeatOf = ? AND status = 'completed'
+            SELECT id, dueDate, occurrence FROM reminders WHERE repeatOf = ? AND status = 'completed'
             ORDER BY completedAt DESC, dueDate DESC LIMIT 1
             """, arguments: [id])
     }
 
     /// Moves every open series on past the occurrences that already have a
     /// completed copy (two devices completed different occurrences, and
-    /// the merge kept the due date of the one that did fewer). Deterministic
-    /// on the rows, as `Subtasks.repair` is. Returns how many series moved.
+    /// the merge kept the due date of the one that did fewer; or one moved
+    /// an occurrence the other completed). Deterministic on the rows, as
+    /// `Subtasks.repair` is. Returns how many series moved.
+    ///
+    /// A series moved off its schedule stands at the occurrence it was
+    /// moved from. When that one has a copy, the move was made before the
+    /// completion reached its device, and whichever due date the merge
+    /// kept, the series goes on from that occurrence (at the due date's
+    /// time of day: a move may have changed the series' time).
     @discardableResult
     public static func repair(_ db: Database) throws -> Int {
         var moved = 0
         let series = try Row.fetchAll(db, sql: """
-            SELECT id, dueDate, repeatRule FROM reminders
+            SELECT id, dueDate, repeatRule, occurrence FROM reminders
             WHERE repeatRule IS NOT NULL AND status != 'completed' AND dueDate IS NOT NULL
             """)
         for row in series {
             let id: String = row["id"]
-            guard var due = DueDate(stored: row["dueDate"]), let text: String = row["repeatRule"],
+            guard let stored = DueDate(stored: row["dueDate"]), let text: String = row["repeatRule"],
                   var rule = try? RepeatRule(rrule: text) else { continue }
+            var standing = DueDate(stored: row["occurrence"]) ?? stored
+            var due = stored.adding(days: standing.dayNumber - stored.dayNumber)
             var ended = false
             var steps = 0
             var lastCompletedAt = ""
             // Bounded: a copy per occurrence, and a user completes a few.
             while steps < 1000, let completedAt = try String.fetchOne(db, sql: """
                 SELECT ifnull(completedAt, '') FROM reminders WHERE id = ? AND status = 'completed'
-                """, arguments: [occurrenceID(series: id, due: due)]) {
+                """, arguments: [occurrenceID(series: id, due: standing)]) {
                 steps += 1
                 lastCompletedAt = completedAt
                 let day = DueDate(String(completedAt.prefix(10))) ?? due
@@ -158,14 +208,16 @@ public enum Repeats {
                     break
                 }
                 due = next.due
+                standing = next.due
                 rule = next.rule
             }
             guard steps > 0 else { continue }
             if ended {
-                try db.execute(sql: "UPDATE reminders SET status = 'completed', completedAt = coalesce(completedAt, ?) WHERE id = ?",
-                               arguments: [lastCompletedAt.isEmpty ? "\(due.dateString)T00:00:00" : lastCompletedAt, id])
+                try db.execute(sql: """
+                    UPDATE reminders SET status = 'completed', completedAt = coalesce(completedAt, ?), occurrence = NULL WHERE id = ?
+                    """, arguments: [lastCompletedAt.isEmpty ? "\(due.dateString)T00:00:00" : lastCompletedAt, id])
             } else {
-                try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?",
+                try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = NULL WHERE id = ?",
                                arguments: [due.description, rule.rrule, id])
             }
             moved += 1

@@ -260,6 +260,20 @@ public enum Schema {
                   WHERE status != 'completed';
                 """)
         }
+        migrator.registerMigration("v14: the occurrence a moved due date stands for") { db in
+            // A new synced column, NULL for rows written before (each due
+            // date its occurrence's own). A device of an earlier version
+            // keeps it on the server when it edits a row, as for v8.
+            try db.execute(sql: """
+                -- On a repeating reminder whose due date was moved off the
+                -- rule's schedule: the scheduled due date of the occurrence it
+                -- stands for (`Repeats`). Completing it completes that
+                -- occurrence, and a move made on another device before that
+                -- completion reached it is seen as stale. NULL when the due
+                -- date is its occurrence's own.
+                ALTER TABLE reminders ADD COLUMN occurrence TEXT;
+                """)
+        }
         return migrator
     }
 

@@ -121,6 +121,9 @@ public final class ReminderFormViewModel: ViewModel {
     /// field the user did not touch stays. Nil for a reminder not saved
     /// yet.
     private let baseline: Mutex<ReminderFields?>
+    /// The reminder as the form read it, for the occurrence a moved series
+    /// stands for; nil for a new one.
+    private let loaded: Reminder?
     /// A new reminder. `context` pre-fills from where the user pressed
     /// "add": a list's id, today's date for Today or Scheduled, the flag for
     /// Flagged, the tag for a tag. Without a list, the first list is chosen.
@@ -134,6 +137,7 @@ public final class ReminderFormViewModel: ViewModel {
         case .all, .completed, nil: break
         }
         baseline = Mutex(nil)
+        loaded = nil
         core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: nil, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
@@ -170,6 +174,7 @@ public final class ReminderFormViewModel: ViewModel {
             listID: row.reminder.remindersListID, tags: row.tags,
             repeatText: row.reminder.repeatRule.map(Self.repeatText) ?? "", alertBefore: row.reminder.alertBefore)
         baseline = Mutex(fields)
+        loaded = row.reminder
         core = ViewModelCore(environment: environment,
                    initial: ReminderFormState(reminderID: reminderID, fields: fields, fieldErrors: [:], lists: [], tagChoices: []),
                    label: "reminder-form")
@@ -313,12 +318,19 @@ public final class ReminderFormViewModel: ViewModel {
     }
 
     /// The occurrences the repeat gives, for the form to show as the user
-    /// types: after the due date; without one, from the first day the rule
-    /// gives from today, which saving makes the due date.
+    /// types: after the due date (or after the occurrence a series moved
+    /// off its schedule stands for, as saving would leave it); without
+    /// one, from the first day the rule gives from today, which saving
+    /// makes the due date.
     public func repeatPreview(count: Int = 3) -> [DueDate] {
         guard case .success(let rule?) = resolvedRepeat() else { return [] }
         if case .success(let due?) = resolvedDue() {
-            return rule.occurrences(after: due, count: count)
+            guard let loaded else { return rule.occurrences(after: due, count: count) }
+            var saved = loaded
+            saved.dueDate = due
+            saved.repeatRule = rule.rrule
+            saved.occurrence = Repeats.occurrence(before: loaded, after: saved)
+            return Repeats.nextOccurrences(saved, count: count)
         }
         let today = DueDate(environment.clock.today) ?? environment.clock.nowDue
         let first = Repeats.firstDue(rule, today: today)

@@ -31,7 +31,8 @@ struct ListJSON: Encodable {
 
 /// `show --json`: the export shape of a reminder plus its list's title,
 /// whether it is past due, and for a repeating reminder its next three
-/// occurrences after the due date.
+/// occurrences (after the due date, or after the occurrence a moved one
+/// stands for when that is later).
 struct ReminderJSON: Encodable {
     var item: ExportDump.Item
     var listTitle: String
@@ -42,8 +43,8 @@ struct ReminderJSON: Encodable {
         item = ExportDump.Item(reminder: row.reminder, tags: row.tags)
         listTitle = row.listTitle
         isPastDue = row.isPastDue
-        if let rule = row.reminder.rule, let due = row.reminder.dueDate, row.reminder.status != .completed {
-            nextOccurrences = rule.occurrences(after: due, count: 3).map(\.description)
+        if row.reminder.status != .completed {
+            nextOccurrences = Repeats.nextOccurrences(row.reminder, count: 3).map(\.description)
         }
     }
 

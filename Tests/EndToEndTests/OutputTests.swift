@@ -31,7 +31,7 @@ struct OutputTests {
             #expect(rows.allSatisfy {
                 Set($0.keys) == ["id", "listID", "title", "notes", "dueDate", "priority", "isFlagged", "status",
                                  "position", "tags", "listTitle", "isPastDue", "repeatRule", "parentID", "alertBefore",
-                                 "repeatOf"]
+                                 "repeatOf", "occurrence"]
             })
         }
         // Completed counts what it shows, as the others count the open ones.
@@ -111,7 +111,8 @@ struct OutputTests {
         #expect(results.first?["snippet"] as? String == "Photos in the desk drawer")
         #expect(results.first.map { Set($0.keys) } == ["id", "listID", "title", "notes", "dueDate", "priority",
                                                        "isFlagged", "status", "position", "tags", "snippet",
-                                                       "repeatRule", "parentID", "alertBefore", "repeatOf"])
+                                                       "repeatRule", "parentID", "alertBefore", "repeatOf",
+                                                       "occurrence"])
 
         let all = try #require(try json(cli.ok("search", "pa", "--show-completed", "--json")) as? [String: Any])
         #expect((all["results"] as? [Any])?.count == 2)

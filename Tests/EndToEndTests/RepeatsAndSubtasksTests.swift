@@ -26,6 +26,40 @@ struct RepeatsAndSubtasksTests {
         return Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as? String ?? "", $0) })
     }
 
+    /// Monday's mowing done early, on Saturday: the series is due the
+    /// Monday after, not the Monday the Saturday stood for. And the
+    /// desktop, which had not seen it, moving that Monday to Tuesday is a
+    /// move of an occurrence done: both devices end due the Monday after.
+    @Test func aChoreDoneEarlyIsDueTheWeekAfterOnEveryDevice() throws {
+        let runner = try CommandRunner(now: Self.now)
+        defer { runner.cleanUp() }
+        _ = try ok(runner, laptop, "list", "add", "Home")
+        let mow = try ok(runner, laptop, "add", "Mow lawn every monday")
+        _ = try ok(runner, laptop, "sync")
+        _ = try ok(runner, desktop, "sync")
+        _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
+        let moved = try #require(try json(ok(runner, laptop, "show", "Home", "--json")) as? [[String: Any]])
+        let row = try #require(moved.first { $0["id"] as? String == mow })
+        #expect(row["dueDate"] as? String == "2026-11-21")
+        #expect(row["occurrence"] as? String == "2026-11-23")
+        #expect(row["nextOccurrences"] as? [String] == ["2026-11-30", "2026-12-07", "2026-12-14"])
+        #expect(try ok(runner, laptop, "complete", "Mow lawn").contains("next due Mon 2026-11-30"))
+        _ = try ok(runner, desktop, "edit", "Mow lawn", "--due", "2026-11-24")
+        for _ in 0..<2 {
+            _ = try ok(runner, laptop, "sync")
+            _ = try ok(runner, desktop, "sync")
+        }
+        #expect(try ok(runner, laptop, "export", "--json") == (try ok(runner, desktop, "export", "--json")))
+        let rows = try reminders(runner, desktop)
+        let series = try #require(rows[mow])
+        #expect(series["dueDate"] as? String == "2026-11-30")
+        #expect(series["occurrence"] is NSNull)
+        let copies = rows.values.filter { $0["repeatOf"] as? String == mow }
+        #expect(copies.count == 1)
+        #expect(copies.first?["dueDate"] as? String == "2026-11-21")
+        #expect(copies.first?["occurrence"] as? String == "2026-11-23")
+    }
+
     @Test func bothDevicesCompletingTheSameOccurrenceEndWithOneCopy() throws {
         let runner = try CommandRunner(now: Self.now)
         defer { runner.cleanUp() }
@@ -145,7 +179,7 @@ struct RepeatsAndSubtasksTests {
         #expect(sent.hasPrefix("Sent 1 save and"), "the upgrade re-sent more than the pending edit: \(sent)")
         for (id, row) in try reminders(runner, me) {
             #expect(row["repeatRule"] is NSNull && row["parentID"] is NSNull && row["alertBefore"] is NSNull
-                    && row["repeatOf"] is NSNull, "\(id): \(row)")
+                    && row["repeatOf"] is NSNull && row["occurrence"] is NSNull, "\(id): \(row)")
         }
         // The new fields travel to the old-release device of another user
         // through the shared list, after it too upgrades.

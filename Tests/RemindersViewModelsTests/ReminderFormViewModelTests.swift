@@ -161,6 +161,26 @@ import Testing
         #expect(row.reminder.dueDate != nil)
     }
 
+    /// Monday's bins moved to Saturday in the form: the preview shows
+    /// what saving leaves, the Mondays after the one it stands for.
+    @Test func theRepeatPreviewOfAMovedOccurrenceFollowsItsSchedule() throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let id = try world.reminder("Bins", in: personal, due: "2026-03-02T08:00")
+        try world.environment.store.updateReminder(id: id, ReminderChanges(repeatRule: .some("FREQ=WEEKLY;BYDAY=MO")))
+        let form = try ReminderFormViewModel(environment: world.environment, reminderID: id)
+        let mondays = ["2026-03-09T08:00", "2026-03-16T08:00", "2026-03-23T08:00"]
+        form.dueDate = "2026-02-28"
+        #expect(form.repeatPreview().map(\.description) == mondays)
+        #expect(form.save() == .saved(id: id))
+        #expect(try world.row(id)?.reminder.occurrence?.description == "2026-03-02T08:00")
+        let again = try ReminderFormViewModel(environment: world.environment, reminderID: id)
+        #expect(again.repeatPreview().map(\.description) == mondays)
+        // A new rule is a new series, counted from the date as it stands.
+        again.repeatText = "daily"
+        #expect(again.repeatPreview().first?.description == "2026-03-01T08:00")
+    }
+
     /// `u` after a form's save puts back only what the save changed.
     @Test func undoingASavePutsBackOnlyWhatItChanged() throws {
         let world = try World()

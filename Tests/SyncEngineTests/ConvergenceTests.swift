@@ -26,7 +26,7 @@ struct EditLedger {
     /// reads what is pending between steps, does not see them; the fields
     /// it rewrites are checked by `ConvergenceProperty.checkRules` instead.
     var governedByRules: Set<String> = []
-    static let ruleFields: Set<String> = ["parentID", "remindersListID", "position", "dueDate", "repeatRule", "status", "completedAt"]
+    static let ruleFields: Set<String> = ["parentID", "remindersListID", "position", "dueDate", "repeatRule", "status", "completedAt", "occurrence"]
 
     /// Notes the reminders of `device` that the rules govern.
     mutating func noteRules(_ device: Device) throws {
@@ -301,12 +301,19 @@ enum ConvergenceProperty {
         case 121..<130:
             let series = reminders.filter { $0.repeatRule != nil && $0.status != .completed }
             guard let r = series.randomElement(using: &rng) else { break }
-            if Bool.random(using: &rng) {
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
                 log.append("\(step) \(device.name) complete occurrence \(r.dueDate?.description ?? "-") of \(r.id.prefix(4))")
                 try device.store.complete(id: r.id)
-            } else {
+            case 1:
                 log.append("\(step) \(device.name) undo the last completion of \(r.id.prefix(4))")
                 try device.store.uncomplete(id: r.id)
+            default:
+                // Done early or put off: the due date moved off the schedule.
+                guard let due = r.dueDate else { break }
+                let moved = due.adding(days: Int.random(in: -3...9, using: &rng))
+                log.append("\(step) \(device.name) move occurrence \(due) of \(r.id.prefix(4)) to \(moved)")
+                try device.store.updateReminder(id: r.id, ReminderChanges(dueDate: .some(moved)))
             }
         default:
             log.append("\(step) \(device.name) sync")
@@ -341,7 +348,8 @@ enum ConvergenceProperty {
 
     /// The app's rules hold on `device` once it is quiet: no subtask under
     /// a subtask, every subtask in its parent's list, no open series due at
-    /// an occurrence already completed.
+    /// an occurrence already completed (the one a moved due date stands
+    /// for, else the due date's own).
     static func checkRules(_ device: Device, seed: Int, log: [String]) throws {
         try device.db.read { db in
             let nested = try Int.fetchOne(db, sql: """
@@ -350,10 +358,10 @@ enum ConvergenceProperty {
                 """) ?? 0
             #expect(nested == 0, "seed \(seed): \(device.name) holds \(nested) subtasks breaking the rules\n\(log.joined(separator: "\n"))")
             for series in try Reminder.filter(sql: "repeatRule IS NOT NULL AND status != 'completed'").fetchAll(db) {
-                guard let due = series.dueDate else { continue }
-                let copy = try Reminder.fetchOne(db, key: Repeats.occurrenceID(series: series.id, due: due))
+                guard let due = series.dueDate, let standing = Repeats.standing(series) else { continue }
+                let copy = try Reminder.fetchOne(db, key: Repeats.occurrenceID(series: series.id, due: standing))
                 #expect(copy?.status != .completed,
-                        "seed \(seed): \(device.name) has \(series.id.prefix(4)) due at \(due), an occurrence completed already\n\(log.joined(separator: "\n"))")
+                        "seed \(seed): \(device.name) has \(series.id.prefix(4)) due at \(due) for \(standing), an occurrence completed already\n\(log.joined(separator: "\n"))")
             }
         }
     }

@@ -69,7 +69,7 @@ import TestSupport
             .fetchRecords([RecordID(recordName: "reminders/r1", zoneID: ZoneID(name: "reminders", ownerName: "me"))])
             .values.first?.get())
         #expect(record.fields["title"] == .string("Bins out"))
-        for column in ["parentID", "repeatRule", "repeatOf", "alertBefore"] {
+        for column in ["parentID", "repeatRule", "repeatOf", "alertBefore", "occurrence"] {
             #expect(record.fieldModificationTimes[column] == nil, "\(column) was stamped as an edit")
         }
     }

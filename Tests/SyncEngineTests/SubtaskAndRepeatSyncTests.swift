@@ -493,6 +493,55 @@ import TestSupport
         }
     }
 
+    /// A moves this week's bins to Tuesday; B, which has not fetched the
+    /// move, puts them out on Monday (completes the occurrence). The move
+    /// is of an occurrence done: whichever edit is later, the series ends
+    /// due the Monday after, with one copy, on both devices.
+    @Test(arguments: [true, false])
+    func aMoveOfAnOccurrenceCompletedElsewhereIsStale(moveIsLater: Bool) throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        if moveIsLater { a.clock.advance(60_000) } else { b.clock.advance(60_000) }
+        try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-12T19:00"))))
+        try b.store.complete(id: bins)
+        try syncAll(a, b)
+        for device in [a, b] {
+            let series = try #require(try device.reminder(bins))
+            #expect(series.dueDate?.description == "2027-01-18T19:00", "\(device.name)")
+            #expect(series.occurrence == nil, "\(device.name)")
+            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 1)
+        }
+        #expect(try a.export() == b.export())
+    }
+
+    /// The same move made after the completion arrived is of the next
+    /// occurrence, and stays.
+    @Test func aMoveMadeAfterTheCompletionArrivedStays() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: "FREQ=WEEKLY;BYDAY=MO")
+        try syncAll(a, b)
+        try b.store.complete(id: bins)
+        try syncAll(a, b)
+        try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-19T19:00"))))
+        try syncAll(a, b)
+        for device in [a, b] {
+            let series = try #require(try device.reminder(bins))
+            #expect(series.dueDate?.description == "2027-01-19T19:00")
+            #expect(series.occurrence?.description == "2027-01-18T19:00")
+        }
+        // Done on Tuesday, it is due the Monday after.
+        try b.store.complete(id: bins)
+        try syncAll(a, b)
+        for device in [a, b] {
+            let due = try device.reminder(bins)?.dueDate?.description
+            #expect(due == "2027-01-25T19:00", "\(device.name)")
+        }
+        #expect(try a.export() == b.export())
+    }
+
     @Test func theLastOccurrenceCompletesTheReminderForGood() throws {
         let directory = TemporaryDirectory()
         let (a, _, list) = try start(directory)

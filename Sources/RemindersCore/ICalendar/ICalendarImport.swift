@@ -210,6 +210,8 @@ public enum ICalendarImport {
                     continue
                 }
                 try store.writeGuard(db, [existing.remindersListID])
+                // A series' due date moved in the file is a move, as in the app.
+                reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
                 // Only the columns that changed: the others keep their edit times.
                 try reminder.updateChanges(db, from: existing)
                 summary.changes.append(.init(kind: .updated, list: listTitle, title: reminder.title))

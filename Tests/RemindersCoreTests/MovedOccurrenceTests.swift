@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import RemindersCore
+
+/// A repeating reminder whose due date is moved off the rule's schedule
+/// stands for the occurrence it was moved from (`Reminder.occurrence`).
+/// Nov 30, 2026 is a Monday.
+@Suite("A moved occurrence")
+struct MovedOccurrenceTests {
+    private func mondays(_ store: RemindersStore, due: String = "2026-11-30") throws -> Reminder {
+        let home = try store.createList(title: "Home")
+        return try store.createReminder(ReminderDraft(listID: home.id, title: "Mow lawn", dueDate: DueDate(due),
+                                                      repeatRule: "FREQ=WEEKLY;BYDAY=MO"))
+    }
+
+    private func reminder(_ store: RemindersStore, _ id: String) throws -> Reminder {
+        try #require(try store.read { db in try Reminder.fetchOne(db, key: id) })
+    }
+
+    private func move(_ store: RemindersStore, _ id: String, to due: String) throws {
+        try store.updateReminder(id: id, ReminderChanges(dueDate: .some(DueDate(due))))
+    }
+
+    @Test func aMondayChoreDoneEarlyOnSaturdayIsDueTheMondayAfter() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-11-28")
+        #expect(try reminder(store, series.id).occurrence == DueDate("2026-11-30"))
+        try store.complete(id: series.id)
+
+        let after = try reminder(store, series.id)
+        #expect(after.dueDate == DueDate("2026-12-07"))
+        #expect(after.occurrence == nil)
+        // The copy is the Monday's, done when it was due: Saturday.
+        let copy = try reminder(store, Repeats.occurrenceID(series: series.id, due: try #require(DueDate("2026-11-30"))))
+        #expect(copy.status == .completed && copy.dueDate == DueDate("2026-11-28") && copy.occurrence == DueDate("2026-11-30"))
+    }
+
+    @Test func aChorePostponedPastItsNextOccurrenceGoesOnFromTheNewDate() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-12-08")
+        try store.complete(id: series.id)
+        #expect(try reminder(store, series.id).dueDate == DueDate("2026-12-14"))
+    }
+
+    @Test func aSecondMoveKeepsTheOccurrenceAndAMoveBackClearsIt() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-11-28")
+        try move(store, series.id, to: "2026-11-29")
+        #expect(try reminder(store, series.id).occurrence == DueDate("2026-11-30"))
+        try move(store, series.id, to: "2026-11-30")
+        #expect(try reminder(store, series.id).occurrence == nil)
+    }
+
+    @Test func aNewRuleOrNoRuleStandsForNothing() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-11-28")
+        try store.updateReminder(id: series.id, ReminderChanges(repeatRule: .some("FREQ=DAILY")))
+        #expect(try reminder(store, series.id).occurrence == nil)
+
+        let other = try mondays(store)
+        try move(store, other.id, to: "2026-11-28")
+        try store.updateReminder(id: other.id, ReminderChanges(repeatRule: .some(nil)))
+        #expect(try reminder(store, other.id).occurrence == nil)
+        // A reminder that does not repeat has no occurrence to stand for.
+        try move(store, other.id, to: "2026-11-20")
+        #expect(try reminder(store, other.id).occurrence == nil)
+    }
+
+    @Test func aNewTimeIsTheSeriesTimeFromThenOn() throws {
+        let store = try makeStore()
+        let series = try mondays(store, due: "2026-11-30T09:00")
+        try move(store, series.id, to: "2026-11-30T10:30")
+        #expect(try reminder(store, series.id).occurrence == DueDate("2026-11-30T09:00"))
+        try store.complete(id: series.id)
+        #expect(try reminder(store, series.id).dueDate == DueDate("2026-12-07T10:30"))
+    }
+
+    @Test func takingACompletionBackPutsTheMoveBack() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-11-28")
+        try store.complete(id: series.id)
+        try store.uncomplete(id: series.id)
+        let back = try reminder(store, series.id)
+        #expect(back.dueDate == DueDate("2026-11-28") && back.occurrence == DueDate("2026-11-30"))
+        #expect(try store.read { db in try Reminder.filter(Column("repeatOf") == series.id).fetchCount(db) } == 0)
+        // And completing it again is the same completion.
+        try store.complete(id: series.id)
+        #expect(try reminder(store, series.id).dueDate == DueDate("2026-12-07"))
+    }
+
+    @Test func theNextOccurrencesOfAMovedSeriesFollowItsOccurrence() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-11-28")
+        #expect(Repeats.nextOccurrences(try reminder(store, series.id), count: 2) == [DueDate("2026-12-07"), DueDate("2026-12-14")])
+    }
+
+    // MARK: The repair, after a merge
+
+    /// The series as a merge may leave it: due `due`, standing for
+    /// `occurrence`, with the Nov 30 occurrence completed (its copy).
+    private func merged(due: String, occurrence: String) throws -> (RemindersStore, Reminder) {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try store.complete(id: series.id)
+        try store.write { db in
+            try db.execute(sql: "UPDATE reminders SET dueDate = ?, occurrence = ? WHERE id = ?",
+                           arguments: [due, occurrence, series.id])
+            try SyncedRules.repair(db)
+        }
+        return (store, try reminder(store, series.id))
+    }
+
+    @Test func aMoveOfACompletedOccurrenceThatWonTheMergeGoesOn() throws {
+        // Moved to Tuesday elsewhere, before the completion reached there.
+        let (_, series) = try merged(due: "2026-12-01", occurrence: "2026-11-30")
+        #expect(series.dueDate == DueDate("2026-12-07") && series.occurrence == nil)
+    }
+
+    @Test func aCompletionThatWonTheMergeOverAStaleMoveStays() throws {
+        // The completion's due date, with the stale move's occurrence.
+        let (_, series) = try merged(due: "2026-12-07", occurrence: "2026-11-30")
+        #expect(series.dueDate == DueDate("2026-12-07") && series.occurrence == nil)
+    }
+
+    @Test func aStaleMovePastTheNextOccurrenceGoesBackToIt() throws {
+        let (_, series) = try merged(due: "2026-12-08", occurrence: "2026-11-30")
+        #expect(series.dueDate == DueDate("2026-12-07") && series.occurrence == nil)
+    }
+
+    @Test func aMoveOfAnOpenOccurrenceIsLeftAlone() throws {
+        let (_, series) = try merged(due: "2026-12-05", occurrence: "2026-12-07")
+        #expect(series.dueDate == DueDate("2026-12-05") && series.occurrence == DueDate("2026-12-07"))
+    }
+}
