@@ -239,7 +239,18 @@ public final class RemindersStore: Sendable {
     static let alertWithoutDueDate = CoreError.invalidInput(
         "an alert counts back from the due date, and the reminder has none: give it a due date too")
 
+    /// Moves a reminder's due date for this occurrence only (a snooze): a
+    /// repeating reminder keeps the occurrence it stands for, and its
+    /// time of day, even when the move keeps the day (`Repeats`).
+    public func moveOccurrence(id: String, to due: DueDate) throws {
+        try updateReminder(id: id, ReminderChanges(dueDate: .some(due)), oneOccurrence: true)
+    }
+
     public func updateReminder(id: String, _ changes: ReminderChanges) throws {
+        try updateReminder(id: id, changes, oneOccurrence: false)
+    }
+
+    private func updateReminder(id: String, _ changes: ReminderChanges, oneOccurrence: Bool) throws {
         let title = try changes.title.map { try Validation.title($0) }
         let notes = try changes.notes.map { try Validation.notes($0) }
         let tags = try changes.tags.map { try $0.map { try Validation.tag($0) } }
@@ -297,7 +308,7 @@ public final class RemindersStore: Sendable {
                 touched.insert(reminder.remindersListID)
                 reminder.position = try Self.nextPosition(db, listID: reminder.remindersListID)
             }
-            reminder.occurrence = Repeats.occurrence(before: before, after: reminder)
+            reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
             try self.writeGuard(db, touched)
             try reminder.updateChanges(db, from: before)
             if reminder.remindersListID != before.remindersListID {

@@ -56,20 +56,21 @@ public enum Repeats {
     }
 
     /// The occurrence a reminder stands for after an edit took it from
-    /// `before` to `after`. A move of a series' due date keeps the
-    /// occurrence it stood at, and a move back to that occurrence, a new
-    /// rule, or no rule, clears it.
-    public static func occurrence(before: Reminder, after: Reminder) -> DueDate? {
+    /// `before` to `after`. A move of a series' due date to another day
+    /// keeps the occurrence it stood at; a new time on the same day is the
+    /// series' new time, unless `oneOccurrence` (a snooze: this time only).
+    /// A move back to the occurrence, a new rule, or no rule, clear it.
+    public static func occurrence(before: Reminder, after: Reminder, oneOccurrence: Bool = false) -> DueDate? {
         guard after.repeatRule != nil, after.repeatRule == before.repeatRule, let due = after.dueDate,
-              let standing = standing(before) else { return nil }
-        return due == standing ? nil : standing
+              let standing = standing(before), due != standing else { return nil }
+        return oneOccurrence || due.dayNumber != standing.dayNumber ? standing : nil
     }
 
     /// Where the series goes on from when `occurrence` is done: the later
-    /// of that occurrence's day and `due`'s, at `due`'s time of day (the
-    /// time is the series', and a move may have changed it).
+    /// of that occurrence's day and `due`'s, at the occurrence's time of
+    /// day (the series' time: a move changes one occurrence's).
     static func anchor(due: DueDate, occurrence: DueDate) -> DueDate {
-        occurrence.dayNumber > due.dayNumber ? due.adding(days: occurrence.dayNumber - due.dayNumber) : due
+        occurrence.adding(days: max(0, due.dayNumber - occurrence.dayNumber))
     }
 
     /// The occurrences after the one `reminder` stands at, `count` at
@@ -178,8 +179,7 @@ public enum Repeats {
     /// A series moved off its schedule stands at the occurrence it was
     /// moved from. When that one has a copy, the move was made before the
     /// completion reached its device, and whichever due date the merge
-    /// kept, the series goes on from that occurrence (at the due date's
-    /// time of day: a move may have changed the series' time).
+    /// kept, the series goes on from that occurrence.
     @discardableResult
     public static func repair(_ db: Database) throws -> Int {
         var moved = 0
@@ -192,7 +192,7 @@ public enum Repeats {
             guard let stored = DueDate(stored: row["dueDate"]), let text: String = row["repeatRule"],
                   var rule = try? RepeatRule(rrule: text) else { continue }
             var standing = DueDate(stored: row["occurrence"]) ?? stored
-            var due = stored.adding(days: standing.dayNumber - stored.dayNumber)
+            var due = standing
             var ended = false
             var steps = 0
             var lastCompletedAt = ""

@@ -308,7 +308,7 @@ public final class DueAlertScheduler: ViewModel {
                     try DueAlertLog.snooze(db, reminderID: id, dueDate: until, until: untilMoment, at: timestamp)
                 }
             }
-            try store.updateReminder(id: id, ReminderChanges(dueDate: .some(until)))
+            try store.moveOccurrence(id: id, to: until)
             return ActionResult(message: "Snoozed “\(title)” until \(when)",
                                 undo: .restoreDueDate(id: id, reminder.dueDate))
         }

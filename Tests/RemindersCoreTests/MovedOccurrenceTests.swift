@@ -72,13 +72,41 @@ struct MovedOccurrenceTests {
         #expect(try reminder(store, other.id).occurrence == nil)
     }
 
-    @Test func aNewTimeIsTheSeriesTimeFromThenOn() throws {
+    @Test func aNewTimeOnTheSameDayIsTheSeriesTimeFromThenOn() throws {
         let store = try makeStore()
         let series = try mondays(store, due: "2026-11-30T09:00")
         try move(store, series.id, to: "2026-11-30T10:30")
-        #expect(try reminder(store, series.id).occurrence == DueDate("2026-11-30T09:00"))
+        #expect(try reminder(store, series.id).occurrence == nil)
         try store.complete(id: series.id)
         #expect(try reminder(store, series.id).dueDate == DueDate("2026-12-07T10:30"))
+    }
+
+    @Test func anOccurrenceMovedToAnotherDayAndTimeGoesOnAtTheSeriesTime() throws {
+        let store = try makeStore()
+        let series = try mondays(store, due: "2026-11-30T09:00")
+        try move(store, series.id, to: "2026-11-28T15:00")
+        try store.complete(id: series.id)
+        #expect(try reminder(store, series.id).dueDate == DueDate("2026-12-07T09:00"))
+    }
+
+    /// A snooze moves this time only: pills at 9:00 every day, snoozed to
+    /// 9:10 and taken, are due at 9:00 the next day (they drifted by each
+    /// snooze before).
+    @Test func aSnoozedOccurrenceKeepsTheSeriesTime() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let pills = try store.createReminder(ReminderDraft(listID: home.id, title: "Pills", dueDate: DueDate("2026-11-30T09:00"),
+                                                           repeatRule: "FREQ=DAILY"))
+        try store.moveOccurrence(id: pills.id, to: try #require(DueDate("2026-11-30T09:10")))
+        #expect(try reminder(store, pills.id).occurrence == DueDate("2026-11-30T09:00"))
+        try store.complete(id: pills.id)
+        #expect(try reminder(store, pills.id).dueDate == DueDate("2026-12-01T09:00"))
+        // A date-only series snoozed to a time stays date-only.
+        let water = try store.createReminder(ReminderDraft(listID: home.id, title: "Water", dueDate: DueDate("2026-11-30"),
+                                                           repeatRule: "FREQ=DAILY"))
+        try store.moveOccurrence(id: water.id, to: try #require(DueDate("2026-11-30T18:00")))
+        try store.complete(id: water.id)
+        #expect(try reminder(store, water.id).dueDate == DueDate("2026-12-01"))
     }
 
     @Test func takingACompletionBackPutsTheMoveBack() throws {

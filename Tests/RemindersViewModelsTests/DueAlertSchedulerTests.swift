@@ -215,6 +215,17 @@ struct DueAlertSchedulerTests {
         #expect(alerts.state.dueNow.map(\.id) == [id])
     }
 
+    /// A repeating reminder snoozed and then done is due at its own time
+    /// the next day: a snooze moves this occurrence only.
+    @Test func aSnoozeDoesNotMoveARepeatingRemindersTime() throws {
+        let (world, alerts, id) = try alertedAtTenThirty()
+        try world.store.updateReminder(id: id, ReminderChanges(repeatRule: .some("FREQ=DAILY")))
+        #expect(alerts.snooze(id: id, .tenMinutes).succeeded)
+        #expect(try world.dueDate(of: id) == "2026-03-01T10:41")
+        try world.store.complete(id: id)
+        #expect(try world.dueDate(of: id) == "2026-03-02T10:30")
+    }
+
     @Test func undoingASnoozeSetsTheDueTimeBackAndTheAlertReturns() async throws {
         let (world, alerts, id) = try alertedAtTenThirty()
         let result = alerts.snooze(id: id, .oneHour)
