@@ -242,7 +242,7 @@ public final class RemindersStore: Sendable {
     /// Moves a reminder's due date for this occurrence only (a snooze): a
     /// repeating reminder keeps the occurrence it stands for, and its
     /// time of day, even when the move keeps the day (`Repeats`).
-    public func moveOccurrence(id: String, to due: DueDate) throws {
+    public func moveOccurrence(id: String, to due: DueDate?) throws {
         try updateReminder(id: id, ReminderChanges(dueDate: .some(due)), oneOccurrence: true)
     }
 
@@ -308,9 +308,17 @@ public final class RemindersStore: Sendable {
                 touched.insert(reminder.remindersListID)
                 reminder.position = try Self.nextPosition(db, listID: reminder.remindersListID)
             }
-            reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
+            // The occurrence goes with the due date and the rule: an edit of
+            // neither leaves it (a snoozed series flagged stays snoozed).
+            let schedule = changes.dueDate != nil || changes.repeatRule != nil
+            if schedule {
+                reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
+            }
             try self.writeGuard(db, touched)
             try reminder.updateChanges(db, from: before)
+            if schedule, reminder.repeatRule != nil || before.repeatRule != nil, reminder.occurrence == before.occurrence {
+                try Repeats.restampOccurrence(db, id: id, reminder.occurrence)
+            }
             if reminder.remindersListID != before.remindersListID {
                 // Subtasks go with their parent.
                 try db.execute(sql: "UPDATE reminders SET remindersListID = ? WHERE parentID = ?",

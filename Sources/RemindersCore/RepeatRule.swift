@@ -366,19 +366,39 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// instead: a series does not come due again on the day just done (the
     /// occurrence's copy would be taken for the next one's). Otherwise it
     /// is `occurrences(after: due, count: 1).first`.
-    public func advance(from due: DueDate, completedOn: DueDate) -> (due: DueDate, rule: RepeatRule)? {
+    ///
+    /// `movedTo` is where the occurrence `due` was moved (`Repeats`): the
+    /// series keeps its schedule and time of day, and goes on at the first
+    /// occurrence after the moved date (after its moment when both have a
+    /// time), so a snooze to the next morning does not skip that evening's
+    /// occurrence and a series every two weeks keeps its weeks. A count
+    /// goes down by one however many occurrences that passes.
+    public func advance(from due: DueDate, completedOn: DueDate, movedTo: DueDate? = nil) -> (due: DueDate, rule: RepeatRule)? {
         if case .count(let count) = end, count <= 1 { return nil }
         var next: DueDate?
         if fromCompletion {
-            next = nextAfterCompletion(on: completedOn, keepingTimeOf: due)
-            if let early = next, early.dayNumber <= due.dayNumber { next = nextAfterCompletion(on: due, keepingTimeOf: due) }
+            // The series' time of day, on the day it was done or moved to.
+            let base = movedTo.map { due.adding(days: $0.dayNumber - due.dayNumber) } ?? due
+            next = nextAfterCompletion(on: completedOn, keepingTimeOf: base)
+            if let early = next, early.dayNumber <= base.dayNumber { next = nextAfterCompletion(on: base, keepingTimeOf: base) }
         } else {
             next = occurrences(after: due, count: 1).first
+            var steps = 0
+            while let moved = movedTo, let candidate = next, !Self.comes(candidate, after: moved), steps < 100_000 {
+                next = occurrences(after: candidate, count: 1).first
+                steps += 1
+            }
         }
         guard let next, isWithinEnd(next) else { return nil }
         var rule = self
         if case .count(let count) = end { rule.end = .count(count - 1) }
         return (next, rule)
+    }
+
+    /// Whether `date` comes after `other`: by the minute when both have a
+    /// time, else by the day.
+    static func comes(_ date: DueDate, after other: DueDate) -> Bool {
+        date.hasTime && other.hasTime ? date > other : date.dayNumber > other.dayNumber
     }
 
     /// `completedOn` plus one interval, for `advance`.

@@ -27,12 +27,16 @@ import GRDB
 ///   copy, so when one device completed occurrence 3 and the other 3 and 4,
 ///   the due date ends after 4 whichever device's due date won the merge.
 /// - A due date moved off the schedule keeps the occurrence it stands for
-///   (`occurrence`, iCalendar's RECURRENCE-ID). Completing it completes
-///   that occurrence: "every Monday" moved to Saturday and done there is
-///   due the Monday after, not the Monday it stood for. And a move made
-///   on one device while the other completed the occurrence names an
-///   occurrence that has a copy: it is stale, and `repair` moves the
-///   series on whichever edit the merge kept.
+///   (`occurrence`, iCalendar's RECURRENCE-ID): a move moves one
+///   occurrence, and the series keeps its schedule and time of day.
+///   Completing it completes that occurrence: "every Monday" moved to
+///   Saturday and done there is due the Monday after, not the Monday it
+///   stood for. A move made on one device while the other completed the
+///   occurrence names an occurrence that has a copy: it is stale, and
+///   `repair` moves the series on whichever edit the merge kept. The due
+///   date and the occurrence are written together (`writeSchedule`), so
+///   the merge, which takes each field from its latest edit, never pairs
+///   one edit's due date with another's occurrence.
 public enum Repeats {
     /// The id of the completed copy of occurrence `due` of series `id`.
     public static func occurrenceID(series id: String, due: DueDate) -> String {
@@ -55,29 +59,52 @@ public enum Repeats {
         reminder.occurrence ?? reminder.dueDate
     }
 
-    /// The occurrence a reminder stands for after an edit took it from
-    /// `before` to `after`. A move of a series' due date to another day
-    /// keeps the occurrence it stood at; a new time on the same day is the
-    /// series' new time, unless `oneOccurrence` (a snooze: this time only).
-    /// A move back to the occurrence, a new rule, or no rule, clear it.
+    /// The occurrence a reminder stands for after an edit of its due date
+    /// or rule took it from `before` to `after`. A move of a series' due
+    /// date to another day keeps the occurrence it stood at; a new time on
+    /// the same day is the series' new time, unless `oneOccurrence` (a
+    /// snooze: this time only). A move back to the occurrence, a new rule,
+    /// or no rule, clear it. A completed copy keeps the one it has.
     public static func occurrence(before: Reminder, after: Reminder, oneOccurrence: Bool = false) -> DueDate? {
+        if after.repeatOf != nil { return before.occurrence }
         guard after.repeatRule != nil, after.repeatRule == before.repeatRule, let due = after.dueDate,
               let standing = standing(before), due != standing else { return nil }
         return oneOccurrence || due.dayNumber != standing.dayNumber ? standing : nil
     }
 
-    /// Where the series goes on from when `occurrence` is done: the later
-    /// of that occurrence's day and `due`'s, at the occurrence's time of
-    /// day (the series' time: a move changes one occurrence's).
-    static func anchor(due: DueDate, occurrence: DueDate) -> DueDate {
-        occurrence.adding(days: max(0, due.dayNumber - occurrence.dayNumber))
+    /// What completing the occurrence `reminder` stands at leaves: the
+    /// next due date and the rule to carry on with, or nil when the series
+    /// has run out. A moved one goes on by the series' schedule, after the
+    /// date it was moved to (`RepeatRule.advance`).
+    static func advance(_ reminder: Reminder, rule: RepeatRule, completedOn: DueDate) -> (due: DueDate, rule: RepeatRule)? {
+        guard let due = reminder.dueDate else { return nil }
+        guard let occurrence = reminder.occurrence else { return rule.advance(from: due, completedOn: completedOn) }
+        return rule.advance(from: occurrence, completedOn: completedOn, movedTo: due)
     }
 
     /// The occurrences after the one `reminder` stands at, `count` at
-    /// most: what completing it gives, and then the series as scheduled.
+    /// most: what completing it on its due date gives, and then the series
+    /// as scheduled.
     public static func nextOccurrences(_ reminder: Reminder, count: Int) -> [DueDate] {
-        guard let rule = reminder.rule, let due = reminder.dueDate else { return [] }
-        return rule.occurrences(after: anchor(due: due, occurrence: reminder.occurrence ?? due), count: count)
+        guard count > 0, let rule = reminder.rule, let due = reminder.dueDate,
+              let next = advance(reminder, rule: rule, completedOn: due) else { return [] }
+        return [next.due] + next.rule.occurrences(after: next.due, count: count - 1)
+    }
+
+    /// Writes a series' due date, rule and occurrence as one edit: the
+    /// occurrence is written even when it stays the same (through a value
+    /// no date reads, then its own), so that its edit time is this edit's.
+    static func writeSchedule(_ db: Database, id: String, due: DueDate, rule: String?, occurrence: DueDate?) throws {
+        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = '' WHERE id = ?",
+                       arguments: [due.description, rule, id])
+        try db.execute(sql: "UPDATE reminders SET occurrence = ? WHERE id = ?", arguments: [occurrence, id])
+    }
+
+    /// Marks a series' occurrence as written by this edit when the edit
+    /// left it as it was (see `writeSchedule`).
+    static func restampOccurrence(_ db: Database, id: String, _ occurrence: DueDate?) throws {
+        try db.execute(sql: "UPDATE reminders SET occurrence = '' WHERE id = ?", arguments: [id])
+        try db.execute(sql: "UPDATE reminders SET occurrence = ? WHERE id = ?", arguments: [occurrence, id])
     }
 
     /// What completing one occurrence did, for undo.
@@ -103,11 +130,9 @@ public enum Repeats {
         let now = clock.timestamp()
         let today = clock.nowDue
         let completedOn = DueDate(year: today.year, month: today.month, day: today.day) ?? today
-        let occurrence = reminder.occurrence ?? due
-        if let next = rule.advance(from: anchor(due: due, occurrence: occurrence), completedOn: completedOn) {
+        if let next = advance(reminder, rule: rule, completedOn: completedOn) {
             let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
-            try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = NULL WHERE id = ?",
-                           arguments: [next.due.description, next.rule.rrule, reminder.id])
+            try writeSchedule(db, id: reminder.id, due: next.due, rule: next.rule.rrule, occurrence: nil)
             // The next occurrence's checklist starts open: what was ticked
             // for this one, done or still completing in the app (which then
             // has nothing left to complete).
@@ -153,8 +178,7 @@ public enum Repeats {
               let due = DueDate(stored: row["dueDate"]) else { return false }
         if case .count(let left) = rule.end { rule.end = .count(left + 1) }
         try db.execute(sql: "DELETE FROM reminders WHERE id = ?", arguments: [row["id"] as String])
-        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = ? WHERE id = ?",
-                       arguments: [due.description, rule.rrule, DueDate(stored: row["occurrence"]), reminder.id])
+        try writeSchedule(db, id: reminder.id, due: due, rule: rule.rrule, occurrence: DueDate(stored: row["occurrence"]))
         return true
     }
 
@@ -179,7 +203,10 @@ public enum Repeats {
     /// A series moved off its schedule stands at the occurrence it was
     /// moved from. When that one has a copy, the move was made before the
     /// completion reached its device, and whichever due date the merge
-    /// kept, the series goes on from that occurrence.
+    /// kept, the series goes on from that occurrence. An occurrence no
+    /// later than a copy's due date is one a release before v14 completed
+    /// (by its due date, leaving the occurrence as it was): it no longer
+    /// stands, and is cleared.
     @discardableResult
     public static func repair(_ db: Database) throws -> Int {
         var moved = 0
@@ -191,7 +218,16 @@ public enum Repeats {
             let id: String = row["id"]
             guard let stored = DueDate(stored: row["dueDate"]), let text: String = row["repeatRule"],
                   var rule = try? RepeatRule(rrule: text) else { continue }
-            var standing = DueDate(stored: row["occurrence"]) ?? stored
+            let occurrence = DueDate(stored: row["occurrence"])
+            if let occurrence, try !Reminder.exists(db, key: occurrenceID(series: id, due: occurrence)),
+               try Bool.fetchOne(db, sql: """
+                   SELECT EXISTS (SELECT 1 FROM reminders WHERE repeatOf = ? AND status = 'completed' AND substr(dueDate, 1, 10) >= ?)
+                   """, arguments: [id, occurrence.dateString]) == true {
+                try writeSchedule(db, id: id, due: stored, rule: text, occurrence: nil)
+                moved += 1
+                continue
+            }
+            var standing = occurrence ?? stored
             var due = standing
             var ended = false
             var steps = 0
@@ -217,8 +253,7 @@ public enum Repeats {
                     UPDATE reminders SET status = 'completed', completedAt = coalesce(completedAt, ?), occurrence = NULL WHERE id = ?
                     """, arguments: [lastCompletedAt.isEmpty ? "\(due.dateString)T00:00:00" : lastCompletedAt, id])
             } else {
-                try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = NULL WHERE id = ?",
-                               arguments: [due.description, rule.rrule, id])
+                try writeSchedule(db, id: id, due: due, rule: rule.rrule, occurrence: nil)
             }
             moved += 1
         }

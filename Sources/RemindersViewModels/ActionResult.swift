@@ -103,8 +103,9 @@ public enum UndoAction: Equatable, Sendable {
             try store.setFlag(id: id, flagged)
             return .setFlag(id: id, !flagged)
         case .restoreDueDate(let id, let due):
+            // A snooze's undo (and redo): this occurrence only, as the snooze.
             let before = try Self.fields(of: id, in: store)
-            try store.updateReminder(id: id, ReminderChanges(dueDate: .some(due)))
+            try store.moveOccurrence(id: id, to: due)
             return .restoreDueDate(id: id, before.dueDate ?? nil)
         case .setSnooze(let id, let due, let until):
             let timestamp = store.clock.timestamp()

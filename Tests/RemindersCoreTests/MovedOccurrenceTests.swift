@@ -109,6 +109,60 @@ struct MovedOccurrenceTests {
         #expect(try reminder(store, water.id).dueDate == DueDate("2026-12-01"))
     }
 
+    /// Pills at 21:00 snoozed to the next morning and taken then: that
+    /// evening's pills are still due.
+    @Test func aSnoozeToTheNextMorningKeepsThatEveningsOccurrence() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let pills = try store.createReminder(ReminderDraft(listID: home.id, title: "Pills", dueDate: DueDate("2026-12-01T21:00"),
+                                                           repeatRule: "FREQ=DAILY"))
+        try store.moveOccurrence(id: pills.id, to: try #require(DueDate("2026-12-02T09:00")))
+        try store.complete(id: pills.id)
+        #expect(try reminder(store, pills.id).dueDate == DueDate("2026-12-02T21:00"))
+    }
+
+    /// Every other Monday (Nov 30, Dec 14, Dec 28), put off a week and
+    /// done: the series keeps its weeks.
+    @Test func aFortnightlySeriesPutOffKeepsItsWeeks() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let bins = try store.createReminder(ReminderDraft(listID: home.id, title: "Recycling", dueDate: DueDate("2026-11-30"),
+                                                          repeatRule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"))
+        try move(store, bins.id, to: "2026-12-09")
+        try store.complete(id: bins.id)
+        #expect(try reminder(store, bins.id).dueDate == DueDate("2026-12-14"))
+        // A series without a day named keeps its day too: a move is of one occurrence.
+        let weekly = try mondays(store)
+        try store.updateReminder(id: weekly.id, ReminderChanges(repeatRule: .some("FREQ=WEEKLY")))
+        try move(store, weekly.id, to: "2026-12-01")
+        try store.complete(id: weekly.id)
+        #expect(try reminder(store, weekly.id).dueDate == DueDate("2026-12-07"))
+    }
+
+    /// Edits of other fields leave the occurrence: a snoozed series
+    /// flagged stays snoozed, and a copy renamed can still be taken back.
+    @Test func editsOfOtherFieldsKeepTheOccurrence() throws {
+        let store = try makeStore()
+        let home = try store.createList(title: "Home")
+        let pills = try store.createReminder(ReminderDraft(listID: home.id, title: "Pills", dueDate: DueDate("2026-11-30T09:00"),
+                                                           repeatRule: "FREQ=DAILY"))
+        try store.moveOccurrence(id: pills.id, to: try #require(DueDate("2026-11-30T09:10")))
+        try store.setFlag(id: pills.id, true)
+        try store.updateReminder(id: pills.id, ReminderChanges(title: "Vitamins"))
+        #expect(try reminder(store, pills.id).occurrence == DueDate("2026-11-30T09:00"))
+
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-11-28")
+        try store.complete(id: series.id)
+        let copyID = Repeats.occurrenceID(series: series.id, due: try #require(DueDate("2026-11-30")))
+        try store.updateReminder(id: copyID, ReminderChanges(title: "Mowed the lawn"))
+        #expect(try reminder(store, copyID).occurrence == DueDate("2026-11-30"))
+        try store.uncomplete(id: series.id)
+        #expect(try reminder(store, series.id).occurrence == DueDate("2026-11-30"))
+        try store.complete(id: series.id)
+        #expect(try reminder(store, series.id).dueDate == DueDate("2026-12-07"))
+    }
+
     @Test func takingACompletionBackPutsTheMoveBack() throws {
         let store = try makeStore()
         let series = try mondays(store)
@@ -161,6 +215,26 @@ struct MovedOccurrenceTests {
     @Test func aStaleMovePastTheNextOccurrenceGoesBackToIt() throws {
         let (_, series) = try merged(due: "2026-12-08", occurrence: "2026-11-30")
         #expect(series.dueDate == DueDate("2026-12-07") && series.occurrence == nil)
+    }
+
+    /// A release before v14 completed the moved occurrence by its due
+    /// date: its copy is of Dec 1, and the occurrence Nov 30 stayed. It no
+    /// longer stands.
+    @Test func anOccurrenceAnOlderReleaseCompletedIsCleared() throws {
+        let store = try makeStore()
+        let series = try mondays(store)
+        try move(store, series.id, to: "2026-12-01")
+        try store.write { db in
+            // What the older release wrote: a copy under the due date's id, the series moved on.
+            let copy = Reminder(id: Repeats.occurrenceID(series: series.id, due: try #require(DueDate("2026-12-01"))),
+                                remindersListID: series.remindersListID, title: "Mow lawn", dueDate: DueDate("2026-12-01"),
+                                status: .completed, completedAt: "2026-12-01T10:00:00", repeatOf: series.id)
+            try copy.insert(db)
+            try db.execute(sql: "UPDATE reminders SET dueDate = '2026-12-07' WHERE id = ?", arguments: [series.id])
+            try SyncedRules.repair(db)
+        }
+        let after = try reminder(store, series.id)
+        #expect(after.dueDate == DueDate("2026-12-07") && after.occurrence == nil)
     }
 
     @Test func aMoveOfAnOpenOccurrenceIsLeftAlone() throws {

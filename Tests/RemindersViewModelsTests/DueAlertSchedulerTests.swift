@@ -226,6 +226,20 @@ struct DueAlertSchedulerTests {
         #expect(try world.dueDate(of: id) == "2026-03-02T10:30")
     }
 
+    /// Snoozed twice, the second undone: still this occurrence's time only.
+    @Test func undoingASecondSnoozeKeepsTheSeriesTime() throws {
+        let (world, alerts, id) = try alertedAtTenThirty()
+        try world.store.updateReminder(id: id, ReminderChanges(repeatRule: .some("FREQ=DAILY")))
+        #expect(alerts.snooze(id: id, .tenMinutes).succeeded)
+        world.clock.set("2026-03-01T10:42:00Z")
+        let second = alerts.snooze(id: id, .tenMinutes)
+        #expect(try world.dueDate(of: id) == "2026-03-01T10:52")
+        #expect(alerts.undo(try #require(second.undo)).succeeded)
+        #expect(try world.dueDate(of: id) == "2026-03-01T10:41")
+        try world.store.complete(id: id)
+        #expect(try world.dueDate(of: id) == "2026-03-02T10:30")
+    }
+
     @Test func undoingASnoozeSetsTheDueTimeBackAndTheAlertReturns() async throws {
         let (world, alerts, id) = try alertedAtTenThirty()
         let result = alerts.snooze(id: id, .oneHour)

@@ -516,6 +516,29 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// Moved to Tuesday on both devices; A completes it, B moves it again
+    /// to Wednesday: B's second move leaves the occurrence as it was, and
+    /// is still a move of the occurrence A completed.
+    @Test(arguments: [true, false])
+    func aSecondMoveOfAnOccurrenceCompletedElsewhereIsStale(moveIsLater: Bool) throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-12T19:00"))))
+        try syncAll(a, b)
+        if moveIsLater { b.clock.advance(60_000) } else { a.clock.advance(60_000) }
+        try a.store.complete(id: bins)
+        try b.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-13T19:00"))))
+        try syncAll(a, b)
+        for device in [a, b] {
+            let series = try #require(try device.reminder(bins))
+            #expect(series.dueDate?.description == "2027-01-18T19:00", "\(device.name)")
+            #expect(series.occurrence == nil, "\(device.name)")
+            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 1)
+        }
+        #expect(try a.export() == b.export())
+    }
+
     /// The same move made after the completion arrived is of the next
     /// occurrence, and stays.
     @Test func aMoveMadeAfterTheCompletionArrivedStays() throws {
