@@ -243,7 +243,16 @@ struct ConflictsCommand: ParsableCommand {
         let device = context.location.device
         // Every entry's titles and values in one read.
         let lines = try context.read { db in try entries.map { try line($0, device: device, db) } }
-        for line in lines { print(line) }
+        // On a terminal a long entry wraps at its words, under its text
+        // (past the id); piped, each entry is one line.
+        let columns = ReminderTable.terminalColumns()
+        for line in lines {
+            guard let columns, columns >= 40 else {
+                print(line)
+                continue
+            }
+            for part in TerminalText.wrap(line, to: columns, indent: 10) { print(part) }
+        }
     }
 
     /// An entry as `device` sees it ("here" is this device when it took

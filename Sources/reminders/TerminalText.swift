@@ -81,6 +81,28 @@ enum TerminalText {
         return result + "…"
     }
 
+    /// Text wrapped at spaces to lines of at most `columns` columns, the
+    /// lines after the first indented by `indent` spaces (a word longer
+    /// than a line stays whole on its own).
+    static func wrap(_ text: String, to columns: Int, indent: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let wordWidth = width(word)
+            if used > 0, used + 1 + wordWidth > columns, !line.allSatisfy({ $0 == " " }) {
+                lines.append(line)
+                line = String(repeating: " ", count: indent) + word
+                used = indent + wordWidth
+            } else {
+                line += (line.isEmpty ? "" : " ") + word
+                used += (used == 0 ? 0 : 1) + wordWidth
+            }
+        }
+        lines.append(line)
+        return lines
+    }
+
     /// Pads text with spaces to `columns` display columns.
     static func pad(_ text: String, to columns: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, columns - width(text)))

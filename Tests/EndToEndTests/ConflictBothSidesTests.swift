@@ -35,6 +35,35 @@ struct ConflictBothSidesTests {
         #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
     }
 
+    /// On a terminal a long entry wraps at its words under its text, at
+    /// the terminal's width; piped, each entry is one line.
+    @Test(.enabled(if: TmuxServer.isAvailable, "needs tmux"))
+    func aLongEntryWrapsOnANarrowTerminal() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        try fleet.ok("a", "list", "add", "Home")
+        try fleet.ok("a", "add", "Paint the garden fence before the winter comes", "--list", "Home", "--literal")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        let title = "Paint the garden fence before the winter comes"
+        try fleet.ok("b", "edit", title, "--title", "Paint the garden fence and the shed before the frost")
+        try fleet.ok("a", "edit", title, "--title", "Paint the whole garden fence green before the winter")
+        try fleet.sync("b")
+        try fleet.sync("a")
+        let piped = try fleet.ok("a", "conflicts").split(separator: "\n")
+        #expect(piped.count == 1 && piped[0].count > 100, "\(piped)")
+        let binary = fleet.cli.binary.path.replacingOccurrences(of: "'", with: "'\\''")
+        let shell = try TmuxSession(["/bin/sh", "-c", "'\(binary)' conflicts; echo END; sleep 30"],
+                                    environment: fleet.environment("a"), in: fleet.cli.home, width: 60, height: 20)
+        defer { shell.stop() }
+        let screen = try shell.waitFor("END")
+        let lines = screen.split(separator: "\n").map(String.init).prefix { $0 != "END" }
+        #expect(lines.count > 2 && lines.allSatisfy { $0.count <= 60 }, "\(screen)")
+        #expect(lines.first?.hasPrefix(String(piped[0].prefix(8))) == true, "\(screen)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("          ") }, "\(screen)")
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == String(piped[0]), "\(screen)")
+    }
+
     /// A subtask added on one device while the other deletes its parent
     /// goes with the parent, and both devices' logs say so, once, naming
     /// the subtask and the device that made it (the deleting device, which

@@ -451,6 +451,14 @@ final class ListDetailScreen: ViewModelScreen {
         var repeats = false
 
         static let none = Columns(due: 0, tags: 0, flag: false)
+
+        /// The width of the right-hand block as `rowLines` lays it out.
+        var rightWidth: Int {
+            var width = due + (repeats ? 2 : 0)
+            if tags > 0 { width += (width > 0 ? 2 : 0) + tags }
+            if flag { width += (width > 0 ? 1 : 0) + 1 }
+            return width
+        }
     }
 
     static func dueText(_ row: ReminderRow, clock: AppClock) -> String? {
@@ -465,21 +473,32 @@ final class ListDetailScreen: ViewModelScreen {
     static func tagsLimit(width: Int) -> Int { max(8, width / 4) }
 
     /// The columns for a set of rows at a width. Past a few hundred rows the
-    /// widths are fixed instead of measured.
+    /// widths are fixed instead of measured. The titles keep at least half
+    /// the width: on a narrow terminal the tags give way first (cut with
+    /// "…", or left out below `minimumTags` columns).
     static func columns(for rows: [ReminderRow], width: Int, clock: AppClock) -> Columns {
         let limit = tagsLimit(width: width)
-        guard rows.count <= 500 else {
-            return Columns(due: 15, tags: limit, flag: true, repeats: true)
+        var columns: Columns
+        if rows.count > 500 {
+            columns = Columns(due: 15, tags: limit, flag: true, repeats: true)
+        } else {
+            columns = Columns.none
+            for row in rows {
+                if let due = dueText(row, clock: clock) { columns.due = max(columns.due, DisplayWidth.of(due)) }
+                if let tags = tagsText(row, limit: limit) { columns.tags = max(columns.tags, DisplayWidth.of(tags)) }
+                if row.reminder.isFlagged { columns.flag = true }
+                if row.reminder.repeatRule != nil, row.reminder.status != .completed { columns.repeats = true }
+            }
         }
-        var columns = Columns.none
-        for row in rows {
-            if let due = dueText(row, clock: clock) { columns.due = max(columns.due, DisplayWidth.of(due)) }
-            if let tags = tagsText(row, limit: limit) { columns.tags = max(columns.tags, DisplayWidth.of(tags)) }
-            if row.reminder.isFlagged { columns.flag = true }
-            if row.reminder.repeatRule != nil, row.reminder.status != .completed { columns.repeats = true }
+        let over = columns.rightWidth - (width - width / 2 - 2)
+        if over > 0, columns.tags > 0 {
+            columns.tags = columns.tags - over >= minimumTags ? columns.tags - over : 0
         }
         return columns
     }
+
+    /// The narrowest tag column worth showing: "#health" with room for "…".
+    static let minimumTags = 6
 
     /// One reminder as one or two lines: checkbox, priority, title, and on
     /// the right due date, tags and flag in their columns; below, the list
@@ -528,7 +547,7 @@ final class ListDetailScreen: ViewModelScreen {
         }
         if columns.tags > 0 {
             if !right.isEmpty { right.append(Span("  ")) }
-            right.append(Span(DisplayWidth.pad(tagsText(row, limit: tagsLimit(width: width)) ?? "", to: columns.tags), theme.tag))
+            right.append(Span(DisplayWidth.pad(tagsText(row, limit: columns.tags) ?? "", to: columns.tags), theme.tag))
         }
         if columns.flag {
             if !right.isEmpty { right.append(Span(" ")) }
