@@ -72,6 +72,10 @@ struct SendRound {
                 report.add(try sendBatches())
             }
         }
+        // A save the server refused for a newer version merged that version
+        // here, as a fetch would have: the app's rules are put right now
+        // (the fetch that follows may receive nothing to set them off).
+        if report.merged > 0 { try engine.runRepair() }
         return report
     }
 
@@ -346,6 +350,11 @@ struct SendRound {
                         break
                     }
                 }
+            }
+            if engine.repair != nil, report.merged > 0 {
+                // As a fetch's merge: committed with the rows, run once the
+                // send is over (`SendRound.run`).
+                try SyncState.set(db, SyncEngine.repairPendingKey, 1)
             }
         }
         if !reverts.isEmpty {

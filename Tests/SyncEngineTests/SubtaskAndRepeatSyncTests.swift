@@ -539,6 +539,27 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// B completes; A moves the same occurrence later and syncs first.
+    /// B's one sync merges A's move when the server refuses B's save, and
+    /// puts the series right in that sync: the fetch after it receives
+    /// nothing new to set the repair off.
+    @Test func aStaleMoveMergedInASendIsPutRightInThatSync() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        try b.store.complete(id: bins)
+        a.clock.advance(60_000)
+        try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-10T19:00"))))
+        try a.sync()
+        try b.sync()
+        let series = try #require(try b.reminder(bins))
+        #expect(series.dueDate?.description == "2027-01-18T19:00")
+        #expect(series.occurrence == nil)
+        try a.sync()
+        #expect(try a.export() == b.export())
+    }
+
     /// The same move made after the completion arrived is of the next
     /// occurrence, and stays.
     @Test func aMoveMadeAfterTheCompletionArrivedStays() throws {
