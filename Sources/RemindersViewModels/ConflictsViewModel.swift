@@ -328,6 +328,7 @@ public enum ConflictText {
         case "alertBefore": "Alert"
         case "parentID": "Parent"
         case "repeatOf": "Repeat of"
+        case "occurrence": "Moved from"
         default: column
         }
     }
@@ -359,6 +360,10 @@ public enum ConflictText {
             return title.map { "“\($0)”" } ?? "a deleted list"
         case "completedAt":
             return raw?.replacingOccurrences(of: "T", with: " ")
+        case "occurrence" where table == Reminder.databaseTableName:
+            // The scheduled date a moved due date stands for.
+            guard let raw else { return "not moved" }
+            return raw.replacingOccurrences(of: "T", with: " ")
         case "tagID" where table == ReminderTag.databaseTableName:
             // A link names its tag by key; the tag's title reads better.
             guard let raw else { return nil }

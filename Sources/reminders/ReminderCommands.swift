@@ -293,7 +293,14 @@ struct EditCommand: ParsableCommand {
         if new.parentID != old.parentID {
             parts.append(after.parentTitle.map { "subtask of \(quoted($0))" } ?? "not a subtask")
         }
-        if new.dueDate != old.dueDate { parts.append(ReminderWords.due(new.dueDate)) }
+        if new.dueDate != old.dueDate {
+            // A series' occurrence moved: which one, and that the series stays.
+            if let occurrence = new.occurrence, new.repeatRule != nil {
+                parts.append(ReminderWords.due(new.dueDate) + " (moved from \(ReminderTable.formatWithWeekday(occurrence)); the series stays)")
+            } else {
+                parts.append(ReminderWords.due(new.dueDate))
+            }
+        }
         if new.priority != old.priority { parts.append(ReminderWords.priority(new.priority)) }
         if after.tags != before.tags { parts.append(ReminderWords.tags(after.tags)) }
         if new.isFlagged != old.isFlagged { parts.append(ReminderWords.flag(new.isFlagged)) }
@@ -377,7 +384,7 @@ struct UncompleteCommand: ParsableCommand {
         case .tookBackOccurrence(let series):
             let row = try context.reminderRow(id: series)
             print(confirmation("Took back the last completion of", row.reminder.title, id: series,
-                               detail: row.reminder.dueDate.map { "due \(ReminderTable.format($0)) again" }))
+                               detail: row.reminder.dueDate.map { "due \(ReminderTable.formatWithWeekday($0)) again" }))
         }
     }
 }

@@ -247,11 +247,11 @@ struct ConflictsCommand: ParsableCommand {
         // (past the id); piped, each entry is one line.
         let columns = ReminderTable.terminalColumns()
         for line in lines {
-            guard let columns, columns >= 40 else {
+            guard let columns, columns >= 20 else {
                 print(line)
                 continue
             }
-            for part in TerminalText.wrap(line, to: columns, indent: 10) { print(part) }
+            for part in TerminalText.wrap(line, to: columns, indent: columns >= 40 ? 10 : 2) { print(part) }
         }
     }
 

@@ -37,7 +37,8 @@ struct RepeatsAndSubtasksTests {
         let mow = try ok(runner, laptop, "add", "Mow lawn every monday")
         _ = try ok(runner, laptop, "sync")
         _ = try ok(runner, desktop, "sync")
-        _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
+                .hasSuffix("due Sat 2026-11-21 (moved from Mon 2026-11-23; the series stays)."))
         let moved = try #require(try json(ok(runner, laptop, "show", "Home", "--json")) as? [[String: Any]])
         let row = try #require(moved.first { $0["id"] as? String == mow })
         #expect(row["dueDate"] as? String == "2026-11-21")
@@ -94,7 +95,7 @@ struct RepeatsAndSubtasksTests {
         // series has nothing more to take back then.
         let copy = try #require(copies.first?["id"] as? String)
         #expect(try ok(runner, laptop, "uncomplete", copy)
-                == "Took back the last completion of “Bins” (\(bins.prefix(8))): due 2026-11-23 19:00 again.")
+                == "Took back the last completion of “Bins” (\(bins.prefix(8))): due Mon 2026-11-23 19:00 again.")
         #expect(try ok(runner, laptop, "uncomplete", bins).hasPrefix("Already open “Bins”"))
     }
 

@@ -107,6 +107,30 @@ struct DueAlertsTests {
         #expect(try world.reminder(titled: firstTitle)?.reminder.dueDate == before)
     }
 
+    /// Undo in the box selects the row it brings back: the next key acts
+    /// on it, not on the neighbour the box moved to.
+    @Test func undoInTheBoxSelectsTheRowItBringsBack() throws {
+        let world = try TestWorld(width: 100, height: 30, options: TUIOptions(dueAlerts: DueAlertSettings())) { store in
+            try SampleData.seed(store)
+            let groceries = try #require(try store.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT id FROM remindersLists WHERE title = 'Groceries'")
+            })
+            try store.createReminder(ReminderDraft(listID: groceries, title: "Water plants", dueDate: DueDate("2026-03-04T09:30")))
+        }
+        world.advance(0)
+        world.press(.character("!"))
+        let overlay = try #require(world.app.overlays.last as? DueAlertsOverlay)
+        let first = try #require(overlay.selectedID)
+        world.press(.character("s"))
+        #expect(overlay.selectedID != first)
+        world.press(.character("u"))
+        world.advance(0)
+        #expect(overlay.selectedID == first)
+        world.press(.character("x"))
+        let acted = try #require(try world.reminder(titled: "Milk")?.reminder.id == first ? "Milk" : "Water plants")
+        #expect(world.text.contains("Completed “\(acted)”"), "\(world.text)")
+    }
+
     /// A toast has lines of its own above the status bar: it covers no row
     /// of the screen and no border of a box.
     @Test func aToastCoversNeitherARowNorABox() throws {

@@ -8,6 +8,9 @@ final class DueAlertsOverlay: Overlay {
     let scheduler: DueAlertScheduler
     /// The selected reminder's id (kept when rows come and go).
     private(set) var selectedID: String?
+    /// The reminder the box last completed, snoozed or took off: an undo
+    /// brings it back, selected again.
+    private var lastActedID: String?
 
     init(scheduler: DueAlertScheduler) {
         self.scheduler = scheduler
@@ -39,6 +42,7 @@ final class DueAlertsOverlay: Overlay {
         case .completeDue:
             guard let selected else { return nothing(app) }
             app.show(scheduler.complete(id: selected.id), undo: scheduler.undo)
+            lastActedID = selected.id
             selectNeighbour(of: index, in: alerts)
         case .open:
             guard let selected else { return nothing(app) }
@@ -56,13 +60,19 @@ final class DueAlertsOverlay: Overlay {
             guard let selected else { return nothing(app) }
             let option: SnoozeOption = action == .snoozeTenMinutes ? .tenMinutes : action == .snoozeHour ? .oneHour : .tomorrowMorning
             app.show(scheduler.snooze(id: selected.id, option), undo: scheduler.undo)
+            lastActedID = selected.id
             selectNeighbour(of: index, in: alerts)
         case .dismissAlert:
             guard let selected else { return nothing(app) }
             app.show(scheduler.dismiss(id: selected.id))
             selectNeighbour(of: index, in: alerts)
-        case .quit, .undo:
+        case .undo:
             // Undo is the app's: the toast's offer holds with the box open.
+            // What it brings back is selected again, so the next key acts
+            // on the row the user just acted on, not on its neighbour.
+            if let lastActedID { selectedID = lastActedID }
+            return false
+        case .quit:
             return false
         default:
             return true
