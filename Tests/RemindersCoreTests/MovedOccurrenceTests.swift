@@ -15,6 +15,12 @@ struct MovedOccurrenceTests {
                                                       repeatRule: "FREQ=WEEKLY;BYDAY=MO"))
     }
 
+    /// A series in a list of its own, daily unless `rule` says otherwise.
+    private func series(_ store: RemindersStore, _ title: String, due: String, rule: String = "FREQ=DAILY") throws -> Reminder {
+        let home = try store.createList(title: title + "s")
+        return try store.createReminder(ReminderDraft(listID: home.id, title: title, dueDate: DueDate(due), repeatRule: rule))
+    }
+
     private func reminder(_ store: RemindersStore, _ id: String) throws -> Reminder {
         try #require(try store.read { db in try Reminder.fetchOne(db, key: id) })
     }
@@ -94,16 +100,13 @@ struct MovedOccurrenceTests {
     /// snooze before).
     @Test func aSnoozedOccurrenceKeepsTheSeriesTime() throws {
         let store = try makeStore()
-        let home = try store.createList(title: "Home")
-        let pills = try store.createReminder(ReminderDraft(listID: home.id, title: "Pills", dueDate: DueDate("2026-11-30T09:00"),
-                                                           repeatRule: "FREQ=DAILY"))
+        let pills = try series(store, "Pills", due: "2026-11-30T09:00")
         try store.moveOccurrence(id: pills.id, to: try #require(DueDate("2026-11-30T09:10")))
         #expect(try reminder(store, pills.id).occurrence == DueDate("2026-11-30T09:00"))
         try store.complete(id: pills.id)
         #expect(try reminder(store, pills.id).dueDate == DueDate("2026-12-01T09:00"))
         // A date-only series snoozed to a time stays date-only.
-        let water = try store.createReminder(ReminderDraft(listID: home.id, title: "Water", dueDate: DueDate("2026-11-30"),
-                                                           repeatRule: "FREQ=DAILY"))
+        let water = try series(store, "Water", due: "2026-11-30")
         try store.moveOccurrence(id: water.id, to: try #require(DueDate("2026-11-30T18:00")))
         try store.complete(id: water.id)
         #expect(try reminder(store, water.id).dueDate == DueDate("2026-12-01"))
@@ -113,9 +116,7 @@ struct MovedOccurrenceTests {
     /// evening's pills are still due.
     @Test func aSnoozeToTheNextMorningKeepsThatEveningsOccurrence() throws {
         let store = try makeStore()
-        let home = try store.createList(title: "Home")
-        let pills = try store.createReminder(ReminderDraft(listID: home.id, title: "Pills", dueDate: DueDate("2026-12-01T21:00"),
-                                                           repeatRule: "FREQ=DAILY"))
+        let pills = try series(store, "Pills", due: "2026-12-01T21:00")
         try store.moveOccurrence(id: pills.id, to: try #require(DueDate("2026-12-02T09:00")))
         try store.complete(id: pills.id)
         #expect(try reminder(store, pills.id).dueDate == DueDate("2026-12-02T21:00"))
@@ -125,9 +126,7 @@ struct MovedOccurrenceTests {
     /// done: the series keeps its weeks.
     @Test func aFortnightlySeriesPutOffKeepsItsWeeks() throws {
         let store = try makeStore()
-        let home = try store.createList(title: "Home")
-        let bins = try store.createReminder(ReminderDraft(listID: home.id, title: "Recycling", dueDate: DueDate("2026-11-30"),
-                                                          repeatRule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"))
+        let bins = try series(store, "Recycling", due: "2026-11-30", rule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO")
         try move(store, bins.id, to: "2026-12-09")
         try store.complete(id: bins.id)
         #expect(try reminder(store, bins.id).dueDate == DueDate("2026-12-14"))
@@ -143,9 +142,7 @@ struct MovedOccurrenceTests {
     /// flagged stays snoozed, and a copy renamed can still be taken back.
     @Test func editsOfOtherFieldsKeepTheOccurrence() throws {
         let store = try makeStore()
-        let home = try store.createList(title: "Home")
-        let pills = try store.createReminder(ReminderDraft(listID: home.id, title: "Pills", dueDate: DueDate("2026-11-30T09:00"),
-                                                           repeatRule: "FREQ=DAILY"))
+        let pills = try series(store, "Pills", due: "2026-11-30T09:00")
         try store.moveOccurrence(id: pills.id, to: try #require(DueDate("2026-11-30T09:10")))
         try store.setFlag(id: pills.id, true)
         try store.updateReminder(id: pills.id, ReminderChanges(title: "Vitamins"))

@@ -80,17 +80,22 @@ struct DueAlertsTests {
         #expect(world.text.contains("Nothing is due now"))
     }
 
-    /// With two alerts, the box starts on the first row it shows, so `s`
-    /// snoozes the reminder the user read first; `u` works with the box
-    /// open, as the toast says.
-    @Test func theBoxStartsOnItsFirstRowAndUndoWorksInIt() throws {
-        let world = try TestWorld(width: 100, height: 30, options: TUIOptions(dueAlerts: DueAlertSettings())) { store in
+    /// The sample data, with "Water plants" due as "Milk" is: two alerts.
+    private func twoAlerts() throws -> TestWorld {
+        try TestWorld(width: 100, height: 30, options: TUIOptions(dueAlerts: DueAlertSettings())) { store in
             try SampleData.seed(store)
             let groceries = try #require(try store.writer.read { db in
                 try String.fetchOne(db, sql: "SELECT id FROM remindersLists WHERE title = 'Groceries'")
             })
             try store.createReminder(ReminderDraft(listID: groceries, title: "Water plants", dueDate: DueDate("2026-03-04T09:30")))
         }
+    }
+
+    /// With two alerts, the box starts on the first row it shows, so `s`
+    /// snoozes the reminder the user read first; `u` works with the box
+    /// open, as the toast says.
+    @Test func theBoxStartsOnItsFirstRowAndUndoWorksInIt() throws {
+        let world = try twoAlerts()
         world.advance(0)
         world.press(.character("!"))
         let lines = world.screen.textLines()
@@ -110,13 +115,7 @@ struct DueAlertsTests {
     /// Undo in the box selects the row it brings back: the next key acts
     /// on it, not on the neighbour the box moved to.
     @Test func undoInTheBoxSelectsTheRowItBringsBack() throws {
-        let world = try TestWorld(width: 100, height: 30, options: TUIOptions(dueAlerts: DueAlertSettings())) { store in
-            try SampleData.seed(store)
-            let groceries = try #require(try store.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT id FROM remindersLists WHERE title = 'Groceries'")
-            })
-            try store.createReminder(ReminderDraft(listID: groceries, title: "Water plants", dueDate: DueDate("2026-03-04T09:30")))
-        }
+        let world = try twoAlerts()
         world.advance(0)
         world.press(.character("!"))
         let overlay = try #require(world.app.overlays.last as? DueAlertsOverlay)
