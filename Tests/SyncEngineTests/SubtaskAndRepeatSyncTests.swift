@@ -493,6 +493,20 @@ import TestSupport
         }
     }
 
+    /// The weekly bins of Jan 11, completed once, end due Jan 18 with one
+    /// copy and no occurrence on both devices, which agree.
+    private func expectMovedOn(_ bins: String, _ a: Device, _ b: Device,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for device in [a, b] {
+            let series = try #require(try device.reminder(bins), sourceLocation: sourceLocation)
+            #expect(series.dueDate?.description == "2027-01-18T19:00", "\(device.name)", sourceLocation: sourceLocation)
+            #expect(series.occurrence == nil, "\(device.name)", sourceLocation: sourceLocation)
+            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 1,
+                    sourceLocation: sourceLocation)
+        }
+        #expect(try a.export() == b.export(), sourceLocation: sourceLocation)
+    }
+
     /// A moves this week's bins to Tuesday; B, which has not fetched the
     /// move, puts them out on Monday (completes the occurrence). The move
     /// is of an occurrence done: whichever edit is later, the series ends
@@ -507,13 +521,7 @@ import TestSupport
         try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-12T19:00"))))
         try b.store.complete(id: bins)
         try syncAll(a, b)
-        for device in [a, b] {
-            let series = try #require(try device.reminder(bins))
-            #expect(series.dueDate?.description == "2027-01-18T19:00", "\(device.name)")
-            #expect(series.occurrence == nil, "\(device.name)")
-            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 1)
-        }
-        #expect(try a.export() == b.export())
+        try expectMovedOn(bins, a, b)
     }
 
     /// Moved to Tuesday on both devices; A completes it, B moves it again
@@ -530,13 +538,7 @@ import TestSupport
         try a.store.complete(id: bins)
         try b.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-13T19:00"))))
         try syncAll(a, b)
-        for device in [a, b] {
-            let series = try #require(try device.reminder(bins))
-            #expect(series.dueDate?.description == "2027-01-18T19:00", "\(device.name)")
-            #expect(series.occurrence == nil, "\(device.name)")
-            #expect(try device.db.read { try Reminder.filter(Column("repeatOf") == bins).fetchCount($0) } == 1)
-        }
-        #expect(try a.export() == b.export())
+        try expectMovedOn(bins, a, b)
     }
 
     /// B completes; A moves the same occurrence later and syncs first.
@@ -557,7 +559,7 @@ import TestSupport
         #expect(series.dueDate?.description == "2027-01-18T19:00")
         #expect(series.occurrence == nil)
         try a.sync()
-        #expect(try a.export() == b.export())
+        try expectMovedOn(bins, a, b)
     }
 
     /// The same move made after the completion arrived is of the next
