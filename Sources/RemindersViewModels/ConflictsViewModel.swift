@@ -66,6 +66,11 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// Whether this device was one of the two sides. An entry merged
     /// between two other devices of the user shows both by name.
     public var isAboutThisDevice: Bool = true
+    /// The field's value now, as a person reads it, when it is no longer
+    /// the value the merge kept: changed since, by an edit or by the app's
+    /// rules after the merge (a series moved on past an occurrence the
+    /// other device completed). Nil when it is still the kept value.
+    public var now: String?
 
     /// "this device", or the device's name when this device took no part.
     public var thisSide: String {
@@ -228,7 +233,36 @@ public final class ConflictsViewModel: ViewModel {
             resolvedAt: Date(timeIntervalSince1970: Double(entry.resolvedAt) / 1000),
             isDismissed: entry.isDismissed,
             canKeepOther: !isWhole && winner != .delete && !isGone && entry.cause == nil,
-            isAboutThisDevice: isAboutThisDevice)
+            isAboutThisDevice: isAboutThisDevice,
+            now: isWhole || isGone || entry.cause != nil ? nil : try changedSince(entry, db).map {
+                try ConflictText.value($0, field: entry.field, table: entry.recordType, db) ?? "none"
+            })
+    }
+
+    /// A reminder's or list's field as stored now, when it is not the value
+    /// the merge kept (see `ConflictItem.now`); nil when it is (or when the
+    /// entry is not about such a field). The inner nil is no value.
+    public static func changedSince(_ entry: ConflictEntry, _ db: Database) throws -> String?? {
+        let kept: String?
+        switch entry.winner {
+        case "local": kept = entry.local
+        case "remote": kept = entry.remote
+        default: return nil
+        }
+        guard [Reminder.databaseTableName, RemindersList.databaseTableName].contains(entry.recordType),
+              try db.columns(in: entry.recordType).contains(where: { $0.name == entry.field }),
+              let row = try Row.fetchOne(db, sql: "SELECT \(entry.field.quotedDatabaseIdentifier) AS value FROM \(entry.recordType.quotedDatabaseIdentifier) WHERE id = ?",
+                                         arguments: [entry.recordID]) else { return nil }
+        let value: DatabaseValue = row["value"]
+        let current: String? = switch value.storage {
+        case .null: nil
+        case .int64(let number): String(number)
+        case .double(let number): String(number)
+        case .string(let text): text
+        case .blob: kept
+        }
+        guard current != kept else { return nil }
+        return .some(current)
     }
 
     /// The engine's reason, made specific where the log says more: what

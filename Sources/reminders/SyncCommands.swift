@@ -275,6 +275,12 @@ struct ConflictsCommand: ParsableCommand {
             line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
         } else {
             let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "a device", entry.remoteDevice ?? "another device")
+            // Text as it was typed goes in quotes; a value put in words
+            // ("high", “Work”, "no due date") as it reads.
+            func shown(_ raw: String?) throws -> String {
+                let value = try ConflictText.value(raw, field: entry.field, table: entry.recordType, db)
+                return value == raw ? quoted(raw) : value ?? "none"
+            }
             let local, remote, ancestor: String
             if entry.field == "*" {
                 // A whole record's entry keeps its sides as the values a
@@ -284,12 +290,6 @@ struct ConflictsCommand: ParsableCommand {
                 remote = try ConflictText.kept(entry.remote, table: entry.recordType, db) ?? "none"
                 ancestor = ""
             } else {
-                // Text as it was typed goes in quotes; a value put in words
-                // ("high", “Work”, "no due date") as it reads.
-                func shown(_ raw: String?) throws -> String {
-                    let value = try ConflictText.value(raw, field: entry.field, table: entry.recordType, db)
-                    return value == raw ? quoted(raw) : value ?? "none"
-                }
                 (local, remote, ancestor) = (try shown(entry.local), try shown(entry.remote), "ancestor \(try shown(entry.ancestor)), ")
             }
             // A side names its device once, and not at all when the log
@@ -299,7 +299,10 @@ struct ConflictsCommand: ParsableCommand {
                 return "\(label) \(value) (\(device))"
             }
             let values = "\(ancestor)\(side(here, local, entry.localDevice)), \(side(there, remote, entry.remoteDevice))"
-            line = "\(values); \(entry.winner) won: \(reason)"
+            // The kept value changed since (an edit, or the app's rules after
+            // the merge): what it is now.
+            let now = entry.field == "*" || isGone ? nil : try ConflictsViewModel.changedSince(entry, db)
+            line = "\(values); \(entry.winner) won: \(reason)" + (try now.map { "; now \(try shown($0))" } ?? "")
         }
         // The conflict's own id first: `--dismiss` takes it.
         let seen = entry.isDismissed ? " (dismissed)" : ""

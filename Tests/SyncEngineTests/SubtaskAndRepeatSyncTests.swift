@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import Testing
 import TestSupport
 @testable import SyncEngine
@@ -522,6 +523,14 @@ import TestSupport
         try b.store.complete(id: bins)
         try syncAll(a, b)
         try expectMovedOn(bins, a, b)
+        // The log's due-date entry keeps the merge's words; what the series
+        // is due at now, after the repair, shows beside them.
+        for device in [a, b] {
+            let entry = try #require(try device.engine.conflicts().first { $0.recordID == bins && $0.field == "dueDate" })
+            let item = try device.db.read { db in try ConflictsViewModel.item(entry, db, device: device.name) }
+            // (The completion, when it is the later edit, is the value kept.)
+            #expect(item.now == (moveIsLater ? "2027-01-18 19:00" : nil), "\(device.name): \(item)")
+        }
     }
 
     /// Moved to Tuesday on both devices; A completes it, B moves it again

@@ -241,6 +241,11 @@ final class ConflictsScreen: ViewModelScreen {
             }
             row += 1
         }
+        if let now = item.now, row < bottom {
+            // Changed since the merge, by an edit or by the app's rules.
+            buffer.draw([Span("Now: ", theme.dim), Span(Self.shown(now))], row: row, column: column, maxWidth: width)
+            row += 1
+        }
         guard row < bottom else { return }
         if item.isDismissed {
             buffer.draw("Dismissed.", row: row, column: column, maxWidth: width, style: theme.dim)
