@@ -74,7 +74,9 @@ final class ConflictWorld {
                                     server: .directory(directory.appendingPathComponent("server")), userName: "me",
                                     deviceName: "laptop", clock: AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!))
         let listID = try session.store.createList(title: "Groceries").id
-        milkID = try session.store.createReminder(ReminderDraft(listID: listID, title: "Buy milk", notes: "Oat, 2 cartons")).id
+        // As the merges below left it: the title kept here, the priority (high) from the other device.
+        milkID = try session.store.createReminder(ReminderDraft(listID: listID, title: "Buy milk", notes: "Oat, 2 cartons",
+                                                                priority: .high)).id
         // Not started: no server; the conflict log's actions work on the database.
         live = LiveSync(engine: session.engine, server: .directory(directory.appendingPathComponent("server")))
         environment = AppEnvironment(store: session.store, userName: "me", deviceName: "laptop", syncStatus: live,
@@ -160,6 +162,16 @@ final class ConflictWorld {
 
          r put back  d dismiss  q back     me@laptop · online · 2 pending · 2 conflicts
         """#)
+    }
+
+    /// A field changed since its merge says what it is now.
+    @Test func anEntryWhoseValueChangedSinceSaysWhatItIsNow() throws {
+        let world = try ConflictWorld()
+        try world.session.store.updateReminder(id: world.milkID, ReminderChanges(priority: .low))
+        world.press(.character("C"))
+        #expect(world.text.contains("Priority") && world.text.contains("Now: low"), "\(world.text)")
+        world.press(.character("j"))
+        #expect(!world.text.contains("Now:"), "\(world.text)")
     }
 
     @Test func keepingTheOtherValueRestoresItAndDimsTheEntry() throws {
