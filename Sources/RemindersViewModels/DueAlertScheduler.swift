@@ -286,7 +286,7 @@ public final class DueAlertScheduler: ViewModel {
                 return .failed("cannot snooze “\(reminder.title)” to \(until), which does not exist here")
             }
             let time = until.timeString ?? "00:00"
-            let when = option == .tomorrowMorning ? "tomorrow \(time)" : time
+            let when = option == .tomorrowMorning && until.dateString != clock.today ? "tomorrow \(time)" : time
             // The time is what matters: a long title is shortened so a toast keeps it.
             let title = reminder.title.count > 40 ? String(reminder.title.prefix(39)) + "…" : reminder.title
             if let due = reminder.dueDate, let dueAt = clock.moment(of: due, defaultHour: hour), untilMoment < dueAt {
@@ -330,6 +330,10 @@ public final class DueAlertScheduler: ViewModel {
 
     /// The due date a snooze sets: now plus 10 minutes or an hour, to the
     /// nearest minute; or tomorrow at the settings' default hour.
+    /// Before this hour the night is still the day before's, for "tomorrow
+    /// morning".
+    static let smallHoursEnd = 4
+
     public func snoozedDueDate(_ option: SnoozeOption) -> DueDate {
         let clock = environment.clock
         let now = clock.now
@@ -338,9 +342,14 @@ public final class DueAlertScheduler: ViewModel {
             let seconds: TimeInterval = option == .tenMinutes ? 600 : 3600
             return clock.dueDate(at: now.addingTimeInterval(seconds + 30))
         case .tomorrowMorning:
-            var tomorrow = clock.dueDate(at: now, includingTime: false).adding(days: 1)
-            tomorrow.time = (settings.defaultHour, 0)
-            return tomorrow
+            // In the small hours the morning to come is today's: at 00:30,
+            // "tomorrow morning" is the one after the user has slept.
+            let current = clock.dueDate(at: now)
+            let hour = current.time?.hour ?? 0
+            var morning = clock.dueDate(at: now, includingTime: false)
+                .adding(days: hour < Self.smallHoursEnd && hour < settings.defaultHour ? 0 : 1)
+            morning.time = (settings.defaultHour, 0)
+            return morning
         }
     }
 

@@ -259,6 +259,23 @@ struct DueAlertSchedulerTests {
         #expect(UndoAction.restoreDueDate(id: id, nil).doneMessage == "No due date again")
     }
 
+    /// At 00:30 "tomorrow morning" is the morning after the user sleeps:
+    /// today's, and the toast says the time alone.
+    @Test func tomorrowMorningInTheSmallHoursIsTodays() throws {
+        let world = try AlertWorld(now: "2026-03-01T00:30:00Z")
+        let id = try world.reminder("Pay rent", due: "2026-03-01T00:15")
+        let alerts = world.scheduler()
+        #expect(alerts.snoozedDueDate(.tomorrowMorning).description == "2026-03-01T09:00")
+        #expect(alerts.snooze(id: id, .tomorrowMorning).message == "Snoozed “Pay rent” until 09:00")
+        // From 04:00 on, the next morning.
+        world.clock.set("2026-03-01T04:00:00Z")
+        #expect(alerts.snoozedDueDate(.tomorrowMorning).description == "2026-03-02T09:00")
+        // A morning hour set before the small hours end: past already, so tomorrow's.
+        world.clock.set("2026-03-01T03:30:00Z")
+        #expect(world.scheduler(DueAlertSettings(defaultHour: 3)).snoozedDueDate(.tomorrowMorning).description
+                == "2026-03-02T03:00")
+    }
+
     @Test func snoozeMovesTheDueTimeThroughTheStore() throws {
         let world = try AlertWorld(now: "2026-03-01T10:00:40Z")
         let id = try world.reminder("Pay rent", due: "2026-03-01")
