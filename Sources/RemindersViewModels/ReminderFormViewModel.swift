@@ -317,6 +317,16 @@ public final class ReminderFormViewModel: ViewModel {
         }
     }
 
+    /// Why the repeat field gives no rule, in the form's words: the field
+    /// shows what was typed, so the message does not repeat it, and keeps
+    /// its room for the example.
+    public func repeatProblem(_ problem: RepeatRuleError) -> String {
+        var message = problem.description
+        let echoed = "'\(fields.repeatText.trimmingCharacters(in: .whitespaces))': "
+        if message.hasPrefix(echoed) { message.removeFirst(echoed.count) }
+        return message
+    }
+
     /// The occurrences the repeat gives, for the form to show as the user
     /// types: after the due date (or after the occurrence a series moved
     /// off its schedule stands for, as saving would leave it); without
@@ -443,7 +453,7 @@ public final class ReminderFormViewModel: ViewModel {
                 break
             }
         }
-        if case .failure(let problem) = resolvedRepeat() { errors[.repeatRule] = problem.description }
+        if case .failure(let problem) = resolvedRepeat() { errors[.repeatRule] = repeatProblem(problem) }
         return (errors, due)
     }
 

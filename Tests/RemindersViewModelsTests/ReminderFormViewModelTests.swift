@@ -28,6 +28,16 @@ import Testing
         #expect(more[.dueTime] == "'9:5' is not a time (e.g. 9:30, 21:00, 9pm or noon)")
     }
 
+    /// A repeat the form cannot read says why without repeating what the
+    /// field shows, so the example fits.
+    @Test func aRepeatNotUnderstoodSaysWhyWithoutEchoingTheField() throws {
+        let world = try World()
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(try world.list("L")))
+        form.title = "Water"
+        form.repeatText = "every 3 dayz"
+        #expect(form.validate()[.repeatRule] == "'dayz' is not a day, week, month or year (e.g. every 2 weeks on mon,thu)")
+    }
+
     @Test func aTimeNeedsADate() throws {
         let world = try World()
         let form = ReminderFormViewModel(environment: world.environment, context: .list(try world.list("L")))

@@ -327,8 +327,8 @@ final class ReminderFormScreen: ViewModelScreen {
         case .success(nil):
             repeatHint = focus == .repeatRule ? "daily, every 2 weeks on mon,thu, every month on the last fri, yearly … until DATE" : ""
         case .failure(let problem):
-            repeatNote = focus == .repeatRule ? nil : (errors[.repeatRule] ?? problem.description)
-            if focus == .repeatRule { repeatHint = problem.description }
+            repeatNote = focus == .repeatRule ? nil : (errors[.repeatRule] ?? viewModel.repeatProblem(problem))
+            if focus == .repeatRule { repeatHint = viewModel.repeatProblem(problem) }
         }
         layout.note(repeatNote ?? errors[.repeatRule], hint: repeatHint, into: &buffer)
         layout.row += 1
