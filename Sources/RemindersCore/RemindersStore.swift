@@ -310,12 +310,10 @@ public final class RemindersStore: Sendable {
             }
             // The occurrence goes with the due date and the rule: an edit of
             // neither leaves it (a snoozed series flagged stays snoozed).
-            let schedule = changes.dueDate != nil || changes.repeatRule != nil
-            if schedule {
-                reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
-            }
+            reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
             try self.writeGuard(db, touched)
             try reminder.updateChanges(db, from: before)
+            let schedule = changes.dueDate != nil || changes.repeatRule != nil
             if schedule, reminder.repeatRule != nil || before.repeatRule != nil, reminder.occurrence == before.occurrence {
                 try Repeats.restampOccurrence(db, id: id, reminder.occurrence)
             }

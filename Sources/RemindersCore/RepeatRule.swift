@@ -428,8 +428,7 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// without one: a date alone has no time to compare.
     private func isWithinEnd(_ date: DueDate) -> Bool {
         guard case .until(let until) = end else { return true }
-        if date.hasTime, until.hasTime { return date <= until }
-        return date.dayNumber <= until.dayNumber
+        return !Self.comes(date, after: until)
     }
 
     /// The day numbers (`DueDate.dayNumber`) this rule picks in period

@@ -59,14 +59,17 @@ public enum Repeats {
         reminder.occurrence ?? reminder.dueDate
     }
 
-    /// The occurrence a reminder stands for after an edit of its due date
-    /// or rule took it from `before` to `after`. A move of a series' due
-    /// date to another day keeps the occurrence it stood at; a new time on
-    /// the same day is the series' new time, unless `oneOccurrence` (a
-    /// snooze: this time only). A move back to the occurrence, a new rule,
-    /// or no rule, clear it. A completed copy keeps the one it has.
+    /// The occurrence a reminder stands for after an edit took it from
+    /// `before` to `after`. An edit that leaves the due date and the rule
+    /// as they were leaves it. A move of a series' due date to another day
+    /// keeps the occurrence it stood at; a new time on the same day is the
+    /// series' new time, unless `oneOccurrence` (a snooze: this time only).
+    /// A move back to the occurrence, a new rule, or no rule, clear it. A
+    /// completed copy keeps the one it has.
     public static func occurrence(before: Reminder, after: Reminder, oneOccurrence: Bool = false) -> DueDate? {
-        if after.repeatOf != nil { return before.occurrence }
+        if after.repeatOf != nil || (after.dueDate == before.dueDate && after.repeatRule == before.repeatRule) {
+            return before.occurrence
+        }
         guard after.repeatRule != nil, after.repeatRule == before.repeatRule, let due = after.dueDate,
               let standing = standing(before), due != standing else { return nil }
         return oneOccurrence || due.dayNumber != standing.dayNumber ? standing : nil
@@ -95,9 +98,8 @@ public enum Repeats {
     /// occurrence is written even when it stays the same (through a value
     /// no date reads, then its own), so that its edit time is this edit's.
     static func writeSchedule(_ db: Database, id: String, due: DueDate, rule: String?, occurrence: DueDate?) throws {
-        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ?, occurrence = '' WHERE id = ?",
-                       arguments: [due.description, rule, id])
-        try db.execute(sql: "UPDATE reminders SET occurrence = ? WHERE id = ?", arguments: [occurrence, id])
+        try db.execute(sql: "UPDATE reminders SET dueDate = ?, repeatRule = ? WHERE id = ?", arguments: [due.description, rule, id])
+        try restampOccurrence(db, id: id, occurrence)
     }
 
     /// Marks a series' occurrence as written by this edit when the edit
@@ -227,15 +229,15 @@ public enum Repeats {
                 moved += 1
                 continue
             }
-            var standing = occurrence ?? stored
-            var due = standing
+            // The occurrence it stands at; once moved on, the due date's own.
+            var due = occurrence ?? stored
             var ended = false
             var steps = 0
             var lastCompletedAt = ""
             // Bounded: a copy per occurrence, and a user completes a few.
             while steps < 1000, let completedAt = try String.fetchOne(db, sql: """
                 SELECT ifnull(completedAt, '') FROM reminders WHERE id = ? AND status = 'completed'
-                """, arguments: [occurrenceID(series: id, due: standing)]) {
+                """, arguments: [occurrenceID(series: id, due: due)]) {
                 steps += 1
                 lastCompletedAt = completedAt
                 let day = DueDate(String(completedAt.prefix(10))) ?? due
@@ -244,7 +246,6 @@ public enum Repeats {
                     break
                 }
                 due = next.due
-                standing = next.due
                 rule = next.rule
             }
             guard steps > 0 else { continue }

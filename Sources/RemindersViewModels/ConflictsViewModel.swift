@@ -259,7 +259,7 @@ public final class ConflictsViewModel: ViewModel {
         case .int64(let number): String(number)
         case .double(let number): String(number)
         case .string(let text): text
-        case .blob: kept
+        case .blob: kept  // a cover's image: not compared, never "now"
         }
         guard current != kept else { return nil }
         return .some(current)

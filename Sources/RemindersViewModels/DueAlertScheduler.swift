@@ -328,12 +328,13 @@ public final class DueAlertScheduler: ViewModel {
         ReminderActions.undo(environment, action)
     }
 
-    /// The due date a snooze sets: now plus 10 minutes or an hour, to the
-    /// nearest minute; or tomorrow at the settings' default hour.
     /// Before this hour the night is still the day before's, for "tomorrow
     /// morning".
     static let smallHoursEnd = 4
 
+    /// The due date a snooze sets: now plus 10 minutes or an hour, to the
+    /// nearest minute; or the next morning (today's in the small hours) at
+    /// the settings' default hour.
     public func snoozedDueDate(_ option: SnoozeOption) -> DueDate {
         let clock = environment.clock
         let now = clock.now

@@ -211,11 +211,7 @@ public enum ICalendarImport {
                 }
                 try store.writeGuard(db, [existing.remindersListID])
                 // A series' due date moved in the file is a move, as in the app.
-                if reminder.dueDate != existing.dueDate || reminder.repeatRule != existing.repeatRule {
-                    reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
-                } else {
-                    reminder.occurrence = existing.occurrence
-                }
+                reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
                 // Only the columns that changed: the others keep their edit times.
                 try reminder.updateChanges(db, from: existing)
                 summary.changes.append(.init(kind: .updated, list: listTitle, title: reminder.title))
