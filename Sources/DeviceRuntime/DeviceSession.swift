@@ -37,7 +37,8 @@ public final class DeviceSession: Sendable {
     public static let syncedTables = Schema.syncedTables.map { name in
         switch name {
         case ReminderTag.databaseTableName: SyncedTable(name, parentColumn: "reminderID", sharesWithParent: false)
-        case Reminder.databaseTableName: SyncedTable(name, parentColumn: "remindersListID")
+        case Reminder.databaseTableName:
+            SyncedTable(name, parentColumn: "remindersListID", editedTogether: [Repeats.scheduleColumns])
         default: SyncedTable(name)
         }
     }

@@ -50,10 +50,17 @@ public struct ReminderChanges: Hashable, Sendable {
     public var repeatRule: String??
     /// `.some(nil)`: alert at the due time.
     public var alertBefore: Int??
+    /// The occurrence a repeating reminder's due date stands for, set as
+    /// given (an undo puts back what an edit changed); nil works it out
+    /// from the edit (`Repeats.occurrence`). A reminder that does not
+    /// repeat, or has no due date, has none whatever is given.
+    public var occurrence: DueDate??
 
     public init(title: String? = nil, notes: String? = nil, dueDate: DueDate?? = nil, priority: Priority? = nil,
                 isFlagged: Bool? = nil, listID: String? = nil, tags: [String]? = nil,
-                parentID: String?? = nil, repeatRule: String?? = nil, alertBefore: Int?? = nil) {
+                parentID: String?? = nil, repeatRule: String?? = nil, alertBefore: Int?? = nil,
+                occurrence: DueDate?? = nil) {
+        self.occurrence = occurrence
         self.parentID = parentID
         self.repeatRule = repeatRule
         self.alertBefore = alertBefore
@@ -310,10 +317,14 @@ public final class RemindersStore: Sendable {
             }
             // The occurrence goes with the due date and the rule: an edit of
             // neither leaves it (a snoozed series flagged stays snoozed).
-            reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
+            if let occurrence = changes.occurrence {
+                reminder.occurrence = reminder.repeatRule != nil && reminder.dueDate != nil ? occurrence : nil
+            } else {
+                reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
+            }
             try self.writeGuard(db, touched)
             try reminder.updateChanges(db, from: before)
-            let schedule = changes.dueDate != nil || changes.repeatRule != nil
+            let schedule = changes.dueDate != nil || changes.repeatRule != nil || changes.occurrence != nil
             if schedule, reminder.repeatRule != nil || before.repeatRule != nil, reminder.occurrence == before.occurrence {
                 try Repeats.restampOccurrence(db, id: id, reminder.occurrence)
             }

@@ -94,6 +94,11 @@ public enum Repeats {
         return [next.due] + next.rule.occurrences(after: next.due, count: count - 1)
     }
 
+    /// The columns of a reminder's schedule that are one edit: a due date
+    /// and the occurrence it stands for. Putting a conflict's losing due
+    /// date back puts back its occurrence too (`SyncedTable.editedTogether`).
+    public static let scheduleColumns = ["dueDate", "occurrence"]
+
     /// Writes a series' due date, rule and occurrence as one edit: the
     /// occurrence is written even when it stays the same (through a value
     /// no date reads, then its own), so that its edit time is this edit's.

@@ -60,8 +60,8 @@ public enum UndoAction: Equatable, Sendable {
     /// Sets a reminder's priority back.
     case setPriority(id: String, Priority)
     /// Sets a reminder's fields back as the form found them (the undo of
-    /// an edit in the form): title, notes, due date, priority, flag, list
-    /// and tags.
+    /// an edit in the form): title, notes, due date and the occurrence it
+    /// stands for, priority, flag, list, tags, repeat and alert.
     case restoreFields(id: String, ReminderChanges)
     /// Deletes a reminder again (the undo of adding one, the redo of a
     /// restore).
@@ -164,7 +164,8 @@ public enum UndoAction: Equatable, Sendable {
         return ReminderChanges(title: reminder.title, notes: reminder.notes, dueDate: .some(reminder.dueDate),
                                priority: reminder.priority, isFlagged: reminder.isFlagged,
                                listID: reminder.remindersListID, tags: row.tags, parentID: .some(reminder.parentID),
-                               repeatRule: .some(reminder.repeatRule), alertBefore: .some(reminder.alertBefore))
+                               repeatRule: .some(reminder.repeatRule), alertBefore: .some(reminder.alertBefore),
+                               occurrence: .some(reminder.occurrence))
     }
 
     /// Applies the undo and keeps the completion batch in step: an undone
@@ -271,6 +272,7 @@ extension ReminderChanges {
         take(\.parentID)
         take(\.repeatRule)
         take(\.alertBefore)
+        take(\.occurrence)
         return result
     }
 }

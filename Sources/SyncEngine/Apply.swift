@@ -230,6 +230,8 @@ extension SyncEngine {
         try writeRow(db, table: table, key: key, record: record, columns: serverColumns, insert: false, assets: assets)
         // The log's own entries merge without an entry about an entry (two
         // devices that logged one row's loss under one id, a dismissal).
+        // One time for the merge's entries: they are found together by it.
+        let resolvedAt = functions.wallClock()
         for column in table.columns where resolved.outcomes[column]?.isConflict == true && tableName != Self.conflictTable {
             try logConflict(
                 db, table: tableName, key: key, field: column,
@@ -237,7 +239,7 @@ extension SyncEngine {
                 remote: RecordCoder.display(record.fields[column]),
                 localTime: conflict.client.time(column), remoteTime: conflict.server.time(column),
                 winner: resolved.outcomes[column] == .clientWon ? "local" : "remote",
-                remoteDevice: record.modifiedByDevice)
+                remoteDevice: record.modifiedByDevice, resolvedAt: resolvedAt)
             outcome.conflicts += 1
         }
         let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }

@@ -109,7 +109,8 @@ extension SyncEngine {
 
     func logConflict(_ db: Database, table: String, key: String, field: String, ancestor: String?, local: String?,
                      remote: String?, localTime: Int64?, remoteTime: Int64?, winner: String, remoteDevice: String?,
-                     cause: ConflictCause? = nil, byUser: String? = nil, subject: String? = nil) throws {
+                     cause: ConflictCause? = nil, byUser: String? = nil, subject: String? = nil,
+                     resolvedAt: Int64? = nil) throws {
         if let cause {
             // A dropped edit is logged once, however many paths meet it.
             let logged = try Bool.fetchOne(db, sql: """
@@ -124,7 +125,7 @@ extension SyncEngine {
                                         winner, localDevice, remoteDevice, resolvedAt, cause, byUser, subject)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [id, table, key, field, ancestor, local, remote, localTime, remoteTime, winner,
-                             deviceName, remoteDevice, functions.wallClock(), cause?.rawValue, byUser, subject])
+                             deviceName, remoteDevice, resolvedAt ?? functions.wallClock(), cause?.rawValue, byUser, subject])
         // Logged inside the engine's own writes, which the triggers do not
         // capture: the entry is marked for sending here.
         if let log = tablesByName[Self.conflictTable] {
@@ -266,7 +267,11 @@ extension SyncEngine {
     }
 
     /// Puts the losing value of a field conflict back, as a new local edit
-    /// that syncs like any other. Returns false if the row is gone.
+    /// that syncs like any other. The columns its table writes together
+    /// with the field (`SyncedTable.editedTogether`) go back with it, where
+    /// the same two edits conflicted on them too: a due date does not go
+    /// back without the occurrence it stood for. Returns false if the row
+    /// is gone.
     @discardableResult
     public func restoreLosingValue(conflictID: String) throws -> Bool {
         try writer.write { db in
@@ -276,20 +281,38 @@ extension SyncEngine {
             let entry = ConflictEntry(row: row)
             guard let table = tablesByName[entry.recordType], table.columns.contains(entry.field),
                   entry.winner == "local" || entry.winner == "remote" else { return false }
-            let losing = entry.winner == "local" ? entry.remote : entry.local
-            let value: DatabaseValue
-            switch table.types[entry.field] {
-            case "INTEGER": value = losing.flatMap { Int64($0) }?.databaseValue ?? .null
-            case "REAL": value = losing.flatMap { Double($0) }?.databaseValue ?? .null
-            default: value = losing?.databaseValue ?? .null
+            var changed = try restore(entry, in: table, db)
+            let companions = (editedTogether[table.name] ?? []).filter { $0.contains(entry.field) }.flatMap { $0 }
+            for field in Set(companions).subtracting([entry.field]) where table.columns.contains(field) {
+                // Logged by the same merge of the row (one time for all its
+                // fields), with the same side winning.
+                guard let other = try Row.fetchOne(db, sql: """
+                    SELECT * FROM sync_conflicts
+                    WHERE recordType = ? AND recordName = ? AND field = ? AND resolvedAt = ? AND winner = ? AND cause IS NULL
+                    """, arguments: [entry.recordType, entry.recordID, field, entry.resolvedAt, entry.winner])
+                else { continue }
+                changed = try restore(ConflictEntry(row: other), in: table, db) || changed
             }
-            try db.execute(sql: """
-                UPDATE \(table.name.quotedDatabaseIdentifier) SET \(entry.field.quotedDatabaseIdentifier) = ?
-                WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?
-                """, arguments: [value, entry.recordID])
-            let changed = db.changesCount > 0
-            try db.execute(sql: "UPDATE sync_conflicts SET isDismissed = 1 WHERE id = ?", arguments: [conflictID])
             return changed
         }
+    }
+
+    /// Writes `entry`'s losing value into its row and marks the entry seen;
+    /// whether the row was there to write.
+    private func restore(_ entry: ConflictEntry, in table: TableSchema, _ db: Database) throws -> Bool {
+        let losing = entry.winner == "local" ? entry.remote : entry.local
+        let value: DatabaseValue
+        switch table.types[entry.field] {
+        case "INTEGER": value = losing.flatMap { Int64($0) }?.databaseValue ?? .null
+        case "REAL": value = losing.flatMap { Double($0) }?.databaseValue ?? .null
+        default: value = losing?.databaseValue ?? .null
+        }
+        try db.execute(sql: """
+            UPDATE \(table.name.quotedDatabaseIdentifier) SET \(entry.field.quotedDatabaseIdentifier) = ?
+            WHERE \(table.primaryKey.quotedDatabaseIdentifier) = ?
+            """, arguments: [value, entry.recordID])
+        let changed = db.changesCount > 0
+        try db.execute(sql: "UPDATE sync_conflicts SET isDismissed = 1 WHERE id = ?", arguments: [entry.id])
+        return changed
     }
 }

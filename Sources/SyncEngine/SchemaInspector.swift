@@ -188,8 +188,14 @@ public struct SyncedTable: Hashable, Sendable {
     /// shared: they live in the user's private zone and carry no parent
     /// reference to the server, so no share covers them.
     public var sharesWithParent: Bool
+    /// Groups of columns the app writes as one edit (a due date and the
+    /// occurrence it stands for): putting back the losing value of one of
+    /// them after a conflict puts back the others the same edits conflicted
+    /// on (`SyncEngine.restoreLosingValue`).
+    public var editedTogether: [[String]]
 
-    public init(_ name: String, parentColumn: String? = nil, sharesWithParent: Bool = true) {
+    public init(_ name: String, parentColumn: String? = nil, sharesWithParent: Bool = true, editedTogether: [[String]] = []) {
+        self.editedTogether = editedTogether
         self.name = name
         self.parentColumn = parentColumn
         self.sharesWithParent = sharesWithParent

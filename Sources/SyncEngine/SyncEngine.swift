@@ -19,6 +19,8 @@ public final class SyncEngine: Sendable {
     /// Synced tables, parents before children.
     public let tables: [TableSchema]
     let tablesByName: [String: TableSchema]
+    /// Each table's columns written as one edit (`SyncedTable.editedTogether`).
+    let editedTogether: [String: [[String]]]
     let order: [String: Int]
     private let connection = Mutex<Connection?>(nil)
     let functions: SyncFunctions
@@ -59,6 +61,7 @@ public final class SyncEngine: Sendable {
         bulkLoad: BulkLoad? = nil
     ) throws {
         self.writer = writer
+        self.editedTogether = Dictionary(tables.map { ($0.name, $0.editedTogether) }, uniquingKeysWith: { $1 })
         self.repair = repair
         self.bulkLoad = bulkLoad
         self.userName = userName

@@ -209,6 +209,32 @@ import Testing
         #expect(row.reminder.title == "Final" && row.reminder.notes == "from the phone")
     }
 
+    /// A save that gives a moved series a new rule clears the occurrence
+    /// its due date stood for; `u` puts the rule back with that occurrence,
+    /// so the series goes on as it was scheduled, and a redo clears it again.
+    @Test func undoingANewRuleOfAMovedSeriesPutsItsOccurrenceBack() throws {
+        let world = try World()
+        let id = try world.reminder("Bins", in: try world.list("Home"), due: "2026-03-02T08:00")
+        let store = world.environment.store
+        try store.updateReminder(id: id, ReminderChanges(repeatRule: .some("FREQ=WEEKLY;BYDAY=MO")))
+        try store.updateReminder(id: id, ReminderChanges(dueDate: .some(DueDate("2026-03-04T08:00"))))
+        #expect(try world.row(id)?.reminder.occurrence?.description == "2026-03-02T08:00")
+        let before = try UndoAction.fields(of: id, in: store)
+        let form = try ReminderFormViewModel(environment: world.environment, reminderID: id)
+        form.repeatText = "daily"
+        #expect(form.save() == .saved(id: id))
+        #expect(try world.row(id)?.reminder.occurrence == nil)
+        let undo = UndoAction.restoreFields(id: id, UndoAction.restoring(before, after: try UndoAction.fields(of: id, in: store)))
+        let redo = try #require(undo.perform(in: world.environment).undo)
+        var series = try #require(try world.row(id)?.reminder)
+        #expect(series.repeatRule == "FREQ=WEEKLY;BYDAY=MO")
+        #expect(series.occurrence?.description == "2026-03-02T08:00")
+        #expect(Repeats.nextOccurrences(series, count: 1).map(\.description) == ["2026-03-09T08:00"])
+        _ = redo.perform(in: world.environment)
+        series = try #require(try world.row(id)?.reminder)
+        #expect(series.repeatRule == "FREQ=DAILY" && series.occurrence == nil)
+    }
+
     @Test func editingAMissingReminderThrows() throws {
         let world = try World()
         #expect(throws: CoreError.notFound("reminder nope not found")) {

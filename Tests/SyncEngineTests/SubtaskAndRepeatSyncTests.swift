@@ -597,6 +597,42 @@ import TestSupport
         #expect(try a.export() == b.export())
     }
 
+    /// Moved to Tuesday on both; then A moves it on to Wednesday while B,
+    /// later, moves it back to Monday (its own occurrence again). Keeping
+    /// A's losing due date puts back the occurrence it stood for with it:
+    /// Wednesday stands for Monday's occurrence, not for a series moved.
+    @Test func keepingTheOtherDueDatePutsItsOccurrenceBack() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-12T19:00"))))
+        try syncAll(a, b)
+        try a.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-13T19:00"))))
+        b.clock.advance(60_000)
+        try b.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-11T19:00"))))
+        try b.sync()
+        try a.sync()
+        let moved = try #require(try a.reminder(bins))
+        #expect(moved.dueDate?.description == "2027-01-11T19:00")
+        #expect(moved.occurrence == nil)
+        let entries = try a.engine.conflicts().filter { $0.recordID == bins }
+        #expect(Set(entries.map(\.field)) == ["dueDate", "occurrence"])
+        let due = try #require(entries.first { $0.field == "dueDate" })
+        #expect(try a.engine.restoreLosingValue(conflictID: due.id))
+        try syncAll(a, b)
+        for device in [a, b] {
+            let series = try #require(try device.reminder(bins))
+            #expect(series.dueDate?.description == "2027-01-13T19:00", "\(device.name)")
+            #expect(series.occurrence?.description == "2027-01-11T19:00", "\(device.name)")
+        }
+        // Both entries are seen: the occurrence went back with the due date.
+        #expect(try a.engine.conflicts().filter { $0.recordID == bins && !$0.isDismissed }.isEmpty)
+        // Done on Wednesday, it is due the Monday after, as scheduled.
+        try b.store.complete(id: bins)
+        try syncAll(a, b)
+        #expect(try a.reminder(bins)?.dueDate?.description == "2027-01-18T19:00")
+    }
+
     @Test func theLastOccurrenceCompletesTheReminderForGood() throws {
         let directory = TemporaryDirectory()
         let (a, _, list) = try start(directory)
