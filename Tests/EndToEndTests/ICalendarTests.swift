@@ -28,6 +28,9 @@ struct ICalendarEndToEndTests {
         let weekly = try add("Weekly review", "--list", "Work", "--due", "2026-11-27 09:00",
                              "--repeat-rule", "FREQ=WEEKLY;BYDAY=MO,FR", "--flag")
         #expect(try cli.run("complete", weekly).status == 0)
+        // A series put off for one occurrence: due Tuesday, standing for Monday.
+        let bins = try add("Bins", "--list", "Personal", "--due", "2026-11-30 19:00", "--repeat", "every monday")
+        #expect(try cli.run("edit", bins, "--due", "2026-12-01 19:00").status == 0)
         return cli
     }
 
@@ -45,9 +48,9 @@ struct ICalendarEndToEndTests {
         #expect(written.status == 0 && written.stderr.hasPrefix("Wrote 3 lists"), "\(written)")
         let imported = try b.run("import", file)
         #expect(imported.status == 0, "\(imported)")
-        #expect(imported.stdout.hasPrefix("Imported 18 new, 0 updated, 0 unchanged; new lists: "), "\(imported)")
+        #expect(imported.stdout.hasPrefix("Imported 19 new, 0 updated, 0 unchanged; new lists: "), "\(imported)")
         #expect(try b.ok("export", "--json") == a.ok("export", "--json"))
-        #expect(try b.ok("import", file).hasPrefix("Imported 0 new, 0 updated, 18 unchanged"))
+        #expect(try b.ok("import", file).hasPrefix("Imported 0 new, 0 updated, 19 unchanged"))
         // One list alone: one VCALENDAR.
         let work = try a.ok("export", "--ics", "Work")
         #expect(work.components(separatedBy: "BEGIN:VCALENDAR").count == 2)
@@ -271,7 +274,7 @@ struct ICalendarInteropTests {
         let trip = try #require(try json(InteropClients.run([
             "caldav-roundtrip", "--from", from, "--to", to, "--workdir", a.home.appendingPathComponent("caldav").path,
         ])) as? [String: Any])
-        #expect(trip["items"] as? Int == 18)
+        #expect(trip["items"] as? Int == 19)
         let imported = try b.run("import", to)
         #expect(imported.status == 0, "\(imported)")
         // CalDAV collections carry a name, color and order, but no image:
@@ -292,7 +295,10 @@ struct ICalendarInteropTests {
         let parsed = try #require(try json(InteropClients.run(["icalendar-parse", file])) as? [String: Any])
         #expect(parsed["calendars"] as? Int == 3)
         let todos = try #require(parsed["todos"] as? [[String: Any]])
-        #expect(todos.count == 18)
+        #expect(todos.count == 19)
+        let bins = try #require(todos.first { $0["summary"] as? String == "Bins" })
+        #expect(bins["due"] as? String == "2026-12-01T19:00:00", "\(bins)")
+        #expect((bins["x_properties"] as? [String])?.contains("X-REMINDERS-OCCURRENCE") == true)
         let trip = try #require(todos.first { $0["summary"] as? String == "Plan trip, part 1; \"quotes\"" })
         #expect(trip["alarms"] as? Int == 1)
         #expect(Set(trip["categories"] as? [String] ?? []) == ["travel", "Été"] || (trip["categories"] as? [String])?.count == 2)

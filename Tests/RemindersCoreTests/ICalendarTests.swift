@@ -82,6 +82,42 @@ import TestSupport
         #expect(stable(try exported(b)) == stable(text))
     }
 
+    /// A series moved off one occurrence keeps its due date where the user
+    /// put it, which every client shows, and names the occurrence it stands
+    /// for in X-REMINDERS-OCCURRENCE. A fresh device reads back both dates,
+    /// so completing it there goes on by the schedule, not from the move.
+    @Test func aMovedOccurrenceIsWrittenAndReadBack() throws {
+        let a = try makeStore()
+        let home = try a.createList(title: "Home")
+        let bins = try a.createReminder(ReminderDraft(listID: home.id, title: "Bins", dueDate: try due("2026-03-02T08:00"),
+                                                      repeatRule: "FREQ=WEEKLY;BYDAY=MO"))
+        try a.updateReminder(id: bins.id, ReminderChanges(dueDate: .some(try due("2026-03-04T08:00"))))
+        let text = try exported(a)
+        let lines = text.split(separator: "\r\n").map(String.init)
+        #expect(lines.contains("DUE:20260304T080000"))
+        #expect(lines.contains("X-REMINDERS-OCCURRENCE:20260302T080000"))
+        let b = try makeStore()
+        #expect(try importFile(try file("a.ics", text), into: b).count(.added) == 1)
+        #expect(try dump(b) == dump(a))
+        let moved = try #require(try b.read { try Reminder.fetchOne($0, key: bins.id) })
+        #expect(moved.dueDate?.description == "2026-03-04T08:00" && moved.occurrence?.description == "2026-03-02T08:00")
+        // Read again, nothing changes; written again, the same text.
+        let again = try importFile(try file("a.ics", text), into: b)
+        #expect(again.changes.isEmpty && again.unchanged == 1)
+        func stable(_ text: String) -> [Substring] {
+            text.split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP") && !$0.hasPrefix("LAST-MODIFIED") }
+        }
+        #expect(stable(try exported(b)) == stable(text))
+        _ = try b.complete(id: bins.id)
+        #expect(try b.read { try Reminder.fetchOne($0, key: bins.id) }?.dueDate?.description == "2026-03-09T08:00")
+        // Moved back, nothing names an occurrence.
+        try a.updateReminder(id: bins.id, ReminderChanges(dueDate: .some(try due("2026-03-02T08:00"))))
+        #expect(!(try exported(a)).contains("X-REMINDERS-OCCURRENCE"))
+        // A value that is no date is named with its line.
+        let bad = try file("bad.ics", calendar("BEGIN:VTODO\nUID:x1\nSUMMARY:Bins\nDUE:20260304\nRRULE:FREQ=WEEKLY\nX-REMINDERS-OCCURRENCE:soon\nEND:VTODO"))
+        #expect(throws: CoreError.self) { try importFile(bad, into: b) }
+    }
+
     @Test func keepsWhatItDoesNotModelAndWritesItBack() throws {
         let todo = """
             BEGIN:VTODO

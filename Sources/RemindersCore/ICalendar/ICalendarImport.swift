@@ -203,6 +203,11 @@ public enum ICalendarImport {
                 throw CoreError.invalidInput("\(item.file):\(item.todo.line): the properties kept for UID '\(ICalParser.clip(item.todo.uid))' take \(reminder.icalendar!.utf8.count) bytes; the limit is \(Schema.maximumICalendarBytes)")
             }
             let listTitle = listTitles[listID] ?? listID
+            // A series' due date moved in the file is a move, as in the app;
+            // a file that says which occurrence it moved (RECURRENCE-ID) says so.
+            if let existing, reminder.occurrence == nil {
+                reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
+            }
             if let existing {
                 if isUnchanged(existing, incoming: reminder, kept: kept, item: item, tagsHere: existingTags[id] ?? []) {
                     summary.unchanged += 1
@@ -210,8 +215,6 @@ public enum ICalendarImport {
                     continue
                 }
                 try store.writeGuard(db, [existing.remindersListID])
-                // A series' due date moved in the file is a move, as in the app.
-                reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
                 // Only the columns that changed: the others keep their edit times.
                 try reminder.updateChanges(db, from: existing)
                 summary.changes.append(.init(kind: .updated, list: listTitle, title: reminder.title))

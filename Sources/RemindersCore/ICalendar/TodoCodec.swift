@@ -116,7 +116,8 @@ extension TodoMapping {
             priority: priority, isFlagged: try value(.flag) == "true",
             status: isCompleted ? .completed : .incomplete, completedAt: completedAt, position: 0,
             parentID: parentLink.map { Self.id(forUID: $0.text) }, repeatRule: rule,
-            repeatOf: try value(.repeatOf), alertBefore: lead)
+            repeatOf: try value(.repeatOf), alertBefore: lead,
+            occurrence: rule == nil ? nil : try value(.occurrence).flatMap(DueDate.init).flatMap { $0 == due ? nil : $0 })
         let tags = tags(fields[.tags] ?? [])
         let item = ExportedReminder(reminder: reminder, tags: tags.sorted { TagKey.of($0) < TagKey.of($1) }, parentUID: parentLink?.text,
                                     repeatOfUID: fields[.repeatOf]?.first?.text)

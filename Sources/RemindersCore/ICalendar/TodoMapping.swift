@@ -21,7 +21,7 @@ struct TodoMapping {
 
     /// The fields the app models and the properties that carry them.
     enum Field: CaseIterable {
-        case title, notes, due, priority, status, completed, tags, rule, parent, position, flag, repeatOf
+        case title, notes, due, priority, status, completed, tags, rule, parent, position, flag, repeatOf, occurrence
 
         var property: String {
             switch self {
@@ -37,6 +37,7 @@ struct TodoMapping {
             case .position: "X-APPLE-SORT-ORDER"
             case .flag: "X-REMINDERS-FLAGGED"
             case .repeatOf: "X-REMINDERS-REPEAT-OF"
+            case .occurrence: "X-REMINDERS-OCCURRENCE"
             }
         }
     }
@@ -63,7 +64,7 @@ struct TodoMapping {
             return properties.first.map { $0.text.trimmingWhitespaceAndNewlines() }
         case .notes:
             return properties.first.map { $0.text.replacingOccurrences(of: "\r\n", with: "\n") }
-        case .due:
+        case .due, .occurrence:
             guard let property = properties.first else { return nil }
             return try due(property).description
         case .priority:
@@ -100,20 +101,20 @@ struct TodoMapping {
         let value = try dateTime(property)
         if value.isDate {
             guard let date = DueDate(year: value.year, month: value.month, day: value.day) else {
-                throw ICalError(line: property.line, "DUE \(value) is outside the years \(DueDate.years)")
+                throw ICalError(line: property.line, "\(property.name) \(value) is outside the years \(DueDate.years)")
             }
             return date
         }
         if !value.isUTC, property.parameter("TZID") == nil {
             guard let date = DueDate(year: value.year, month: value.month, day: value.day,
                                      hour: value.hour, minute: value.minute) else {
-                throw ICalError(line: property.line, "DUE \(value) is outside the years \(DueDate.years)")
+                throw ICalError(line: property.line, "\(property.name) \(value) is outside the years \(DueDate.years)")
             }
             return date
         }
         let date = DueDate(moment: try moment(property), in: timeZone)
         guard DueDate.years.contains(date.year) else {
-            throw ICalError(line: property.line, "DUE \(value) is outside the years \(DueDate.years)")
+            throw ICalError(line: property.line, "\(property.name) \(value) is outside the years \(DueDate.years)")
         }
         return date
     }
@@ -286,6 +287,9 @@ struct TodoMapping {
         case .repeatOf:
             guard let uid = item.repeatOfUID else { return [] }
             return [.text("X-REMINDERS-REPEAT-OF", uid)]
+        case .occurrence:
+            guard reminder.repeatRule != nil, let occurrence = reminder.occurrence else { return [] }
+            return [Self.dueProperty(occurrence, name: field.property)]
         }
     }
 
@@ -307,17 +311,19 @@ struct TodoMapping {
         case .position: return String(reminder.position)
         case .flag: return reminder.isFlagged ? "true" : nil
         case .repeatOf: return reminder.repeatOf
+        case .occurrence: return reminder.repeatRule != nil ? reminder.occurrence?.description : nil
         }
     }
 
-    /// `DUE;VALUE=DATE:20261124`, or a floating `DUE:20261124T090000`.
-    static func dueProperty(_ due: DueDate) -> ICalProperty {
+    /// `DUE;VALUE=DATE:20261124`, or a floating `DUE:20261124T090000`
+    /// (under another `name`, a date of the same form).
+    static func dueProperty(_ due: DueDate, name: String = "DUE") -> ICalProperty {
         if let time = due.time {
             let value = ICalDateTime(year: due.year, month: due.month, day: due.day, hour: time.hour, minute: time.minute)
-            return ICalProperty("DUE", value.description)
+            return ICalProperty(name, value.description)
         }
         let value = ICalDateTime(year: due.year, month: due.month, day: due.day)
-        return ICalProperty("DUE", value.description, parameters: [ICalParameter("VALUE", "DATE")])
+        return ICalProperty(name, value.description, parameters: [ICalParameter("VALUE", "DATE")])
     }
 
     /// The alarm export writes for a lead: a display alarm so long before
@@ -339,8 +345,11 @@ struct TodoMapping {
     }
 
     func fingerprint(_ item: ExportedReminder) -> String {
-        Self.fingerprint(Field.allCases.filter { $0 != .position }.map { value($0, item) }
-                         + [item.reminder.alertBefore.map(String.init)])
+        // The occurrence last, and only when there is one: a reminder never
+        // moved keeps the fingerprint it had before occurrences were written.
+        let occurrence = value(.occurrence, item).map { [$0] } ?? []
+        return Self.fingerprint(Field.allCases.filter { $0 != .position && $0 != .occurrence }.map { value($0, item) }
+                                + [item.reminder.alertBefore.map(String.init)] + occurrence)
     }
 }
 
