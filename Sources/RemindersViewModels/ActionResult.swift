@@ -182,9 +182,10 @@ public enum UndoAction: Equatable, Sendable {
                 for id in ids { environment.completions.cancelled(id) }
             default: break
             }
+            let subject = subject(in: environment.store)
             let inverse = try apply(to: environment.store)
             for id in restoredCompletingIDs { environment.completions.scheduled(id) }
-            return ActionResult(message: doneMessage, undo: inverse)
+            return ActionResult(message: doneMessage(subject: subject), undo: inverse)
         } catch {
             return .failed(ReminderActions.describe(error))
         }
@@ -202,7 +203,48 @@ public enum UndoAction: Equatable, Sendable {
         return restored.filter { $0.reminder.status == .completing }.map(\.reminder.id)
     }
 
-    /// The toast's line after undoing.
+    /// The title of the one reminder or list the undo is about, read
+    /// before it is applied (a delete's redo takes it away); nil when it is
+    /// about several, or carries its own (a restore).
+    func subject(in store: RemindersStore) -> String? {
+        let id: String
+        switch self {
+        case .uncomplete(let one), .complete(let one), .setFlag(let one, _), .restoreDueDate(let one, _),
+             .setSnooze(let one, _, _), .setPriority(let one, _), .deleteReminder(let one), .setParent(let one, _),
+             .restoreFields(let one, _):
+            id = one
+        case .uncompleteReminders(let ids), .completeReminders(let ids), .deleteReminders(let ids):
+            guard ids.count == 1 else { return nil }
+            id = ids[0]
+        case .deleteList(let listID):
+            return try? store.writer.read { db in try RemindersList.fetchOne(db, key: listID)?.title }
+        case .restoreReminder, .restoreList, .restoreReminders:
+            return nil
+        }
+        return try? store.writer.read { db in try Reminder.fetchOne(db, key: id)?.title }
+    }
+
+    /// The toast's line after undoing, naming what it was about (`subject`,
+    /// from `subject(in:)`) where that is one reminder or list.
+    public func doneMessage(subject: String?) -> String {
+        guard let subject else { return doneMessage }
+        let name = "“\(subject)”"
+        switch self {
+        case .uncomplete, .uncompleteReminders: return "\(name) marked incomplete"
+        case .complete, .completeReminders: return "Completed \(name) again"
+        case .setFlag(_, let flagged): return flagged ? "Flagged \(name)" : "Unflagged \(name)"
+        case .restoreDueDate(_, let due):
+            return due.map { "\(name) due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "\(name) has no due date again"
+        case .setSnooze(_, _, let until): return until == nil ? "\(name) due now again" : "Snoozed \(name) again"
+        case .setPriority(_, let priority): return "\(name): priority \(priority == .none ? "none" : priority.name) again"
+        case .deleteReminder, .deleteReminders, .deleteList: return "Deleted \(name) again"
+        case .setParent(_, let parentID): return parentID == nil ? "\(name) is a top-level reminder again" : "\(name) is a subtask again"
+        case .restoreFields(_, let fields): return "Put back “\(fields.title ?? subject)” as it was"
+        case .restoreReminder, .restoreList, .restoreReminders: return doneMessage
+        }
+    }
+
+    /// The toast's line after undoing, without reading what it is about.
     public var doneMessage: String {
         switch self {
         case .restoreReminder(let deleted): "Restored “\(deleted.reminder.title)”"

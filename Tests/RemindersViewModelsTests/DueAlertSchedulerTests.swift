@@ -248,7 +248,7 @@ struct DueAlertSchedulerTests {
         try await alerts.waitFor { $0.dueNow.isEmpty }
 
         let undone = alerts.undo(undo)
-        #expect(undone.message == "Due 2026-03-01 10:30 again")
+        #expect(undone.message == "“Pay rent” due 2026-03-01 10:30 again")
         #expect(try world.dueDate(of: id) == "2026-03-01T10:30")
         // Due and already alerted: back on Due now, with no second alert.
         let state = try await alerts.waitFor { !$0.dueNow.isEmpty }

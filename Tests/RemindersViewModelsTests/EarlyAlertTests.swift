@@ -170,13 +170,13 @@ struct EarlyAlertTests {
         try await alerts.waitFor { $0.dueNow.isEmpty }
 
         let undone = alerts.undo(undo)
-        #expect(undone.message == "Due now again")
+        #expect(undone.message == "“Standup” due now again")
         let state = try await alerts.waitFor { !$0.dueNow.isEmpty }
         #expect(state.dueNow.map(\.id) == [id])
         #expect(state.nextAlertAt == nil)
         #expect(alerts.alertTitles().isEmpty)
         // The redo snoozes again.
-        #expect(alerts.undo(try #require(undone.undo)).message == "Snoozed again")
+        #expect(alerts.undo(try #require(undone.undo)).message == "Snoozed “Standup” again")
         try await alerts.waitFor { $0.dueNow.isEmpty && $0.nextAlertAt == Self.moment("2026-03-01T10:40:00Z") }
     }
 

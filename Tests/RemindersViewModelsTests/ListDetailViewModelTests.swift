@@ -126,7 +126,7 @@ import Testing
         let detail = ListDetailViewModel(environment: world.environment, filter: .list(listID))
         let undo = try #require(detail.toggleCompletion(id: id).undo)
         try await detail.waitFor { $0.completedCount == 1 }
-        #expect(detail.undo(undo).message == "Marked incomplete")
+        #expect(detail.undo(undo).message == "“Water plants” marked incomplete")
         let state = try await detail.waitFor { $0.titles == ["Water plants"] }
         #expect(state.rows[0].reminder.status == .incomplete)
     }

@@ -225,13 +225,18 @@ import Testing
         #expect(form.save() == .saved(id: id))
         #expect(try world.row(id)?.reminder.occurrence == nil)
         let undo = UndoAction.restoreFields(id: id, UndoAction.restoring(before, after: try UndoAction.fields(of: id, in: store)))
-        let redo = try #require(undo.perform(in: world.environment).undo)
+        let undone = undo.perform(in: world.environment)
+        // The title did not change; the toast names the reminder all the same.
+        #expect(undone.message == "Put back “Bins” as it was")
+        let redo = try #require(undone.undo)
         var series = try #require(try world.row(id)?.reminder)
         #expect(series.repeatRule == "FREQ=WEEKLY;BYDAY=MO")
         #expect(series.occurrence?.description == "2026-03-02T08:00")
         #expect(Repeats.nextOccurrences(series, count: 1).map(\.description) == ["2026-03-09T08:00"])
-        _ = redo.perform(in: world.environment)
+        #expect(redo.perform(in: world.environment).message == "Put back “Bins” as it was")
         series = try #require(try world.row(id)?.reminder)
+        #expect(UndoAction.setFlag(id: id, true).perform(in: world.environment).message == "Flagged “Bins”")
+        #expect(UndoAction.setPriority(id: id, .high).perform(in: world.environment).message == "“Bins”: priority high again")
         #expect(series.repeatRule == "FREQ=DAILY" && series.occurrence == nil)
     }
 
