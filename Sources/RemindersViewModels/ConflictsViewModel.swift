@@ -61,7 +61,7 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// Dismissed, or its losing value was restored.
     public var isDismissed: Bool
     /// Whether "keep the other value" applies: a field conflict on a record
-    /// that still exists.
+    /// that still exists, whose field does not hold the other value already.
     public var canKeepOther: Bool
     /// Whether this device was one of the two sides. An entry merged
     /// between two other devices of the user shows both by name.
@@ -71,6 +71,9 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// rules after the merge (a series moved on past an occurrence the
     /// other device completed). Nil when it is still the kept value.
     public var now: String?
+    /// The field holds the value that lost now (an edit since, or the
+    /// app's rules after the merge, put it there): nothing to put back.
+    public var holdsOtherValue = false
 
     /// "this device", or the device's name when this device took no part.
     public var thisSide: String {
@@ -91,6 +94,9 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         if winner == .delete { return "A delete cannot be undone from here" }
         if isGone { return "\(subject) no longer exists" }
         if entry.cause != nil { return "The edit that lost was refused by the share, not merged: there is no value to put back" }
+        if holdsOtherValue, let losing = losingSide {
+            return "\(fieldName) of \(subject) is \(ConflictText.quoted(losing.value)) already: there is nothing to put back"
+        }
         return "A whole-record entry has no single value to put back"
     }
 
@@ -218,6 +224,9 @@ public final class ConflictsViewModel: ViewModel {
                                         : try ConflictText.value(value, field: entry.field, table: entry.recordType, db),
                          time: time.map { Date(timeIntervalSince1970: Double($0) / 1000) }, device: device)
         }
+        let current = isWhole || isGone || entry.cause != nil ? nil : try changedSince(entry, db)
+        let losingValue = entry.winner == "local" ? entry.remote : entry.local
+        let holdsOther = winner != .delete && current.map { $0 == losingValue } == true
         return ConflictItem(
             entry: entry,
             kind: ConflictText.kind(entry.recordType),
@@ -232,11 +241,10 @@ public final class ConflictsViewModel: ViewModel {
             reason: reason(entry, isAboutThisDevice: isAboutThisDevice),
             resolvedAt: Date(timeIntervalSince1970: Double(entry.resolvedAt) / 1000),
             isDismissed: entry.isDismissed,
-            canKeepOther: !isWhole && winner != .delete && !isGone && entry.cause == nil,
+            canKeepOther: !isWhole && winner != .delete && !isGone && entry.cause == nil && !holdsOther,
             isAboutThisDevice: isAboutThisDevice,
-            now: isWhole || isGone || entry.cause != nil ? nil : try changedSince(entry, db).map {
-                try ConflictText.value($0, field: entry.field, table: entry.recordType, db) ?? "none"
-            })
+            now: try current.map { try ConflictText.value($0, field: entry.field, table: entry.recordType, db) ?? "none" },
+            holdsOtherValue: holdsOther)
     }
 
     /// A reminder's or list's field as stored now, when it is not the value

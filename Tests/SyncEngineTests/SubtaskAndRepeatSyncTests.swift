@@ -530,6 +530,10 @@ import TestSupport
             let item = try device.db.read { db in try ConflictsViewModel.item(entry, db, device: device.name) }
             // (The completion, when it is the later edit, is the value kept.)
             #expect(item.now == (moveIsLater ? "2027-01-18 19:00" : nil), "\(device.name): \(item)")
+            // The series holds the completion's date again: putting it back
+            // would change nothing, and is not offered.
+            #expect(item.canKeepOther == !moveIsLater, "\(device.name)")
+            if moveIsLater { #expect(item.whyNoOtherValue.hasSuffix("already: there is nothing to put back")) }
         }
     }
 
