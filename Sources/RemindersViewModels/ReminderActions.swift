@@ -67,7 +67,7 @@ enum ReminderActions {
         do {
             let deleted = try environment.store.deleteReminder(id: id)
             environment.completions.cancelled(id)
-            return ActionResult(message: "Deleted “\(deleted.reminder.title)”", undo: .restoreReminder(deleted))
+            return ActionResult(message: "Deleted \(deleted.description)", undo: .restoreReminder(deleted))
         } catch {
             return .failed(describe(error))
         }

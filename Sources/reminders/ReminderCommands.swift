@@ -404,7 +404,9 @@ struct DeleteCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let id = try context.reminder(reminder)
         let deleted = try context.store.deleteReminder(id: id)
-        print(confirmation("Deleted", deleted.reminder.title, id: id))
+        let count = deleted.subtaskCount
+        print(confirmation("Deleted", deleted.reminder.title, id: id,
+                           detail: count == 0 ? nil : count == 1 ? "with its subtask" : "with its \(count) subtasks"))
     }
 }
 

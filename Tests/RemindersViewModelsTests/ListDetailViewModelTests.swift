@@ -81,6 +81,21 @@ import Testing
                 == "Completed this occurrence of “Mow lawn” and 2 open subtasks, open again for the next")
     }
 
+    /// Deleting a parent says its subtasks went with it; undo brings all back.
+    @Test func deletingAParentSaysItsSubtasksWentWithIt() throws {
+        let world = try World()
+        let home = try world.list("Home")
+        let pack = try world.reminder("Pack", in: home)
+        for title in ["Socks", "Passport"] {
+            _ = try world.store.createReminder(ReminderDraft(listID: home, title: title, parentID: pack))
+        }
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(home))
+        let deleted = detail.delete(id: pack)
+        #expect(deleted.message == "Deleted “Pack” and its 2 subtasks")
+        #expect(detail.undo(try #require(deleted.undo)).message == "Restored “Pack”")
+        #expect(try world.store.writer.read { try Reminder.fetchCount($0) } == 3)
+    }
+
     @Test func togglingBackBeforeTheDelayKeepsItIncomplete() async throws {
         let (world, clock, _, id, detail) = try Self.callMom(completionDelay: 0.2)
         detail.toggleCompletion(id: id)
