@@ -115,14 +115,17 @@ struct AddCommand: ParsableCommand {
             let title = lists.first { $0.id == listID }?.title ?? listID
             var shown = draft
             shown.dueDate = reminder.dueDate
-            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title) + "\n").utf8))
+            let parentTitle = try parentID.map { try context.reminderRow(id: $0).reminder.title }
+            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title, parentTitle: parentTitle) + "\n").utf8))
         }
         print(reminder.id)
     }
 
-    /// `Added “Pay rent” to Home · due Fri 2026-11-27 09:00 · !! medium · #bills · flagged`
-    static func summary(_ draft: ReminderDraft, listTitle: String) -> String {
-        var parts = ["Added \(quoted(draft.title)) to \(TerminalText.clean(listTitle))"]
+    /// `Added “Pay rent” to Home · due Fri 2026-11-27 09:00 · !! medium · #bills · flagged`;
+    /// a subtask `Added “Socks” to Home, under “Pack”`.
+    static func summary(_ draft: ReminderDraft, listTitle: String, parentTitle: String? = nil) -> String {
+        var parts = ["Added \(quoted(draft.title)) to \(TerminalText.clean(listTitle))"
+                     + (parentTitle.map { ", under \(quoted($0))" } ?? "")]
         if draft.dueDate != nil { parts.append(ReminderWords.due(draft.dueDate)) }
         if draft.priority != .none { parts.append(ReminderWords.priority(draft.priority)) }
         if !draft.tags.isEmpty { parts.append(ReminderWords.tags(draft.tags)) }

@@ -38,6 +38,9 @@ struct QuickAddCommandTests {
         #expect(UUID(uuidString: id) != nil)
         let rent = try #require(try reminders(cli)["Pay rent"])
         #expect(rent["id"] as? String == id)
+        // A subtask says whose.
+        let receipt = try cli.run("add", "Keep the receipt", "--parent", id)
+        #expect(receipt.status == 0 && receipt.stderr == "Added “Keep the receipt” to Home, under “Pay rent”\n", "\(receipt)")
         #expect(rent["listID"] as? String == (try listID(cli, "Home")))
         #expect(rent["dueDate"] as? String == "2026-11-26T09:00")
         #expect(rent["priority"] as? String == "medium")
