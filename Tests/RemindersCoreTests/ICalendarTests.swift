@@ -113,6 +113,16 @@ import TestSupport
         // Moved back, nothing names an occurrence.
         try a.updateReminder(id: bins.id, ReminderChanges(dueDate: .some(try due("2026-03-02T08:00"))))
         #expect(!(try exported(a)).contains("X-REMINDERS-OCCURRENCE"))
+        // A day's reminder snoozed to a time the next morning stays a day's
+        // series: the occurrence keeps its form (a date) through the file.
+        let plants = try a.createReminder(ReminderDraft(listID: home.id, title: "Water plants", dueDate: try due("2026-03-02"),
+                                                        repeatRule: "FREQ=DAILY"))
+        try a.moveOccurrence(id: plants.id, to: try due("2026-03-03T09:00"))
+        let c = try makeStore()
+        try importFile(try file("c.ics", try exported(a)), into: c)
+        let snoozed = try #require(try c.read { try Reminder.fetchOne($0, key: plants.id) })
+        #expect(snoozed.occurrence?.description == "2026-03-02")
+        #expect(Repeats.nextOccurrences(snoozed, count: 2).map(\.description) == ["2026-03-04", "2026-03-05"])
         // A value that is no date is named with its line.
         let bad = try file("bad.ics", calendar("BEGIN:VTODO\nUID:x1\nSUMMARY:Bins\nDUE:20260304\nRRULE:FREQ=WEEKLY\nX-REMINDERS-OCCURRENCE:soon\nEND:VTODO"))
         #expect(throws: CoreError.self) { try importFile(bad, into: b) }
