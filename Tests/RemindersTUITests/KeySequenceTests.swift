@@ -234,6 +234,31 @@ import RemindersViewModels
         #expect(try world.reminder(titled: "Pay rent")?.reminder.dueDate?.description == "2026-03-10")
     }
 
+    /// A save refused for an empty title says so; typing a title makes the
+    /// line untrue, and it goes at once rather than after its six seconds.
+    @Test func theSaveErrorGoesOnceTheFieldIsFixed() throws {
+        let world = try TestWorld()
+        world.press(.enter, .character("a"))
+        world.press(.control("s"))
+        #expect(world.app.toast?.isError == true, "\(String(describing: world.app.toast))")
+        world.type("P")
+        #expect(world.app.toast == nil)
+    }
+
+    /// A toast is about its screen: a hint on Home does not follow the user
+    /// into the screen they open next; one that offers undo does.
+    @Test func aHintStaysOnItsScreen() throws {
+        let world = try TestWorld()
+        world.app.showMessage("Select one of My Lists first")
+        world.press(.character("/"))
+        #expect(world.app.toast == nil)
+        world.press(.escape)
+        world.openList("Work")
+        world.press(.character("d"))
+        world.press(.character("/"))
+        #expect(world.app.toast?.canUndo == true)
+    }
+
     @Test func cancellingAnEditedFormAsksBeforeDiscarding() throws {
         let world = try TestWorld()
         world.press(.enter, .character("a"))

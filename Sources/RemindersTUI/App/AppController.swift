@@ -99,6 +99,10 @@ final class AppController {
     // MARK: Navigation
 
     func push(_ screen: ScreenController) {
+        // A toast is about the screen it was shown on ("Select one of My
+        // Lists first", an error); one that offers undo carries on, as `u`
+        // works on every screen.
+        if toast?.canUndo != true { toast = nil }
         stack.append(screen)
         screen.start(self)
     }
@@ -156,6 +160,11 @@ final class AppController {
     func showMessage(_ message: String, duration: TimeInterval? = nil) {
         toast = Toast(message: message, isError: false, canUndo: false,
                       expires: now().addingTimeInterval(duration ?? options.toastDuration))
+    }
+
+    /// Takes away an error's toast, once what it said no longer holds.
+    func withdrawError() {
+        if toast?.isError == true { toast = nil }
     }
 
     func showError(_ message: String) {

@@ -93,13 +93,21 @@ final class ReminderFormScreen: ViewModelScreen {
 
     func handleText(_ key: Key, app: AppController) -> Bool {
         guard let character = key.typedCharacter else { return false }
-        return editFocusedText { field in
+        let edited = editFocusedText { field in
             field.insert(character)
             return true
         } notes: { notes in
             notes.insert(character)
             return true
         }
+        if edited { withdrawSaveError(app) }
+        return edited
+    }
+
+    /// Once every field the refused save named has been edited, its line
+    /// is no longer true: it goes (it stayed for its six seconds).
+    private func withdrawSaveError(_ app: AppController) {
+        if viewModel.state.fieldErrors.isEmpty { app.withdrawError() }
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
@@ -140,7 +148,9 @@ final class ReminderFormScreen: ViewModelScreen {
             editNotesExternally(app)
         default:
             if Self.deletions.contains(action), !mayDelete(app) { return true }
-            return editText(action)
+            let edited = editText(action)
+            if edited { withdrawSaveError(app) }
+            return edited
         }
         return true
     }
