@@ -300,6 +300,11 @@ struct EditCommand: ParsableCommand {
             // A series' occurrence moved: which one, and that the series stays.
             if let occurrence = new.occurrence, new.repeatRule != nil {
                 parts.append(ReminderWords.due(new.dueDate) + " (moved from \(ReminderTable.formatWithWeekday(occurrence)); the series stays)")
+            } else if new.repeatRule != nil, new.repeatRule == old.repeatRule, old.dueDate != nil {
+                // Not a move of one occurrence: back on the schedule, or a
+                // new time of day for every occurrence.
+                parts.append(ReminderWords.due(new.dueDate)
+                             + (old.occurrence != nil ? " (back on its schedule)" : " (the series' time from now on)"))
             } else {
                 parts.append(ReminderWords.due(new.dueDate))
             }

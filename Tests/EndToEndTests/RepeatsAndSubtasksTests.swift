@@ -39,6 +39,12 @@ struct RepeatsAndSubtasksTests {
         _ = try ok(runner, desktop, "sync")
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
                 .hasSuffix("due Sat 2026-11-21 (moved from Mon 2026-11-23; the series stays)."))
+        // Back to Monday, and on: the confirmation says which kind of edit it was.
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23").hasSuffix("due Mon 2026-11-23 (back on its schedule)."))
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23 10:00")
+                .hasSuffix("due Mon 2026-11-23 10:00 (the series' time from now on)."))
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23").hasSuffix("due Mon 2026-11-23 (the series' time from now on)."))
+        _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
         let moved = try #require(try json(ok(runner, laptop, "show", "Home", "--json")) as? [[String: Any]])
         let row = try #require(moved.first { $0["id"] as? String == mow })
         #expect(row["dueDate"] as? String == "2026-11-21")
