@@ -382,6 +382,23 @@ import TestSupport
         #expect(try store.read { try Reminder.fetchCount($0) } == 1)
     }
 
+    /// A file imported before, imported again into a list named with
+    /// `--list`, moves its to-dos there, as this device has them; the list
+    /// is not left empty with "4 unchanged".
+    @Test func importingAgainIntoAnotherListMovesTheToDosThere() throws {
+        let store = try makeStore()
+        let path = try file("x.ics", calendar("BEGIN:VTODO\nUID:1\nSUMMARY:one\nEND:VTODO\nBEGIN:VTODO\nUID:2\nSUMMARY:two\nEND:VTODO"))
+        try importFile(path, into: store)
+        let again = try importFile(path, into: store, .init(list: "Elsewhere"))
+        #expect(again.count(.updated) == 2 && again.unchanged == 0)
+        let lists = try store.read { db in try String.fetchAll(db, sql: """
+            SELECT DISTINCT l.title FROM reminders r JOIN remindersLists l ON l.id = r.remindersListID
+            """) }
+        #expect(lists == ["Elsewhere"])
+        // Once there, the same import changes nothing.
+        #expect(try importFile(path, into: store, .init(list: "Elsewhere")).unchanged == 2)
+    }
+
     @Test func aVdirFolderRoundTripsAndKeepsDeletesAndRemoteEditsApart() throws {
         let a = try makeStore()
         let list = try a.createList(title: "Chores")

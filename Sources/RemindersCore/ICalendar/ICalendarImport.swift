@@ -210,6 +210,19 @@ public enum ICalendarImport {
             }
             if let existing {
                 if isUnchanged(existing, incoming: reminder, kept: kept, item: item, tagsHere: existingTags[id] ?? []) {
+                    if options.list != nil, existing.remindersListID != listID {
+                        // Asked into another list: it moves there, as this
+                        // device has it (the file says nothing newer).
+                        try store.writeGuard(db, [existing.remindersListID, listID])
+                        var moved = existing
+                        moved.remindersListID = listID
+                        moved.parentID = reminder.parentID
+                        moved.position = reminder.position
+                        try moved.updateChanges(db, from: existing)
+                        summary.changes.append(.init(kind: .updated, list: listTitle, title: existing.title))
+                        try record(db, item: item)
+                        continue
+                    }
                     summary.unchanged += 1
                     try record(db, item: item)
                     continue
