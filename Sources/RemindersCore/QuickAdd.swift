@@ -123,6 +123,15 @@ public struct QuickAdd: Equatable, Sendable {
             }
             words.removeSubrange(range)
         }
+        // A date written as one (2026-02-30) that is none is a mistake, not
+        // a title word: said, as --due says it.
+        if due == nil, let word = words.first(where: Self.isWrittenAsADate) {
+            do throws(NaturalDateError) {
+                _ = try dates.parse(word)
+            } catch {
+                throw .badDate(String(describing: error))
+            }
+        }
         guard hasMarks else { return }
         title = words.joined(separator: " ")
         guard !title.isEmpty else { throw .noTitle(whole) }
@@ -136,6 +145,13 @@ public struct QuickAdd: Equatable, Sendable {
         guard let match = matches.first else { throw .noSuchList(listName) }
         guard matches.count == 1 else { throw .ambiguousList(listName, ids: matches.map(\.id)) }
         return match
+    }
+
+    /// `2026-02-30`, `2026-2-3T09:00`: digits in a date's shape.
+    static func isWrittenAsADate(_ word: String) -> Bool {
+        let day = word.split(separator: "T", maxSplits: 1).first.map(String.init) ?? word
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].count == 4 && parts.allSatisfy { (1...4).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// Whether the text held anything besides the title.
@@ -227,6 +243,8 @@ public enum QuickAddError: Error, Equatable, Sendable, CustomStringConvertible {
     case twoPriorities(String, String)
     case twoLists(String, String)
     case badTag(String, String)
+    /// A word written as a date that is none (`2026-02-30`).
+    case badDate(String)
     /// `^Name`, and no list has that title.
     case noSuchList(String)
     /// `^Name`, and several lists have that title.
@@ -239,6 +257,7 @@ public enum QuickAddError: Error, Equatable, Sendable, CustomStringConvertible {
         case .twoPriorities(let first, let second): "two priorities, '\(first)' and '\(second)': keep one"
         case .twoLists(let first, let second): "two lists, '\(first)' and '\(second)': keep one"
         case .badTag(let word, let message): "'\(word)': \(message)"
+        case .badDate(let message): message
         case .noSuchList(let name): "no list is titled '\(name)' (from ^\(name))"
         case .ambiguousList(let name, let ids):
             "more than one list is titled '\(name)' (\(ids.map { String($0.prefix(8)) }.joined(separator: ", ")))"

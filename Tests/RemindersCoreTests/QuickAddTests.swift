@@ -60,6 +60,8 @@ struct QuickAddTests {
         ("Report ^Garden", "Report | - |  | - | Garden | -"),
         ("Report ^home ^HOME", "Report | - |  | - | Home | -"),
         ("2^10 is 1024", "2^10 is 1024 | - |  | - | - | -"),
+        // Digits with dashes that are no date's shape stay in the title.
+        ("Call 555-123-4567", "Call 555-123-4567 | - |  | - | - | -"),
     ])
     func readsTheLine(text: String, expected: String) {
         #expect(quick(text) == expected, "\(text)")
@@ -72,6 +74,9 @@ struct QuickAddTests {
         ("Pay #\(String(repeating: "x", count: 101))", "error: '#\(String(repeating: "x", count: 101))': tag is 101 characters long; the limit is 100"),
         ("   ", "error: title must not be empty"),
         ("Bell \u{7}", "error: title must not contain control characters"),
+        // A word written as a date that is none is not a title word.
+        ("Pay rent 2026-02-30", "error: 2026-02-30: February 2026 has 28 days"),
+        ("Pay rent 2026-13-01 #bills", "error: 2026-13-01: there is no month 13 (months are 1–12)"),
     ])
     func badLinesSayWhy(text: String, expected: String) {
         #expect(quick(text) == expected)
