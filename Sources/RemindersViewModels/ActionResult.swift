@@ -203,6 +203,22 @@ public enum UndoAction: Equatable, Sendable {
         return restored.filter { $0.reminder.status == .completing }.map(\.reminder.id)
     }
 
+    /// The reminder a screen should select once the undo is applied: the
+    /// one it brings back or changes (the first of several, a parent
+    /// before its subtasks). Nil when it takes reminders away or is
+    /// about a list.
+    public var revealedReminderID: String? {
+        switch self {
+        case .restoreReminder(let deleted): deleted.reminder.id
+        case .restoreReminders(let deleted): deleted.first?.reminder.id
+        case .uncomplete(let id), .setFlag(let id, _), .restoreDueDate(let id, _), .setSnooze(let id, _, _),
+             .setPriority(let id, _), .restoreFields(let id, _), .setParent(let id, _):
+            id
+        case .uncompleteReminders(let ids): ids.first
+        case .complete, .completeReminders, .deleteReminder, .deleteReminders, .restoreList, .deleteList: nil
+        }
+    }
+
     /// The title of the one reminder or list the undo is about, read
     /// before it is applied (a delete's redo takes it away); nil when it is
     /// about several, or carries its own (a restore).

@@ -82,6 +82,8 @@ import RemindersViewModels
         world.press(.character("u"))
         #expect(world.text.contains("Prepare sprint demo"))
         #expect(try world.reminder(titled: "Prepare sprint demo")?.tags == ["work"])
+        // The row it brings back is the one selected: the next key acts on it.
+        #expect((world.app.top as? ListDetailScreen)?.selectedRow?.reminder.title == "Prepare sprint demo")
         #expect(world.app.toast?.message == "Restored “Prepare sprint demo” · ^R redo")
     }
 

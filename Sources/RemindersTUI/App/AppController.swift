@@ -196,6 +196,7 @@ final class AppController {
             return
         }
         if let inverse = result.undo { target.append(UndoEntry(action: inverse, perform: storeUndo())) }
+        if let id = entry.action.revealedReminderID { top?.reveal(reminderID: id) }
         showMessage((result.message ?? "Done") + suffix)
     }
 

@@ -33,6 +33,9 @@ protocol ScreenController: AnyObject {
     func perform(_ action: Action, app: AppController) -> Bool
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController)
+    /// Selects a reminder an undo brought back or changed, where the screen
+    /// lists it (or will, once its rows are read again).
+    func reveal(reminderID: String)
 }
 
 extension ScreenController {
@@ -42,4 +45,5 @@ extension ScreenController {
     func takeNotice() -> (message: String, isError: Bool)? { nil }
     func handleText(_ key: Key, app: AppController) -> Bool { false }
     func handleMouse(_ event: MouseEvent, app: AppController) -> Bool { false }
+    func reveal(reminderID: String) {}
 }

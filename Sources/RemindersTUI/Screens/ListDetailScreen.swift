@@ -70,6 +70,8 @@ final class ListDetailScreen: ViewModelScreen {
     /// once, rather than when the observation delivers it: a key pressed
     /// right after the form closed (`e`, space) is meant for the new
     /// reminder. A reminder this list does not show stays awaited.
+    func reveal(reminderID: String) { select(id: reminderID) }
+
     func select(id: String) {
         selection.await(key: id)
         if !viewModel.state.rows.contains(where: { $0.id == id }) { viewModel.refresh() }
