@@ -89,12 +89,6 @@ public struct DeletedReminder: Hashable, Sendable {
 
     /// The subtasks that went with it.
     public var subtaskCount: Int { subtasks.reduce(0) { $0 + 1 + $1.subtaskCount } }
-
-    /// "“Pack” and its 2 subtasks": what went, for a confirmation.
-    public var description: String {
-        let count = subtaskCount
-        return "“\(reminder.title)”" + (count == 0 ? "" : count == 1 ? " and its subtask" : " and its \(count) subtasks")
-    }
 }
 
 /// Every change a user can make to their reminders, each one transaction

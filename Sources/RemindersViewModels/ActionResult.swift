@@ -152,7 +152,14 @@ public enum UndoAction: Equatable, Sendable {
     /// (`before` against `after`, both from `fields(of:in:)`), as they were
     /// before it. The others may change elsewhere meanwhile, and stay.
     public static func restoring(_ before: ReminderChanges, after: ReminderChanges) -> ReminderChanges {
-        before.differing(from: after)
+        var fields = before.differing(from: after)
+        // A due date and the occurrence it stands for go back together
+        // (`Repeats.scheduleColumns`): one alone would be paired anew.
+        if fields.dueDate != nil || fields.occurrence != nil {
+            fields.dueDate = before.dueDate
+            fields.occurrence = before.occurrence
+        }
+        return fields
     }
 
     /// A reminder's editable fields as they are now, for `restoreFields`.
@@ -241,44 +248,41 @@ public enum UndoAction: Equatable, Sendable {
     }
 
     /// The toast's line after undoing, naming what it was about (`subject`,
-    /// from `subject(in:)`) where that is one reminder or list.
-    public func doneMessage(subject: String?) -> String {
-        guard let subject else { return doneMessage }
-        let name = "“\(subject)”"
+    /// from `subject(in:)`) where that is one reminder or list; without a
+    /// subject, in words that need none.
+    public func doneMessage(subject: String? = nil) -> String {
+        let name = subject.map { "“\($0)”" }
+        func named(_ with: (String) -> String, _ without: String) -> String { name.map(with) ?? without }
         switch self {
-        case .uncomplete, .uncompleteReminders: return "\(name) marked incomplete"
-        case .complete, .completeReminders: return "Completed \(name) again"
-        case .setFlag(_, let flagged): return flagged ? "Flagged \(name)" : "Unflagged \(name)"
+        case .restoreReminder(let deleted): return "Restored “\(deleted.reminder.title)”"
+        case .restoreList(let deleted): return "Restored “\(deleted.list.title)”"
+        case .restoreReminders(let items): return items.count == 1 ? "Restored 1 reminder" : "Restored \(items.count) reminders"
+        case .uncomplete: return named({ "\($0) marked incomplete" }, "Marked incomplete")
+        case .complete: return named({ "Completed \($0) again" }, "Completed again")
+        case .setFlag(_, let flagged):
+            return named({ (flagged ? "Flagged " : "Unflagged ") + $0 }, flagged ? "Flagged" : "Unflagged")
         case .restoreDueDate(_, let due):
-            return due.map { "\(name) due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "\(name) has no due date again"
-        case .setSnooze(_, _, let until): return until == nil ? "\(name) due now again" : "Snoozed \(name) again"
-        case .setPriority(_, let priority): return "\(name): priority \(priority == .none ? "none" : priority.name) again"
-        case .deleteReminder, .deleteReminders, .deleteList: return "Deleted \(name) again"
-        case .setParent(_, let parentID): return parentID == nil ? "\(name) is a top-level reminder again" : "\(name) is a subtask again"
-        case .restoreFields(_, let fields): return "Put back “\(fields.title ?? subject)” as it was"
-        case .restoreReminder, .restoreList, .restoreReminders: return doneMessage
-        }
-    }
-
-    /// The toast's line after undoing, without reading what it is about.
-    public var doneMessage: String {
-        switch self {
-        case .restoreReminder(let deleted): "Restored “\(deleted.reminder.title)”"
-        case .restoreList(let deleted): "Restored “\(deleted.list.title)”"
-        case .restoreReminders(let items): items.count == 1 ? "Restored 1 reminder" : "Restored \(items.count) reminders"
-        case .uncomplete: "Marked incomplete"
-        case .complete: "Completed again"
-        case .setFlag(_, let flagged): flagged ? "Flagged" : "Unflagged"
-        case .restoreDueDate(_, let due): due.map { "Due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? "No due date again"
-        case .setSnooze(_, _, let until): until == nil ? "Due now again" : "Snoozed again"
-        case .setPriority(_, let priority): priority == .none ? "Priority: none again" : "Priority: \(priority.name) again"
-        case .restoreFields(_, let fields): fields.title.map { "Put back “\($0)” as it was" } ?? "Put back the reminder as it was"
-        case .deleteReminder: "Deleted again"
-        case .deleteReminders(let ids): ids.count == 1 ? "Deleted 1 reminder again" : "Deleted \(ids.count) reminders again"
-        case .deleteList: "Deleted the list again"
-        case .uncompleteReminders(let ids): ids.count == 1 ? "Marked incomplete" : "Marked \(ids.count) reminders incomplete"
-        case .completeReminders(let ids): ids.count == 1 ? "Completed again" : "Completed \(ids.count) reminders again"
-        case .setParent(_, let parentID): parentID == nil ? "Top-level reminder again" : "Subtask again"
+            let date = due.map { $0.description.replacingOccurrences(of: "T", with: " ") }
+            return named({ name in date.map { "\(name) due \($0) again" } ?? "\(name) has no due date again" },
+                         date.map { "Due \($0) again" } ?? "No due date again")
+        case .setSnooze(_, _, let until):
+            return until == nil ? named({ "\($0) due now again" }, "Due now again") : named({ "Snoozed \($0) again" }, "Snoozed again")
+        case .setPriority(_, let priority):
+            let level = priority == .none ? "none" : priority.name
+            return named({ "\($0): priority \(level) again" }, "Priority: \(level) again")
+        case .restoreFields(_, let fields):
+            return (fields.title ?? subject).map { "Put back “\($0)” as it was" } ?? "Put back the reminder as it was"
+        case .deleteReminder: return named({ "Deleted \($0) again" }, "Deleted again")
+        case .deleteReminders(let ids):
+            return ids.count == 1 ? named({ "Deleted \($0) again" }, "Deleted 1 reminder again") : "Deleted \(ids.count) reminders again"
+        case .deleteList: return named({ "Deleted \($0) again" }, "Deleted the list again")
+        case .uncompleteReminders(let ids):
+            return ids.count == 1 ? named({ "\($0) marked incomplete" }, "Marked incomplete") : "Marked \(ids.count) reminders incomplete"
+        case .completeReminders(let ids):
+            return ids.count == 1 ? named({ "Completed \($0) again" }, "Completed again") : "Completed \(ids.count) reminders again"
+        case .setParent(_, let parentID):
+            return parentID == nil ? named({ "\($0) is a top-level reminder again" }, "Top-level reminder again")
+                : named({ "\($0) is a subtask again" }, "Subtask again")
         }
     }
 }

@@ -67,7 +67,9 @@ enum ReminderActions {
         do {
             let deleted = try environment.store.deleteReminder(id: id)
             environment.completions.cancelled(id)
-            return ActionResult(message: "Deleted \(deleted.description)", undo: .restoreReminder(deleted))
+            let count = deleted.subtaskCount
+            let subtasks = count == 0 ? "" : count == 1 ? " and its subtask" : " and its \(count) subtasks"
+            return ActionResult(message: "Deleted “\(deleted.reminder.title)”" + subtasks, undo: .restoreReminder(deleted))
         } catch {
             return .failed(describe(error))
         }

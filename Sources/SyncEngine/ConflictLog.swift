@@ -289,7 +289,10 @@ extension SyncEngine {
                 guard let other = try Row.fetchOne(db, sql: """
                     SELECT * FROM sync_conflicts
                     WHERE recordType = ? AND recordName = ? AND field = ? AND resolvedAt = ? AND winner = ? AND cause IS NULL
-                    """, arguments: [entry.recordType, entry.recordID, field, entry.resolvedAt, entry.winner])
+                      AND localDevice IS ? AND remoteDevice IS ?
+                    ORDER BY rowid DESC LIMIT 1
+                    """, arguments: [entry.recordType, entry.recordID, field, entry.resolvedAt, entry.winner,
+                                     entry.localDevice, entry.remoteDevice])
                 else { continue }
                 changed = try restore(ConflictEntry(row: other), in: table, db) || changed
             }

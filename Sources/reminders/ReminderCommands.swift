@@ -304,7 +304,7 @@ struct EditCommand: ParsableCommand {
                 // Not a move of one occurrence: back on the schedule, or a
                 // new time of day for every occurrence.
                 parts.append(ReminderWords.due(new.dueDate)
-                             + (old.occurrence != nil ? " (back on its schedule)" : " (the series' time from now on)"))
+                             + (old.occurrence != nil && new.dueDate == old.occurrence ? " (back on its schedule)" : " (the series' time from now on)"))
             } else {
                 parts.append(ReminderWords.due(new.dueDate))
             }

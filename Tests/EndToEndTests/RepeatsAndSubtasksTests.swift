@@ -44,6 +44,11 @@ struct RepeatsAndSubtasksTests {
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23 10:00")
                 .hasSuffix("due Mon 2026-11-23 10:00 (the series' time from now on)."))
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23").hasSuffix("due Mon 2026-11-23 (the series' time from now on)."))
+        // Moved, then a new time on the occurrence's own day: the series' time.
+        _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23 08:00")
+                .hasSuffix("due Mon 2026-11-23 08:00 (the series' time from now on)."))
+        _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23")
         _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-21")
         let moved = try #require(try json(ok(runner, laptop, "show", "Home", "--json")) as? [[String: Any]])
         let row = try #require(moved.first { $0["id"] as? String == mow })

@@ -110,6 +110,11 @@ import TestSupport
         #expect(stable(try exported(b)) == stable(text))
         _ = try b.complete(id: bins.id)
         #expect(try b.read { try Reminder.fetchOne($0, key: bins.id) }?.dueDate?.description == "2026-03-09T08:00")
+        // The copy of the occurrence done keeps which one it was, through a
+        // file too: taking the completion back there moves the series back.
+        let e = try makeStore()
+        try importFile(try file("b.ics", try exported(b)), into: e)
+        #expect(try dump(e) == dump(b))
         // Moved back, nothing names an occurrence.
         try a.updateReminder(id: bins.id, ReminderChanges(dueDate: .some(try due("2026-03-02T08:00"))))
         #expect(!(try exported(a)).contains("X-REMINDERS-OCCURRENCE"))
@@ -125,7 +130,22 @@ import TestSupport
         #expect(Repeats.nextOccurrences(snoozed, count: 2).map(\.description) == ["2026-03-04", "2026-03-05"])
         // A value that is no date is named with its line.
         let bad = try file("bad.ics", calendar("BEGIN:VTODO\nUID:x1\nSUMMARY:Bins\nDUE:20260304\nRRULE:FREQ=WEEKLY\nX-REMINDERS-OCCURRENCE:soon\nEND:VTODO"))
-        #expect(throws: CoreError.self) { try importFile(bad, into: b) }
+        do {
+            try importFile(bad, into: b)
+            Issue.record("a bad X-REMINDERS-OCCURRENCE was imported")
+        } catch {
+            #expect("\(error)".contains("bad.ics:10: X-REMINDERS-OCCURRENCE: 'soon' is not a date"), "\(error)")
+        }
+        // Another client that changed the rule kept the property it does not
+        // know: on a device that has the series, the new rule clears it.
+        let daily = text.replacingOccurrences(of: "RRULE:FREQ=WEEKLY;BYDAY=MO", with: "RRULE:FREQ=DAILY")
+            .replacingOccurrences(of: "DUE:20260304T080000", with: "DUE:20260311T080000")
+            .replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:20300101T000000Z", options: .regularExpression)
+        let d = try makeStore()
+        try importFile(try file("d1.ics", text), into: d)
+        try importFile(try file("d2.ics", daily), into: d)
+        let changed = try #require(try d.read { try Reminder.fetchOne($0, key: bins.id) })
+        #expect(changed.repeatRule == "FREQ=DAILY" && changed.occurrence == nil)
     }
 
     @Test func keepsWhatItDoesNotModelAndWritesItBack() throws {

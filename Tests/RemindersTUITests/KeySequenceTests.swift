@@ -259,6 +259,11 @@ import RemindersViewModels
         world.press(.character("d"))
         world.press(.character("/"))
         #expect(world.app.toast?.canUndo == true)
+        // News from elsewhere (conflicts, a due alert) stays too.
+        world.press(.escape)
+        world.app.showMessage("2 conflicts resolved · C review", isNews: true)
+        world.press(.character("/"))
+        #expect(world.app.toast?.message == "2 conflicts resolved · C review")
     }
 
     @Test func cancellingAnEditedFormAsksBeforeDiscarding() throws {

@@ -256,7 +256,7 @@ struct DueAlertSchedulerTests {
         #expect(alerts.alertTitles().isEmpty)
 
         // Without a due date before, the undo takes it away again.
-        #expect(UndoAction.restoreDueDate(id: id, nil).doneMessage == "No due date again")
+        #expect(UndoAction.restoreDueDate(id: id, nil).doneMessage() == "No due date again")
     }
 
     /// At 00:30 "tomorrow morning" is the morning after the user sleeps:

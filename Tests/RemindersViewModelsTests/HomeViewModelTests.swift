@@ -89,7 +89,7 @@ import Testing
         // The undo puts the list back where it was, with both reminders.
         let undo = try #require(result.undo)
         try undo.apply(to: world.store)
-        #expect(undo.doneMessage == "Restored “Work”")
+        #expect(undo.doneMessage() == "Restored “Work”")
         let back = try await home.waitFor { $0.lists.count == 2 }
         #expect(back.lists.map(\.list.title) == ["Work", "Home"])
         #expect(home.deletionSummary(listID: work)?.reminderCount == 2)

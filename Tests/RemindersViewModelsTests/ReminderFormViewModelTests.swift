@@ -240,6 +240,25 @@ import Testing
         #expect(series.repeatRule == "FREQ=DAILY" && series.occurrence == nil)
     }
 
+    /// A save that moves a snoozed series' due date to another day keeps
+    /// its occurrence; `u` puts the due date back with that occurrence, not
+    /// the due date alone (on the occurrence's day, it would have become
+    /// the series' new time).
+    @Test func undoingAMoveOfASnoozedSeriesKeepsItsOccurrence() throws {
+        let world = try World()
+        let id = try world.reminder("Pills", in: try world.list("Home"), due: "2026-03-01T21:00")
+        let store = world.environment.store
+        try store.updateReminder(id: id, ReminderChanges(repeatRule: .some("FREQ=DAILY")))
+        try store.moveOccurrence(id: id, to: DueDate("2026-03-01T21:30"))
+        let before = try UndoAction.fields(of: id, in: store)
+        try store.updateReminder(id: id, ReminderChanges(dueDate: .some(DueDate("2026-03-02T10:00"))))
+        let undo = UndoAction.restoreFields(id: id, UndoAction.restoring(before, after: try UndoAction.fields(of: id, in: store)))
+        #expect(undo.perform(in: world.environment).succeeded)
+        let series = try #require(try world.row(id)?.reminder)
+        #expect(series.dueDate?.description == "2026-03-01T21:30" && series.occurrence?.description == "2026-03-01T21:00")
+        #expect(Repeats.nextOccurrences(series, count: 1).map(\.description) == ["2026-03-02T21:00"])
+    }
+
     @Test func editingAMissingReminderThrows() throws {
         let world = try World()
         #expect(throws: CoreError.notFound("reminder nope not found")) {

@@ -190,6 +190,15 @@ public enum ICalendarImport {
             if let existing, !item.todo.givesCompletedAt, existing.isCompleted, reminder.isCompleted {
                 reminder.completedAt = existing.completedAt
             }
+            if let existing {
+                // A series' due date moved in the file is a move, as in the
+                // app. The occurrence a file names (X-REMINDERS-OCCURRENCE)
+                // counts while its rule is the one here: another client that
+                // changed the rule kept the property without knowing it.
+                if reminder.occurrence == nil || reminder.repeatRule != existing.repeatRule {
+                    reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
+                }
+            }
             var kept = item.todo.kept
             if item.todo.reminder.parentID != nil, reminder.parentID == nil,
                !kept.properties.contains(where: { $0.name == "RELATED-TO" && TodoMapping.isParentLink($0) }) {
@@ -203,11 +212,6 @@ public enum ICalendarImport {
                 throw CoreError.invalidInput("\(item.file):\(item.todo.line): the properties kept for UID '\(ICalParser.clip(item.todo.uid))' take \(reminder.icalendar!.utf8.count) bytes; the limit is \(Schema.maximumICalendarBytes)")
             }
             let listTitle = listTitles[listID] ?? listID
-            // A series' due date moved in the file is a move, as in the app;
-            // a file that says which occurrence it moved (RECURRENCE-ID) says so.
-            if let existing, reminder.occurrence == nil {
-                reminder.occurrence = Repeats.occurrence(before: existing, after: reminder)
-            }
             if let existing {
                 if isUnchanged(existing, incoming: reminder, kept: kept, item: item, tagsHere: existingTags[id] ?? []) {
                     if options.list != nil, existing.remindersListID != listID {

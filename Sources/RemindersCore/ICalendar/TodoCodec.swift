@@ -111,13 +111,16 @@ extension TodoMapping {
         let parentLink = fields[.parent]?.first
         let alarm = mappedAlarm(todo, due: due)
         let lead = alarm.flatMap { $0.lead > 0 ? $0.lead : nil }
+        // A series moved off its occurrence, or the copy of one completed
+        // so, names the occurrence.
+        let repeatOf = try value(.repeatOf)
         let reminder = Reminder(
             id: Self.id(forUID: uid), remindersListID: "", title: title, notes: notes, dueDate: due,
             priority: priority, isFlagged: try value(.flag) == "true",
             status: isCompleted ? .completed : .incomplete, completedAt: completedAt, position: 0,
             parentID: parentLink.map { Self.id(forUID: $0.text) }, repeatRule: rule,
-            repeatOf: try value(.repeatOf), alertBefore: lead,
-            occurrence: rule == nil ? nil : try value(.occurrence).flatMap(DueDate.init).flatMap { $0 == due ? nil : $0 })
+            repeatOf: repeatOf, alertBefore: lead,
+            occurrence: rule == nil && repeatOf == nil ? nil : try value(.occurrence).flatMap(DueDate.init).flatMap { $0 == due ? nil : $0 })
         let tags = tags(fields[.tags] ?? [])
         let item = ExportedReminder(reminder: reminder, tags: tags.sorted { TagKey.of($0) < TagKey.of($1) }, parentUID: parentLink?.text,
                                     repeatOfUID: fields[.repeatOf]?.first?.text)

@@ -288,7 +288,7 @@ struct TodoMapping {
             guard let uid = item.repeatOfUID else { return [] }
             return [.text("X-REMINDERS-REPEAT-OF", uid)]
         case .occurrence:
-            guard reminder.repeatRule != nil, let occurrence = reminder.occurrence else { return [] }
+            guard reminder.repeatRule != nil || reminder.repeatOf != nil, let occurrence = reminder.occurrence else { return [] }
             return [Self.dueProperty(occurrence, name: field.property)]
         }
     }
@@ -311,7 +311,7 @@ struct TodoMapping {
         case .position: return String(reminder.position)
         case .flag: return reminder.isFlagged ? "true" : nil
         case .repeatOf: return reminder.repeatOf
-        case .occurrence: return reminder.repeatRule != nil ? reminder.occurrence?.description : nil
+        case .occurrence: return reminder.repeatRule != nil || reminder.repeatOf != nil ? reminder.occurrence?.description : nil
         }
     }
 

@@ -21,10 +21,10 @@ extension AppController {
             return nil
         }
         for event in events {
-            if case .notifyFailed(let message) = event { showError(message) }
+            if case .notifyFailed(let message) = event { showError(message, isNews: true) }
         }
         guard !alerts.isEmpty else { return !events.isEmpty }
-        showMessage(Self.alertMessage(alerts, actKey: openAlertsKey, now: now()), duration: Self.alertToastDuration)
+        showMessage(Self.alertMessage(alerts, actKey: openAlertsKey, now: now()), duration: Self.alertToastDuration, isNews: true)
         return true
     }
 

@@ -101,8 +101,8 @@ final class AppController {
     func push(_ screen: ScreenController) {
         // A toast is about the screen it was shown on ("Select one of My
         // Lists first", an error); one that offers undo carries on, as `u`
-        // works on every screen.
-        if toast?.canUndo != true { toast = nil }
+        // works on every screen, and so does news from elsewhere.
+        if let toast, !toast.canUndo, !toast.isNews { self.toast = nil }
         stack.append(screen)
         screen.start(self)
     }
@@ -157,19 +157,19 @@ final class AppController {
         redoHistory.removeAll()
     }
 
-    func showMessage(_ message: String, duration: TimeInterval? = nil) {
+    func showMessage(_ message: String, duration: TimeInterval? = nil, isNews: Bool = false) {
         toast = Toast(message: message, isError: false, canUndo: false,
-                      expires: now().addingTimeInterval(duration ?? options.toastDuration))
+                      expires: now().addingTimeInterval(duration ?? options.toastDuration), isNews: isNews)
     }
 
-    /// Takes away an error's toast, once what it said no longer holds.
-    func withdrawError() {
-        if toast?.isError == true { toast = nil }
+    /// Takes away the error `message` showed, once it no longer holds.
+    func withdrawError(_ message: String) {
+        if toast?.isError == true, toast?.message == message { toast = nil }
     }
 
-    func showError(_ message: String) {
+    func showError(_ message: String, isNews: Bool = false) {
         toast = Toast(message: message, isError: true, canUndo: false,
-                      expires: now().addingTimeInterval(max(options.toastDuration, 6)))
+                      expires: now().addingTimeInterval(max(options.toastDuration, 6)), isNews: isNews)
     }
 
     /// Takes back the latest change of the history.
@@ -214,7 +214,7 @@ final class AppController {
     func tick() -> Bool {
         var changed = closeGoneScreens()
         for message in mailbox.take() {
-            showError(message)
+            showError(message, isNews: true)
             changed = true
         }
         if announceDueAlerts() { changed = true }
@@ -255,7 +255,7 @@ final class AppController {
         guard let offer = overlays.first(where: { $0 is FirstRunOverlay }),
               let home = stack.first as? HomeScreen, !home.viewModel.state.lists.isEmpty else { return false }
         dismiss(offer)
-        showMessage("Your lists arrived from another device: nothing to add")
+        showMessage("Your lists arrived from another device: nothing to add", isNews: true)
         return true
     }
 

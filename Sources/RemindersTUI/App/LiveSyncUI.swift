@@ -53,7 +53,7 @@ extension AppController {
     /// Shows the latest conflict news. Returns true when something changed.
     func announceConflicts() -> Bool {
         guard let message = syncNotices.take().last else { return false }
-        showMessage(message, duration: Self.conflictToastDuration)
+        showMessage(message, duration: Self.conflictToastDuration, isNews: true)
         return true
     }
 
@@ -95,7 +95,7 @@ extension AppController {
     func announceRejoin() -> Bool {
         guard let rejoin = statusBar.state.sync.rejoin, rejoin.at != announcedRejoin else { return false }
         announcedRejoin = rejoin.at
-        showMessage(TextSanitizer.firstLine(rejoin.sentence), duration: Self.rejoinToastDuration)
+        showMessage(TextSanitizer.firstLine(rejoin.sentence), duration: Self.rejoinToastDuration, isNews: true)
         return true
     }
 

@@ -7,4 +7,7 @@ struct Toast: Equatable {
     var isError: Bool
     var canUndo: Bool
     var expires: Date
+    /// News from elsewhere (a due alert, conflicts, sync going offline),
+    /// not about the screen it appeared on: it stays when a screen opens.
+    var isNews = false
 }

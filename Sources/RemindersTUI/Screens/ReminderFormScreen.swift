@@ -7,6 +7,9 @@ import RemindersViewModels
 final class ReminderFormScreen: ViewModelScreen {
     let viewModel: ReminderFormViewModel
     private var titleField: TextField
+    /// The error line the last refused save showed, until the fields it
+    /// named are edited.
+    private var refusedSaveLine: String?
     private var notes: TextArea
     private var dueDate: TextField
     private var dueTime: TextField
@@ -107,7 +110,9 @@ final class ReminderFormScreen: ViewModelScreen {
     /// Once every field the refused save named has been edited, its line
     /// is no longer true: it goes (it stayed for its six seconds).
     private func withdrawSaveError(_ app: AppController) {
-        if viewModel.state.fieldErrors.isEmpty { app.withdrawError() }
+        guard let line = refusedSaveLine, viewModel.state.fieldErrors.isEmpty else { return }
+        app.withdrawError(line)
+        refusedSaveLine = nil
     }
 
     func perform(_ action: Action, app: AppController) -> Bool {
@@ -146,12 +151,16 @@ final class ReminderFormScreen: ViewModelScreen {
             if let last = viewModel.tags.last { viewModel.removeTag(last) }
         case .editNotesInEditor:
             editNotesExternally(app)
+            return true
         default:
             if Self.deletions.contains(action), !mayDelete(app) { return true }
             let edited = editText(action)
             if edited { withdrawSaveError(app) }
             return edited
         }
+        // A choice changed (list, priority, alert, tags) may clear the
+        // last field the refused save named.
+        if action != .save { withdrawSaveError(app) }
         return true
     }
 
@@ -234,6 +243,7 @@ final class ReminderFormScreen: ViewModelScreen {
             if state.focusMove?.to == state.focus { line += " · focus moved to \(name)" }
             if errors.count > 1 { line += " · \(errors.count - 1) more in red" }
             app.showError(line)
+            refusedSaveLine = line
         }
     }
 
