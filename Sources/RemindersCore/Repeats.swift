@@ -85,6 +85,14 @@ public enum Repeats {
         return rule.advance(from: occurrence, completedOn: completedOn, movedTo: due)
     }
 
+    /// The due date completing `reminder` on `day` moves it on to; nil when
+    /// it does not repeat, or its rule runs out with this occurrence.
+    public static func nextDue(completing reminder: Reminder, on day: DueDate) -> DueDate? {
+        guard let rule = reminder.rule else { return nil }
+        let date = DueDate(year: day.year, month: day.month, day: day.day) ?? day
+        return advance(reminder, rule: rule, completedOn: date)?.due
+    }
+
     /// The occurrences after the one `reminder` stands at, `count` at
     /// most: what completing it on its due date gives, and then the series
     /// as scheduled.

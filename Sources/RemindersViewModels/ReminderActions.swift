@@ -33,7 +33,8 @@ enum ReminderActions {
                         : "Completed “\(title ?? "reminder")” and \(subtasks)"
                     return ActionResult(message: message, undo: .uncompleteReminders(ids: ids))
                 }
-                return ActionResult(message: "Completed “\(title ?? "reminder")”", undo: .uncomplete(id: id))
+                return ActionResult(message: completedMessage(reminder, title: title, environment: environment),
+                                    undo: .uncomplete(id: id))
             default:
                 environment.completions.cancelled(id)
                 return ActionResult(message: nil)
@@ -61,6 +62,19 @@ enum ReminderActions {
         } catch {
             return .failed(describe(error))
         }
+    }
+
+    /// "Completed “Bins”", and for a series what comes next: "Completed
+    /// this occurrence of “Bins”; next due Mon 2026-03-09", or that it was
+    /// the last.
+    private static func completedMessage(_ reminder: Reminder?, title: String?, environment: AppEnvironment) -> String {
+        let name = "“\(title ?? "reminder")”"
+        guard let reminder, reminder.rule != nil, reminder.dueDate != nil else { return "Completed \(name)" }
+        guard let next = Repeats.nextDue(completing: reminder, on: environment.store.clock.nowDue) else {
+            return "Completed \(name), the last of its repeats"
+        }
+        let date = next.description.replacingOccurrences(of: "T", with: " ")
+        return "Completed this occurrence of \(name); next due \(DueDate.weekdaySymbols[next.weekday]) \(date)"
     }
 
     static func delete(_ environment: AppEnvironment, id: String) -> ActionResult {

@@ -356,6 +356,8 @@ struct CompleteCommand: ParsableCommand {
         if after.status != .completed, after.repeatRule != nil, let due = after.dueDate {
             print(confirmation("Completed this occurrence of", after.title, id: id,
                                detail: "next due \(ReminderTable.formatWithWeekday(due))"))
+        } else if before.rule != nil, before.dueDate != nil, after.status == .completed {
+            print(confirmation("Completed", after.title, id: id, detail: "the last of its repeats"))
         } else {
             print(line)
         }

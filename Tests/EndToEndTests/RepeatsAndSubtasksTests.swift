@@ -83,6 +83,9 @@ struct RepeatsAndSubtasksTests {
         // Both complete Monday's bins while apart, then sync.
         #expect(try ok(runner, laptop, "complete", "Bins").contains("next due Mon 2026-11-30 19:00"))
         _ = try ok(runner, desktop, "complete", bins)
+        // A series' last occurrence says it was the last.
+        _ = try ok(runner, laptop, "add", "Vitamins", "--due", "2026-11-23", "--repeat-rule", "FREQ=DAILY;COUNT=1")
+        #expect(try ok(runner, laptop, "complete", "Vitamins").hasSuffix(": the last of its repeats."))
         for _ in 0..<2 {
             _ = try ok(runner, laptop, "sync")
             _ = try ok(runner, desktop, "sync")

@@ -81,6 +81,19 @@ import Testing
                 == "Completed this occurrence of “Mow lawn” and 2 open subtasks, open again for the next")
     }
 
+    /// Ticking a series says when it is due next, or that it was the last.
+    @Test func completingASeriesSaysWhatComesNext() throws {
+        let world = try World()
+        let home = try world.list("Home")
+        let mow = try world.store.createReminder(ReminderDraft(listID: home, title: "Mow lawn", dueDate: DueDate("2026-03-02"),
+                                                               repeatRule: "FREQ=WEEKLY;BYDAY=MO")).id
+        let once = try world.store.createReminder(ReminderDraft(listID: home, title: "Vitamins", dueDate: DueDate("2026-03-02"),
+                                                                repeatRule: "FREQ=DAILY;COUNT=1")).id
+        let detail = ListDetailViewModel(environment: world.environment, filter: .list(home))
+        #expect(detail.toggleCompletion(id: mow).message == "Completed this occurrence of “Mow lawn”; next due Mon 2026-03-09")
+        #expect(detail.toggleCompletion(id: once).message == "Completed “Vitamins”, the last of its repeats")
+    }
+
     /// Deleting a parent says its subtasks went with it; undo brings all back.
     @Test func deletingAParentSaysItsSubtasksWentWithIt() throws {
         let world = try World()
