@@ -148,8 +148,10 @@ extension SyncEngine {
     /// to a store it left merges against those: the versions both last
     /// agreed on. Otherwise an edit made on the store it left, and one made
     /// here meanwhile on the other store, would meet without their common
-    /// ancestor, and one would replace the other unlogged. One store's
-    /// records are kept, the last one left.
+    /// ancestor, and one would replace the other unlogged. The records of
+    /// the store last left are kept, and those of the store joined until
+    /// it confirms its own, so going back and forth between two stores
+    /// before a re-join has finished keeps both.
     func rejoin(_ db: Database, leaving: String? = nil, joining: String? = nil) throws {
         // Fetches start again from sequence 0, not from nil: a fetch from
         // nil leaves out deletes (a new device holds nothing to delete), and
@@ -168,7 +170,7 @@ extension SyncEngine {
                   SELECT \(table.primaryKey.quotedDatabaseIdentifier) FROM \(table.name.quotedDatabaseIdentifier))
                 """, arguments: [table.name])
         }
-        if leaving != nil { try Self.prepareLeftAncestors(db, keeping: joining) }
+        if let leaving { try Self.prepareLeftAncestors(db, keeping: joining, leaving: leaving) }
         let rows = try Row.fetchAll(db, sql: """
             SELECT \(Metadata.columns) FROM sync_metadata WHERE lastKnownServerRecord IS NOT NULL
             """)
@@ -227,8 +229,13 @@ extension SyncEngine {
                                      arguments: [try RecordCoder.encode(ancestor), type, name])
             }
         }
-        // One store's records kept: the one left now.
-        if let leaving { try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID != ?", arguments: [leaving]) }
+        // The records of the store left now are kept, and those of the one
+        // joined, until it confirms its own: a device that leaves it again
+        // before its re-join has (its records then have no change tag to
+        // keep) still has the versions it last agreed on there.
+        if let leaving {
+            try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID != ? AND storeID IS NOT ?", arguments: [leaving, joining])
+        }
         try SyncState.set(db, Self.fetchBeforeSendKey, 1)
         // The shares this user owns, named, to tell which the new server
         // lacks once its shares are read (`noteLostShares`).
@@ -240,10 +247,11 @@ extension SyncEngine {
     }
 
     /// Keeps only the records kept from `store` (the one being joined), to
-    /// be read as the re-join's ancestors; the store being left puts its
-    /// own in beside them.
-    private static func prepareLeftAncestors(_ db: Database, keeping store: String?) throws {
-        try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID IS NOT ?", arguments: [store])
+    /// be read as the re-join's ancestors, and from `leaving`, which puts
+    /// the records it confirmed since in over its older ones (a record it
+    /// never confirmed keeps the version kept before).
+    private static func prepareLeftAncestors(_ db: Database, keeping store: String?, leaving: String) throws {
+        try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID IS NOT ? AND storeID != ?", arguments: [store, leaving])
     }
 
     /// The last-known record `store` had confirmed when this device left it.

@@ -168,6 +168,43 @@ struct ServerDirectory {
         #expect(try a.export() == b.export())
     }
 
+    /// The same, with the device sent back and forth before a re-join
+    /// could finish (each other server unreachable right after its check:
+    /// first → second → first → second, then first for good). The versions
+    /// it last agreed on with the first server are still the ancestors:
+    /// before, the second trip away kept nothing of the first's, and the
+    /// two edits met without their ancestor.
+    @Test func backAndForthBeforeARejoinFinishesKeepsTheAncestors() throws {
+        let first = ServerDirectory(directory, name: "first")
+        let second = ServerDirectory(directory, name: "second")
+        let (a, b, _, milk) = try twoSyncedDevices(try first.open())
+        func connectUnreachable(_ server: DirectoryServer) {
+            func cut(_ base: any CloudDatabase) -> InterceptingDatabase {
+                InterceptingDatabase(base: base, fetchZoneChanges: { _, _, _ in throw CloudError.serverUnavailable("cut") })
+            }
+            a.engine.connect(privateDatabase: cut(server.database(user: a.user, scope: .private, device: a.name)),
+                             sharedDatabase: cut(server.database(user: a.user, scope: .shared, device: a.name)))
+        }
+        try a.store.updateReminder(id: milk.id, ReminderChanges(title: "Milk (a)"))
+        for server in [second, first, second] {
+            connectUnreachable(try server.open())
+            #expect(throws: (any Error).self) { try a.sync() }
+        }
+        b.clock.advance(60_000)
+        try b.store.updateReminder(id: milk.id, ReminderChanges(title: "Milk (b)"))
+        try b.sync()
+        a.connect(to: try first.open())
+        try a.sync()
+        try b.sync()
+        for device in [a, b] {
+            #expect(try device.reminder(milk.id)?.title == "Milk (b)", "\(device.name)")
+            let logged = try device.engine.conflicts().filter { $0.recordID == milk.id }
+            #expect(logged.map(\.field) == ["title"], "\(device.name): \(logged)")
+            #expect(logged.first?.ancestor == "Milk", "\(device.name): \(logged)")
+        }
+        #expect(try a.export() == b.export())
+    }
+
     /// A delete made on the other server meets an edit made meanwhile on
     /// the server left: the delete wins, as anywhere, and the lost edit is
     /// logged, since the kept version tells that there was one.
