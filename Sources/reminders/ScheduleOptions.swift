@@ -47,7 +47,7 @@ struct ScheduleOptions: ParsableArguments {
     /// The rule to set (RRULE text): nil leaves it, `.some(nil)` removes it.
     func rule(dates: NaturalDate) throws -> String?? {
         if noRepeat { return .some(nil) }
-        if let repeatRule { return .some(try Validation.repeatRule(repeatRule)) }
+        if let repeatRule { return .some(try Self.named("--repeat-rule", replacing: "repeat rule: ") { try Validation.repeatRule(repeatRule) }) }
         guard let repeatText else { return nil }
         do {
             return .some(try RepeatRule(parsing: repeatText, untilDate: { try? dates.parse($0) }).rrule)
@@ -59,6 +59,16 @@ struct ScheduleOptions: ParsableArguments {
     /// The alert lead to set: nil leaves it, `.some(nil)` alerts at the due time.
     func alert() throws -> Int?? {
         guard let alertBefore else { return nil }
-        return .some(try AlertBefore.parse(alertBefore))
+        return .some(try Self.named("--alert-before", replacing: "alert-before: ") { try AlertBefore.parse(alertBefore) })
+    }
+
+    /// Runs `body`, its bad input named by the option, as `--due` and
+    /// `--repeat` name theirs (the core names the field: "repeat rule: ").
+    private static func named<T>(_ option: String, replacing field: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch CoreError.invalidInput(let message) {
+            throw CoreError.invalidInput("\(option): " + (message.hasPrefix(field) ? String(message.dropFirst(field.count)) : message))
+        }
     }
 }

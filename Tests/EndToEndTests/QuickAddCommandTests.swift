@@ -149,6 +149,11 @@ struct QuickAddCommandTests {
         (["add", "Pay rent", "--due", "frday"],
          "reminders: --due: 'frday' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)\n"),
         (["add", "Pay rent", "--due", "2026-02-30"], "reminders: --due: 2026-02-30: February 2026 has 28 days\n"),
+        (["add", "Pay rent 2026-02-30"], "reminders: 2026-02-30: February 2026 has 28 days (--literal keeps the text as the title)\n"),
+        (["add", "Pay rent", "--repeat-rule", "FREQ=BOGUS"],
+         "reminders: --repeat-rule: FREQ=BOGUS is not a frequency: use DAILY, WEEKLY, MONTHLY or YEARLY\n"),
+        (["add", "Pay rent", "--due", "fri", "--alert-before", "5q"],
+         "reminders: --alert-before: duration '5q' has an unknown unit 'q' (use m, h, d or w; e.g. 90m, 2h, 1d or 1h30m), or none\n"),
     ])
     func badInputIsOneLineAndNothingIsWritten(arguments: [String], message: String) throws {
         let cli = try cli()
