@@ -506,6 +506,23 @@ import RemindersViewModels
         #expect(world.app.overlays.isEmpty)
     }
 
+    /// A page of the help is what it shows, less the line kept in view.
+    @Test func helpPagesByWhatItShows() throws {
+        let world = try TestWorld(width: 80, height: 24)
+        world.press(.character("?"))
+        func shown() throws -> (Int, Int) {
+            let footer = try #require(world.screen.textLines().first { $0.contains("↑↓ scroll") })
+            let numbers = try #require(footer.split(separator: "·").last?.split(separator: "/").compactMap {
+                Int($0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "│"))))
+            })
+            return (numbers[0], numbers[1])
+        }
+        let (first, total) = try shown()
+        world.press(.pageDown)
+        let (second, _) = try shown()
+        #expect(second == min(total, first + first - 1), "\(first) then \(second) of \(total)")
+    }
+
     @Test func toastsExpire() throws {
         let world = try TestWorld()
         world.press(.escape)

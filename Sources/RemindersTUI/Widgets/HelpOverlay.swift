@@ -4,6 +4,8 @@ final class HelpOverlay: Overlay {
     let screenContexts: [KeyContext]
     private(set) var filter = TextField()
     private var scrollTop = 0
+    /// Lines the last frame showed: a page.
+    private var pageHeight = 10
 
     init(contexts: [KeyContext]) {
         screenContexts = contexts
@@ -34,8 +36,9 @@ final class HelpOverlay: Overlay {
             }
         case .down: scrollTop += 1
         case .up: scrollTop = max(0, scrollTop - 1)
-        case .pageDown: scrollTop += 10
-        case .pageUp: scrollTop = max(0, scrollTop - 10)
+        // A page less one line, so the last line read stays in view.
+        case .pageDown: scrollTop += max(1, pageHeight - 1)
+        case .pageUp: scrollTop = max(0, scrollTop - max(1, pageHeight - 1))
         default: return false
         }
         return true
@@ -88,6 +91,7 @@ final class HelpOverlay: Overlay {
                     style: theme.focusedField, focused: true, placeholder: "type to filter", placeholderStyle: theme.dim)
         let lines = Self.lines(keyMap: app.keyMap, screenContexts: screenContexts, filter: filter.text, theme: theme)
         let height = inside.height - 3
+        pageHeight = height
         scrollTop = max(0, min(scrollTop, lines.count - height))
         for offset in 0..<max(0, height) {
             let index = scrollTop + offset
