@@ -221,10 +221,16 @@ public enum Repeats {
     /// kept, the series goes on from that occurrence. An occurrence no
     /// later than a copy's due date is one a release before v14 completed
     /// (by its due date, leaving the occurrence as it was): it no longer
-    /// stands, and is cleared.
+    /// stands, and is cleared. So is the occurrence of a reminder that no
+    /// longer repeats or has no due date: one device stopped the repeat
+    /// while the other moved an occurrence, and the merge kept both.
     @discardableResult
     public static func repair(_ db: Database) throws -> Int {
-        var moved = 0
+        try db.execute(sql: """
+            UPDATE reminders SET occurrence = NULL
+            WHERE occurrence IS NOT NULL AND repeatOf IS NULL AND (repeatRule IS NULL OR dueDate IS NULL)
+            """)
+        var moved = db.changesCount
         let series = try Row.fetchAll(db, sql: """
             SELECT id, dueDate, repeatRule, occurrence FROM reminders
             WHERE repeatRule IS NOT NULL AND status != 'completed' AND dueDate IS NOT NULL

@@ -637,6 +637,29 @@ import TestSupport
         #expect(try a.reminder(bins)?.dueDate?.description == "2027-01-18T19:00")
     }
 
+    /// A stops the repeat while B, later, moves this week's occurrence: the
+    /// merge keeps A's "no repeat" and B's occurrence, which nothing
+    /// repeats any more. Both devices end with the due date and no
+    /// occurrence, whichever order they sync in.
+    @Test(arguments: [true, false])
+    func aMoveOfASeriesStoppedElsewhereLeavesNoOccurrence(moverSyncsFirst: Bool) throws {
+        let directory = TemporaryDirectory()
+        let (a, b, list) = try start(directory)
+        let bins = try add(a, "Bins", in: list, due: "2027-01-11T19:00", rule: weekly)
+        try syncAll(a, b)
+        try a.store.updateReminder(id: bins, ReminderChanges(repeatRule: .some(nil)))
+        b.clock.advance(60_000)
+        try b.store.updateReminder(id: bins, ReminderChanges(dueDate: .some(DueDate("2027-01-12T19:00"))))
+        if moverSyncsFirst { try b.sync() }
+        try syncAll(a, b)
+        for device in [a, b] {
+            let row = try #require(try device.reminder(bins))
+            #expect(row.repeatRule == nil && row.occurrence == nil, "\(device.name): \(row)")
+            #expect(row.dueDate?.description == "2027-01-12T19:00", "\(device.name)")
+        }
+        #expect(try a.export() == b.export())
+    }
+
     @Test func theLastOccurrenceCompletesTheReminderForGood() throws {
         let directory = TemporaryDirectory()
         let (a, _, list) = try start(directory)
