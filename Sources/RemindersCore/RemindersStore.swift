@@ -55,12 +55,17 @@ public struct ReminderChanges: Hashable, Sendable {
     /// from the edit (`Repeats.occurrence`). A reminder that does not
     /// repeat, or has no due date, has none whatever is given.
     public var occurrence: DueDate??
+    /// Its place in its list, set as given (an undo puts a reminder back
+    /// where it was); nil keeps it, or puts it at the end of a list it
+    /// moves to.
+    public var position: Int?
 
     public init(title: String? = nil, notes: String? = nil, dueDate: DueDate?? = nil, priority: Priority? = nil,
                 isFlagged: Bool? = nil, listID: String? = nil, tags: [String]? = nil,
                 parentID: String?? = nil, repeatRule: String?? = nil, alertBefore: Int?? = nil,
-                occurrence: DueDate?? = nil) {
+                occurrence: DueDate?? = nil, position: Int? = nil) {
         self.occurrence = occurrence
+        self.position = position
         self.parentID = parentID
         self.repeatRule = repeatRule
         self.alertBefore = alertBefore
@@ -318,6 +323,7 @@ public final class RemindersStore: Sendable {
                 touched.insert(reminder.remindersListID)
                 reminder.position = try Self.nextPosition(db, listID: reminder.remindersListID)
             }
+            if let position = changes.position { reminder.position = position }
             // The occurrence goes with the due date and the rule: an edit of
             // neither leaves it (a snoozed series flagged stays snoozed).
             if let occurrence = changes.occurrence {

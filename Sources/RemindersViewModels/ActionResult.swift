@@ -61,7 +61,8 @@ public enum UndoAction: Equatable, Sendable {
     case setPriority(id: String, Priority)
     /// Sets a reminder's fields back as the form found them (the undo of
     /// an edit in the form): title, notes, due date and the occurrence it
-    /// stands for, priority, flag, list, tags, repeat and alert.
+    /// stands for, priority, flag, list and place in it, tags, repeat and
+    /// alert.
     case restoreFields(id: String, ReminderChanges)
     /// Deletes a reminder again (the undo of adding one, the redo of a
     /// restore).
@@ -172,7 +173,7 @@ public enum UndoAction: Equatable, Sendable {
                                priority: reminder.priority, isFlagged: reminder.isFlagged,
                                listID: reminder.remindersListID, tags: row.tags, parentID: .some(reminder.parentID),
                                repeatRule: .some(reminder.repeatRule), alertBefore: .some(reminder.alertBefore),
-                               occurrence: .some(reminder.occurrence))
+                               occurrence: .some(reminder.occurrence), position: reminder.position)
     }
 
     /// Applies the undo and keeps the completion batch in step: an undone
@@ -335,6 +336,7 @@ extension ReminderChanges {
         take(\.repeatRule)
         take(\.alertBefore)
         take(\.occurrence)
+        take(\.position)
         return result
     }
 }

@@ -259,6 +259,23 @@ import Testing
         #expect(Repeats.nextOccurrences(series, count: 1).map(\.description) == ["2026-03-02T21:00"])
     }
 
+    /// A save that moved a reminder to another list, undone, puts it back
+    /// where it was in its list, not at the end.
+    @Test func undoingAMoveToAnotherListPutsItBackInItsPlace() throws {
+        let world = try World()
+        let home = try world.list("Home"), work = try world.list("Work")
+        let ids = try ["Milk", "Vitamins", "Bread"].map { try world.reminder($0, in: home) }
+        let store = world.environment.store
+        let before = try UndoAction.fields(of: ids[1], in: store)
+        try store.updateReminder(id: ids[1], ReminderChanges(listID: work))
+        let undo = UndoAction.restoreFields(id: ids[1], UndoAction.restoring(before, after: try UndoAction.fields(of: ids[1], in: store)))
+        #expect(undo.perform(in: world.environment).succeeded)
+        let order = try store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT title FROM reminders WHERE remindersListID = ? ORDER BY position, id", arguments: [home])
+        }
+        #expect(order == ["Milk", "Vitamins", "Bread"])
+    }
+
     @Test func editingAMissingReminderThrows() throws {
         let world = try World()
         #expect(throws: CoreError.notFound("reminder nope not found")) {
