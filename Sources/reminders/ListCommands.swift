@@ -123,6 +123,9 @@ struct ListCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The list: id, id prefix or title.", valueName: "list"), completion: ShellCompletion.lists)
         var list: String
 
+        @Flag(name: .shortAndLong, help: "Do not ask first (on a terminal, a list that holds reminders is deleted only once you agree).")
+        var yes = false
+
         @OptionGroup var common: CommonOptions
 
         func run() throws {
@@ -131,6 +134,18 @@ struct ListCommand: ParsableCommand {
             let (title, count) = try context.read { db in
                 (try Queries.list(db, id: id)?.title ?? list,
                  try Queries.reminderCount(db, listID: id))
+            }
+            // A person at a terminal is asked, as the app asks: there is no
+            // undo here, and the delete reaches every device. Scripts (no
+            // terminal) and --yes are not.
+            if !yes, count > 0, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+                let reminders = count == 1 ? "its reminder" : "its \(count) reminders"
+                FileHandle.standardError.write(Data("Delete list \(quoted(title)) and \(reminders), on every device? [y/N] ".utf8))
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                guard answer == "y" || answer == "yes" else {
+                    print("Kept list \(quoted(title)).")
+                    return
+                }
             }
             try context.store.deleteList(id: id)
             print("Deleted list \(quoted(title)) and its \(count) \(count == 1 ? "reminder" : "reminders").")

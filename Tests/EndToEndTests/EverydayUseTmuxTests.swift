@@ -18,6 +18,29 @@ struct EverydayUseTmuxTests {
         return try TmuxSession(command, environment: cli.environment, in: cli.home, width: width, height: height)
     }
 
+    /// `reminders list delete` at a terminal asks first, as the app does:
+    /// "n" keeps the list, "y" deletes it. Piped (scripts, every other test)
+    /// it asks nothing, and neither does `--yes`.
+    @Test func deletingAListAtATerminalAsksFirst() throws {
+        let cli = try seededDevice()
+        defer { cli.cleanUp() }
+        func delete(answer: String) throws -> String {
+            let binary = cli.binary.path.replacingOccurrences(of: "'", with: "'\\''")
+            let shell = try TmuxSession(["/bin/sh", "-c", "'\(binary)' list delete Work; echo END; sleep 30"],
+                                        environment: cli.environment, in: cli.home, width: 100, height: 10)
+            defer { shell.stop() }
+            try shell.waitFor("on every device? [y/N]")
+            try shell.send(answer)
+            try shell.send("Enter", literal: false)
+            return try shell.waitFor("END")
+        }
+        #expect(try delete(answer: "n").contains("Kept list “Work”."))
+        #expect(try cli.ok("lists").contains("Work"))
+        #expect(try delete(answer: "y").contains("Deleted list “Work” and its"))
+        #expect(try !cli.ok("lists").contains("Work"))
+        #expect(try cli.ok("list", "delete", "Personal").hasPrefix("Deleted list “Personal”"))
+    }
+
     @Test func theSortChosenForAListIsThereWhenItIsOpenedAgain() throws {
         let cli = try seededDevice()
         defer { cli.cleanUp() }
