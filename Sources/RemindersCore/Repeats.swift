@@ -85,12 +85,16 @@ public enum Repeats {
         return rule.advance(from: occurrence, completedOn: completedOn, movedTo: due)
     }
 
-    /// The due date completing `reminder` on `day` moves it on to; nil when
-    /// it does not repeat, or its rule runs out with this occurrence.
-    public static func nextDue(completing reminder: Reminder, on day: DueDate) -> DueDate? {
+    /// The due date completing `reminder` now moves it on to; nil when it
+    /// does not repeat, or its rule runs out with this occurrence.
+    public static func nextDue(completing reminder: Reminder, clock: AppClock) -> DueDate? {
         guard let rule = reminder.rule else { return nil }
-        let date = DueDate(year: day.year, month: day.month, day: day.day) ?? day
-        return advance(reminder, rule: rule, completedOn: date)?.due
+        return advance(reminder, rule: rule, completedOn: completionDay(clock))?.due
+    }
+
+    /// The day an occurrence completed now is completed on.
+    static func completionDay(_ clock: AppClock) -> DueDate {
+        clock.dueDate(at: clock.now, includingTime: false)
     }
 
     /// The occurrences after the one `reminder` stands at, `count` at
@@ -143,9 +147,7 @@ public enum Repeats {
             return nil
         }
         let now = clock.timestamp()
-        let today = clock.nowDue
-        let completedOn = DueDate(year: today.year, month: today.month, day: today.day) ?? today
-        if let next = advance(reminder, rule: rule, completedOn: completedOn) {
+        if let next = advance(reminder, rule: rule, completedOn: completionDay(clock)) {
             let copy = try writeCopy(db, of: reminder, due: due, completedAt: now)
             try writeSchedule(db, id: reminder.id, due: next.due, rule: next.rule.rrule, occurrence: nil)
             // The next occurrence's checklist starts open: what was ticked

@@ -225,8 +225,7 @@ public final class ConflictsViewModel: ViewModel {
                          time: time.map { Date(timeIntervalSince1970: Double($0) / 1000) }, device: device)
         }
         let current = isWhole || isGone || entry.cause != nil ? nil : try changedSince(entry, db)
-        let losingValue = entry.winner == "local" ? entry.remote : entry.local
-        let holdsOther = winner != .delete && current.map { $0 == losingValue } == true
+        let holdsOther = entry.sides.map { sides in current.map { $0 == sides.losing } == true } ?? false
         return ConflictItem(
             entry: entry,
             kind: ConflictText.kind(entry.recordType),
@@ -251,13 +250,7 @@ public final class ConflictsViewModel: ViewModel {
     /// the merge kept (see `ConflictItem.now`); nil when it is (or when the
     /// entry is not about such a field). The inner nil is no value.
     public static func changedSince(_ entry: ConflictEntry, _ db: Database) throws -> String?? {
-        let kept: String?
-        switch entry.winner {
-        case "local": kept = entry.local
-        case "remote": kept = entry.remote
-        default: return nil
-        }
-        guard [Reminder.databaseTableName, RemindersList.databaseTableName].contains(entry.recordType),
+        guard let kept = entry.sides?.kept, [Reminder.databaseTableName, RemindersList.databaseTableName].contains(entry.recordType),
               try db.columns(in: entry.recordType).contains(where: { $0.name == entry.field }),
               let row = try Row.fetchOne(db, sql: "SELECT \(entry.field.quotedDatabaseIdentifier) AS value FROM \(entry.recordType.quotedDatabaseIdentifier) WHERE id = ?",
                                          arguments: [entry.recordID]) else { return nil }

@@ -70,7 +70,7 @@ enum ReminderActions {
     private static func completedMessage(_ reminder: Reminder?, title: String?, environment: AppEnvironment) -> String {
         let name = "“\(title ?? "reminder")”"
         guard let reminder, reminder.rule != nil, reminder.dueDate != nil else { return "Completed \(name)" }
-        guard let next = Repeats.nextDue(completing: reminder, on: environment.store.clock.nowDue) else {
+        guard let next = Repeats.nextDue(completing: reminder, clock: environment.store.clock) else {
             return "Completed \(name), the last of its repeats"
         }
         let date = next.description.replacingOccurrences(of: "T", with: " ")

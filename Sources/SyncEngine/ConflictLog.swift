@@ -76,6 +76,16 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
         return pairs.map { ($0[0], $0[1]) }
     }
 
+    /// The value the merge kept and the one that lost, for an entry a
+    /// side won ("local" or "remote"); nil for a delete's.
+    public var sides: (kept: String?, losing: String?)? {
+        switch winner {
+        case "local": (local, remote)
+        case "remote": (remote, local)
+        default: nil
+        }
+    }
+
     /// Why the winner won, in words.
     public var reason: String {
         switch winner {
@@ -279,8 +289,9 @@ extension SyncEngine {
                 return false
             }
             let entry = ConflictEntry(row: row)
-            guard let table = tablesByName[entry.recordType], table.columns.contains(entry.field),
-                  entry.winner == "local" || entry.winner == "remote" else { return false }
+            guard let table = tablesByName[entry.recordType], table.columns.contains(entry.field), entry.sides != nil else {
+                return false
+            }
             var changed = try restore(entry, in: table, db)
             let companions = (editedTogether[table.name] ?? []).filter { $0.contains(entry.field) }.flatMap { $0 }
             for field in Set(companions).subtracting([entry.field]) where table.columns.contains(field) {
@@ -303,7 +314,7 @@ extension SyncEngine {
     /// Writes `entry`'s losing value into its row and marks the entry seen;
     /// whether the row was there to write.
     private func restore(_ entry: ConflictEntry, in table: TableSchema, _ db: Database) throws -> Bool {
-        let losing = entry.winner == "local" ? entry.remote : entry.local
+        let losing = entry.sides?.losing ?? nil
         let value: DatabaseValue
         switch table.types[entry.field] {
         case "INTEGER": value = losing.flatMap { Int64($0) }?.databaseValue ?? .null

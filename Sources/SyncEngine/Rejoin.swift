@@ -229,13 +229,6 @@ extension SyncEngine {
                                      arguments: [try RecordCoder.encode(ancestor), type, name])
             }
         }
-        // The records of the store left now are kept, and those of the one
-        // joined, until it confirms its own: a device that leaves it again
-        // before its re-join has (its records then have no change tag to
-        // keep) still has the versions it last agreed on there.
-        if let leaving {
-            try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID != ? AND storeID IS NOT ?", arguments: [leaving, joining])
-        }
         try SyncState.set(db, Self.fetchBeforeSendKey, 1)
         // The shares this user owns, named, to tell which the new server
         // lacks once its shares are read (`noteLostShares`).
@@ -249,7 +242,10 @@ extension SyncEngine {
     /// Keeps only the records kept from `store` (the one being joined), to
     /// be read as the re-join's ancestors, and from `leaving`, which puts
     /// the records it confirmed since in over its older ones (a record it
-    /// never confirmed keeps the version kept before).
+    /// never confirmed keeps the version kept before). The joined store's
+    /// stay until it confirms its own: a device that leaves it again before
+    /// its re-join has (its records then have no change tag to keep) still
+    /// has the versions it last agreed on there.
     private static func prepareLeftAncestors(_ db: Database, keeping store: String?, leaving: String) throws {
         try db.execute(sql: "DELETE FROM sync_left_ancestors WHERE storeID IS NOT ? AND storeID != ?", arguments: [store, leaving])
     }

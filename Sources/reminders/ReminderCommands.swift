@@ -84,12 +84,13 @@ struct AddCommand: ParsableCommand {
         let line = literal
             ? QuickAdd(literal: try Validation.title(text))
             : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title), readingRepeats: !repeatIsGiven)
-        let parentID = try schedule.parent.map { try context.reminder($0) }
+        let parent = try schedule.parent.map { try context.reminderRow(id: try context.reminder($0)).reminder }
+        let parentID = parent?.id
         let listID: String
         if let list {
             listID = try context.list(list)
-        } else if let parentID {
-            listID = try context.reminderRow(id: parentID).reminder.remindersListID
+        } else if let parent {
+            listID = parent.remindersListID
         } else if let named = try line.list(in: lists) {
             listID = named.id
         } else if !settings.defaultList.value.isEmpty {
@@ -106,7 +107,7 @@ struct AddCommand: ParsableCommand {
             isFlagged: flag || line.isFlagged, tags: line.tags + tags,
             parentID: parentID, repeatRule: try schedule.rule(dates: dates) ?? line.repeatRule?.rrule,
             alertBefore: try schedule.alert() ?? nil)
-        if let parentID, list != nil, try context.reminderRow(id: parentID).reminder.remindersListID != listID {
+        if let parent, list != nil, parent.remindersListID != listID {
             throw CoreError.invalidInput("a subtask is in its parent's list: drop --list, or give the parent's list")
         }
         let reminder = try context.store.createReminder(draft)
@@ -115,8 +116,7 @@ struct AddCommand: ParsableCommand {
             let title = lists.first { $0.id == listID }?.title ?? listID
             var shown = draft
             shown.dueDate = reminder.dueDate
-            let parentTitle = try parentID.map { try context.reminderRow(id: $0).reminder.title }
-            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title, parentTitle: parentTitle) + "\n").utf8))
+            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title, parentTitle: parent?.title) + "\n").utf8))
         }
         print(reminder.id)
     }

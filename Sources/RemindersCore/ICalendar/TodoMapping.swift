@@ -288,7 +288,7 @@ struct TodoMapping {
             guard let uid = item.repeatOfUID else { return [] }
             return [.text("X-REMINDERS-REPEAT-OF", uid)]
         case .occurrence:
-            guard reminder.repeatRule != nil || reminder.repeatOf != nil, let occurrence = reminder.occurrence else { return [] }
+            guard value(.occurrence, item) != nil, let occurrence = reminder.occurrence else { return [] }
             return [Self.dueProperty(occurrence, name: field.property)]
         }
     }

@@ -66,12 +66,12 @@ final class ListDetailScreen: ViewModelScreen {
         growWindowIfNeeded()
     }
 
+    func reveal(reminderID: String) { select(id: reminderID) }
+
     /// Selects a reminder by id. A new reminder's row is read here, at
     /// once, rather than when the observation delivers it: a key pressed
     /// right after the form closed (`e`, space) is meant for the new
     /// reminder. A reminder this list does not show stays awaited.
-    func reveal(reminderID: String) { select(id: reminderID) }
-
     func select(id: String) {
         selection.await(key: id)
         if !viewModel.state.rows.contains(where: { $0.id == id }) { viewModel.refresh() }

@@ -154,12 +154,10 @@ final class ReminderFormScreen: ViewModelScreen {
             return true
         default:
             if Self.deletions.contains(action), !mayDelete(app) { return true }
-            let edited = editText(action)
-            if edited { withdrawSaveError(app) }
-            return edited
+            guard editText(action) else { return false }
         }
-        // A choice changed (list, priority, alert, tags) may clear the
-        // last field the refused save named.
+        // An edit or a choice changed (list, priority, alert, tags) may
+        // clear the last field the refused save named.
         if action != .save { withdrawSaveError(app) }
         return true
     }
