@@ -106,6 +106,19 @@ public enum Repeats {
         return [next.due] + next.rule.occurrences(after: next.due, count: count - 1)
     }
 
+    /// The occurrence after `reminder`'s due date when that date is not
+    /// one its rule's days would schedule ("every Friday" due on a Monday):
+    /// the due date stays the first, and the series goes on by its days
+    /// from there. Nil when the date is on the rule's days, the rule names
+    /// none (it then repeats from the due date), or the reminder stands
+    /// for a moved occurrence.
+    public static func nextOffSchedule(_ reminder: Reminder) -> DueDate? {
+        guard reminder.occurrence == nil, let rule = reminder.rule, let due = reminder.dueDate, !rule.fromCompletion,
+              !(rule.days.isEmpty && rule.monthDays.isEmpty && rule.months.isEmpty),
+              rule.occurrences(after: due.adding(days: -1), count: 1).first?.dayNumber != due.dayNumber else { return nil }
+        return nextOccurrences(reminder, count: 1).first
+    }
+
     /// The columns of a reminder's schedule that are one edit: a due date
     /// and the occurrence it stands for. Putting a conflict's losing due
     /// date back puts back its occurrence too (`SyncedTable.editedTogether`).

@@ -116,21 +116,24 @@ struct AddCommand: ParsableCommand {
             let title = lists.first { $0.id == listID }?.title ?? listID
             var shown = draft
             shown.dueDate = reminder.dueDate
-            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title, parentTitle: parent?.title) + "\n").utf8))
+            FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title, parentTitle: parent?.title,
+                                                              then: Repeats.nextOffSchedule(reminder)) + "\n").utf8))
         }
         print(reminder.id)
     }
 
     /// `Added “Pay rent” to Home · due Fri 2026-11-27 09:00 · !! medium · #bills · flagged`;
-    /// a subtask `Added “Socks” to Home, under “Pack”`.
-    static func summary(_ draft: ReminderDraft, listTitle: String, parentTitle: String? = nil) -> String {
+    /// a subtask `Added “Socks” to Home, under “Pack”`. `then` is the
+    /// series' next due date when the first is off its days
+    /// (`Repeats.nextOffSchedule`).
+    static func summary(_ draft: ReminderDraft, listTitle: String, parentTitle: String? = nil, then: DueDate? = nil) -> String {
         var parts = ["Added \(quoted(draft.title)) to \(TerminalText.clean(listTitle))"
                      + (parentTitle.map { ", under \(quoted($0))" } ?? "")]
         if draft.dueDate != nil { parts.append(ReminderWords.due(draft.dueDate)) }
         if draft.priority != .none { parts.append(ReminderWords.priority(draft.priority)) }
         if !draft.tags.isEmpty { parts.append(ReminderWords.tags(draft.tags)) }
         if draft.isFlagged { parts.append(ReminderWords.flag(true)) }
-        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append(ReminderWords.repeats(rule)) }
+        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append(ReminderWords.repeats(rule, then: then)) }
         if draft.alertBefore != nil { parts.append(ReminderWords.alert(draft.alertBefore)) }
         return parts.joined(separator: " · ")
     }
@@ -154,7 +157,12 @@ enum ReminderWords {
 
     static func flag(_ isFlagged: Bool) -> String { isFlagged ? "flagged" : "not flagged" }
 
-    static func repeats(_ rule: RepeatRule?) -> String { rule.map { "↻ \($0.description)" } ?? "no repeat" }
+    /// `↻ Weekly on Fri`; with `then`, the due date is off the rule's days
+    /// and the series goes on from there: `↻ Weekly on Fri (then Fri 2026-12-04)`.
+    static func repeats(_ rule: RepeatRule?, then: DueDate? = nil) -> String {
+        guard let rule else { return "no repeat" }
+        return "↻ \(rule.description)" + (then.map { " (then \(ReminderTable.formatWithWeekday($0)))" } ?? "")
+    }
 
     static func alert(_ lead: Int?) -> String { "alert \(AlertBefore.describe(lead).lowercased())" }
 }
@@ -313,7 +321,7 @@ struct EditCommand: ParsableCommand {
         if after.tags != before.tags { parts.append(ReminderWords.tags(after.tags)) }
         if new.isFlagged != old.isFlagged { parts.append(ReminderWords.flag(new.isFlagged)) }
         if new.repeatRule != old.repeatRule {
-            parts.append(ReminderWords.repeats(new.repeatRule.flatMap { try? RepeatRule(rrule: $0) }))
+            parts.append(ReminderWords.repeats(new.rule, then: Repeats.nextOffSchedule(new)))
         }
         if new.alertBefore != old.alertBefore {
             // Gone with the due date it counted from.

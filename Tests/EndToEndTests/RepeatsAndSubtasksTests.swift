@@ -41,6 +41,11 @@ struct RepeatsAndSubtasksTests {
                 .hasSuffix("due Sat 2026-11-21 (moved from Mon 2026-11-23; the series stays)."))
         // Back to Monday, and on: the confirmation says which kind of edit it was.
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23").hasSuffix("due Mon 2026-11-23 (back on its schedule)."))
+        // A rule whose days the due date is not on: the due date is the
+        // first, and the confirmation says when the series goes on.
+        _ = try ok(runner, laptop, "add", "Bins", "--due", "2026-11-23")
+        #expect(try ok(runner, laptop, "edit", "Bins", "--repeat", "every friday")
+                .hasSuffix("↻ Weekly on Fri (then Fri 2026-11-27)."))
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23 10:00")
                 .hasSuffix("due Mon 2026-11-23 10:00 (the series' time from now on)."))
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23").hasSuffix("due Mon 2026-11-23 (the series' time from now on)."))

@@ -44,6 +44,26 @@ struct MovedOccurrenceTests {
         #expect(copy.status == .completed && copy.dueDate == DueDate("2026-11-28") && copy.occurrence == DueDate("2026-11-30"))
     }
 
+    /// A due date off the rule's days is the first, and the series goes on
+    /// by its days from there: the CLI's confirmations say when it does.
+    @Test func aFirstDueDateOffTheRulesDaysIsNamedWithTheOneAfter() throws {
+        let store = try makeStore()
+        #expect(Repeats.nextOffSchedule(try mondays(store)) == nil)
+        let tuesday = try mondays(store, due: "2026-12-01")
+        #expect(Repeats.nextOffSchedule(tuesday) == DueDate("2026-12-07"))
+        #expect(Repeats.nextOffSchedule(try series(store, "Rent", due: "2026-11-30", rule: "FREQ=MONTHLY;BYMONTHDAY=1"))
+                == DueDate("2026-12-01"))
+        // A moved occurrence is off its days on purpose; a rule without
+        // days, or counted from completion, goes on from any date; a last
+        // occurrence has none after it.
+        let moved = try mondays(store)
+        try move(store, moved.id, to: "2026-12-02")
+        #expect(Repeats.nextOffSchedule(try reminder(store, moved.id)) == nil)
+        #expect(Repeats.nextOffSchedule(try series(store, "Water", due: "2026-12-01", rule: "FREQ=WEEKLY")) == nil)
+        #expect(Repeats.nextOffSchedule(try series(store, "Cut", due: "2026-12-01", rule: "FREQ=WEEKLY;BYDAY=MO;FROM=COMPLETION")) == nil)
+        #expect(Repeats.nextOffSchedule(try series(store, "Once", due: "2026-12-01", rule: "FREQ=WEEKLY;BYDAY=MO;COUNT=1")) == nil)
+    }
+
     @Test func aChorePostponedPastItsNextOccurrenceGoesOnFromTheNewDate() throws {
         let store = try makeStore()
         let series = try mondays(store)
