@@ -373,8 +373,21 @@ public enum ConflictText {
     public static func kept(_ text: String?, table: String, _ db: Database) throws -> String? {
         guard let pairs = ConflictEntry.keptValues(text) else { return text }
         return try pairs.map { column, raw in
-            "\(field(column)) " + quoted(try value(raw, field: column, table: table, db))
+            let shown = try value(raw, field: column, table: table, db)
+            return "\(field(column)) " + (isWorded(field: column, table: table) ? shown ?? "none" : quoted(shown))
         }.joined(separator: ", ")
+    }
+
+    /// Whether `value` puts `field`'s values in words ("high", "no due
+    /// date", "2026-12-02 10:00", “Work” for a list), which read as they
+    /// are, rather than giving text as it was typed, which goes in quotes.
+    public static func isWorded(field: String, table: String) -> Bool {
+        switch field {
+        case "priority", "isFlagged", "dueDate", "completedAt": true
+        case "remindersListID", "occurrence", "repeatRule", "alertBefore", "parentID": table == Reminder.databaseTableName
+        case "tagID": table == ReminderTag.databaseTableName
+        default: false
+        }
     }
 
     /// A raw logged value as a person reads it; nil stays nil ("none").

@@ -278,8 +278,8 @@ struct ConflictsCommand: ParsableCommand {
             // Text as it was typed goes in quotes; a value put in words
             // ("high", “Work”, "no due date") as it reads.
             func shown(_ raw: String?) throws -> String {
-                let value = try ConflictText.value(raw, field: entry.field, table: entry.recordType, db)
-                return value == raw ? quoted(raw) : value ?? "none"
+                guard ConflictText.isWorded(field: entry.field, table: entry.recordType) else { return quoted(raw) }
+                return try ConflictText.value(raw, field: entry.field, table: entry.recordType, db) ?? "none"
             }
             let local, remote, ancestor: String
             if entry.field == "*" {

@@ -139,6 +139,18 @@ struct ConflictBothSidesTests {
         let onAAfter = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("a", "conflicts", "--json").utf8))
         #expect(onAAfter.map(\.id) == [id] && onAAfter.first?.dismissed == true)
         #expect(try fleet.ok("a", "conflicts").hasSuffix("(dismissed)"))
+
+        // A due date is said in words, a date as a date-time: neither is
+        // quoted, as typed text is.
+        try fleet.ok("a", "edit", paint, "--due", "2026-12-01")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        try fleet.ok("b", "edit", paint, "--due", "2026-12-03")
+        try fleet.ok("a", "edit", paint, "--due", "2026-12-02 10:00")
+        try fleet.sync("b")
+        try fleet.sync("a")
+        let due = try #require(try fleet.ok("a", "conflicts").split(separator: "\n").first { $0.contains("due date") })
+        #expect(due.contains("due date: ancestor 2026-12-01, here 2026-12-02 10:00 (a), there 2026-12-03 (b); local won"), "\(due)")
     }
 
     struct Entry: Decodable {

@@ -185,7 +185,7 @@ import TestSupport
         let db = try AppDatabase.inMemory()
         let text = #"[["title","Milk (oat)"],["priority","3"],["isFlagged","1"],["dueDate","2026-03-02T09:00"]]"#
         let shown = try db.read { db in try ConflictText.kept(text, table: "reminders", db) }
-        #expect(shown == "Title “Milk (oat)”, Priority “high”, Flag “flagged”, Due date “2026-03-02 09:00”")
+        #expect(shown == "Title “Milk (oat)”, Priority high, Flag flagged, Due date 2026-03-02 09:00")
         // Text logged plainly (older entries) stays as it was.
         #expect(try db.read { db in try ConflictText.kept("edited", table: "reminders", db) } == "edited")
     }
