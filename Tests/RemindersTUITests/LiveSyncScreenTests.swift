@@ -152,7 +152,7 @@ final class ConflictWorld {
           Device   —                     laptop                desktop
 
           ✓ Kept desktop's value: the other device's edit is the later one.
-          r puts back this device's “low” (a new edit that syncs)
+          r puts back this device's low (a new edit that syncs)
 
 
 
@@ -162,6 +162,23 @@ final class ConflictWorld {
 
          r put back  d dismiss  q back     me@laptop · online · 2 pending · 2 conflicts
         """#)
+    }
+
+    /// At 60 by 20 the detail keeps its mark, times and the key's line
+    /// whole: "✓" alone, the time without its day when it is today's, the
+    /// line wrapped.
+    @Test func theDetailFitsSixtyColumns() throws {
+        let world = try ConflictWorld(width: 60, height: 20)
+        try ConflictWorld.log(world.session, id: "c3", record: world.milkID, field: "notes", ancestor: "Oat",
+                              local: "Oat, 2 cartons", remote: "Oat, 2 litres", localTime: 1_772_618_399_250,
+                              remoteTime: 1_772_618_399_100, winner: "local", resolvedAt: 1_772_618_399_500)
+        world.press(.character("C"))
+        let lines = world.text.components(separatedBy: "\n")
+        #expect(lines.contains { $0.contains("Ancestor       This device ✓  Other device") }, "\(lines)")
+        #expect(lines.contains { $0.contains("Edited   —              09:59:59.250   09:59:59.100") }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("r puts back the other device's “Oat, 2 litres” (a new") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  edit that syncs)") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("…") && !$0.contains("Reminder “") }, "\(lines)")
     }
 
     /// A field changed since its merge says what it is now.

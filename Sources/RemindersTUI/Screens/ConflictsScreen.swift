@@ -194,7 +194,9 @@ final class ConflictsScreen: ViewModelScreen {
             : ["Ancestor", item.isAboutThisDevice ? "This device" : item.thisSide, item.isAboutThisDevice ? "Other device" : (item.otherDevice.device ?? "Other device")]
         let winning = item.winner == .thisDevice ? 1 : (item.winner == .otherDevice ? 2 : -1)
         for (index, header) in headers.enumerated() {
-            let text = index == winning ? header + " ✓ kept" : header
+            // Narrow, the mark says "kept" alone.
+            let marked = header + " ✓ kept"
+            let text = index != winning ? header : DisplayWidth.of(marked) < columnWidth ? marked : header + " ✓"
             buffer.draw(text, row: row, column: columns[index], maxWidth: columnWidth - 1,
                         style: index == winning ? theme.success.with(.bold) : theme.heading)
         }
@@ -215,10 +217,11 @@ final class ConflictsScreen: ViewModelScreen {
         buffer.draw("Edited", row: row, column: column, style: theme.label)
         buffer.draw("Device", row: row + 1, column: column, style: theme.label)
         // Edits within one second show their milliseconds, so that the later one shows.
+        // Narrow, the day goes when it is today's, then the seconds.
         let times = [item.thisDevice.time, item.otherDevice.time].compactMap { $0 }.map { Self.detailTime($0, app: app) }
         let precise = times.count == 2 && times[0] == times[1]
         for (index, side) in sides.enumerated() {
-            let time = side?.time.map { Self.detailTime($0, app: app, milliseconds: precise) } ?? "—"
+            let time = side?.time.map { Self.detailTime($0, app: app, milliseconds: precise, width: columnWidth - 1) } ?? "—"
             buffer.draw(time, row: row, column: columns[index], maxWidth: columnWidth - 1, style: theme.dim)
             buffer.draw(side?.device ?? "—", row: row + 1, column: columns[index], maxWidth: columnWidth - 1, style: theme.dim)
         }
@@ -252,8 +255,15 @@ final class ConflictsScreen: ViewModelScreen {
         } else if item.canKeepOther, let losing = item.losingSide,
                   let key = app.keyMap.key(for: .keepOtherValue, in: contexts) {
             let whose = item.winner == .thisDevice ? "the other device's" : "this device's"
-            buffer.draw([Span(key, theme.accent), Span(" puts back \(whose) \(ConflictText.quoted(losing.value)) (a new edit that syncs)", theme.dim)],
-                        row: row, column: column, maxWidth: width)
+            let value = ConflictText.isWorded(field: item.entry.field, table: item.entry.recordType)
+                ? Self.shown(losing.value) : ConflictText.quoted(losing.value)
+            let lines = DisplayWidth.wrap("\(key) puts back \(whose) \(value) (a new edit that syncs)",
+                                          width: width, maxLines: max(1, bottom - row))
+            for (offset, line) in lines.enumerated() {
+                let spans = offset == 0 && line.hasPrefix(key)
+                    ? [Span(key, theme.accent), Span(String(line.dropFirst(key.count)), theme.dim)] : [Span(line, theme.dim)]
+                buffer.draw(spans, row: row + offset, column: column, maxWidth: width)
+            }
         }
     }
 
@@ -284,9 +294,16 @@ final class ConflictsScreen: ViewModelScreen {
         return formatted(date, format, timeZone)
     }
 
-    /// "4 Mar 10:42:13", or "4 Mar 10:42:13.250".
-    static func detailTime(_ date: Date, app: AppController, milliseconds: Bool = false) -> String {
-        formatted(date, milliseconds ? "d MMM HH:mm:ss.SSS" : "d MMM HH:mm:ss", app.environment.clock.timeZone)
+    /// "4 Mar 10:42:13", or "4 Mar 10:42:13.250"; in fewer than `width`
+    /// columns, without the day when it is today's, then without seconds.
+    static func detailTime(_ date: Date, app: AppController, milliseconds: Bool = false, width: Int = .max) -> String {
+        let timeZone = app.environment.clock.timeZone
+        let seconds = milliseconds ? "HH:mm:ss.SSS" : "HH:mm:ss"
+        let full = formatted(date, "d MMM " + seconds, timeZone)
+        guard DisplayWidth.of(full) > width else { return full }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return formatted(date, calendar.isDate(date, inSameDayAs: app.now()) ? seconds : "d MMM HH:mm", timeZone)
     }
 
     private static func formatted(_ date: Date, _ format: String, _ timeZone: TimeZone) -> String {
