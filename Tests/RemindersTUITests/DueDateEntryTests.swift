@@ -25,6 +25,25 @@ struct DueDateEntryTests {
         #expect(try world.reminder(titled: "Call the plumber")?.reminder.dueDate?.description == "2026-03-06T09:00")
     }
 
+    /// At 60 columns what the fields give does not fit beside them: it
+    /// goes under them, whole, where a hint or an error would be.
+    @Test func atSixtyColumnsTheReadDateGoesUnderTheFields() throws {
+        let world = try TestWorld(width: 60, height: 20)
+        world.openList("Groceries")
+        world.press(.character("a"))
+        world.type("Call the plumber")
+        world.press(.tab, .tab)
+        world.type("fri 9am")
+        let lines = world.text.components(separatedBy: "\n")
+        let due = try #require(lines.firstIndex { $0.contains("date fri 9am") })
+        #expect(!lines[due].contains("→"))
+        #expect(lines[due + 1].trimmingCharacters(in: .whitespaces) == "→ Fri 09:00", "\(lines)")
+        world.press(.tab)
+        world.type("6pm")
+        #expect(world.text.contains("the date already says 09:00"))
+        #expect(!world.text.contains("→ Fri"))
+    }
+
     /// The user was in the notes, saved, and the due date was bad: the
     /// line says where the focus went, and the keys they meant for the
     /// notes erase nothing there, nor, silently, in the date.

@@ -301,12 +301,19 @@ final class ReminderFormScreen: ViewModelScreen {
                      placeholder: "e.g. 9pm", placeholderStyle: theme.dim)
         // What the fields give, as the user types: "→ Fri 27 Nov 09:00",
         // or, under them while they have the focus, why they give nothing.
+        // Too narrow beside them, it goes under them.
         var hint = ""
+        var under: (text: String, style: Style)?
         switch viewModel.resolvedDue() {
         case .success(let due?):
             let isPast = Queries.isPastDue(due, clock: viewModel.environment.clock)
-            buffer.draw("→ " + DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : ""),
-                        row: row, column: fieldColumn + 40, maxWidth: fieldWidth - 40, style: isPast ? theme.danger : theme.dim)
+            let text = "→ " + DueDateText.format(due, clock: viewModel.environment.clock) + (isPast ? " (past)" : "")
+            let style = isPast ? theme.danger : theme.dim
+            if DisplayWidth.of(text) <= fieldWidth - 40 {
+                buffer.draw(text, row: row, column: fieldColumn + 40, maxWidth: fieldWidth - 40, style: style)
+            } else {
+                under = (text, style)
+            }
         case .success(nil):
             let order = viewModel.environment.dayMonthOrder == .dayFirst ? "14/3 is 14 March" : "3/14 is March 14"
             hint = "today, tomorrow 9am, fri, in 3 days, 14 mar, \(order); time optional"
@@ -317,7 +324,11 @@ final class ReminderFormScreen: ViewModelScreen {
         dueRow = row
         layout.row += 1
         let dueError = [errors[.dueDate], errors[.dueTime]].compactMap { $0 }.joined(separator: "; ")
-        layout.note(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime ? hint : "", into: &buffer)
+        if dueError.isEmpty, let under {
+            buffer.draw(under.text, row: layout.row, column: fieldColumn, maxWidth: fieldWidth, style: under.style)
+        } else {
+            layout.note(dueError.isEmpty ? nil : dueError, hint: focus == .dueDate || focus == .dueTime ? hint : "", into: &buffer)
+        }
         layout.row += 1
 
         // Repeat, and beside it the alert
