@@ -141,6 +141,12 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// "Sun" to "Sat", indexed by `weekday`.
     public static let weekdaySymbols = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
+    /// "Fri 2026-11-27 09:00", "Mon 2026-12-07": the weekday says which
+    /// day a date was read as.
+    public var withWeekday: String {
+        "\(Self.weekdaySymbols[weekday]) \(description.replacingOccurrences(of: "T", with: " "))"
+    }
+
     /// "January" to "December".
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
                                     "September", "October", "November", "December"]

@@ -395,6 +395,21 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
         return (next, rule)
     }
 
+    /// The occurrences a move of occurrence `due` to `movedTo` passes over:
+    /// scheduled after `due` and not after `movedTo`, which completing the
+    /// moved one skips (`advance`). `limit` of them at most; none for a
+    /// rule counted from completion, which has no schedule to skip.
+    public func skipped(from due: DueDate, movedTo: DueDate, limit: Int = 100) -> [DueDate] {
+        guard !fromCompletion else { return [] }
+        var found: [DueDate] = []
+        var last = due
+        while found.count < limit, let next = occurrences(after: last, count: 1).first, !Self.comes(next, after: movedTo) {
+            found.append(next)
+            last = next
+        }
+        return found
+    }
+
     /// Whether `date` comes after `other`: by the minute when both have a
     /// time, else by the day.
     static func comes(_ date: DueDate, after other: DueDate) -> Bool {

@@ -106,6 +106,22 @@ public enum Repeats {
         return [next.due] + next.rule.occurrences(after: next.due, count: count - 1)
     }
 
+    /// The occurrences of a series that its moved due date has passed
+    /// over, which completing it skips: put off from Monday to the Tuesday
+    /// after, "every Monday" skips the Monday between. `limit` at most.
+    public static func skipped(_ reminder: Reminder, limit: Int = 100) -> [DueDate] {
+        guard let occurrence = reminder.occurrence, let due = reminder.dueDate, let rule = reminder.rule else { return [] }
+        return rule.skipped(from: occurrence, movedTo: due, limit: limit)
+    }
+
+    /// Skipped occurrences in words, each date as `format` writes it:
+    /// "Mon 2026-12-07", "3 occurrences, Mon 2026-12-07 to Mon 2026-12-21";
+    /// nil for none.
+    public static func skippedWords(_ dates: [DueDate], format: (DueDate) -> String) -> String? {
+        guard let first = dates.first, let last = dates.last else { return nil }
+        return dates.count == 1 ? format(first) : "\(dates.count) occurrences, \(format(first)) to \(format(last))"
+    }
+
     /// The occurrence after `reminder`'s due date when that date is not
     /// one its rule's days would schedule ("every Friday" due on a Monday):
     /// the due date stays the first, and the series goes on by its days

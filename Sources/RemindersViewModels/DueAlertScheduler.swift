@@ -309,7 +309,10 @@ public final class DueAlertScheduler: ViewModel {
                 }
             }
             try store.moveOccurrence(id: id, to: until)
-            return ActionResult(message: "Snoozed “\(title)” until \(when)",
+            // A series snoozed past its next occurrence stands for both.
+            let moved = try environment.writer.read { db in try Reminder.fetchOne(db, key: id) }
+            let skipped = moved.flatMap { Repeats.skippedWords(Repeats.skipped($0), format: \.withWeekday) }
+            return ActionResult(message: "Snoozed “\(title)” until \(when)" + (skipped.map { ", skipping \($0)" } ?? ""),
                                 undo: .restoreDueDate(id: id, reminder.dueDate))
         }
     }

@@ -73,8 +73,7 @@ enum ReminderActions {
         guard let next = Repeats.nextDue(completing: reminder, clock: environment.store.clock) else {
             return "Completed \(name), the last of its repeats"
         }
-        let date = next.description.replacingOccurrences(of: "T", with: " ")
-        return "Completed this occurrence of \(name); next due \(DueDate.weekdaySymbols[next.weekday]) \(date)"
+        return "Completed this occurrence of \(name); next due \(next.withWeekday)"
     }
 
     static func delete(_ environment: AppEnvironment, id: String) -> ActionResult {

@@ -307,7 +307,9 @@ struct EditCommand: ParsableCommand {
         if new.dueDate != old.dueDate {
             // A series' occurrence moved: which one, and that the series stays.
             if let occurrence = new.occurrence, new.repeatRule != nil {
-                parts.append(ReminderWords.due(new.dueDate) + " (moved from \(ReminderTable.formatWithWeekday(occurrence)); the series stays)")
+                let skipped = Repeats.skippedWords(Repeats.skipped(new), format: ReminderTable.formatWithWeekday)
+                parts.append(ReminderWords.due(new.dueDate) + " (moved from \(ReminderTable.formatWithWeekday(occurrence)); the series stays"
+                             + (skipped.map { ", and skips \($0)" } ?? "") + ")")
             } else if new.repeatRule != nil, new.repeatRule == old.repeatRule, old.dueDate != nil {
                 // Not a move of one occurrence: back on the schedule, or a
                 // new time of day for every occurrence.

@@ -88,7 +88,7 @@ enum ReminderTable {
     /// "Fri 2026-11-27 09:00": with the weekday, so that a user sees that
     /// "fri" was read as the Friday they meant.
     static func formatWithWeekday(_ due: DueDate) -> String {
-        "\(DueDate.weekdaySymbols[due.weekday]) \(format(due))"
+        due.withWeekday
     }
 
     /// A snippet made terminal-safe, its matches in bold when stdout is a

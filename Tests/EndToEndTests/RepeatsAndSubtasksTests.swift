@@ -41,6 +41,12 @@ struct RepeatsAndSubtasksTests {
                 .hasSuffix("due Sat 2026-11-21 (moved from Mon 2026-11-23; the series stays)."))
         // Back to Monday, and on: the confirmation says which kind of edit it was.
         #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23").hasSuffix("due Mon 2026-11-23 (back on its schedule)."))
+        // Put off past the next Monday, or three: the ones passed over are named.
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-12-01")
+                .hasSuffix("due Tue 2026-12-01 (moved from Mon 2026-11-23; the series stays, and skips Mon 2026-11-30)."))
+        #expect(try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-12-15").hasSuffix(
+            "due Tue 2026-12-15 (moved from Mon 2026-11-23; the series stays, and skips 3 occurrences, Mon 2026-11-30 to Mon 2026-12-14)."))
+        _ = try ok(runner, laptop, "edit", "Mow lawn", "--due", "2026-11-23")
         // A rule whose days the due date is not on: the due date is the
         // first, and the confirmation says when the series goes on.
         _ = try ok(runner, laptop, "add", "Bins", "--due", "2026-11-23")

@@ -292,6 +292,19 @@ struct DueAlertSchedulerTests {
         #expect(alerts.snooze(id: "gone", .oneHour).errorMessage == "reminder gone no longer exists")
     }
 
+    /// A daily series at 09:00 snoozed to tomorrow morning stands for
+    /// tomorrow's occurrence too: the toast says so. One at 21:00 does not.
+    @Test func aSnoozePastTheNextOccurrenceSaysItSkipsIt() throws {
+        let world = try AlertWorld(now: "2026-03-01T09:05:00Z")
+        let pills = try world.reminder("Pills", due: "2026-03-01T09:00", repeatRule: "FREQ=DAILY")
+        let alerts = world.scheduler()
+        #expect(alerts.snooze(id: pills, .tomorrowMorning).message
+                == "Snoozed “Pills” until tomorrow 09:00, skipping Mon 2026-03-02 09:00")
+        let evening = try world.reminder("Evening pills", due: "2026-03-01T21:00", repeatRule: "FREQ=DAILY")
+        world.clock.set("2026-03-01T21:05:00Z")
+        #expect(alerts.snooze(id: evening, .tomorrowMorning).message == "Snoozed “Evening pills” until tomorrow 09:00")
+    }
+
     @Test func aSnoozeIsAnEditTheSyncEngineSends() throws {
         let world = DeviceWorld()
         let clock = HandClock("2026-03-01T10:30:00Z")
