@@ -86,6 +86,30 @@ import TestSupport
     /// put it, which every client shows, and names the occurrence it stands
     /// for in X-REMINDERS-OCCURRENCE. A fresh device reads back both dates,
     /// so completing it there goes on by the schedule, not from the move.
+    /// A repeating to-do with a start: completed here, its DTSTART moves
+    /// with its due date and keeps its distance (RFC 5545 counts the
+    /// occurrences from it); unchanged, it is written back as it was.
+    @Test func aStartMovesWithTheDueDate() throws {
+        let store = try makeStore()
+        let todos = ["BEGIN:VTODO", "UID:bins", "SUMMARY:Bins", "DTSTART;TZID=Europe/Berlin:20260302T070000", "DUE:20260302T080000",
+                     "RRULE:FREQ=WEEKLY;BYDAY=MO", "END:VTODO", "BEGIN:VTODO", "UID:rent", "SUMMARY:Rent",
+                     "DTSTART;VALUE=DATE:20260227", "DUE;VALUE=DATE:20260301", "RRULE:FREQ=MONTHLY", "END:VTODO"]
+        try importFile(try file("start.ics", calendar(todos.joined(separator: "\n"))), into: store)
+        func lines() throws -> [String] { try exported(store).split(separator: "\r\n").map(String.init) }
+        #expect(try lines().contains("DTSTART;TZID=Europe/Berlin:20260302T070000"))
+        #expect(try lines().contains("DTSTART;VALUE=DATE:20260227"))
+        #expect(!(try lines()).contains { $0.hasPrefix("X-REMINDERS-IMPORTED") })
+        let ids = try store.read { try Reminder.order(Column("title")).fetchAll($0) }.map(\.id)
+        for id in ids { _ = try store.complete(id: id) }
+        let after = try lines()
+        #expect(after.contains("DUE:20260309T080000") && after.contains("DTSTART;TZID=Europe/Berlin:20260309T070000"), "\(after)")
+        #expect(after.contains("DUE;VALUE=DATE:20260401") && after.contains("DTSTART;VALUE=DATE:20260330"), "\(after)")
+        // A new time for the series moves the start's time with it.
+        try store.updateReminder(id: ids[0], ReminderChanges(dueDate: .some(try due("2026-03-09T10:30"))))
+        #expect(try lines().contains("DTSTART;TZID=Europe/Berlin:20260309T093000"))
+        #expect(TodoMapping.minutes(from: try due("2026-03-09T10:30"), to: try due("2026-03-08")) == -1440)
+    }
+
     @Test func aMovedOccurrenceIsWrittenAndReadBack() throws {
         let a = try makeStore()
         let home = try a.createList(title: "Home")

@@ -205,6 +205,9 @@ public enum ICalendarImport {
                 kept.properties.append(.text("RELATED-TO", item.todo.parentUID ?? "", parameters: [ICalParameter("RELTYPE", "PARENT")]))
             }
             let exported = ExportedReminder(reminder: reminder, tags: item.todo.tags, parentUID: nil, repeatOfUID: nil)
+            if kept.property("DTSTART") != nil, let due = reminder.dueDate {
+                kept.properties.append(ICalProperty(TodoMapping.dueMarker, due.description))
+            }
             kept.properties.append(ICalProperty(TodoMapping.sourceMarker, item.sourceHash))
             kept.properties.append(ICalProperty(TodoMapping.stateMarker, mapping.fingerprint(exported)))
             reminder.icalendar = kept.text

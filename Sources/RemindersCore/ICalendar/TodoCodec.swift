@@ -180,7 +180,7 @@ extension TodoMapping {
         var version: [String: ICalProperty] = [:]
         var markers: [String: String] = [:]
         for property in kept.properties {
-            if property.name == Self.sourceMarker || property.name == Self.stateMarker {
+            if property.name == Self.sourceMarker || property.name == Self.stateMarker || property.name == Self.dueMarker {
                 markers[property.name] = property.value
             } else if Self.versionProperties.contains(property.name) {
                 version[property.name] = property
@@ -238,7 +238,12 @@ extension TodoMapping {
                 }
             }
         }
+        let importedDue = markers[Self.dueMarker].flatMap { DueDate($0) }
         for property in others {
+            if property.name == "DTSTART", let importedDue, let due = reminder.dueDate, due != importedDue {
+                todo.properties.append(Self.moved(property, by: Self.minutes(from: importedDue, to: due)))
+                continue
+            }
             if property.name == "PERCENT-COMPLETE" {
                 // Kept while it agrees with the status.
                 let percent = Int(property.value) ?? 0
@@ -260,6 +265,33 @@ extension TodoMapping {
             todo.components.append(Self.alarm(lead: wantedLead, title: reminder.title))
         }
         return [todo] + siblings
+    }
+}
+
+extension TodoMapping {
+    /// How far a due date moved, in minutes: by the clock when both have a
+    /// time, else by whole days.
+    static func minutes(from old: DueDate, to new: DueDate) -> Int {
+        let days = new.dayNumber - old.dayNumber
+        guard let before = old.time, let after = new.time else { return days * 1440 }
+        return days * 1440 + (after.hour * 60 + after.minute) - (before.hour * 60 + before.minute)
+    }
+
+    /// A DTSTART moved by `minutes` (a DATE by the whole days in them), its
+    /// parameters (TZID, VALUE) and form kept; as it was when it does not read.
+    static func moved(_ start: ICalProperty, by minutes: Int) -> ICalProperty {
+        guard let value = try? ICalDateTime(parsing: start.value),
+              let day = DueDate(year: value.year, month: value.month, day: value.day) else { return start }
+        let startMinute = (value.hour ?? 0) * 60 + value.minute
+        let total = day.dayNumber * 1440 + startMinute + (value.isDate ? minutes - minutes % 1440 : minutes)
+        let (dayNumber, minuteOfDay) = (total / 1440, total % 1440)
+        guard let date = RepeatRule.date(dayNumber: dayNumber, time: nil) else { return start }
+        let shifted = ICalDateTime(year: date.year, month: date.month, day: date.day,
+                                   hour: value.isDate ? nil : minuteOfDay / 60, minute: value.isDate ? 0 : minuteOfDay % 60,
+                                   second: value.second, isUTC: value.isUTC)
+        var property = start.content
+        property.value = shifted.description
+        return property
     }
 }
 

@@ -50,6 +50,12 @@ struct TodoMapping {
     /// became, which tell whether either changed since.
     static let sourceMarker = "X-REMINDERS-IMPORTED-SOURCE"
     static let stateMarker = "X-REMINDERS-IMPORTED-STATE"
+    /// The due date a to-do with a DTSTART was imported with, kept beside
+    /// it: export moves the start as the due date moved since (a series
+    /// completed, a date put off), so that the two keep their distance and
+    /// the start never stays behind on an occurrence done (RFC 5545 counts
+    /// a repeating to-do's occurrences from its DTSTART).
+    static let dueMarker = "X-REMINDERS-IMPORTED-DUE"
     /// The `RRULE` parameter for "after completion", a rule part RFC 5545
     /// does not have.
     static let fromCompletionParameter = "X-REMINDERS-FROM"
