@@ -197,9 +197,13 @@ struct RecordBatch {
             }
         } else if save.changeTag != nil {
             throw CloudError.unknownItem(save.id)
+        } else if let existing, let known = save.knownThrough, existing.sequence > known {
+            // Deleted after the client's fetch: a delete it has not seen.
+            throw CloudError.unknownItem(save.id)
         }
         let sequence = context.nextSequence()
         var record = save
+        record.knownThrough = nil
         record.changeTag = context.changeTag(for: sequence)
         record.modificationDate = context.modificationDate(after: existing?.record.modificationDate)
         record.modifiedByUser = context.userName

@@ -122,6 +122,13 @@ public struct ServerRecord: Hashable, Codable, Sendable {
     /// Server-assigned: the user and device whose save produced this version.
     public var modifiedByUser: String?
     public var modifiedByDevice: String?
+    /// Client-sent, on a save without a change tag of a record the client
+    /// held before (a re-join sends every row so): the sequence its fetch
+    /// of the zone had reached. A tombstone of the record written after it
+    /// is a delete the client has not seen, and the save is refused with
+    /// `unknownItem`, as a save with a change tag would be, instead of
+    /// bringing the record back. Never stored.
+    public var knownThrough: Int64?
 
     public init(
         id: RecordID,

@@ -222,6 +222,7 @@ public struct WireSaveStamp: Codable, Sendable, Equatable {
         plain.modificationDate = sent.modificationDate
         plain.modifiedByUser = sent.modifiedByUser
         plain.modifiedByDevice = sent.modifiedByDevice
+        plain.knownThrough = sent.knownThrough
         guard plain == sent else { return nil }
         changeTag = saved.changeTag
         modificationDate = saved.modificationDate
@@ -243,6 +244,7 @@ public struct WireSaveStamp: Codable, Sendable, Equatable {
         record.modificationDate = modificationDate
         record.modifiedByUser = modifiedByUser
         record.modifiedByDevice = modifiedByDevice
+        record.knownThrough = nil
         return record
     }
 

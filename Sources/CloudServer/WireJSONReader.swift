@@ -170,7 +170,7 @@ extension WireJSON {
 
         mutating func record() throws -> ServerRecord {
             var id: RecordID?, recordType: String?, fields: FieldMap<FieldValue>?, times: FieldMap<Int64>?
-            var parent: RecordID?, changeTag: String?, date: Date?, user: String?, device: String?
+            var parent: RecordID?, changeTag: String?, date: Date?, user: String?, device: String?, known: Int64?
             var seen = Seen()
             try members { reader, key in
                 if key == "id" {
@@ -208,14 +208,19 @@ extension WireJSON {
                 } else if key == "modifiedByDevice" {
                     try seen.first(8)
                     device = try reader.null() ? nil : try reader.string()
+                } else if key == "knownThrough" {
+                    try seen.first(9)
+                    known = try reader.null() ? nil : try reader.int64()
                 } else {
                     throw Refused()
                 }
             }
             guard let id, let recordType, let fields, let times else { throw Refused() }
-            return ServerRecord(id: id, recordType: recordType, fields: fields, fieldModificationTimes: times,
-                                parent: parent, changeTag: changeTag, modificationDate: date,
-                                modifiedByUser: user, modifiedByDevice: device)
+            var record = ServerRecord(id: id, recordType: recordType, fields: fields, fieldModificationTimes: times,
+                                      parent: parent, changeTag: changeTag, modificationDate: date,
+                                      modifiedByUser: user, modifiedByDevice: device)
+            record.knownThrough = known
+            return record
         }
 
         mutating func field() throws -> FieldValue {

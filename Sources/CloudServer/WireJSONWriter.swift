@@ -174,6 +174,10 @@ extension WireJSON {
                 raw(",\"changeTag\":")
                 string(changeTag)
             }
+            if let known = record.knownThrough {
+                raw(",\"knownThrough\":")
+                integer(known)
+            }
             if let date = record.modificationDate {
                 raw(",\"modificationDate\":")
                 try double(date.timeIntervalSinceReferenceDate)

@@ -38,6 +38,7 @@ extension SyncEngine {
         let hlc = try Int64.fetchOne(db, sql: "SELECT hlc FROM sync_clock") ?? 0
         var bytes = 0
         var zoneCache: [String: ZoneID] = [:]
+        var fetchedThrough: [ZoneID: Int64?] = [:]
         passes: for (table, deletes) in passes where pendingRows < limit {
             let arguments: StatementArguments = [table.name, excluded[table.name]?.rowIDs ?? "[]",
                                                  excluded[table.name]?.names ?? "[]", limit - pendingRows]
@@ -77,6 +78,13 @@ extension SyncEngine {
                 var record: ServerRecord
                 if let known = meta.lastKnown {
                     record = known
+                    if known.changeTag == nil, zone.ownerName == userName {
+                        // A re-join's save of a row the device held: refused
+                        // if the row was deleted after this device's fetch,
+                        // rather than bringing it back (`knownThrough`).
+                        record.knownThrough = try fetchedThrough[zone] ?? Self.fetchedThrough(db, zone)
+                        fetchedThrough[zone] = record.knownThrough
+                    }
                     for column in table.columns {
                         let value = values[column]
                         // A column empty here that the server's record never had
@@ -109,6 +117,13 @@ extension SyncEngine {
             return try outgoingBatch(db, limit: limit, orderingRows: false)
         }
         return batch
+    }
+
+    /// The sequence this device's fetch of one of its own zones reached;
+    /// nil before its first.
+    static func fetchedThrough(_ db: Database, _ zone: ZoneID) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
+                           arguments: [DatabaseScope.private.rawValue, zone.name, zone.ownerName])
     }
 
     /// The deletes of a table that refers to itself, children before their

@@ -18,7 +18,7 @@ import Testing
                 if case .double(let number) = value { number.isFinite } else { true }
             }
             let zone = ZoneID(name: RecordEncodingTests.hostileTexts.randomElement(using: &random)!, ownerName: "bob")
-            return ServerRecord(
+            var record = ServerRecord(
                 id: RecordID(recordName: "reminders/\(index) \(RecordEncodingTests.hostileTexts.randomElement(using: &random)!)", zoneID: zone),
                 recordType: "reminders", fields: fields,
                 fieldModificationTimes: fields.mapValues { _ in Int64.random(in: .min ... .max, using: &random) },
@@ -26,6 +26,8 @@ import Testing
                 changeTag: Bool.random(using: &random) ? "t\(index)" : nil,
                 modificationDate: Bool.random(using: &random) ? Date(timeIntervalSinceReferenceDate: Double(index) / 3) : nil,
                 modifiedByUser: Bool.random(using: &random) ? "bob" : nil, modifiedByDevice: Bool.random(using: &random) ? "" : nil)
+            record.knownThrough = Bool.random(using: &random) ? Int64.random(in: 0 ... .max, using: &random) : nil
+            return record
         }
     }
 
@@ -158,6 +160,7 @@ import Testing
             saved.modificationDate = Date(timeIntervalSinceReferenceDate: 1_000 + Double(index))
             saved.modifiedByUser = "alice"
             saved.modifiedByDevice = "laptop"
+            saved.knownThrough = nil  // a store keeps none
             // A store that changes more than its own values: sent whole.
             if index == 3 { saved.fields["added"] = .int64(1) }
             result.saveResults[record.id] = index == 5 ? .failure(.serverRecordChanged(saved)) : .success(saved)

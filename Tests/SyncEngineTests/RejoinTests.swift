@@ -378,6 +378,37 @@ struct ServerDirectory {
         #expect(try a.export() == b.export())
     }
 
+    /// Two devices re-join a server made again at once. B fetches (nothing
+    /// yet), then A's re-join lands, with A's delete of Milk made while the
+    /// server was gone, and only then does B send every row it holds, Milk
+    /// among them. B's save of Milk is refused (the record was deleted
+    /// after B's fetch: `ServerRecord.knownThrough`), and Milk stays deleted
+    /// everywhere instead of coming back.
+    @Test func aDeleteThatLandsBetweenARejoinsFetchAndItsSendStaysDeleted() throws {
+        let path = ServerDirectory(directory)
+        let (a, b, _, milk) = try twoSyncedDevices(try path.open())
+        try path.delete()
+        let new = try path.open()
+        a.connect(to: new)
+        _ = try a.store.deleteReminder(id: milk.id)
+        let base = new.databases(user: b.user, device: b.name)
+        let first = InterceptingDatabase.FirstTime()
+        nonisolated(unsafe) let other = a
+        b.engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+                if first.take() { try other.sync() }
+                return try base.private.modifyRecords(saving: saving, deleting: deleting)
+            }),
+            sharedDatabase: base.shared)
+        try b.sync()
+        #expect(try b.reminder(milk.id) == nil)
+        b.connect(to: new)
+        try a.sync(); try b.sync()
+        #expect(try a.reminder(milk.id) == nil)
+        #expect(try serverRecordNames(new).allSatisfy { !$0.contains(milk.id) })
+        #expect(try a.export() == b.export())
+    }
+
     @Test func aServerDeletedWhileOpenRefusesRequestsInsteadOfWritingToTheDeletedFile() throws {
         let path = ServerDirectory(directory)
         let (a, _, list, _) = try twoSyncedDevices(try path.open())
