@@ -7,9 +7,10 @@ import TestSupport
 @testable import SyncEngine
 
 /// Random devices make random edits (titles in case and accent variants),
-/// sync, send and fetch in random orders, die between the server's commit
-/// and their own, while the server directory is deleted and made again, or
-/// put back from a copy taken earlier. Then every device syncs until quiet:
+/// sync, send and fetch in random orders, one device's sync landing inside
+/// another's, die between the server's commit and their own, while the
+/// server directory is deleted and made again, or put back from a copy
+/// taken earlier. Then every device syncs until quiet:
 /// all show the same data, nothing that was never deleted is missing, and
 /// nothing that was deleted came back.
 ///
@@ -17,7 +18,7 @@ import TestSupport
 @Suite struct RejoinPropertyTests {
     static let seeds: [UInt64] = {
         if let text = ProcessInfo.processInfo.environment["REMINDERS_REJOIN_SEED"], let seed = UInt64(text) { return [seed] }
-        return Array(1...16)
+        return Array(1...40)
     }()
 
     static let titles = ["Milk", "milk", "MILK", "Café", "CAFÉ", "cafe\u{301}", "Straße", "STRASSE", "Ünïcödé ✓", "ünïcödé ✓"]
@@ -129,9 +130,15 @@ struct RejoinWorld {
             _ = try device.store.deleteList(id: id)
             deletedLists.insert(id)
             log.append("\(device.name) delete list \(id.prefix(4))")
-        case 62..<78:
+        case 62..<74:
             try device.sync()
             log.append("\(device.name) sync")
+        case 74..<78:
+            // Another device's whole sync lands between this one's fetch
+            // and its send, as two processes syncing at once do.
+            guard let other = pick(devices.filter { $0 !== device }) else { return }
+            try syncInterleaved(device, other)
+            log.append("\(device.name) sync, \(other.name)'s sync between its fetch and its send")
         case 78..<83:
             try device.engine.sendChanges()
             log.append("\(device.name) send")
@@ -178,6 +185,22 @@ struct RejoinWorld {
         guard !own.isEmpty else { return }
         try engine.ensureZones(for: own, in: engine.privateDatabase)
         _ = try engine.privateDatabase.modifyRecords(saving: own.compactMap(\.record), deleting: own.compactMap(\.deleteID))
+    }
+
+    /// `device` syncs, and `other` syncs whole just before `device`'s first
+    /// request that changes records reaches the server.
+    func syncInterleaved(_ device: Device, _ other: Device) throws {
+        let base = server.databases(user: device.user, device: device.name)
+        let first = InterceptingDatabase.FirstTime()
+        nonisolated(unsafe) let other = other
+        device.engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+                if first.take() { try other.sync() }
+                return try base.private.modifyRecords(saving: saving, deleting: deleting)
+            }),
+            sharedDatabase: base.shared)
+        defer { device.connect(to: server) }
+        try device.sync()
     }
 
     /// Every device syncs in turn until a whole pass changes nothing.
