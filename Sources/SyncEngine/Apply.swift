@@ -147,10 +147,21 @@ extension SyncEngine {
             return outcome
         }
         if let meta, meta.isPendingDelete {
-            // Deleted here: the delete wins over the other side's edit.
-            if let known = meta.lastKnown, known.fields != record.fields {
+            // Deleted here: the delete wins over the other side's edit,
+            // logged with what the edit wrote. A delete a re-join sends
+            // again has no last-known record: edits after the version it
+            // was made against are the ones this device never saw.
+            var unseen: [String] = []
+            if let known = meta.lastKnown {
+                unseen = table.columns.filter { known.fields[$0] != record.fields[$0] }
+            } else if let seen = try rememberedDeleteSeenThrough(db, table: tableName, key: key) {
+                unseen = table.columns.filter { (record.fieldModificationTimes[$0] ?? .min) > seen }
+            }
+            if !unseen.isEmpty {
+                let pairs = Self.editedPairs(record.fields, table: table, whole: true) { unseen.contains($0) }
                 try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
-                                remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
+                                remote: Self.encodeKept(pairs) ?? "edited", localTime: nil,
+                                remoteTime: record.fieldModificationTimes.values.max(),
                                 winner: "delete", remoteDevice: record.modifiedByDevice)
                 outcome.conflicts += 1
             }
@@ -271,7 +282,7 @@ extension SyncEngine {
                 report.conflicts += 1
             }
         }
-        try rememberDelete(db, table: tableName, key: key, zone: id.zoneID)
+        try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown)
         if try deleteLocally(db, table: table, key: key) { report.receivedDeletes += 1 }
     }
 

@@ -148,17 +148,28 @@ extension SyncEngine {
     /// user to copy out: `ConflictEntry.keptValues` reads them back as
     /// (column, value) pairs in column order. A row never on the server
     /// keeps its text fields.
-    func editedValues(_ db: Database, table: String, key: String, meta: Metadata?) throws -> String? {
+    /// `whole`: with the row's name too (its first text, a title), for an
+    /// entry whose row goes, which has nothing else to be named by.
+    func editedValues(_ db: Database, table: String, key: String, meta: Metadata?, whole: Bool = false) throws -> String? {
         guard let schema = tablesByName[table] else { return nil }
         if meta?.isPendingDelete == true { return "deleted" }
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
         let values = RecordCoder.values(of: row, table: schema).values
         // A row never on the server: its text, which is what a person wrote.
         guard let meta, meta.lastKnown != nil else { return Self.encodeKept(Self.writtenText(values, table: schema)) }
-        let pairs = schema.columns.filter { meta.editTimes[$0] != nil && schema.parent?.column != $0 }.compactMap { column in
-            RecordCoder.display(values[column]).map { [column, $0] }
+        return Self.encodeKept(Self.editedPairs(values, table: schema, whole: whole) { meta.editTimes[$0] != nil })
+    }
+
+    /// The edited columns of a row's values, the parent's reference left
+    /// out; `whole`, with its name (its first text column) too.
+    static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool,
+                            edited: (String) -> Bool) -> [[String]] {
+        let name = whole ? table.columns.first { $0 != table.parent?.column && table.types[$0] == "TEXT" } : nil
+        return table.columns.compactMap { column in
+            guard column != table.parent?.column, let text = RecordCoder.display(values[column]),
+                  edited(column) || (column == name && !text.isEmpty) else { return nil }
+            return [column, text]
         }
-        return Self.encodeKept(pairs)
     }
 
     /// What a person wrote in a row, as the log keeps a row lost whole:
@@ -228,7 +239,7 @@ extension SyncEngine {
     /// A pending local edit lost to a delete made elsewhere.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?) throws {
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
-                        local: try editedValues(db, table: table, key: key, meta: meta) ?? "edited", remote: "deleted",
+                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true) ?? "edited", remote: "deleted",
                         localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: remoteDevice)
     }
 

@@ -275,12 +275,28 @@ extension SyncEngine {
     }
 
     /// Remembers a delete of a row of the user's own zone, for a re-join
-    /// (see `rejoin`). Kept `tombstoneDays`.
-    func rememberDelete(_ db: Database, table: String, key: String, zone: ZoneID?) throws {
+    /// (see `rejoin`), with the version it was made against (`known`, the
+    /// last-known record): its latest field edit time tells a version
+    /// fetched later whose edits this device never saw. Kept `tombstoneDays`.
+    func rememberDelete(_ db: Database, table: String, key: String, zone: ZoneID?, known: ServerRecord?) throws {
         guard let zone, zone.ownerName == userName else { return }
+        // A delete remembered again without the version (its own delete
+        // fetched back) keeps the time the first one knew.
         try db.executeCached("""
-            INSERT OR REPLACE INTO sync_tombstones (recordType, recordName, zoneName, ownerName, deletedAt) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [table, key, zone.name, zone.ownerName, functions.wallClock()])
+            INSERT INTO sync_tombstones (recordType, recordName, zoneName, ownerName, deletedAt, seenThrough)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (recordType, recordName) DO UPDATE SET
+              zoneName = excluded.zoneName, ownerName = excluded.ownerName, deletedAt = excluded.deletedAt,
+              seenThrough = coalesce(excluded.seenThrough, seenThrough)
+            """, arguments: [table, key, zone.name, zone.ownerName, functions.wallClock(), known?.fieldModificationTimes.values.max()])
+    }
+
+    /// The latest field edit time of the version a remembered delete of a
+    /// row was made against; nil when none is remembered (or it was
+    /// remembered before the time was kept).
+    func rememberedDeleteSeenThrough(_ db: Database, table: String, key: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seenThrough FROM sync_tombstones WHERE recordType = ? AND recordName = ?"),
+                           arguments: [table, key])
     }
 
     /// How long a device remembers its deletes for a re-join: a copy put

@@ -390,7 +390,8 @@ struct SendRound {
     private func confirmDelete(_ db: Database, change: OutgoingChange) throws {
         guard let current = try Metadata.fetch(db, type: change.table.name, name: change.key) else { return }
         if current.isPendingDelete {
-            try engine.rememberDelete(db, table: change.table.name, key: change.key, zone: change.deleteID?.zoneID)
+            try engine.rememberDelete(db, table: change.table.name, key: change.key, zone: change.deleteID?.zoneID,
+                                      known: current.lastKnown)
             try Metadata.delete(db, type: change.table.name, name: change.key)
         } else {
             // Created again with the same key meanwhile: it is a new record now.

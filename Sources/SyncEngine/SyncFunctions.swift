@@ -97,11 +97,19 @@ final class SyncFunctions: Sendable {
         let confirmed = Bool.fromDatabaseValue(arguments[0]) ?? false
         let edited: Set<String> = confirmed ? editedColumns(String.fromDatabaseValue(arguments[1])) : []
         var pairs = String.fromDatabaseValue(arguments[2]).flatMap { try? JSONDecoder().decode([[String]].self, from: Data($0.utf8)) } ?? []
+        // An edited row keeps its name too (its first text column, in the
+        // first call), which names the entry once the row is gone.
+        var nameColumn: String?
+        var lookingForName = arguments[2].isNull
         var index = 3
         while index + 2 < arguments.count {
             defer { index += 3 }
             guard let column = String.fromDatabaseValue(arguments[index]) else { continue }
             let isNumber = Bool.fromDatabaseValue(arguments[index + 2]) ?? false
+            if lookingForName, !isNumber {
+                nameColumn = column
+                lookingForName = false
+            }
             let text: String
             switch arguments[index + 1].storage {
             case .null: continue
@@ -110,7 +118,7 @@ final class SyncFunctions: Sendable {
             case .double(let number): text = String(number)
             case .blob(let data): text = String(decoding: data, as: UTF8.self)
             }
-            let kept = confirmed ? edited.contains(column) : !isNumber && !text.isEmpty
+            let kept = confirmed ? edited.contains(column) || (column == nameColumn && !text.isEmpty) : !isNumber && !text.isEmpty
             if kept { pairs.append([column, text]) }
         }
         return SyncEngine.encodeKept(pairs)

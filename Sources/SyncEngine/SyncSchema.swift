@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 7
+    static let version = 8
 
     /// Whether the engine's tables are installed at this version (a read).
     static func isCurrent(_ db: Database) throws -> Bool {
@@ -83,6 +83,16 @@ enum SyncSchema {
                   PRIMARY KEY (storeID, recordType, recordName)
                 ) STRICT;
                 """)
+        }
+        if installed < 8 {
+            // The latest field edit time of the version a remembered delete
+            // was made against: a version a re-join fetches with edits after
+            // it holds edits this device never saw, which the delete beats,
+            // logged (`applyFetchedRecord`). Null for deletes remembered
+            // before.
+            if try !db.columns(in: "sync_tombstones").contains(where: { $0.name == "seenThrough" }) {
+                try db.execute(sql: "ALTER TABLE sync_tombstones ADD COLUMN seenThrough INTEGER")
+            }
         }
         try SyncState.set(db, "schemaVersion", version)
     }

@@ -259,6 +259,43 @@ struct ServerDirectory {
         #expect(try fresh.export() == expected)
     }
 
+    /// A deletes Milk after the backup; the backup is put back; B, which
+    /// still has Milk, adds notes to it and syncs before A does. A's
+    /// re-join sends its remembered delete, which wins over B's edit as a
+    /// delete wins anywhere, and is logged (with B's notes) on both, as it
+    /// is without the copy put back. The copy's own version of Milk, met
+    /// the same way, is no conflict.
+    @Test func aRememberedDeleteThatBeatsAnEditMadeOnTheCopyIsLogged() throws {
+        let path = ServerDirectory(directory)
+        let backup = directory.url.appendingPathComponent("backup")
+        let (a, b, list, milk) = try twoSyncedDevices(try path.open())
+        let bread = try #require(try a.export().reminders.first { $0.title == "Bread" })
+        try path.backUp(to: backup)
+        _ = try a.store.deleteReminder(id: milk.id)
+        _ = try a.store.deleteReminder(id: bread.id)
+        try a.sync()
+        try path.restore(from: backup)
+        let restored = try path.open()
+        a.connect(to: restored)
+        b.connect(to: restored)
+        b.clock.advance(5_000)
+        try b.store.updateReminder(id: milk.id, ReminderChanges(notes: "oat, 2 cartons"))
+        try b.sync()
+        #expect(try a.sync().rejoined == .olderCopy)
+        try b.sync()
+        #expect(try b.reminder(milk.id) == nil && b.reminder(bread.id) == nil)
+        for device in [a, b] {
+            let entries = try device.engine.conflicts()
+            #expect(entries.count == 1, "\(device.name): \(entries)")
+            let entry = try #require(entries.first)
+            #expect(entry.recordID == milk.id && entry.winner == "delete")
+            let lost = try #require(ConflictEntry.keptValues(entry.localDevice == "B" ? entry.local : entry.remote))
+            #expect(lost.map(\.column) == ["title", "notes"] && lost.map(\.value) == ["Milk", "oat, 2 cartons"], "\(lost)")
+        }
+        #expect(try a.export() == b.export())
+        _ = list
+    }
+
     @Test func anOlderCopyWrittenToSinceIsStillToldApart() throws {
         let path = ServerDirectory(directory)
         let backup = directory.url.appendingPathComponent("backup")

@@ -99,7 +99,9 @@ import TestSupport
         try a.engine.sendChanges()
         try b.store.updateReminder(id: step, ReminderChanges(notes: "the green one", priority: .high))
         let entry = try fetchLosingToParentsDelete(b, step)
-        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
+        // The edit, and the title the entry is named by once the row is gone.
+        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" }
+                == ["title=Buy paint", "notes=the green one", "priority=3"])
     }
 
     /// The same edit when the deleting device had the subtask: its delete
@@ -118,7 +120,8 @@ import TestSupport
         #expect(try b.reminder(step) == nil)
         let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
         #expect(entry.remote == "deleted")
-        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["notes=the green one", "priority=3"])
+        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" }
+                == ["title=Buy paint", "notes=the green one", "priority=3"])
     }
 
     /// A subtask the server confirmed before its parent's delete came from
@@ -267,8 +270,10 @@ import TestSupport
              "dueDate".databaseValue, DatabaseValue.null, 0.databaseValue]
         }
         #expect(SyncFunctions.lostValues(arguments(false, "{}")) == #"[["title","Cake"]]"#)
-        #expect(SyncFunctions.lostValues(arguments(true, #"{"notes":5,"priority":7,"dueDate":9}"#)) == #"[["notes",""],["priority","2"]]"#)
-        #expect(SyncFunctions.lostValues(arguments(true, "{}")) == nil)
+        // A confirmed row: its edits, and its name (the first text column).
+        #expect(SyncFunctions.lostValues(arguments(true, #"{"notes":5,"priority":7,"dueDate":9}"#))
+                == #"[["title","Cake"],["notes",""],["priority","2"]]"#)
+        #expect(SyncFunctions.lostValues(arguments(true, "{}")) == #"[["title","Cake"]]"#)
         // A wide table's second call goes on from the first's.
         var second = arguments(false, "{}")
         second[2] = #"[["name","Ann"]]"#.databaseValue
