@@ -231,6 +231,65 @@ public final class DirectoryServer: RecordStore {
             throw CloudError.serverUnavailable(
                 "the server directory \(directory.path) is not writable (\(String(cString: strerror(errno)))); fix its permissions or point --server elsewhere")
         }
+        try checkStoreFile(directory, createIfMissing: createIfMissing)
+    }
+
+    /// A store is made only in an empty directory, and only when
+    /// `createIfMissing`: a directory that holds other files is no server
+    /// (a mistyped `--server` naming a folder of documents), and a running
+    /// app waits for a store that is not there yet. A store file shorter
+    /// than its header says is still being copied (a backup being put
+    /// back): opening it would write into the copy, so it is waited for.
+    private static func checkStoreFile(_ directory: URL, createIfMissing: Bool) throws {
+        let path = directory.appendingPathComponent("server.sqlite").path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            guard createIfMissing else {
+                throw CloudError.serverUnavailable(
+                    "server directory \(directory.path) holds no server.sqlite yet (being put back, or emptied); edits wait, and 'reminders sync' makes a new one")
+            }
+            // The accounts `reminders serve user add` makes come first.
+            let others = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { entry in
+                !entry.hasPrefix(".") && !["accounts.sqlite", "accounts.sqlite-wal", "accounts.sqlite-shm", "accounts.sqlite-journal"].contains(entry)
+            }.sorted()
+            guard others.isEmpty else {
+                let named = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", …" : "")
+                throw CloudError.serverUnavailable(
+                    "\(directory.path) is not a server directory: it holds other files (\(named)) and no server.sqlite; point --server at a server directory, or at a new empty one")
+            }
+            return
+        }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        if !createIfMissing {
+            // A running app opens it again once it stopped changing: a copy
+            // being put back would otherwise be written into halfway.
+            let modified = attributes[.modificationDate] as? Date ?? .distantPast
+            guard StoreFileWatch.isSettled(path: path, size: size, modified: modified) else {
+                throw CloudError.serverUnavailable(
+                    "\(path) is changing (a backup being put back?); it is opened once it has not changed for a second")
+            }
+        }
+        if size == 0, createIfMissing { return }
+        // A file with another header is left to the open, which calls it damaged.
+        if size >= 100, (expectedSize(path).map { size >= $0 } ?? true) { return }
+        throw CloudError.serverUnavailable(
+            "\(path) is shorter than it says (\(size) bytes): it is still being copied, or was cut short; edits wait until it is whole")
+    }
+
+    /// The size an SQLite file's header gives (page size times page count),
+    /// nil when the header cannot be read or gives none.
+    static func expectedSize(_ path: String) -> Int64? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+              header.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
+        func number(_ offset: Int, _ count: Int) -> Int64 {
+            header[offset..<offset + count].reduce(0) { $0 << 8 | Int64($1) }
+        }
+        let pageSize = number(16, 2) == 1 ? 65_536 : number(16, 2)
+        // The page count is valid only while the change counter matches
+        // the "version valid for" number (SQLite 3.7.0 and later).
+        guard number(24, 4) == number(92, 4) else { return pageSize }
+        return pageSize * max(1, number(28, 4))
     }
 }
 
@@ -245,5 +304,27 @@ struct FileIdentity: Equatable, Sendable {
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+    }
+}
+
+/// Whether a store file a running app opens again has settled
+/// (`DirectoryServer.init(createIfMissing: false)`): not changed for
+/// `settleTime`, by its change time (`cp -a` sets the original's only once
+/// the copy is whole; a store in WAL mode changes its main file only at a
+/// checkpoint), or by the same size and change time seen that long ago.
+enum StoreFileWatch {
+    static let settleTime: TimeInterval = 1
+    private static let seen = NSLock()
+    nonisolated(unsafe) private static var sightings: [String: (size: Int64, modified: Date, since: Date)] = [:]
+
+    static func isSettled(path: String, size: Int64, modified: Date, now: Date = Date()) -> Bool {
+        if now.timeIntervalSince(modified) >= settleTime { return true }
+        return seen.withLock {
+            if let last = sightings[path], last.size == size, last.modified == modified {
+                return now.timeIntervalSince(last.since) >= settleTime
+            }
+            sightings[path] = (size, modified, now)
+            return false
+        }
     }
 }

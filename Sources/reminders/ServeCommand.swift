@@ -117,8 +117,20 @@ struct ServeRunCommand: AsyncParsableCommand {
         } catch let error as ServeError {
             throw CLIFailure(error.description, code: 2)
         }
+        // A store without accounts serves no one: a mistyped --store would
+        // otherwise become a new, empty store that refuses every device.
+        if !PostgresAddress.isAddress(store.store),
+           !FileManager.default.fileExists(atPath: store.directory.appendingPathComponent("accounts.sqlite").path) {
+            let what = FileManager.default.fileExists(atPath: store.directory.path)
+                ? "there are no accounts in" : "there is no store at"
+            throw CLIFailure("\(what) \(store.directory.path), so no device could sync; 'reminders serve user add NAME --store \(store.store)' makes one", code: 2)
+        }
         let server = try store.open()
-        let service = SyncServer(store: server, accounts: try store.accounts(of: server))
+        let accounts = try store.accounts(of: server)
+        guard try !accounts.names().isEmpty else {
+            throw CLIFailure("the store \(store.store) has no accounts, so no device could sync; 'reminders serve user add NAME --store \(store.store)' makes one", code: 2)
+        }
+        let service = SyncServer(store: server, accounts: accounts)
         let scheme = tls == nil ? "http" : "https"
         let storeName = store.store
         let app: Application<RouterResponder<BasicRequestContext>>

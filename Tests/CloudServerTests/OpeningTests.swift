@@ -114,6 +114,50 @@ struct OpeningTests {
         #expect(onFile == .serverUnavailable("\(file.path) is a file, not a server directory; point --server at a directory"))
     }
 
+    /// A store is made only in an empty directory, never by a running app
+    /// (`createIfMissing: false`), and a store file shorter than its header
+    /// says (a backup half put back) is left alone until it is whole.
+    @Test func aStoreIsMadeOnlyInAnEmptyDirectoryAndAHalfCopiedOneIsWaitedFor() throws {
+        let temporary = TemporaryDirectory()
+        let documents = temporary.url.appendingPathComponent("Documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        try Data("chapter one".utf8).write(to: documents.appendingPathComponent("thesis.txt"))
+        let refused = cloudError { _ = try DirectoryServer(directory: documents) }
+        #expect(refused == .serverUnavailable("\(documents.path) is not a server directory: it holds other files (thesis.txt) and no server.sqlite; point --server at a server directory, or at a new empty one"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: documents.path) == ["thesis.txt"])
+
+        let server = temporary.url.appendingPathComponent("server")
+        try FileManager.default.createDirectory(at: server, withIntermediateDirectories: true)
+        let waiting = cloudError { _ = try DirectoryServer(directory: server, createIfMissing: false) }
+        #expect(waiting?.description.contains("holds no server.sqlite yet") == true, "\(String(describing: waiting))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.path).isEmpty)
+
+        // A whole store (closed: its header is current), then its first
+        // 4 KiB as a copy in progress leaves it.
+        do {
+            let whole = try DirectoryServer(directory: server)
+            let alice = whole.database(user: "alice", scope: .private, device: "d")
+            _ = try alice.modifyZones(saving: [ZoneID(name: "reminders", ownerName: "alice")], deleting: [])
+        }
+        let file = server.appendingPathComponent("server.sqlite")
+        let bytes = try Data(contentsOf: file)
+        let copy = temporary.url.appendingPathComponent("copy")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        let part = bytes.prefix(4_096)
+        try part.write(to: copy.appendingPathComponent("server.sqlite"))
+        #expect(DirectoryServer.expectedSize(file.path) == Int64(bytes.count))
+        #expect(DirectoryServer.expectedSize(copy.appendingPathComponent("server.sqlite").path) == Int64(bytes.count))
+        let halfCopied = cloudError { _ = try DirectoryServer(directory: copy) }
+        #expect(halfCopied?.description.contains("is still being copied") == true, "\(String(describing: halfCopied))")
+        // A running app waits for a file that changed within the second.
+        let changing = cloudError { _ = try DirectoryServer(directory: copy, createIfMissing: false) }
+        #expect(changing?.description.contains("is changing") == true, "\(String(describing: changing))")
+        #expect(try Data(contentsOf: copy.appendingPathComponent("server.sqlite")) == part)
+        // One not changed for a second it opens.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -5)], ofItemAtPath: file.path)
+        _ = try DirectoryServer(directory: server, createIfMissing: false)
+    }
+
     @Test func anUnwritableDirectoryIsUnavailable() throws {
         // Root ignores permission bits, so this only means something for
         // other users.

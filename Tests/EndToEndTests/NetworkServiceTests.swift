@@ -19,6 +19,18 @@ import TestSupport
         #expect(try runner.run("serve", "user", "add", "alice", "--store", store).status == 2)
 
         let port = try freeLoopbackPort()
+        // A mistyped store, or one without accounts, serves no one: refused
+        // with one line, and nothing is made.
+        let typo = runner.home.appendingPathComponent("stroe").path
+        let missing = try runner.run("serve", "--store", typo, "--listen", "127.0.0.1:\(port)")
+        #expect(missing.status == 2 && missing.stderr.contains("there is no store at \(typo)"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        let empty = runner.home.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let noAccounts = try runner.run("serve", "--store", empty.path, "--listen", "127.0.0.1:\(port)")
+        #expect(noAccounts.status == 2 && noAccounts.stderr.contains("there are no accounts in"), "\(noAccounts)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
+
         let server = try runner.start(["serve", "--store", store, "--listen", "127.0.0.1:\(port)"])
         defer { server.signal(SIGTERM); _ = try? server.wait(timeout: 10) }
         let url = "http://127.0.0.1:\(port)"
