@@ -125,8 +125,10 @@ struct ServeRunCommand: AsyncParsableCommand {
                 ? "there are no accounts in" : "there is no store at"
             throw CLIFailure("\(what) \(store.directory.path), so no device could sync; 'reminders serve user add NAME --store \(store.store)' makes one", code: 2)
         }
-        let server = try store.open()
-        let accounts = try store.accounts(of: server)
+        let opened = try store.open()
+        // A directory deleted or put back while served is opened again.
+        let server: any CloudStore = (opened as? DirectoryServer).map(ServedDirectory.init) ?? opened
+        let accounts = try store.accounts(of: opened)
         guard try !accounts.names().isEmpty else {
             throw CLIFailure("the store \(store.store) has no accounts, so no device could sync; 'reminders serve user add NAME --store \(store.store)' makes one", code: 2)
         }

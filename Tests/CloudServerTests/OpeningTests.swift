@@ -158,6 +158,26 @@ struct OpeningTests {
         _ = try DirectoryServer(directory: server, createIfMissing: false)
     }
 
+    /// A served directory deleted and put back from a copy is opened
+    /// again by the next request, not refused until the service restarts.
+    @Test func aServedDirectoryPutBackIsOpenedAgain() throws {
+        let temporary = TemporaryDirectory()
+        let directory = temporary.url.appendingPathComponent("store")
+        let backup = temporary.url.appendingPathComponent("backup")
+        let served = ServedDirectory(try DirectoryServer(directory: directory))
+        let zone = ZoneID(name: "reminders", ownerName: "alice")
+        _ = try served.cloudDatabase(user: "alice", scope: .private, device: "d").modifyZones(saving: [zone], deleting: [])
+        try FileManager.default.copyItem(at: directory, to: backup)
+        try FileManager.default.removeItem(at: directory)
+        let gone = cloudError { _ = try served.cloudDatabase(user: "alice", scope: .private, device: "d").fetchDatabaseChanges(since: nil) }
+        #expect(gone != nil)
+        try FileManager.default.copyItem(at: backup, to: directory)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -5)],
+                                              ofItemAtPath: directory.appendingPathComponent("server.sqlite").path)
+        let changes = try served.cloudDatabase(user: "alice", scope: .private, device: "d").fetchDatabaseChanges(since: nil)
+        #expect(changes.changedZoneIDs == [zone])
+    }
+
     @Test func anUnwritableDirectoryIsUnavailable() throws {
         // Root ignores permission bits, so this only means something for
         // other users.
