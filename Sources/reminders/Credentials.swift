@@ -56,6 +56,13 @@ struct Credentials: Codable, Equatable {
         let matches = servers.filter { Self.normalize($0.url) == key && (user == nil || $0.user == user) }
         guard let entry = matches.first else {
             let who = user.map { " as \($0)" } ?? ""
+            // Signed in elsewhere: most likely a mistyped --server (another
+            // port, localhost for 127.0.0.1), which names no server here.
+            let elsewhere = Array(Set(servers.map { Self.normalize($0.url) })).sorted()
+            guard elsewhere.isEmpty else {
+                throw CLIFailure("not signed in to \(key)\(who); signed in to \(elsewhere.joined(separator: ", ")). "
+                                 + "Point --server there, or run `reminders login \(key) --user NAME` to use this one", code: 4)
+            }
             throw CLIFailure("not signed in to \(key)\(who): run `reminders login \(key) --user NAME` first", code: 3)
         }
         guard matches.count == 1 else {

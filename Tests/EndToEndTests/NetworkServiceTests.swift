@@ -56,6 +56,11 @@ import TestSupport
         #expect(try runner.run(["sync"], environment: device("laptop")).status == 0)
         #expect(try runner.run(["sync"], environment: device("desktop")).status == 0)
         #expect(try runner.run(["lists"], environment: device("desktop")).stdout.contains("Groceries"))
+        // A mistyped URL (localhost for 127.0.0.1) names where this device is signed in.
+        var mistypedDevice = device("desktop")
+        mistypedDevice["REMINDERS_SERVER"] = "http://localhost:\(port)"
+        let mistyped = try runner.run(["sync"], environment: mistypedDevice)
+        #expect(mistyped.status == 4 && mistyped.stderr.contains("signed in to \(url). Point --server there"), "\(mistyped)")
 
         // Alice shares the list with Bob, read-only; Bob sees it and may not change it.
         #expect(try runner.run(["share", "Groceries", "--with", "bob", "--read-only"], environment: device("laptop")).status == 0)
