@@ -260,6 +260,9 @@ public final class LiveSync: SyncStatusProvider, Sendable {
                     shared.status.rejoin = nil
                 }
             }
+        } catch SyncError.server(let error) {
+            // Shown after "Cannot sync:", which says it is the server's.
+            errorMessage = error.description
         } catch let error as SyncError {
             errorMessage = error.description
         } catch let error as CloudError {
@@ -275,6 +278,10 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         shared.withLock { shared in
             shared.status.connection = .online
             shared.status.errorMessage = errorMessage
+            // A re-join's mark goes in time, also while the server fails.
+            if errorMessage != nil, let shown = shared.status.rejoin, Date().timeIntervalSince(shown.at) > Self.rejoinShownFor {
+                shared.status.rejoin = nil
+            }
             if errorMessage == nil { shared.status.lastSync = Date() }
         }
         // The status first, so a conflict's announcement finds it counted.

@@ -332,7 +332,7 @@ final class ConflictWorld {
         let environment = try seededEnvironment(sync: sync)
         let app = makeApp(environment: environment)
         let lines = app.render().textLines()
-        #expect(lines[22].hasPrefix(" ⚠ Cannot sync: server /tmp/s: server.sqlite is not a server store · working on"))
+        #expect(lines[22].hasPrefix(" ⚠ Cannot sync · 1 edit waits here · server /tmp/s: server.sqlite is not a serv…"))
         #expect(lines[23].hasSuffix("me@laptop · server error · 1 pending"))
         // Screens still work, a row shorter.
         app.handle(.key(.character("j")))

@@ -164,12 +164,13 @@ extension AppController {
         return status.errorMessage
     }
 
-    /// The line above the status bar while the server fails.
+    /// The line above the status bar while the server fails: what waits
+    /// first, so that a narrow line cuts the server's words, not that.
     var serverErrorLine: String? {
         guard let error = serverError(statusBar.state.sync) else { return nil }
         let pending = statusBar.state.sync.pendingCount
-        let waiting = pending == 0 ? "" : (pending == 1 ? "; 1 edit waits" : "; \(pending) edits wait")
-        return "⚠ Cannot sync: \(error) · working on this device\(waiting)"
+        let waiting = pending == 0 ? "working on this device" : (pending == 1 ? "1 edit waits here" : "\(pending) edits wait here")
+        return "⚠ Cannot sync · \(waiting) · \(error)"
     }
 
     func drawServerError(_ line: String, into buffer: inout CellBuffer, row: Int) {
