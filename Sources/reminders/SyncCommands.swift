@@ -302,7 +302,11 @@ struct ConflictsCommand: ParsableCommand {
             // The kept value changed since (an edit, or the app's rules after
             // the merge): what it is now.
             let now = entry.field == "*" || isGone ? nil : try ConflictsViewModel.changedSince(entry, db)
-            line = "\(values); \(entry.winner) won: \(reason)" + (try now.map { "; now \(try shown($0))" } ?? "")
+            // A device that took no part names the winner; "local" would
+            // read as itself.
+            let winner = isHere ? entry.winner
+                : (entry.winner == "local" ? entry.localDevice : entry.winner == "remote" ? entry.remoteDevice : nil) ?? entry.winner
+            line = "\(values); \(winner) won: \(reason)" + (try now.map { "; now \(try shown($0))" } ?? "")
         }
         // The conflict's own id first: `--dismiss` takes it.
         let seen = entry.isDismissed ? " (dismissed)" : ""

@@ -114,6 +114,10 @@ struct ConflictBothSidesTests {
         #expect(onA.contains("Reminder “Paint the shed” (\(paint.prefix(8))) title: ancestor \"Paint\", here"), "\(onA)")
         #expect(onB.contains("here \"Paint the fence\" (b), there \"Paint the shed\" (a); remote won: the other device's edit is the later one"),
                 "\(onB)")
+        // A device that took no part names both sides and the winner.
+        try fleet.sync("c")
+        let onC = try fleet.ok("c", "conflicts")
+        #expect(onC.contains("a \"Paint the shed\", b \"Paint the fence\"; a won: a's edit is the later one"), "\(onC)")
         let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("b", "conflicts", "--json").utf8))
         #expect(entries.count == 1 && entries.first?.dismissed == false)
         // Seen from b, as its lines are: b's side is "local", and it lost.
