@@ -163,12 +163,23 @@ struct FetchRound {
     }
 
     /// The bytes of every asset a page refers to that this device lacks.
+    /// One that cannot be had is named by the record it belongs to (a
+    /// list's cover: the list's title), so the user knows which to fix.
     private func loadAssets(of records: [ServerRecord], database: any CloudDatabase) throws -> [String: Data] {
         var assets: [String: Data] = [:]
         for record in records {
             for case .asset(let asset) in record.fields.values where assets[asset.sha256] == nil {
                 do {
                     assets[asset.sha256] = try database.assetData(asset)
+                } catch CloudError.assetUnavailable(let why) {
+                    // Named by its first text column, as a share's root is.
+                    let owner = records.first { $0.id == record.parent } ?? record
+                    let column = engine.tablesByName[owner.recordType]?.columns.first { engine.tablesByName[owner.recordType]?.types[$0] == "TEXT" }
+                    let name: String? = column.flatMap { column in
+                        if case .string(let text)? = owner.fields[column], !text.isEmpty { return text }
+                        return nil
+                    }
+                    throw SyncError.server(.assetUnavailable((name.map { "the image of “\($0)”: " } ?? "") + why))
                 } catch let error as CloudError {
                     throw SyncError.server(error)
                 }

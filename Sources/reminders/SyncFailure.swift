@@ -21,7 +21,10 @@ struct SyncFailure: Error, CommandLineError {
         case .assetUnavailable:
             // A damaged server: its asset files are lost or changed.
             code = 4
-            message += " (for a list's cover: on a device that shows it, run 'reminders list cover LIST --clear', sync, then set the cover again)"
+            // The engine names the record it belongs to: "the image of “Work”: …".
+            let list = message.range(of: #"the image of “([^”]*)”"#, options: .regularExpression)
+                .map { String(message[$0].dropFirst("the image of “".count).dropLast()) }
+            message += " (for a list's cover: on a device that shows it, run 'reminders list cover \(list.map { "\"\($0)\"" } ?? "LIST") --clear', sync, then set the cover again)"
         case .permissionFailure: code = 3
         case .shareNotFound: code = 2
         default: code = 1

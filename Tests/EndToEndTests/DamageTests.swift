@@ -141,9 +141,11 @@ struct DamageTests {
             try data.write(to: asset)
         default: try Data().write(to: asset)
         }
-        // A device that never saw the cover cannot fetch it.
+        // A device that never saw the cover cannot fetch it, and is told
+        // which list's it is.
         try world.fleet.ok("c", "list", "add", "Mine")
-        try world.expectFailure("c", naming: asset.path, saying: "list cover LIST --clear", sendsFirst: true)
+        try world.expectFailure("c", naming: asset.path, saying: "the image of “Garden”", sendsFirst: true)
+        try world.expectFailure("c", naming: asset.path, saying: "list cover \"Garden\" --clear", sendsFirst: true)
         // The repair the message suggests, on a device that shows the cover.
         try world.fleet.ok("a", "list", "cover", "Garden", "--clear")
         try world.fleet.sync("a")
