@@ -176,6 +176,7 @@ let package = Package(
                 "SyncService", "CloudClient", "CloudServerPostgres", "RemindersConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             linkerSettings: executableLinkerSettings
         ),

@@ -258,7 +258,7 @@ public final class DirectoryServer: RecordStore {
             }
             return
         }
-        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        var size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         if !createIfMissing {
             // A running app opens it again once it stopped changing: a copy
             // being put back would otherwise be written into halfway.
@@ -268,11 +268,30 @@ public final class DirectoryServer: RecordStore {
                     "\(path) is changing (a backup being put back?); it is opened once it has not changed for a second")
             }
         }
-        if size == 0, createIfMissing { return }
-        // A file with another header is left to the open, which calls it damaged.
-        if size >= 100, (expectedSize(path).map { size >= $0 } ?? true) { return }
-        throw CloudError.serverUnavailable(
-            "\(path) is shorter than it says (\(size) bytes): it is still being copied, or was cut short; edits wait until it is whole")
+        // A file shorter than its header says may be one a checkpoint is
+        // growing (it writes the header first) or one being copied: it is
+        // looked at again for a moment before it is refused. An empty file
+        // is a store being made, unless it is the start of a copy.
+        func isWhole() -> Bool {
+            if size == 0 { return createIfMissing && !isChanging(path) }
+            // A file with another header is left to the open, which calls it damaged.
+            return size >= 100 && (expectedSize(path).map { size >= $0 } ?? true)
+        }
+        for _ in 0..<20 {
+            if isWhole() { return }
+            Thread.sleep(forTimeInterval: 0.05)
+            size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        if isWhole() { return }
+        throw CloudError.serverUnavailable(isChanging(path)
+            ? "\(path) is still being written (\(size) bytes, shorter than it says): a copy being put back? Edits wait until it is whole"
+            : "\(path) is shorter than it says (\(size) bytes): it was cut short; put back a whole copy, or point --server at a new empty directory")
+    }
+
+    /// Whether a file changed within `StoreFileWatch.settleTime`.
+    private static func isChanging(_ path: String) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .distantPast
+        return Date().timeIntervalSince(modified) < StoreFileWatch.settleTime
     }
 
     /// The size an SQLite file's header gives (page size times page count),

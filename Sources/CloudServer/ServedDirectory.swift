@@ -15,13 +15,15 @@ public final class ServedDirectory: CloudStore, @unchecked Sendable {
         self.server = server
     }
 
-    /// The store as it is now in the directory.
+    /// The store as it is now in the directory. Opened again outside the
+    /// lock (an open may wait on the store's lock), so other requests are
+    /// not held up meanwhile; the first store opened is kept.
     public var current: DirectoryServer {
-        lock.withLock {
-            if (try? server.checkStoreFile()) == nil,
-               let reopened = try? DirectoryServer(directory: server.directory, createIfMissing: false) {
-                server = reopened
-            }
+        let served = lock.withLock { server }
+        guard (try? served.checkStoreFile()) == nil,
+              let reopened = try? DirectoryServer(directory: served.directory, createIfMissing: false) else { return served }
+        return lock.withLock {
+            if server === served { server = reopened }
             return server
         }
     }

@@ -154,7 +154,7 @@ extension SyncEngine {
             var unseen: [String] = []
             if let known = meta.lastKnown {
                 unseen = table.columns.filter { known.fields[$0] != record.fields[$0] }
-            } else if let seen = try rememberedDeleteSeenThrough(db, table: tableName, key: key) {
+            } else if !isOwnVersion(record), let seen = try rememberedDeleteSeenThrough(db, table: tableName, key: key) {
                 unseen = table.columns.filter { (record.fieldModificationTimes[$0] ?? .min) > seen }
             }
             if !unseen.isEmpty {

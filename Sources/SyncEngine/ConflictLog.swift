@@ -161,15 +161,17 @@ extension SyncEngine {
     }
 
     /// The edited columns of a row's values, the parent's reference left
-    /// out; `whole`, with its name (its first text column) too.
+    /// out; `whole`, with its name (its first text column) too, when an
+    /// edit shows (alone, the name would read as the edit).
     static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool,
                             edited: (String) -> Bool) -> [[String]] {
         let name = whole ? table.columns.first { $0 != table.parent?.column && table.types[$0] == "TEXT" } : nil
-        return table.columns.compactMap { column in
+        let pairs: [[String]] = table.columns.compactMap { column in
             guard column != table.parent?.column, let text = RecordCoder.display(values[column]),
                   edited(column) || (column == name && !text.isEmpty) else { return nil }
             return [column, text]
         }
+        return pairs.contains { edited($0[0]) } ? pairs : []
     }
 
     /// What a person wrote in a row, as the log keeps a row lost whole:

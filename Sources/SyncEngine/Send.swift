@@ -325,6 +325,9 @@ struct SendRound {
                             try engine.logDeleteWins(db, change: change, remoteDevice: nil)
                             report.conflicts += 1
                         }
+                        // Remembered as a fetched delete is, for a copy put back later.
+                        try engine.rememberDelete(db, table: change.table.name, key: change.key, zone: record.id.zoneID,
+                                                  known: change.metadata.lastKnown)
                         try engine.deleteLocally(db, table: change.table, key: change.key)
                         report.dropped += 1
                     case .failure(.zoneNotFound(let zone))?:

@@ -85,6 +85,8 @@ enum SyncSchema {
                 """)
         }
         if installed < 8 {
+            // (The column is additive, but an older version, which would not
+            // fill it, refuses the file, as for version 6.)
             // The latest field edit time of the version a remembered delete
             // was made against: a version a re-join fetches with edits after
             // it holds edits this device never saw, which the delete beats,

@@ -2,6 +2,7 @@ import ArgumentParser
 import CloudClient
 import CloudServer
 import Foundation
+import NIOCore
 import Hummingbird
 import CloudServerPostgres
 import SyncService
@@ -146,7 +147,13 @@ struct ServeRunCommand: AsyncParsableCommand {
         } catch let error as ServeError {
             throw CLIFailure(error.description, code: 2)
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CLIFailure("cannot listen on \(listen): the address is in use (another reminders serve?); stop it, or pick another port with --listen", code: 1)
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw CLIFailure("cannot listen on \(listen): no interface of this machine has that address", code: 2)
+        }
     }
 
     static func split(_ address: String) throws -> (String, Int) {

@@ -147,11 +147,14 @@ struct OpeningTests {
         try part.write(to: copy.appendingPathComponent("server.sqlite"))
         #expect(DirectoryServer.expectedSize(file.path) == Int64(bytes.count))
         #expect(DirectoryServer.expectedSize(copy.appendingPathComponent("server.sqlite").path) == Int64(bytes.count))
-        let halfCopied = cloudError { _ = try DirectoryServer(directory: copy) }
-        #expect(halfCopied?.description.contains("is still being copied") == true, "\(String(describing: halfCopied))")
         // A running app waits for a file that changed within the second.
         let changing = cloudError { _ = try DirectoryServer(directory: copy, createIfMissing: false) }
         #expect(changing?.description.contains("is changing") == true, "\(String(describing: changing))")
+        // Any process refuses one shorter than its header says, looked at
+        // again for a moment (a checkpoint growing it writes the header
+        // first); left so, it was cut short.
+        let halfCopied = cloudError { _ = try DirectoryServer(directory: copy) }
+        #expect(halfCopied?.description.contains("is shorter than it says (4096 bytes)") == true, "\(String(describing: halfCopied))")
         #expect(try Data(contentsOf: copy.appendingPathComponent("server.sqlite")) == part)
         // One not changed for a second it opens.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -5)], ofItemAtPath: file.path)
