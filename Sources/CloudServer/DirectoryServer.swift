@@ -285,7 +285,7 @@ public final class DirectoryServer: RecordStore {
         if isWhole() { return }
         throw CloudError.serverUnavailable(isChanging(path)
             ? "\(path) is still being written (\(size) bytes, shorter than it says): a copy being put back? Edits wait until it is whole"
-            : "\(path) is shorter than it says (\(size) bytes): it was cut short; put back a whole copy, or point --server at a new empty directory")
+            : "\(path) is shorter than it says (\(size) bytes): it was cut short; restore it from a backup or point --server at a new directory")
     }
 
     /// Whether a file changed within `StoreFileWatch.settleTime`.

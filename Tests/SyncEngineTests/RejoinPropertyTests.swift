@@ -137,7 +137,7 @@ struct RejoinWorld {
             // Another device's whole sync lands between this one's fetch
             // and its send, as two processes syncing at once do.
             guard let other = pick(devices.filter { $0 !== device }) else { return }
-            try syncInterleaved(device, other)
+            try device.sync(with: server, interleaving: other)
             log.append("\(device.name) sync, \(other.name)'s sync between its fetch and its send")
         case 78..<83:
             try device.engine.sendChanges()
@@ -185,22 +185,6 @@ struct RejoinWorld {
         guard !own.isEmpty else { return }
         try engine.ensureZones(for: own, in: engine.privateDatabase)
         _ = try engine.privateDatabase.modifyRecords(saving: own.compactMap(\.record), deleting: own.compactMap(\.deleteID))
-    }
-
-    /// `device` syncs, and `other` syncs whole just before `device`'s first
-    /// request that changes records reaches the server.
-    func syncInterleaved(_ device: Device, _ other: Device) throws {
-        let base = server.databases(user: device.user, device: device.name)
-        let first = InterceptingDatabase.FirstTime()
-        nonisolated(unsafe) let other = other
-        device.engine.connect(
-            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
-                if first.take() { try other.sync() }
-                return try base.private.modifyRecords(saving: saving, deleting: deleting)
-            }),
-            sharedDatabase: base.shared)
-        defer { device.connect(to: server) }
-        try device.sync()
     }
 
     /// Every device syncs in turn until a whole pass changes nothing.

@@ -14,6 +14,23 @@ extension Device {
         engine.connect(privateDatabase: server.database(user: user, scope: .private, device: name),
                        sharedDatabase: server.database(user: user, scope: .shared, device: name))
     }
+
+    /// Syncs with `server`, and `other` syncs whole just before this
+    /// device's first request that changes records reaches it: two
+    /// processes syncing at once.
+    func sync(with server: DirectoryServer, interleaving other: Device) throws {
+        let base = server.databases(user: user, device: name)
+        let first = InterceptingDatabase.FirstTime()
+        nonisolated(unsafe) let other = other
+        engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+                if first.take() { try other.sync() }
+                return try base.private.modifyRecords(saving: saving, deleting: deleting)
+            }),
+            sharedDatabase: base.shared)
+        defer { connect(to: server) }
+        try sync()
+    }
 }
 
 /// A server directory that a test can delete, copy and put back.
@@ -428,18 +445,8 @@ struct ServerDirectory {
         let new = try path.open()
         a.connect(to: new)
         _ = try a.store.deleteReminder(id: milk.id)
-        let base = new.databases(user: b.user, device: b.name)
-        let first = InterceptingDatabase.FirstTime()
-        nonisolated(unsafe) let other = a
-        b.engine.connect(
-            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
-                if first.take() { try other.sync() }
-                return try base.private.modifyRecords(saving: saving, deleting: deleting)
-            }),
-            sharedDatabase: base.shared)
-        try b.sync()
+        try b.sync(with: new, interleaving: a)
         #expect(try b.reminder(milk.id) == nil)
-        b.connect(to: new)
         try a.sync(); try b.sync()
         #expect(try a.reminder(milk.id) == nil)
         #expect(try serverRecordNames(new).allSatisfy { !$0.contains(milk.id) })
