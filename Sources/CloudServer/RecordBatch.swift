@@ -197,8 +197,10 @@ struct RecordBatch {
             }
         } else if save.changeTag != nil {
             throw CloudError.unknownItem(save.id)
-        } else if let existing, let known = save.knownThrough, existing.sequence > known {
-            // Deleted after the client's fetch: a delete it has not seen.
+        } else if let existing, let known = save.knownThrough, existing.sequence > known,
+                  existing.record.modifiedByUser != context.userName || existing.record.modifiedByDevice != context.deviceName {
+            // Deleted after the client's fetch, elsewhere: a delete it has
+            // not seen. Its own it has (a delete undone).
             throw CloudError.unknownItem(save.id)
         }
         let sequence = context.nextSequence()

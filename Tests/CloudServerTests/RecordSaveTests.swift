@@ -113,6 +113,31 @@ struct RecordSaveTests {
         #expect(changes.deleted.isEmpty)
     }
 
+    /// A save without a change tag that says how far its fetch came
+    /// (`knownThrough`) is refused when another device deleted the record
+    /// after that, and taken when the delete was its own or seen.
+    @Test(arguments: StoreKind.available) func aSaveIsRefusedOverADeleteMadeElsewhereAfterItsFetch(_ kind: StoreKind) throws {
+        let world = try ServerWorld(kind)
+        let laptop = world.database("alice", device: "laptop")
+        let phone = world.database("alice", device: "phone")
+        let zone = try laptop.createZone("Reminders")
+        let milk = try laptop.save(record("milk", in: zone))
+        let bread = try laptop.save(record("bread", in: zone))
+        let fetched = try laptop.currentToken().sequence
+        try phone.delete([milk.id])
+        try laptop.delete([bread.id])
+        var again = record("milk", in: zone, fields: ["title": .string("Milk")])
+        again.knownThrough = fetched
+        #expect(try laptop.saveError(again) == .unknownItem(milk.id))
+        var own = record("bread", in: zone, fields: ["title": .string("Bread")])
+        own.knownThrough = fetched
+        #expect(try laptop.saveError(own) == nil)
+        // Fetched past the delete, it is a new record.
+        again.knownThrough = try laptop.currentToken().sequence
+        let saved = try laptop.save(again)
+        #expect(saved.knownThrough == nil)
+    }
+
     @Test(arguments: StoreKind.available) func deletingARecordTheServerNeverHadIsRecordedAndDeletingItAgainIsUnknownItem(_ kind: StoreKind) throws {
         let world = try ServerWorld(kind)
         let alice = world.database("alice")
