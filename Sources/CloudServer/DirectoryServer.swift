@@ -290,8 +290,7 @@ public final class DirectoryServer: RecordStore {
 
     /// Whether a file changed within `StoreFileWatch.settleTime`.
     private static func isChanging(_ path: String) -> Bool {
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .distantPast
-        return Date().timeIntervalSince(modified) < StoreFileWatch.settleTime
+        StoreFileWatch.isRecent((try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .distantPast)
     }
 
     /// The size an SQLite file's header gives (page size times page count),
@@ -336,8 +335,13 @@ enum StoreFileWatch {
     private static let seen = NSLock()
     nonisolated(unsafe) private static var sightings: [String: (size: Int64, modified: Date, since: Date)] = [:]
 
+    /// Whether a change at `modified` is within `settleTime` of `now`.
+    static func isRecent(_ modified: Date, now: Date = Date()) -> Bool {
+        now.timeIntervalSince(modified) < settleTime
+    }
+
     static func isSettled(path: String, size: Int64, modified: Date, now: Date = Date()) -> Bool {
-        if now.timeIntervalSince(modified) >= settleTime { return true }
+        if !isRecent(modified, now: now) { return true }
         return seen.withLock {
             if let last = sightings[path], last.size == size, last.modified == modified {
                 return now.timeIntervalSince(last.since) >= settleTime

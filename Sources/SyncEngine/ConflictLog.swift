@@ -165,7 +165,7 @@ extension SyncEngine {
     /// edit shows (alone, the name would read as the edit).
     static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool,
                             edited: (String) -> Bool) -> [[String]] {
-        let name = whole ? table.columns.first { $0 != table.parent?.column && table.types[$0] == "TEXT" } : nil
+        let name = whole ? table.nameColumn : nil
         let pairs: [[String]] = table.columns.compactMap { column in
             guard column != table.parent?.column, let text = RecordCoder.display(values[column]),
                   edited(column) || (column == name && !text.isEmpty) else { return nil }

@@ -82,10 +82,7 @@ struct FetchRound {
     /// transaction together with its token.
     private func fetchZone(_ zone: ZoneID, scope: DatabaseScope, database: any CloudDatabase) throws -> SyncReport {
         var report = SyncReport()
-        var token = try engine.writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
-                               arguments: [scope.rawValue, zone.name, zone.ownerName]).map(ChangeToken.init)
-        }
+        var token = try engine.writer.read { db in try SyncEngine.fetchedThrough(db, zone, scope: scope).map(ChangeToken.init) }
         // A first fetch of a zone this device already sent records to (it
         // sent before it ever fetched) gets what the zone holds now, not
         // the deletes made meanwhile: it is a full fetch, after which a
@@ -174,8 +171,7 @@ struct FetchRound {
                 } catch CloudError.assetUnavailable(let why) {
                     // Named by its first text column, as a share's root is.
                     let owner = records.first { $0.id == record.parent } ?? record
-                    let column = engine.tablesByName[owner.recordType]?.columns.first { engine.tablesByName[owner.recordType]?.types[$0] == "TEXT" }
-                    let name: String? = column.flatMap { column in
+                    let name: String? = engine.tablesByName[owner.recordType]?.nameColumn.flatMap { column in
                         if case .string(let text)? = owner.fields[column], !text.isEmpty { return text }
                         return nil
                     }

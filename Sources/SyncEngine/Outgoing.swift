@@ -119,11 +119,11 @@ extension SyncEngine {
         return batch
     }
 
-    /// The sequence this device's fetch of one of its own zones reached;
-    /// nil before its first.
-    static func fetchedThrough(_ db: Database, _ zone: ZoneID) throws -> Int64? {
+    /// The sequence this device's fetch of a zone reached (the zone's
+    /// change token); nil before its first.
+    static func fetchedThrough(_ db: Database, _ zone: ZoneID, scope: DatabaseScope = .private) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT token FROM sync_zones WHERE scope = ? AND zoneName = ? AND ownerName = ?",
-                           arguments: [DatabaseScope.private.rawValue, zone.name, zone.ownerName])
+                           arguments: [scope.rawValue, zone.name, zone.ownerName])
     }
 
     /// The deletes of a table that refers to itself, children before their

@@ -32,6 +32,12 @@ public struct TableSchema: Hashable, Sendable {
     /// Whether a row holds text a person wrote: a text column that refers
     /// to no other row (a reminder's title, not a tag link's references).
     /// Only such a row that went with its parent is worth a log entry.
+    /// The column a row is named by in messages: its first text column
+    /// other than its parent's reference (a list's or a reminder's title).
+    var nameColumn: String? {
+        columns.first { $0 != parent?.column && types[$0] == "TEXT" }
+    }
+
     var holdsWrittenText: Bool {
         columns.contains { column in types[column] == "TEXT" && !foreignKeys.contains { $0.column == column } }
     }
