@@ -78,11 +78,13 @@ extension SyncEngine {
                 var record: ServerRecord
                 if let known = meta.lastKnown {
                     record = known
-                    if known.changeTag == nil, zone.ownerName == userName {
+                    if known.changeTag == nil {
                         // A re-join's save of a row the device held: refused
                         // if the row was deleted after this device's fetch,
-                        // rather than bringing it back (`knownThrough`).
-                        record.knownThrough = try fetchedThrough[zone] ?? Self.fetchedThrough(db, zone)
+                        // rather than bringing it back (`knownThrough`). A
+                        // shared zone's fetch is the shared database's.
+                        let scope: DatabaseScope = zone.ownerName == userName ? .private : .shared
+                        record.knownThrough = try fetchedThrough[zone] ?? Self.fetchedThrough(db, zone, scope: scope)
                         fetchedThrough[zone] = record.knownThrough
                     }
                     for column in table.columns {

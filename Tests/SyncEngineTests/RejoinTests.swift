@@ -18,18 +18,19 @@ extension Device {
     /// Syncs with `server`, and `other` syncs whole just before this
     /// device's first request that changes records reaches it: two
     /// processes syncing at once.
-    func sync(with server: DirectoryServer, interleaving other: Device) throws {
+    @discardableResult func sync(with server: DirectoryServer, interleaving other: Device) throws -> SyncReport {
         let base = server.databases(user: user, device: name)
         let first = InterceptingDatabase.FirstTime()
         nonisolated(unsafe) let other = other
-        engine.connect(
-            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+        func intercepting(_ database: any CloudDatabase) -> InterceptingDatabase {
+            InterceptingDatabase(base: database, modifyRecords: { saving, deleting in
                 if first.take() { try other.sync() }
-                return try base.private.modifyRecords(saving: saving, deleting: deleting)
-            }),
-            sharedDatabase: base.shared)
+                return try database.modifyRecords(saving: saving, deleting: deleting)
+            })
+        }
+        engine.connect(privateDatabase: intercepting(base.private), sharedDatabase: intercepting(base.shared))
         defer { connect(to: server) }
-        try sync()
+        return try sync()
     }
 }
 
@@ -451,6 +452,31 @@ struct ServerDirectory {
         #expect(try a.reminder(milk.id) == nil)
         #expect(try serverRecordNames(new).allSatisfy { !$0.contains(milk.id) })
         #expect(try a.export() == b.export())
+    }
+
+    /// The same in a shared list, on a server put back from a copy that
+    /// still has the share but not Eggs, added after it: Bob's re-join
+    /// fetches, Alice's re-join lands with her delete of Eggs, and then Bob
+    /// sends the Eggs he holds, which the copy lacks.
+    @Test func aDeleteInASharedListThatLandsBetweenARejoinsFetchAndItsSendStaysDeleted() throws {
+        let path = ServerDirectory(directory)
+        let backup = directory.url.appendingPathComponent("backup")
+        let (alice, bob, list, _) = try sharedGroceries(path)
+        try path.backUp(to: backup)
+        let eggs = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Eggs"))
+        try alice.sync(); try bob.sync()
+        #expect(try bob.reminder(eggs.id)?.title == "Eggs")
+        try path.restore(from: backup)
+        let restored = try path.open()
+        alice.connect(to: restored)
+        _ = try alice.store.deleteReminder(id: eggs.id)
+        try bob.sync(with: restored, interleaving: alice)
+        #expect(try bob.reminder(eggs.id) == nil)
+        try alice.sync(); try bob.sync()
+        #expect(try alice.reminder(eggs.id) == nil)
+        #expect(try serverRecordNames(restored, user: "alice").allSatisfy { !$0.contains(eggs.id) })
+        #expect(try alice.export().reminders.filter { $0.listID == list.id }.map(\.title).sorted() == ["Bread", "Milk"])
+        #expect(try bob.export().reminders.map(\.title).sorted() == ["Bread", "Milk"])
     }
 
     @Test func aServerDeletedWhileOpenRefusesRequestsInsteadOfWritingToTheDeletedFile() throws {
