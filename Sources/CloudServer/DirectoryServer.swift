@@ -313,11 +313,11 @@ public final class DirectoryServer: RecordStore {
 
 /// The device and inode of a file, to tell whether a path still names the
 /// file that was opened.
-struct FileIdentity: Equatable, Sendable {
+package struct FileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
 
-    init?(path: String) {
+    package init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)

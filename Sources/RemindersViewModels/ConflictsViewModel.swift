@@ -277,7 +277,7 @@ public final class ConflictsViewModel: ViewModel {
             return "refused: \(shared) is now read-only" + (owner.map { " (\($0) changed your permission)" } ?? "")
         case .noLongerShared?:
             return "refused: \(shared) is no longer shared with you"
-                + (owner.map { " (\($0) removed you, ended the share or moved it out)" } ?? "")
+                + (owner.map { " (\($0) deleted it, removed you, ended the share or moved it out)" } ?? "")
         case .shareLost?:
             return "refused: \(shared) is not shared on the server this device now syncs with (it was reset or replaced)"
                 + (owner.map { "; ask \($0) to share it again" } ?? "")

@@ -191,9 +191,9 @@ extension SyncEngine {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The first text field of the root the row is shared through (a
-    /// list's title), read while the row is still here.
-    func shareRootSubject(_ db: Database, table: String, key: String) throws -> String? {
+    /// The root the row is shared through (a reminder's list), as far as
+    /// the rows here go.
+    func shareRoot(_ db: Database, table: String, key: String) throws -> (schema: TableSchema, key: String)? {
         var schema = tablesByName[table]
         var key = key
         while let current = schema, current.sharesWithParent, let parent = current.parent,
@@ -201,7 +201,14 @@ extension SyncEngine {
             schema = tablesByName[parent.parentTable]
             key = parentKey
         }
-        guard let root = schema, let column = root.columns.first(where: { root.types[$0] == "TEXT" }),
+        return schema.map { ($0, key) }
+    }
+
+    /// The first text field of the root the row is shared through (a
+    /// list's title), read while the row is still here.
+    func shareRootSubject(_ db: Database, table: String, key: String) throws -> String? {
+        guard let (root, key) = try shareRoot(db, table: table, key: key),
+              let column = root.columns.first(where: { root.types[$0] == "TEXT" }),
               let row = try fetchRow(db, table: root, key: key),
               case .string(let text)? = RecordCoder.values(of: row, table: root).values[column] else { return nil }
         return text

@@ -412,14 +412,16 @@ struct SendRound {
         } catch let error as CloudError {
             throw SyncError.server(error)
         }
-        // Owners whose shares this user still reads, read-only: a new row
-        // refused there was refused for the permission, not for access.
+        // The shares this user still reads, read-only, by their roots: a
+        // new row refused under one was refused for the permission, not
+        // for access. (Another list of the same owner's shared read-only
+        // says nothing of this one, which may have been deleted.)
         let shares: [Share] = (try? engine.sharedDatabase.fetchShares()) ?? []
-        var readOnlyOwners: Set<String> = []
+        var readOnlyRoots: Set<String> = []
         for share in shares {
             guard let me = share.participants.first(where: { $0.userName == engine.userName }),
                   me.status == .accepted, me.permission == .readOnly else { continue }
-            readOnlyOwners.insert(share.ownerName)
+            readOnlyRoots.insert(share.rootRecordID.recordName)
         }
         try engine.applyWrite { db in
             for id in ids {
@@ -436,8 +438,10 @@ struct SendRound {
                     try engine.writeRow(db, table: schema, key: key, record: record, columns: schema.columns, insert: true)
                 default:
                     if meta?.hasLocalEdits ?? true {
+                        let root = try engine.shareRoot(db, table: table, key: key)
+                        let readOnly = root.map { readOnlyRoots.contains(RecordCoder.recordName(table: $0.schema.name, key: $0.key)) } ?? false
                         try engine.logRefused(db, table: table, key: key, meta: meta, record: nil, owner: id.zoneID.ownerName,
-                                       readOnly: readOnlyOwners.contains(id.zoneID.ownerName))
+                                              readOnly: readOnly)
                     }
                     try engine.deleteLocally(db, table: schema, key: key)
                 }

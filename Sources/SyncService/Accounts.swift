@@ -87,17 +87,21 @@ public final class AccountStore: Sendable {
     }
 }
 
-/// `accounts.sqlite`, the accounts of a directory store.
-private struct AccountFile: StoreTransactions {
-    let queue: DatabaseQueue
+/// `accounts.sqlite`, the accounts of a directory store. A file put back
+/// while a service runs (a backup restored, the directory replaced) is
+/// opened again at the next request, as the store is (`ServedDirectory`):
+/// an account removed since is refused, and one made since let in,
+/// instead of the service reading the file it opened until it restarts.
+private final class AccountFile: StoreTransactions, @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var queue: DatabaseQueue
+    private var identity: FileIdentity?
 
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("accounts.sqlite").path
-        _ = reminders_sqlite_setup()
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        path = directory.appendingPathComponent("accounts.sqlite").path
+        queue = try Self.open(path)
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS accounts (
@@ -107,12 +111,34 @@ private struct AccountFile: StoreTransactions {
                   createdAt TEXT NOT NULL)
                 """)
         }
+        identity = FileIdentity(path: path)
         // Hashes only, but nobody else needs to read them.
         chmod(path, 0o600)
     }
 
+    private static func open(_ path: String) throws -> DatabaseQueue {
+        _ = reminders_sqlite_setup()
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// The file the path names now. One that is missing, or cannot be read
+    /// as an accounts file (still being copied), leaves the one open.
+    private var current: DatabaseQueue {
+        lock.withLock {
+            guard let now = FileIdentity(path: path), now != identity,
+                  let reopened = try? Self.open(path),
+                  (try? reopened.read({ db in try db.tableExists("accounts") })) == true
+            else { return queue }
+            queue = reopened
+            identity = now
+            return queue
+        }
+    }
+
     func transaction<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
-        try queue.write { db in try body(SQLiteConnection(db)) }
+        try current.write { db in try body(SQLiteConnection(db)) }
     }
 }
 

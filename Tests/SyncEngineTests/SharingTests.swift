@@ -206,10 +206,32 @@ import TestSupport
         #expect(dropped.first?.cause == .noLongerShared)
         #expect(ConflictEntry.keptValues(dropped.first?.local)?.map(\.value) == ["Pending edit"])
         #expect(dropped.first.map { ConflictsViewModel.reason($0) }
-                == "refused: “Groceries” is no longer shared with you (alice removed you, ended the share or moved it out)")
+                == "refused: “Groceries” is no longer shared with you (alice deleted it, removed you, ended the share or moved it out)")
         try p.alice.sync()
         #expect(try p.alice.reminder(p.reminder.id)?.title == "Milk")
         #expect(try p.alice.engine.localShares().first?.participant("bob")?.status != .accepted)
+    }
+
+    /// Bob edits Milk while Alice deletes Groceries; another list of
+    /// hers is shared with him read-only. The edit is refused because the
+    /// list is gone, not for a permission he has on the other list.
+    @Test func anEditInADeletedListIsNotCalledReadOnlyForAnotherListOfTheOwners() throws {
+        let p = try people()
+        try p.bob.engine.acceptShare(id: try share(p, .readWrite).id)
+        let party = try p.alice.store.createList(title: "Party")
+        try p.alice.sync()
+        let partyShare = try p.alice.engine.share(table: "remindersLists", key: party.id, with: [("bob", .readOnly)])
+        try p.bob.engine.acceptShare(id: partyShare.id)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(notes: "oat"))
+        _ = try p.alice.store.deleteList(id: p.list.id)
+        try p.alice.sync()
+        try p.bob.sync()
+        #expect(try p.bob.reminder(p.reminder.id) == nil)
+        let entries = try p.bob.engine.conflicts()
+        #expect(entries.count == 1, "\(entries)")
+        #expect(entries.first?.cause != .readOnly, "\(entries)")
+        #expect(entries.first.map { ConflictsViewModel.reason($0) }?.contains("read-only") == false)
+        #expect(try p.bob.list(party.id)?.title == "Party")
     }
 
     @Test func leavingRemovesBobsCopyAndAliceSeesHimGone() throws {
