@@ -186,7 +186,9 @@ public final class ListDetailViewModel: ViewModel {
                     state.color = list.color
                 }
                 state.coverPNG = snapshot.cover
-                state.share = snapshot.share
+                // A list gone keeps the share it had: a list shared with
+                // this user leaves when the owner stops sharing it, too.
+                if snapshot.list != nil { state.share = snapshot.share }
                 state.isReadOnly = snapshot.isReadOnly
             }
             if let title = snapshot.tagTitle {

@@ -156,6 +156,22 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(app.overlays.isEmpty)
     }
 
+    /// A list shared with this user that leaves the device (the owner
+    /// deleted it, or stopped sharing it) is not said to be deleted.
+    @Test func aSharedListThatLeavesSaysItIsNoLongerShared() throws {
+        let environment = try seededEnvironment(sharing: ReadOnlySharing())
+        let app = makeApp(environment: environment)
+        for _ in 0..<6 { app.handle(.key(.character("j"))) }
+        app.handle(.key(.enter))
+        app.refresh()
+        let id = try #require(try environment.writer.read { db in try RemindersList.filter(Column("title") == "Work").fetchOne(db) }?.id)
+        #expect(app.render().text.contains("Shared by alice"))
+        _ = try environment.store.deleteList(id: id)
+        app.refresh()
+        _ = app.render()
+        #expect(app.toast?.message == "“Work” is no longer shared with you (alice deleted it or stopped sharing it)")
+    }
+
     /// A list this user shares: its delete ends the share, so it is asked
     /// about as final, and no undo is offered.
     @Test func deletingASharedListSaysItCannotBeUndone() throws {

@@ -45,10 +45,16 @@ final class ListDetailScreen: ViewModelScreen {
         return hidden
     }
 
-    /// The list was deleted (here or on another device).
+    /// The list was deleted (here or on another device), or, shared with
+    /// this user, is no longer: this device cannot tell the owner's delete
+    /// from the end of the share.
     var goneMessage: String? {
         let state = viewModel.state
-        return state.exists ? nil : "“\(state.title)” was deleted"
+        guard !state.exists else { return nil }
+        if case .sharedBy(let owner, _)? = state.share {
+            return "“\(state.title)” is no longer shared with you (\(owner) deleted it or stopped sharing it)"
+        }
+        return "“\(state.title)” was deleted"
     }
 
     var isAnimating: Bool {
