@@ -12,13 +12,17 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     case directory(URL)
     /// A network service (`reminders serve`), signed in to as an account.
     case remote(URL, RemoteCredential)
+    /// A network service this device is not signed in to (`reminders
+    /// login` has not been run for it, or for another user): what stays on
+    /// the device works, and opening the server throws `why`.
+    case signedOut(URL, why: String)
 
     /// Where the server is, as the user names it and as the engine
     /// remembers it (a different location on a re-join is reported).
     public var description: String {
         switch self {
         case .directory(let url): url.path
-        case .remote(let url, _): url.absoluteString
+        case .remote(let url, _), .signedOut(let url, _): url.absoluteString
         }
     }
 
@@ -31,6 +35,7 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .directory(let url): try DirectoryServer(directory: url, createIfMissing: createIfMissing, prefetchingPages: true)
         case .remote(let url, let credential): RemoteServer(url: url, credential: credential)
+        case .signedOut(_, let why): throw CloudError.serverUnavailable(why)
         }
     }
 
@@ -62,6 +67,8 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
         case .remote(let url, let credential):
             RemoteWatcher(server: RemoteServer(url: url, credential: credential), retryInterval: pollInterval,
                           onTick: onTick)
+        case .signedOut(_, let why):
+            SignedOutWatcher(why: why, onUnavailable: onUnavailable)
         }
     }
 }
@@ -108,6 +115,15 @@ protocol ServerWatching: Sendable {
 }
 
 extension ServerWatcher: ServerWatching {}
+
+/// A service not signed in to has nothing to hear: it says why once.
+struct SignedOutWatcher: ServerWatching {
+    let why: String
+    let onUnavailable: @Sendable (String?) -> Void
+    func start() { onUnavailable(why) }
+    func rewatch() {}
+    func stop() {}
+}
 
 /// Hears of changes on a network service by a long poll: the service
 /// answers when its head moves, or after a while with the same head. Ticks

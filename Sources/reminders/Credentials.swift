@@ -61,9 +61,9 @@ struct Credentials: Codable, Equatable {
             let elsewhere = Array(Set(servers.map { Self.normalize($0.url) })).sorted()
             guard elsewhere.isEmpty else {
                 throw CLIFailure("not signed in to \(key)\(who); signed in to \(elsewhere.joined(separator: ", ")). "
-                                 + "Point --server there, or run `reminders login \(key) --user NAME` to use this one", code: 4)
+                                 + "Point --server there, or run `reminders login \(key) --user \(user ?? "NAME")` to use this one", code: 4)
             }
-            throw CLIFailure("not signed in to \(key)\(who): run `reminders login \(key) --user NAME` first", code: 3)
+            throw CLIFailure("not signed in to \(key)\(who): run `reminders login \(key) --user \(user ?? "NAME")` first", code: 3)
         }
         guard matches.count == 1 else {
             throw CLIFailure("signed in to \(key) as \(matches.map(\.user).joined(separator: ", ")): say which with --user")

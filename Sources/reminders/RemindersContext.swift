@@ -26,6 +26,10 @@ struct RemindersContext: DeviceReading {
 
     let location: Location
     let clock: AppClock
+    /// Why the server cannot be asked (not signed in to its URL): thrown by
+    /// the first command that asks it, so that the commands that stay on
+    /// the device (`show`, `add`, `status`) still work.
+    let serverProblem: CLIFailure?
     /// The device: database with the sync engine attached (so every write is
     /// captured for sync), store (which refuses writes to read-only shared
     /// lists), and the server's location.
@@ -46,8 +50,19 @@ struct RemindersContext: DeviceReading {
     init(location: Location, readersToWarm: Int = 0) throws {
         self.location = location
         clock = try AppClock.fromEnvironment()
+        let server: ServerAddress
+        do {
+            server = try location.serverAddress()
+            serverProblem = nil
+        } catch let failure as CLIFailure where Credentials.isURL(location.server)
+                    && FileManager.default.fileExists(atPath: location.databasePath) {
+            // Only for a device that exists: without a sign-in the user may
+            // be the default one, whose database is not the one meant.
+            server = .signedOut(try Credentials.serviceURL(location.server), why: failure.message)
+            serverProblem = failure
+        }
         session = try DeviceSession(
-            databasePath: location.databasePath, server: try location.serverAddress(),
+            databasePath: location.databasePath, server: server,
             userName: location.user, deviceName: location.device, clock: clock, readersToWarm: readersToWarm)
     }
 
@@ -57,6 +72,7 @@ struct RemindersContext: DeviceReading {
     /// Opens the server and connects the engine to it; errors exit 4.
     @discardableResult
     func connect() throws -> any ServerConnection {
+        if let serverProblem { throw serverProblem }
         do {
             return try session.connect()
         } catch let error as CloudError {
@@ -68,6 +84,7 @@ struct RemindersContext: DeviceReading {
     /// command-line ones, and a re-join of the server it brought about is
     /// told once, on standard error (standard output stays the command's).
     func withServer<T>(_ body: (SyncEngine) throws -> T) throws -> T {
+        if let serverProblem { throw serverProblem }
         defer {
             if let rejoin = try? session.takeRejoin() {
                 FileHandle.standardError.write(Data((TerminalText.clean(rejoin.sentence) + ".\n").utf8))

@@ -53,6 +53,8 @@ struct TUICommand: ParsableCommand {
             throw CoreError.database(error.description)
         }
         let context = try RemindersContext(location: common.resolve(), readersToWarm: TerminalApp.readersToWarm)
+        // Live sync needs the server from the start.
+        if let problem = context.serverProblem { throw problem }
         let session = context.session
         // Reminders left "completing" by an earlier run are completed now.
         try context.store.finishCompleting()

@@ -61,6 +61,20 @@ import TestSupport
         mistypedDevice["REMINDERS_SERVER"] = "http://localhost:\(port)"
         let mistyped = try runner.run(["sync"], environment: mistypedDevice)
         #expect(mistyped.status == 4 && mistyped.stderr.contains("signed in to \(url). Point --server there"), "\(mistyped)")
+        // What stays on the device works there all the same, for a user
+        // whose device exists: reading, editing (it waits as pending) and
+        // the status. Without a user, the default one's would be opened.
+        let unnamed = try runner.run(["show", "Groceries"], environment: mistypedDevice)
+        #expect(unnamed.status == 4 && unnamed.stderr.contains("not signed in"), "\(unnamed)")
+        mistypedDevice["REMINDERS_USER"] = "alice"
+        let readThere = try runner.run(["show", "Groceries"], environment: mistypedDevice)
+        #expect(readThere.status == 0 && readThere.stdout.contains("Milk"), "\(readThere.stderr)")
+        #expect(try runner.run(["add", "Bread", "--list", "Groceries"], environment: mistypedDevice).status == 0)
+        let statusThere = try runner.run(["status"], environment: mistypedDevice)
+        #expect(statusThere.status == 0 && statusThere.stdout.contains("Pending: 1 save"), "\(statusThere)")
+        #expect(try runner.run(["sync"], environment: device("desktop")).status == 0)
+        #expect(try runner.run(["sync"], environment: device("laptop")).status == 0)
+        #expect(try runner.run(["show", "Groceries"], environment: device("laptop")).stdout.contains("Bread"))
 
         // Alice shares the list with Bob, read-only; Bob sees it and may not change it.
         #expect(try runner.run(["share", "Groceries", "--with", "bob", "--read-only"], environment: device("laptop")).status == 0)
