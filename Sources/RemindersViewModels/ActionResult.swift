@@ -194,6 +194,9 @@ public enum UndoAction: Equatable, Sendable {
             let inverse = try apply(to: environment.store)
             for id in restoredCompletingIDs { environment.completions.scheduled(id) }
             return ActionResult(message: doneMessage(subject: subject), undo: inverse)
+        } catch CoreError.notFound {
+            // Deleted since, here (with its list) or on another device.
+            return .failed("it was deleted since, here or on another device")
         } catch {
             return .failed(ReminderActions.describe(error))
         }

@@ -91,9 +91,11 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
 
     /// Why "keep the other value" does not apply, when it does not.
     public var whyNoOtherValue: String {
+        // A refusal first: it may also read as a delete (a new reminder
+        // refused in a list that is gone).
+        if entry.cause != nil { return "The edit that lost was refused by the share, not merged: there is no value to put back" }
         if winner == .delete { return "A delete cannot be undone from here" }
         if isGone { return "\(subject) no longer exists" }
-        if entry.cause != nil { return "The edit that lost was refused by the share, not merged: there is no value to put back" }
         if holdsOtherValue, let losing = losingSide {
             return "\(fieldName) of \(subject) is \(ConflictText.quoted(losing.value)) already: there is nothing to put back"
         }

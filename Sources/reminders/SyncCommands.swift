@@ -211,7 +211,7 @@ struct ConflictsCommand: ParsableCommand {
             let entry = try Self.entry(keepOtherID, in: entries)
             let device = context.location.device
             let item = try context.read { db in try ConflictsViewModel.item(entry, db, device: device) }
-            guard item.canKeepOther, let losing = item.losingSide else { throw CoreError.invalidInput(item.whyNoOtherValue) }
+            guard item.canKeepOther, let losing = item.losingSide else { throw CoreError.invalidInput(item.whyNoOtherValue.lowercasingFirst) }
             guard try context.engine.restoreLosingValue(conflictID: entry.id) else {
                 throw CoreError.notFound("\(item.subject) no longer exists")
             }
@@ -338,4 +338,9 @@ enum Timestamps {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
+}
+
+private extension String {
+    /// A sentence of the app's made into the rest of a "reminders: …" line.
+    var lowercasingFirst: String { prefix(1).lowercased() + dropFirst() }
 }

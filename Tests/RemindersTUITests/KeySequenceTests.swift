@@ -87,6 +87,18 @@ import RemindersViewModels
         #expect(world.app.toast?.message == "Restored “Prepare sprint demo” · ^R redo")
     }
 
+    /// An undo of a change to a reminder deleted since (here with its
+    /// list, or on another device) says so, not "reminder <id> not found".
+    @Test func undoingAChangeToAReminderDeletedSinceSaysSo() throws {
+        let world = try TestWorld()
+        world.openList("Work")
+        world.press(.character("f"))
+        let id = try #require(try world.reminder(titled: "Prepare sprint demo")?.reminder.id)
+        _ = try world.store.deleteReminder(id: id)
+        world.press(.character("u"))
+        #expect(world.app.toast?.message == "Could not undo: it was deleted since, here or on another device")
+    }
+
     /// `u` is a history, not a toast's offer: it takes back the latest
     /// change, then the one before, after other toasts and after its own
     /// has gone, priority changes included; ^R does again what it took back.

@@ -232,6 +232,9 @@ import TestSupport
         #expect(entries.first?.cause != .readOnly, "\(entries)")
         #expect(entries.first.map { ConflictsViewModel.reason($0) }?.contains("read-only") == false)
         #expect(try p.bob.list(party.id)?.title == "Party")
+        // "Keep the other value" says why not: a refusal, not a delete.
+        let item = try p.bob.db.read { db in try ConflictsViewModel.item(#require(entries.first), db, device: "desktop") }
+        #expect(item.whyNoOtherValue == "The edit that lost was refused by the share, not merged: there is no value to put back")
     }
 
     @Test func leavingRemovesBobsCopyAndAliceSeesHimGone() throws {
