@@ -445,7 +445,7 @@ public final class ReminderFormViewModel: ViewModel {
         if fields.listID.isEmpty {
             errors[.list] = "choose a list"
         } else if !state.lists.contains(where: { $0.id == fields.listID }) {
-            errors[.list] = "the chosen list no longer exists"
+            errors[.list] = "the chosen list is gone (deleted, or no longer shared with you): pick another"
         }
         for tag in fields.tags {
             do { _ = try Validation.tag(tag) } catch {

@@ -50,6 +50,9 @@ extension SyncEngine {
     /// The roots of the shares this user owned when the device re-joined,
     /// until the shares are read from the new server.
     static let sharesBeforeRejoinKey = "sharesBeforeRejoin"
+    /// The shares this user owned, with their participants, when the
+    /// device met its server put back from an older copy (`OwnedShare`).
+    static let ownedSharesBeforeCopyKey = "ownedSharesBeforeCopy"
     static let lostSharesKey = "lostShares"
 
     /// Checks that the server continues the history this device last saw,
@@ -92,6 +95,7 @@ extension SyncEngine {
                 throw SyncError.server(.serverUnavailable("this device's server changed during the sync; sync again"))
             }
             if reason != .olderCopy { try dropSharedCopies(db) }
+            if reason == .olderCopy { try rememberOwnedShares(db) }
             try rejoin(db, leaving: reason == .olderCopy ? nil : stored.storeID, joining: identity.head.storeID)
             try Self.saveMark(db, identity.head)
             try saveLocation(db, location)
@@ -258,6 +262,18 @@ extension SyncEngine {
         return try RecordCoder.decode(archive)
     }
 
+    /// The shares this user owns as this device last read them, before
+    /// the server was put back from an older copy: what was taken back
+    /// since the copy is taken back again (`ShareClient.retakeRevocations`).
+    /// A device that never read the shares remembers nothing.
+    private func rememberOwnedShares(_ db: Database) throws {
+        guard try db.tableExists("sync_shares") else { return }
+        let owned = try Self.localShares(db).filter { $0.ownerName == userName }.map {
+            OwnedShare(rootRecordName: RecordCoder.recordName(table: $0.rootTable, key: $0.rootKey), participants: $0.participants)
+        }
+        try SyncState.setJSON(db, Self.ownedSharesBeforeCopyKey, owned)
+    }
+
     /// After the first refresh of the shares since a re-join: the shares
     /// this user owned before that the server does not have, kept for the
     /// notice.
@@ -379,4 +395,11 @@ extension SyncEngine {
             return RejoinNotice(reason: reason, lostShares: lost)
         }
     }
+}
+
+/// A share this user owns as a device last read it: its root and who it
+/// was shared with, how.
+struct OwnedShare: Codable, Equatable {
+    var rootRecordName: String
+    var participants: [ShareParticipant]
 }

@@ -164,10 +164,16 @@ struct ShareClient {
     /// Reads the shares this user owns and was invited to from the server
     /// into `sync_shares`.
     func refresh() throws {
-        let owned: [Share]
+        var owned: [Share]
         let incoming: [Share]
+        let knownBeforeCopy = try engine.writer.read { db in
+            try SyncState.json(db, SyncEngine.ownedSharesBeforeCopyKey, as: [OwnedShare].self)
+        }
         do {
             owned = try engine.privateDatabase.fetchShares()
+            if let knownBeforeCopy, try retakeRevocations(knownBeforeCopy, on: owned) {
+                owned = try engine.privateDatabase.fetchShares()
+            }
             incoming = try engine.sharedDatabase.fetchShares()
         } catch let error as CloudError {
             throw SyncError.server(error)
@@ -200,7 +206,39 @@ struct ShareClient {
                     """, arguments: [share.id, table, key, share.rootRecordID.zoneID.name, share.ownerName, participants, preview])
             }
             try engine.noteLostShares(db)
+            if knownBeforeCopy != nil { try SyncState.remove(db, SyncEngine.ownedSharesBeforeCopyKey) }
         }
+    }
+
+    /// The server was put back from an older copy, whose shares are as
+    /// they were when it was taken. What this device had since seen taken
+    /// back (a participant removed or gone, made read-only, a share ended)
+    /// is taken back again: a restore never gives back access the owner
+    /// took away. (What was given since, the owner gives again: a share the
+    /// copy lacks is named in the re-join's notice.) Returns whether it
+    /// changed anything.
+    private func retakeRevocations(_ known: [OwnedShare], on server: [Share]) throws -> Bool {
+        var changed = false
+        for share in server {
+            guard let before = known.first(where: { $0.rootRecordName == share.rootRecordID.recordName }) else {
+                // Ended after the copy was taken.
+                try engine.privateDatabase.deleteShare(shareID: share.id)
+                changed = true
+                continue
+            }
+            for participant in share.participants where participant.status != .removed {
+                let then = before.participants.first { $0.userName == participant.userName }
+                if then == nil || then?.status == .removed {
+                    _ = try engine.privateDatabase.removeParticipant(shareID: share.id, userName: participant.userName)
+                    changed = true
+                } else if then?.permission == .readOnly, participant.permission == .readWrite {
+                    _ = try engine.privateDatabase.saveShare(rootRecordID: share.rootRecordID,
+                                                             participants: [(participant.userName, .readOnly)])
+                    changed = true
+                }
+            }
+        }
+        return changed
     }
 
     /// The text fields of the root records of shares someone else owns,

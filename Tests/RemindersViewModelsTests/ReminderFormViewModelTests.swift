@@ -301,7 +301,7 @@ import Testing
         form.title = "Orphan"
         try world.store.deleteList(id: listID)
         try await form.waitFor { $0.lists.isEmpty }
-        #expect(form.save() == .invalid([.list: "the chosen list no longer exists"]))
+        #expect(form.save() == .invalid([.list: "the chosen list is gone (deleted, or no longer shared with you): pick another"]))
     }
 }
 

@@ -382,17 +382,24 @@ final class ReminderFormScreen: ViewModelScreen {
 
         // List
         layout.label("List", .list, into: &buffer)
+        // The list and its error share the line; without a list, the
+        // error (or the lack of any list) has it alone.
+        let listError = errors[.list]
         if let list = state.lists.first(where: { $0.id == fields.listID }) {
             let position = (state.lists.firstIndex(of: list) ?? 0) + 1
             let spans = [Span("‹ ", theme.dim), Span("● ", theme.listColor(list.color)),
                          Span(list.title, focus == .list ? theme.title : theme.text), Span(" ›", theme.dim),
                          Span("  \(position)/\(state.lists.count)", theme.dim)]
-            buffer.draw(spans, row: layout.row, column: fieldColumn, maxWidth: fieldWidth)
+            let width = listError == nil ? fieldWidth : fieldWidth / 2 - 1
+            buffer.draw(spans, row: layout.row, column: fieldColumn, maxWidth: width)
+            if let listError {
+                buffer.draw("⚠ " + listError, row: layout.row, column: fieldColumn + fieldWidth / 2, maxWidth: fieldWidth - fieldWidth / 2,
+                            style: theme.danger)
+            }
+        } else if let listError {
+            buffer.draw("⚠ " + listError, row: layout.row, column: fieldColumn, maxWidth: fieldWidth, style: theme.danger)
         } else {
-            buffer.draw("No list: create one on Home first", row: layout.row, column: fieldColumn, style: theme.danger)
-        }
-        if let error = errors[.list] {
-            buffer.draw("⚠ " + error, row: layout.row, column: fieldColumn + fieldWidth / 2, maxWidth: fieldWidth / 2, style: theme.danger)
+            buffer.draw("No list: create one on Home first", row: layout.row, column: fieldColumn, maxWidth: fieldWidth, style: theme.danger)
         }
         layout.row += 1
 
