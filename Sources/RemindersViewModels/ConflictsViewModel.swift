@@ -287,7 +287,9 @@ public final class ConflictsViewModel: ViewModel {
             break
         }
         let thisSide = isAboutThisDevice ? "this device" : (entry.localDevice ?? "one device")
-        let otherSide = isAboutThisDevice ? "the other device" : (entry.remoteDevice ?? "the other device")
+        // Another person's device is named by the log ("bob@laptop").
+        let person = entry.remoteDevice.flatMap { $0.contains("@") ? $0 : nil }
+        let otherSide = isAboutThisDevice ? (person ?? "the other device") : (entry.remoteDevice ?? "the other device")
         if entry.winner == "local", let localTime = entry.localTime, let remoteTime = entry.remoteTime, localTime == remoteTime {
             return "both edits have the same time; \(thisSide)'s wins the tie"
         }
@@ -297,13 +299,16 @@ public final class ConflictsViewModel: ViewModel {
         if entry.winner == "remote", entry.remoteTime != nil, entry.remoteTime == entry.localTime {
             return "both edits have the same time; \(otherSide) merged them and its edit wins the tie"
         }
+        if entry.winner == "remote", person != nil, entry.remote?.hasPrefix("refused") != true {
+            return "\(otherSide)'s edit is the later one"
+        }
         // Entries logged before causes were kept say it in their values. A
         // device that took no part reads a delete's sides by name: the one
         // that logged it may not know which device deleted.
         return switch (entry.winner, entry.local, entry.remote) {
         case ("delete", "deleted", _): "\(thisSide) deleted it, and a delete wins over a concurrent edit"
         case ("delete", _, "deleted") where isAboutThisDevice:
-            "the other device deleted it, and a delete wins over a concurrent edit"
+            "\(otherSide) deleted it, and a delete wins over a concurrent edit"
         case ("delete", _, "deleted"):
             entry.remoteDevice.map { "\($0) deleted it, and a delete wins over \(thisSide)'s concurrent edit" }
                 ?? "\(thisSide)'s edit lost to a delete made on another device: a delete wins over a concurrent edit"

@@ -111,7 +111,7 @@ extension SyncEngine {
         try absorb(db, times: record.fieldModificationTimes.values)
         try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: nil, remote: "refused: \(reason)",
                         localTime: nil, remoteTime: record.fieldModificationTimes.values.max(), winner: "local",
-                        remoteDevice: record.modifiedByDevice)
+                        remoteDevice: remoteName(of: record))
         outcome.conflicts = 1
         let meta = try Metadata.fetch(db, type: tableName, name: key)
         if meta?.isPendingDelete == true {
@@ -162,7 +162,7 @@ extension SyncEngine {
                 try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
                                 remote: Self.encodeKept(pairs) ?? "edited", localTime: nil,
                                 remoteTime: record.fieldModificationTimes.values.max(),
-                                winner: "delete", remoteDevice: record.modifiedByDevice)
+                                winner: "delete", remoteDevice: remoteName(of: record))
                 outcome.conflicts += 1
             }
             try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: [:],
@@ -250,7 +250,7 @@ extension SyncEngine {
                 remote: RecordCoder.display(record.fields[column]),
                 localTime: conflict.client.time(column), remoteTime: conflict.server.time(column),
                 winner: resolved.outcomes[column] == .clientWon ? "local" : "remote",
-                remoteDevice: record.modifiedByDevice, resolvedAt: resolvedAt)
+                remoteDevice: remoteName(of: record), resolvedAt: resolvedAt)
             outcome.conflicts += 1
         }
         let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }

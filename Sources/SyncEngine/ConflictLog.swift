@@ -245,6 +245,15 @@ extension SyncEngine {
         try db.execute(sql: ChangeCapture.captureCreate(log, key: "?", at: "1"), arguments: [id])
     }
 
+    /// Who made a version, as the log names the other side: the device,
+    /// or, for another person's, "bob@laptop" (two people's devices may
+    /// both be "laptop").
+    func remoteName(of record: ServerRecord) -> String? {
+        guard let device = record.modifiedByDevice else { return nil }
+        guard let user = record.modifiedByUser, user != userName else { return device }
+        return "\(user)@\(device)"
+    }
+
     /// A pending local edit lost to a delete made elsewhere.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?) throws {
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
@@ -268,7 +277,7 @@ extension SyncEngine {
             })
         }
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
-                        local: try editedValues(db, table: table, key: key, meta: meta) ?? "edited",
+                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true) ?? "edited",
                         remote: record == nil ? nil : serverValues,
                         localTime: meta?.editTimes.values.max(), remoteTime: nil,
                         winner: record == nil ? "delete" : "remote", remoteDevice: nil,

@@ -278,7 +278,7 @@ struct SendRound {
             for (change, record) in confirmed {
                 try engine.logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
                                 remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
-                                winner: "delete", remoteDevice: record.modifiedByDevice)
+                                winner: "delete", remoteDevice: engine.remoteName(of: record))
             }
         }
         return confirmed.count

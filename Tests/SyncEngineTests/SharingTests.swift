@@ -212,6 +212,22 @@ import TestSupport
         #expect(try p.alice.engine.localShares().first?.participant("bob")?.status != .accepted)
     }
 
+    /// Two people's devices may share a name: the log names the other
+    /// person's as "alice@laptop", and says whose edit won in those words.
+    @Test func aConflictWithAnotherPersonNamesTheirDeviceWithTheirName() throws {
+        let p = try people()
+        try p.bob.engine.acceptShare(id: try share(p, .readWrite).id)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Milk (bob)"))
+        p.alice.clock.advance(5_000)
+        try p.alice.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Milk (alice)"))
+        try p.alice.sync()
+        try p.bob.sync()
+        let entry = try #require(try p.bob.engine.conflicts().first)
+        #expect(entry.remoteDevice == "alice@laptop" && entry.localDevice == "desktop", "\(entry)")
+        #expect(ConflictsViewModel.reason(entry) == "alice@laptop's edit is the later one")
+        #expect(try p.bob.reminder(p.reminder.id)?.title == "Milk (alice)")
+    }
+
     /// Bob edits Milk while Alice deletes Groceries; another list of
     /// hers is shared with him read-only. The edit is refused because the
     /// list is gone, not for a permission he has on the other list.
@@ -230,6 +246,9 @@ import TestSupport
         let entries = try p.bob.engine.conflicts()
         #expect(entries.count == 1, "\(entries)")
         #expect(entries.first?.cause != .readOnly, "\(entries)")
+        // The list and the reminder are gone: the entry names it by the
+        // title kept beside the edit.
+        #expect(ConflictEntry.keptValues(entries.first?.local)?.map { "\($0.column)=\($0.value)" } == ["title=Milk", "notes=oat"])
         #expect(entries.first.map { ConflictsViewModel.reason($0) }?.contains("read-only") == false)
         #expect(try p.bob.list(party.id)?.title == "Party")
         // "Keep the other value" says why not: a refusal, not a delete.
