@@ -125,8 +125,10 @@ public final class RemoteServer: Sendable {
             if let error = wire?.cloudError { throw error }
             switch response.status {
             case .unauthorized:
+                // What to do first: a narrow line cuts the rest.
                 throw CloudError.permissionFailure(
-                    "the server at \(address) refused \(credential.userName)'s credentials: \(wire?.message ?? "sign in again")")
+                    "sign in again (reminders login \(address) --user \(credential.userName)): the server refused "
+                    + "\(credential.userName)'s credentials (\(wire?.message ?? "no explanation"))")
             default:
                 throw CloudError.serverUnavailable(
                     "the server at \(address) answered \(response.status.code): \(wire?.message ?? "no explanation")")

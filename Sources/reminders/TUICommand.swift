@@ -66,7 +66,16 @@ struct TUICommand: ParsableCommand {
                 firstRun = FirstRunOffer { try session.answerFirstRun(addSampleData: $0) }
             }
         }
-        let live = LiveSync(engine: session.engine, server: session.server)
+        // The credential is read again at each opening of the server (the
+        // first, and each after a failure): a `reminders login` made in
+        // another terminal, after the account was made again, is used from
+        // the next try, without a restart.
+        let location = context.location
+        let engine = session.engine
+        let live = LiveSync(engine: engine, server: session.server, openServer: { createIfMissing in
+            let address = (try? location.serverAddress()) ?? session.server
+            return try address.open(createIfMissing: createIfMissing, knownLocation: try engine.knownServerLocation())
+        })
         let environment = AppEnvironment(
             store: session.store, userName: session.userName, deviceName: session.deviceName,
             syncStatus: live, sharing: session.sharing,
