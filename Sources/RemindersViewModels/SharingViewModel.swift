@@ -243,10 +243,11 @@ public final class InvitationsViewModel: ViewModel {
     /// Accepts an invitation; the list's reminders arrive with the sync
     /// that follows.
     public func accept(_ invitation: Invitation) {
-        request(.accept(shareID: invitation.id), done: "Accepted \(invitation.ownerName)’s list")
+        let list = invitation.listTitle.map { " “\($0)”" } ?? ""
+        request(.accept(shareID: invitation.id), done: "Accepted \(invitation.ownerName)’s list\(list)")
     }
 
-    /// "Accepted alice’s list", once (see `takeRequestMessage`).
+    /// "Accepted alice’s list “Groceries”", once (see `takeRequestMessage`).
     public func takeMessage() -> (text: String, isError: Bool)? {
         takeRequestMessage()
     }

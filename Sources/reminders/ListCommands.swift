@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GRDB
 import RemindersCore
+import SyncEngine
 
 /// `reminders lists [--json]`: the smart lists' counts and every list.
 struct ListsCommand: ParsableCommand {
@@ -29,6 +30,17 @@ struct ListsCommand: ParsableCommand {
         print(smart)
         print("")
         guard !lists.isEmpty else {
+            // An invitation waiting (as of the last sync) is the next step.
+            let me = context.location.user
+            let invited = try context.read { db in
+                try SyncEngine.localShares(db).filter { $0.ownerName != me && $0.participant(me)?.status == .pending }
+            }
+            if let first = invited.first {
+                let title = first.rootPreview["title"].map { "“\(TerminalText.clean($0))”" } ?? "a list"
+                let more = invited.count > 1 ? " (and \(invited.count - 1) more: 'reminders shares')" : ""
+                print("No lists yet. \(first.ownerName) invites you to \(title)\(more): 'reminders accept \(first.id.prefix(8))' takes it.")
+                return
+            }
             print("No lists yet. Create one with 'reminders list add TITLE', or try 'reminders seed'.")
             return
         }

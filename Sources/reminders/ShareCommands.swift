@@ -213,7 +213,8 @@ struct LeaveCommand: ParsableCommand {
         guard let share = try context.engine.localShares().first(where: { $0.rootKey == listID && $0.ownerName != me }) else {
             throw CoreError.invalidInput("list '\(list)' is not shared with you by someone else")
         }
+        let title = try context.read { try Queries.listTitle($0, id: listID) } ?? list
         try context.withServer { try $0.leaveShare(id: share.id) }
-        print("Left the list shared by \(share.ownerName).")
+        print("Left “\(TerminalText.clean(title))”, shared by \(share.ownerName).")
     }
 }

@@ -80,6 +80,9 @@ import TestSupport
         #expect(try runner.run(["share", "Groceries", "--with", "bob", "--read-only"], environment: device("laptop")).status == 0)
         let shares = try runner.run(["shares"], environment: device("phone"))
         #expect(shares.stdout.contains("alice"), "\(shares)")
+        // Bob has no list of his own: the invitation is the next step.
+        let bobsLists = try runner.run(["lists"], environment: device("phone"))
+        #expect(bobsLists.stdout.contains("No lists yet. alice invites you to “Groceries”: 'reminders accept "), "\(bobsLists)")
         #expect(try runner.run(["accept", Self.shareID(in: shares.stdout)], environment: device("phone")).status == 0)
         #expect(try runner.run(["sync"], environment: device("phone")).status == 0)
         let shown = try runner.run(["show", "Groceries"], environment: device("phone"))
