@@ -75,6 +75,14 @@ import Testing
             [{"userName":"me","permission":"read-only","status":"pending"}]
             """)], preview: ##"{"title":"Garden","color":"#5cc15a"}"##)
         #expect(world.text.contains("alice invites you to “Garden” (read-only)"))
+        // At 60 columns too: the keys are said once, on the heading.
+        let narrow = try TestWorld(width: 60, height: 20, sharing: ListSharing(userName: "me"))
+        try addShares(narrow, [(id: "share-4", listID: "someone-elses-list", owner: "alice", participants: """
+            [{"userName":"me","permission":"read-only","status":"pending"}]
+            """)], preview: ##"{"title":"Garden","color":"#5cc15a"}"##)
+        let lines = narrow.text.split(separator: "\n")
+        #expect(lines.contains { $0.contains("alice invites you to “Garden”") }, "\(narrow.text)")
+        #expect(lines.contains { $0.contains("INVITATIONS") && $0.contains("accept") })
     }
 
     @Test func readOnlyListEditKeysShowTheOwner() throws {

@@ -309,10 +309,11 @@ final class HomeScreen: ScreenController {
             let answers = [(Action.acceptInvitation, "accept"), (.declineInvitation, "decline")].compactMap { action, word in
                 keyMap.key(for: action, in: [.invitations]).map { "\($0) \(word)" }
             }.joined(separator: " · ")
-            lines.append(Line(spans: [Span("INVITATIONS", theme.heading)]))
+            // The keys once, on the heading: on each row they left a
+            // narrow pane no room for the list's name.
+            lines.append(Line(spans: [Span("INVITATIONS", theme.heading)], right: [Span(answers, theme.dim)]))
             for invitation in invitations {
-                lines.append(Line(spans: [Span("✉ ", theme.accent), Span(invitation.line)],
-                                  right: [Span(answers, theme.dim)], item: .invitation(invitation.id)))
+                lines.append(Line(spans: [Span("✉ ", theme.accent), Span(invitation.line)], item: .invitation(invitation.id)))
             }
             lines.append(Line(spans: []))
         }
