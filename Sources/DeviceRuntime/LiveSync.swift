@@ -18,6 +18,9 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     private let queue = DispatchQueue(label: "reminders.live-sync")
     private let shared: Mutex<Shared>
     private let openServer: @Sendable (_ createIfMissing: Bool) throws -> any ServerConnection
+    /// Where the server is now (the sign-in read again, say); `server`
+    /// unless the caller says otherwise.
+    private let addressNow: @Sendable () -> ServerAddress
     private let pollInterval: TimeInterval
 
     /// What the sync queue, the watchers and the callers share.
@@ -28,6 +31,8 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         var connection: (any ServerConnection)?
         var regionObservation: AnyDatabaseCancellable?
         var watcher: (any ServerWatching)?
+        /// The address the watcher was made for.
+        var watchedAddress: ServerAddress?
         var sendQueued = false
         var fetchQueued = false
         var lastHead: Int64 = -1
@@ -56,13 +61,21 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     ///   - pollInterval: how often the server's head is read when the
     ///     directory watch brings no news (its fallback).
     ///   - openServer: opens the server (tests put a failing one here);
-    ///     by default `server.open(createIfMissing:knownLocation:)`.
+    ///     by default `address().open(createIfMissing:knownLocation:)`.
+    ///   - address: where the server is now, asked at each opening (the
+    ///     first, and each after a failure) and the watch made again when
+    ///     it changed: the app reads the sign-in again, so a `reminders
+    ///     login` made meanwhile is used without a restart. By default,
+    ///     `server`.
     public init(engine: SyncEngine, server: ServerAddress, pollInterval: TimeInterval = 1,
-                openServer: (@Sendable (_ createIfMissing: Bool) throws -> any ServerConnection)? = nil) {
+                openServer: (@Sendable (_ createIfMissing: Bool) throws -> any ServerConnection)? = nil,
+                address: (@Sendable () -> ServerAddress)? = nil) {
+        let addressNow = address ?? { server }
         self.engine = engine
         self.server = server
         self.pollInterval = pollInterval
-        self.openServer = openServer ?? { try server.open(createIfMissing: $0, knownLocation: try engine.knownServerLocation()) }
+        self.addressNow = addressNow
+        self.openServer = openServer ?? { try addressNow().open(createIfMissing: $0, knownLocation: try engine.knownServerLocation()) }
         shared = Mutex(Shared(knownConflicts: Set(((try? engine.conflicts()) ?? []).map(\.id))))
     }
 
@@ -93,15 +106,21 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         let regionObservation = observation.start(in: engine.writer, onError: { _ in }, onChange: { [weak self] _ in
             self?.scheduleSend()
         })
-        let watcher = server.watcher(pollInterval: pollInterval,
-                                    onUnavailable: { [weak self] reason in self?.watchUnavailable(reason) },
-                                    onTick: { [weak self] in self?.serverTick() })
+        let address = addressNow()
+        let watcher = makeWatcher(address)
         shared.withLock {
             $0.regionObservation = regionObservation
             $0.watcher = watcher
+            $0.watchedAddress = address
         }
         watcher.start()
         queue.async { [weak self] in self?.run(send: true, fetch: true) }
+    }
+
+    private func makeWatcher(_ address: ServerAddress) -> any ServerWatching {
+        address.watcher(pollInterval: pollInterval,
+                        onUnavailable: { [weak self] reason in self?.watchUnavailable(reason) },
+                        onTick: { [weak self] in self?.serverTick() })
     }
 
     /// Stops watching the database and the server, and waits for the sync
@@ -208,13 +227,24 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         do {
             let connection = try openServer(!shared.withLock { $0.hasOpened })
             // Opening may have created the directory (first round) or found
-            // a new one (repaired): watch it now, not at the next poll.
-            let watcher = shared.withLock { shared -> (any ServerWatching)? in
+            // a new one (repaired): watch it now, not at the next poll. A
+            // watch of another address (a new sign-in) is made again.
+            let address = addressNow()
+            let (watcher, replaced) = shared.withLock { shared -> ((any ServerWatching)?, (any ServerWatching)?) in
                 shared.connection = connection
                 shared.hasOpened = true
-                return shared.watcher
+                guard shared.watcher != nil, shared.watchedAddress != address else { return (shared.watcher, nil) }
+                let old = shared.watcher
+                shared.watcher = makeWatcher(address)
+                shared.watchedAddress = address
+                return (shared.watcher, old)
             }
-            watcher?.rewatch()
+            if let replaced {
+                replaced.stop()
+                watcher?.start()
+            } else {
+                watcher?.rewatch()
+            }
             let databases = connection.databases(user: engine.userName, device: engine.deviceName)
             engine.connect(privateDatabase: databases.private, sharedDatabase: databases.shared,
                            location: server.description)

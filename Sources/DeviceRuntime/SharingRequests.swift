@@ -3,14 +3,21 @@ import Foundation
 import RemindersCore
 import RemindersViewModels
 import SyncEngine
+import Synchronization
 
 extension SharingRequest {
     /// Makes the request of the server, through the engine.
-    func run(on engine: SyncEngine) throws {
+    /// Returns a note for the user, if the request has one.
+    func run(on engine: SyncEngine) throws -> String? {
         let lists = RemindersList.databaseTableName
         switch self {
         case .invite(let listID, let user, let permission):
+            // A new participant, not a permission changed.
+            let isNew = try engine.localShares().first { $0.rootKey == listID && $0.ownerName == engine.userName }?
+                .participant(user).map { $0.status == .removed } ?? true
             _ = try engine.share(table: lists, key: listID, with: [(userName: user, permission: permission.server)])
+            // Only a note: a server that cannot answer leaves it out.
+            return isNew ? (try? engine.unknownUserNote(user)) ?? nil : nil
         case .remove(let listID, let user):
             try engine.unshare(table: lists, key: listID, user: user)
         case .stopSharing(let listID):
@@ -22,15 +29,20 @@ extension SharingRequest {
         case .decline(let shareID):
             try engine.leaveShare(id: shareID)
         }
+        return nil
     }
 }
 
 extension LiveSync: SharingService {
     /// Runs the request on the sync queue with the engine connected, then
     /// `completion` with a line for the user if it failed.
-    public func perform(_ request: SharingRequest, completion: @escaping @Sendable (String?) -> Void) {
-        withConnectedEngine({ engine in try request.run(on: engine) }, completion: { error in
-            completion(error.map(describeSyncFailure))
+    public func perform(_ request: SharingRequest, completion: @escaping @Sendable (String?, String?) -> Void) {
+        let note = Mutex<String?>(nil)
+        withConnectedEngine({ engine in
+            let said = try request.run(on: engine)
+            note.withLock { $0 = said }
+        }, completion: { error in
+            completion(error.map(describeSyncFailure), note.withLock { $0 })
         })
     }
 }

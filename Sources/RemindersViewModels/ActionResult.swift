@@ -194,8 +194,13 @@ public enum UndoAction: Equatable, Sendable {
             let inverse = try apply(to: environment.store)
             for id in restoredCompletingIDs { environment.completions.scheduled(id) }
             return ActionResult(message: doneMessage(subject: subject), undo: inverse)
-        } catch CoreError.notFound {
-            // Deleted since, here (with its list) or on another device.
+        } catch CoreError.notFound(let what) {
+            // The reminder it changes deleted since, here (with its list)
+            // or on another device; else what was not found says itself.
+            guard let id = changedReminderID,
+                  (try? environment.writer.read({ db in try Reminder.exists(db, key: id) })) == false else {
+                return .failed(what)
+            }
             return .failed("it was deleted since, here or on another device")
         } catch {
             return .failed(ReminderActions.describe(error))
@@ -218,6 +223,17 @@ public enum UndoAction: Equatable, Sendable {
     /// one it brings back or changes (the first of several, a parent
     /// before its subtasks). Nil when it takes reminders away or is
     /// about a list.
+    /// The reminder the action changes, one that must still be here
+    /// (not one it puts back).
+    private var changedReminderID: String? {
+        switch self {
+        case .uncomplete(let id), .complete(let id), .setFlag(let id, _), .restoreDueDate(let id, _), .setSnooze(let id, _, _),
+             .setPriority(let id, _), .restoreFields(let id, _), .setParent(let id, _), .deleteReminder(let id):
+            id
+        default: nil
+        }
+    }
+
     public var revealedReminderID: String? {
         switch self {
         case .restoreReminder(let deleted): deleted.reminder.id

@@ -22,6 +22,8 @@ public enum SharingRequest: Sendable, Equatable {
 /// provide their own.
 public protocol SharingService: AnyObject, Sendable {
     /// Runs `request` on a background queue, then `completion` (on that
-    /// queue) with a one-line failure for the user, or nil on success.
-    func perform(_ request: SharingRequest, completion: @escaping @Sendable (_ failure: String?) -> Void)
+    /// queue) with a one-line failure for the user, or nil on success, and
+    /// on success a note to add to the outcome (an invitation of a name
+    /// nobody uses yet), if any.
+    func perform(_ request: SharingRequest, completion: @escaping @Sendable (_ failure: String?, _ note: String?) -> Void)
 }

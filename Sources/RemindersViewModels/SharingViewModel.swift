@@ -33,7 +33,7 @@ extension ViewModel where State: SharingRequestState {
             state.pendingRequests += 1
             if let working { state.message = working; state.messageIsError = false }
         }
-        service.perform(request) { [weak self] failure in
+        service.perform(request) { [weak self] failure, note in
             guard let self else { return }
             self.update { state in
                 state.pendingRequests -= 1
@@ -45,7 +45,7 @@ extension ViewModel where State: SharingRequestState {
                     state.message = failure
                     state.messageIsError = true
                 } else if let done {
-                    state.message = done
+                    state.message = done + (note.map { "; " + $0 } ?? "")
                     state.messageIsError = false
                 } else if working != nil {
                     state.message = nil

@@ -230,7 +230,7 @@ extension SyncEngine {
     /// entries are one (`wentWithParentEntryID`). A version of this
     /// device's own is left to the trigger.
     func logWentWithParent(_ db: Database, record: ServerRecord, table: TableSchema, key: String) throws {
-        guard table.holdsWrittenText, !isOwnVersion(record), let device = record.modifiedByDevice else { return }
+        guard table.holdsWrittenText, !isOwnVersion(record), let device = remoteName(of: record) else { return }
         let pairs = Self.writtenText(record.fields, table: table)
         let id = Self.wentWithParentEntryID(table: table.name, key: key)
         try db.executeCached("""

@@ -53,6 +53,10 @@ extension SyncEngine {
     /// The shares this user owned, with their participants, when the
     /// device met its server put back from an older copy (`OwnedShare`).
     static let ownedSharesBeforeCopyKey = "ownedSharesBeforeCopy"
+    /// The roots of the shares this device ended (the latest 200), until
+    /// it sees them shared again: a copy put back that still has one is
+    /// ended again (`ShareClient.retakeRevocations`).
+    static let endedSharesKey = "endedShares"
     static let lostSharesKey = "lostShares"
 
     /// Checks that the server continues the history this device last saw,
@@ -94,8 +98,13 @@ extension SyncEngine {
                 if current?.storeID == identity.head.storeID { return false }
                 throw SyncError.server(.serverUnavailable("this device's server changed during the sync; sync again"))
             }
-            if reason != .olderCopy { try dropSharedCopies(db) }
-            if reason == .olderCopy { try rememberOwnedShares(db) }
+            if reason == .olderCopy {
+                try rememberOwnedShares(db)
+            } else {
+                try dropSharedCopies(db)
+                // Another store's shares are not the copy's.
+                try SyncState.remove(db, Self.ownedSharesBeforeCopyKey)
+            }
             try rejoin(db, leaving: reason == .olderCopy ? nil : stored.storeID, joining: identity.head.storeID)
             try Self.saveMark(db, identity.head)
             try saveLocation(db, location)
@@ -265,13 +274,12 @@ extension SyncEngine {
     /// The shares this user owns as this device last read them, before
     /// the server was put back from an older copy: what was taken back
     /// since the copy is taken back again (`ShareClient.retakeRevocations`).
-    /// A device that never read the shares remembers nothing.
     private func rememberOwnedShares(_ db: Database) throws {
-        guard try db.tableExists("sync_shares") else { return }
         let owned = try Self.localShares(db).filter { $0.ownerName == userName }.map {
             OwnedShare(rootRecordName: RecordCoder.recordName(table: $0.rootTable, key: $0.rootKey), participants: $0.participants)
         }
-        try SyncState.setJSON(db, Self.ownedSharesBeforeCopyKey, owned)
+        let ended = try SyncState.json(db, Self.endedSharesKey, as: [String].self) ?? []
+        try SyncState.setJSON(db, Self.ownedSharesBeforeCopyKey, SharesBeforeCopy(owned: owned, ended: ended))
     }
 
     /// After the first refresh of the shares since a re-join: the shares
@@ -402,4 +410,12 @@ extension SyncEngine {
 struct OwnedShare: Codable, Equatable {
     var rootRecordName: String
     var participants: [ShareParticipant]
+}
+
+/// What a device knew of its owner's shares when it met its server put
+/// back from an older copy: the shares as last read, and the roots of
+/// those it ended.
+struct SharesBeforeCopy: Codable, Equatable {
+    var owned: [OwnedShare]
+    var ended: [String]
 }

@@ -52,6 +52,21 @@ extension SyncEngine {
         try privateDatabase.knownUsers(among: names)
     }
 
+    /// A word for the inviter when no user by that name has lists on this
+    /// server yet: the invitation stands (they may start later), but "Bob"
+    /// is not "bob", and a spelling the server does know is suggested. Nil
+    /// when the name is known.
+    public func unknownUserNote(_ user: String) throws -> String? {
+        let spellings = [user, user.lowercased(), user.prefix(1).uppercased() + user.dropFirst().lowercased()]
+        let known = try knownUsers(among: spellings)
+        guard !known.contains(user) else { return nil }
+        var note = "nobody named '\(user)' has lists on this server yet; they will see the invitation when they sync"
+        if let other = known.sorted().first {
+            note += " (user names are case-sensitive: did you mean '\(other)'?)"
+        }
+        return note
+    }
+
     /// Reads the shares this user owns and was invited to from the server
     /// into `sync_shares`.
     public func refreshShares() throws {
@@ -131,6 +146,11 @@ struct ShareClient {
                 _ = try engine.privateDatabase.removeParticipant(shareID: share.id, userName: user)
             } else {
                 try engine.privateDatabase.deleteShare(shareID: share.id)
+                let root = RecordCoder.recordName(table: table, key: key)
+                try engine.syncWrite { db in
+                    let ended = try SyncState.json(db, SyncEngine.endedSharesKey, as: [String].self) ?? []
+                    try SyncState.setJSON(db, SyncEngine.endedSharesKey, Array((ended.filter { $0 != root } + [root]).suffix(200)))
+                }
             }
         } catch let error as CloudError {
             throw SyncError.server(error)
@@ -167,7 +187,7 @@ struct ShareClient {
         var owned: [Share]
         let incoming: [Share]
         let knownBeforeCopy = try engine.writer.read { db in
-            try SyncState.json(db, SyncEngine.ownedSharesBeforeCopyKey, as: [OwnedShare].self)
+            try SyncState.json(db, SyncEngine.ownedSharesBeforeCopyKey, as: SharesBeforeCopy.self)
         }
         do {
             owned = try engine.privateDatabase.fetchShares()
@@ -207,31 +227,41 @@ struct ShareClient {
             }
             try engine.noteLostShares(db)
             if knownBeforeCopy != nil { try SyncState.remove(db, SyncEngine.ownedSharesBeforeCopyKey) }
+            // A root shared again (here or on another device) is no
+            // longer one this device ended.
+            if let ended = try SyncState.json(db, SyncEngine.endedSharesKey, as: [String].self) {
+                let shared = Set(owned.map(\.rootRecordID.recordName))
+                let still = ended.filter { !shared.contains($0) }
+                if still.count != ended.count { try SyncState.setJSON(db, SyncEngine.endedSharesKey, still) }
+            }
         }
     }
 
     /// The server was put back from an older copy, whose shares are as
-    /// they were when it was taken. What this device had since seen taken
-    /// back (a participant removed or gone, made read-only, a share ended)
-    /// is taken back again: a restore never gives back access the owner
-    /// took away. (What was given since, the owner gives again: a share the
-    /// copy lacks is named in the re-join's notice.) Returns whether it
-    /// changed anything.
-    private func retakeRevocations(_ known: [OwnedShare], on server: [Share]) throws -> Bool {
+    /// they were when it was taken. A participant this device had seen
+    /// removed (or gone) is removed again, one it had seen made read-only
+    /// is made read-only again, and a share it ended is ended again: a
+    /// restore does not give back access the owner took away. Only what
+    /// the device saw is acted on: a participant or share it has no record
+    /// of is left as the server has it (its record may be older than the
+    /// copy). Returns whether it changed anything.
+    private func retakeRevocations(_ known: SharesBeforeCopy, on server: [Share]) throws -> Bool {
         var changed = false
         for share in server {
-            guard let before = known.first(where: { $0.rootRecordName == share.rootRecordID.recordName }) else {
-                // Ended after the copy was taken.
-                try engine.privateDatabase.deleteShare(shareID: share.id)
-                changed = true
+            guard let before = known.owned.first(where: { $0.rootRecordName == share.rootRecordID.recordName }) else {
+                // Ended here, and not seen shared again since.
+                if known.ended.contains(share.rootRecordID.recordName) {
+                    try engine.privateDatabase.deleteShare(shareID: share.id)
+                    changed = true
+                }
                 continue
             }
             for participant in share.participants where participant.status != .removed {
-                let then = before.participants.first { $0.userName == participant.userName }
-                if then == nil || then?.status == .removed {
+                guard let then = before.participants.first(where: { $0.userName == participant.userName }) else { continue }
+                if then.status == .removed {
                     _ = try engine.privateDatabase.removeParticipant(shareID: share.id, userName: participant.userName)
                     changed = true
-                } else if then?.permission == .readOnly, participant.permission == .readWrite {
+                } else if then.permission == .readOnly, participant.permission == .readWrite {
                     _ = try engine.privateDatabase.saveShare(rootRecordID: share.rootRecordID,
                                                              participants: [(participant.userName, .readOnly)])
                     changed = true

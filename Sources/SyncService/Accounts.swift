@@ -3,6 +3,7 @@ import CloudServer
 import Crypto
 import Foundation
 import GRDB
+import Synchronization
 
 /// The accounts of a network service: a name and the hash of a secret.
 ///
@@ -92,16 +93,15 @@ public final class AccountStore: Sendable {
 /// opened again at the next request, as the store is (`ServedDirectory`):
 /// an account removed since is refused, and one made since let in,
 /// instead of the service reading the file it opened until it restarts.
-private final class AccountFile: StoreTransactions, @unchecked Sendable {
+private final class AccountFile: StoreTransactions, Sendable {
     private let path: String
-    private let lock = NSLock()
-    private var queue: DatabaseQueue
-    private var identity: FileIdentity?
+    /// The file open, and which file it is.
+    private let opened: Mutex<(queue: DatabaseQueue, identity: FileIdentity?)>
 
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("accounts.sqlite").path
-        queue = try Self.open(path)
+        let queue = try Self.open(path)
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS accounts (
@@ -111,7 +111,7 @@ private final class AccountFile: StoreTransactions, @unchecked Sendable {
                   createdAt TEXT NOT NULL)
                 """)
         }
-        identity = FileIdentity(path: path)
+        opened = Mutex((queue, FileIdentity(path: path)))
         // Hashes only, but nobody else needs to read them.
         chmod(path, 0o600)
     }
@@ -126,14 +126,13 @@ private final class AccountFile: StoreTransactions, @unchecked Sendable {
     /// The file the path names now. One that is missing, or cannot be read
     /// as an accounts file (still being copied), leaves the one open.
     private var current: DatabaseQueue {
-        lock.withLock {
-            guard let now = FileIdentity(path: path), now != identity,
+        opened.withLock { opened in
+            guard let now = FileIdentity(path: path), now != opened.identity,
                   let reopened = try? Self.open(path),
                   (try? reopened.read({ db in try db.tableExists("accounts") })) == true
-            else { return queue }
-            queue = reopened
-            identity = now
-            return queue
+            else { return opened.queue }
+            opened = (reopened, now)
+            return reopened
         }
     }
 

@@ -100,6 +100,9 @@ struct AlertsCommand: ParsableCommand {
     private func runWatcher(_ settings: EffectiveSettings) throws {
         let notify = try Self.notifier(settings.notifyCommand.value, isSet: settings.notifyCommand.origin != .standard)
         let context = try RemindersContext(common)
+        // The watch keeps the device in sync, as the app does: it needs
+        // the server from the start.
+        if let problem = context.serverProblem { throw problem }
         let zone = context.clock.timeZone
         let watcher = AlertWatcher(session: context.session, settings: DueAlertSettings(
             defaultHour: settings.dueHour.value, notifier: notify.map { NotifyRunner(words: $0) }))

@@ -33,24 +33,10 @@ struct ShareCommand: ParsableCommand {
                              with: [(user, readOnly ? SharePermission.readOnly : .readWrite)])
         }
         // Only a note: a server that cannot answer (an older one) leaves it out.
-        if let note = try? Self.unknownUserNote(user, context: context) {
-            FileHandle.standardError.write(Data((TerminalText.clean(note) + "\n").utf8))
+        if let note = try? context.withServer({ try $0.unknownUserNote(user) }) {
+            FileHandle.standardError.write(Data(("reminders: note: " + TerminalText.clean(note) + "\n").utf8))
         }
         print(share.id)
-    }
-
-    /// A word when no user by that name has lists on this server yet: the
-    /// invitation stands (they may start later), but "Bob" is not "bob", and
-    /// a spelling the server does know is suggested.
-    static func unknownUserNote(_ user: String, context: RemindersContext) throws -> String? {
-        let spellings = [user, user.lowercased(), user.prefix(1).uppercased() + user.dropFirst().lowercased()]
-        let known = try context.withServer { try $0.knownUsers(among: spellings) }
-        guard !known.contains(user) else { return nil }
-        var note = "reminders: note: nobody named '\(user)' has lists on this server yet; they will see the invitation when they sync"
-        if let other = known.sorted().first {
-            note += " (user names are case-sensitive: did you mean '\(other)'?)"
-        }
-        return note
     }
 }
 

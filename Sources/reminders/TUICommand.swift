@@ -71,11 +71,8 @@ struct TUICommand: ParsableCommand {
         // another terminal, after the account was made again, is used from
         // the next try, without a restart.
         let location = context.location
-        let engine = session.engine
-        let live = LiveSync(engine: engine, server: session.server, openServer: { createIfMissing in
-            let address = (try? location.serverAddress()) ?? session.server
-            return try address.open(createIfMissing: createIfMissing, knownLocation: try engine.knownServerLocation())
-        })
+        let live = LiveSync(engine: session.engine, server: session.server,
+                            address: { (try? location.serverAddress()) ?? session.server })
         let environment = AppEnvironment(
             store: session.store, userName: session.userName, deviceName: session.deviceName,
             syncStatus: live, sharing: session.sharing,

@@ -36,6 +36,8 @@ import TestSupport
         }
         #expect(state.participants == [ListParticipant(userName: "bob", permission: .readOnly, status: .pending)])
         #expect(state.messageIsError == false)
+        // Bob has no lists on the server yet: the invitation stands, and says so.
+        #expect(state.message == "Invited bob (read-only); nobody named 'bob' has lists on this server yet; they will see the invitation when they sync")
 
         // Bob sees the invitation on Home, and accepts it.
         let invitations = InvitationsViewModel(environment: bobEnv)

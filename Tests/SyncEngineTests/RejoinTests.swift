@@ -383,6 +383,10 @@ struct ServerDirectory {
         try carol.engine.acceptShare(id: try #require(try alice.engine.localShares().first { $0.rootKey == list.id }).id)
         try carol.engine.acceptShare(id: errandsShare.id)
         try path.backUp(to: backup)
+        // Alice's phone last syncs after the backup, before she takes anything back.
+        let phone = try Device("phone", user: "alice", server: try path.open())
+        _ = try phone.store.createList(title: "Made on the phone")
+        try phone.sync()
 
         try alice.engine.unshare(table: "remindersLists", key: list.id, user: "bob")
         _ = try alice.engine.share(table: "remindersLists", key: list.id, with: [("carol", .readOnly)])
@@ -402,9 +406,22 @@ struct ServerDirectory {
         #expect(try bob.list(list.id) == nil)
         #expect(try carol.list(errands.id) == nil)
         #expect(try carol.list(list.id)?.title == "Groceries")
-        // Told once: a later re-join of another kind leaves shares alone.
+        // Told once: the next sync leaves the shares alone.
         #expect(try alice.sync().rejoined == nil)
         #expect(try alice.engine.localShares().count == 1)
+
+        // What Alice gives after the restore stays, when her phone, which
+        // never saw any of it taken back, re-joins later.
+        _ = try alice.engine.share(table: "remindersLists", key: list.id, with: [("carol", .readWrite)])
+        let trip = try alice.store.createList(title: "Trip")
+        try alice.sync()
+        _ = try alice.engine.share(table: "remindersLists", key: trip.id, with: [("dave", .readWrite)])
+        phone.connect(to: restored)
+        #expect(try phone.sync().rejoined == .olderCopy)
+        let after = try restored.database(user: "alice", scope: .private, device: "check").fetchShares()
+        #expect(after.count == 2, "\(after)")
+        #expect(after.first { $0.rootRecordID.recordName.hasSuffix(list.id) }?.participants.first { $0.userName == "carol" }?.permission == .readWrite)
+        #expect(after.first { $0.rootRecordID.recordName.hasSuffix(trip.id) }?.participants.first?.userName == "dave")
     }
 
     @Test func theNoticeNamesTheSharesTheNewServerLacks() throws {
