@@ -164,7 +164,7 @@ public final class DirectoryServer: RecordStore {
     func checkStoreFile() throws {
         guard let opened = storeFileIdentity, FileIdentity(path: storeFile) != opened else { return }
         throw CloudError.serverUnavailable(
-            "the server directory \(directory.path) was deleted or replaced while in use; it is opened again at the next sync")
+            "the server directory \(directory.path) was deleted or replaced while in use; it is opened again once a whole store is back in it")
     }
 
     /// Runs a read in a snapshot of the store.

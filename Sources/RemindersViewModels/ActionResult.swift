@@ -63,7 +63,10 @@ public enum UndoAction: Equatable, Sendable {
     /// an edit in the form): title, notes, due date and the occurrence it
     /// stands for, priority, flag, list and place in it, tags, repeat and
     /// alert.
-    case restoreFields(id: String, ReminderChanges)
+    /// `expecting`: those fields' values the change left, which the undo
+    /// finds still there or refuses (another device, another person, may
+    /// have written since: their later edit stays).
+    case restoreFields(id: String, ReminderChanges, expecting: ReminderChanges? = nil)
     /// Deletes a reminder again (the undo of adding one, the redo of a
     /// restore).
     case deleteReminder(id: String)
@@ -124,12 +127,15 @@ public enum UndoAction: Equatable, Sendable {
             let before = try Self.fields(of: id, in: store)
             try store.updateReminder(id: id, ReminderChanges(priority: priority))
             return .setPriority(id: id, before.priority ?? .none)
-        case .restoreFields(let id, let fields):
+        case .restoreFields(let id, let fields, let expecting):
             // Only the fields it puts back: the others may have changed
             // elsewhere since, and stay.
             let before = try Self.fields(of: id, in: store).limited(to: fields)
+            if let expecting, before != expecting.limited(to: fields) {
+                throw CoreError.invalidInput("it was changed since, here or on another device; the later edit stays")
+            }
             try store.updateReminder(id: id, fields)
-            return .restoreFields(id: id, before)
+            return .restoreFields(id: id, before, expecting: fields)
         case .deleteReminder(let id):
             return .restoreReminder(try store.deleteReminder(id: id))
         case .deleteReminders(let ids):
@@ -228,7 +234,7 @@ public enum UndoAction: Equatable, Sendable {
     private var changedReminderID: String? {
         switch self {
         case .uncomplete(let id), .complete(let id), .setFlag(let id, _), .restoreDueDate(let id, _), .setSnooze(let id, _, _),
-             .setPriority(let id, _), .restoreFields(let id, _), .setParent(let id, _), .deleteReminder(let id):
+             .setPriority(let id, _), .restoreFields(let id, _, _), .setParent(let id, _), .deleteReminder(let id):
             id
         default: nil
         }
@@ -239,7 +245,7 @@ public enum UndoAction: Equatable, Sendable {
         case .restoreReminder(let deleted): deleted.reminder.id
         case .restoreReminders(let deleted): deleted.first?.reminder.id
         case .uncomplete(let id), .setFlag(let id, _), .restoreDueDate(let id, _), .setSnooze(let id, _, _),
-             .setPriority(let id, _), .restoreFields(let id, _), .setParent(let id, _):
+             .setPriority(let id, _), .restoreFields(let id, _, _), .setParent(let id, _):
             id
         case .uncompleteReminders(let ids): ids.first
         case .complete, .completeReminders, .deleteReminder, .deleteReminders, .restoreList, .deleteList: nil
@@ -254,7 +260,7 @@ public enum UndoAction: Equatable, Sendable {
         switch self {
         case .uncomplete(let one), .complete(let one), .setFlag(let one, _), .restoreDueDate(let one, _),
              .setSnooze(let one, _, _), .setPriority(let one, _), .deleteReminder(let one), .setParent(let one, _),
-             .restoreFields(let one, _):
+             .restoreFields(let one, _, _):
             id = one
         case .uncompleteReminders(let ids), .completeReminders(let ids), .deleteReminders(let ids):
             guard ids.count == 1 else { return nil }
@@ -290,7 +296,7 @@ public enum UndoAction: Equatable, Sendable {
         case .setPriority(_, let priority):
             let level = priority == .none ? "none" : priority.name
             return named({ "\($0): priority \(level) again" }, "Priority: \(level) again")
-        case .restoreFields(_, let fields):
+        case .restoreFields(_, let fields, _):
             return (fields.title ?? subject).map { "Put back “\($0)” as it was" } ?? "Put back the reminder as it was"
         case .deleteReminder: return named({ "Deleted \($0) again" }, "Deleted again")
         case .deleteReminders(let ids):

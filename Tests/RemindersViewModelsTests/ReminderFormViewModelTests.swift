@@ -209,6 +209,29 @@ import Testing
         #expect(row.reminder.title == "Final" && row.reminder.notes == "from the phone")
     }
 
+    /// `u` after a save finds the field changed again since (another
+    /// person renamed it): it refuses, and the later edit stays.
+    @Test func undoingASaveOverALaterEditElsewhereIsRefused() throws {
+        let world = try World()
+        let personal = try world.list("Personal")
+        let id = try world.reminder("Pears", in: personal, notes: "")
+        let store = world.environment.store
+        let before = try UndoAction.fields(of: id, in: store)
+        try store.updateReminder(id: id, ReminderChanges(title: "Pears green"))
+        let after = try UndoAction.fields(of: id, in: store)
+        let undo = UndoAction.restoreFields(id: id, UndoAction.restoring(before, after: after), expecting: after)
+        try store.updateReminder(id: id, ReminderChanges(title: "Pears (bob renamed)"))
+        let result = undo.perform(in: world.environment)
+        #expect(result.errorMessage == "it was changed since, here or on another device; the later edit stays")
+        #expect(try world.row(id)?.reminder.title == "Pears (bob renamed)")
+        // Unchanged since, it goes back, and the redo expects it back.
+        try store.updateReminder(id: id, ReminderChanges(title: "Pears green"))
+        let redo = try #require(undo.perform(in: world.environment).undo)
+        #expect(try world.row(id)?.reminder.title == "Pears")
+        #expect(redo.perform(in: world.environment).succeeded)
+        #expect(try world.row(id)?.reminder.title == "Pears green")
+    }
+
     /// A save that gives a moved series a new rule clears the occurrence
     /// its due date stood for; `u` puts the rule back with that occurrence,
     /// so the series goes on as it was scheduled, and a redo clears it again.

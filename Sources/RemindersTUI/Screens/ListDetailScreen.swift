@@ -133,7 +133,7 @@ final class ListDetailScreen: ViewModelScreen {
                 app.push(try ReminderFormScreen(environment: environment, reminderID: row.id) { [weak app] id in
                     // Only what the save changed goes back.
                     guard let after = try? UndoAction.fields(of: id, in: store) else { return }
-                    app?.remember(.restoreFields(id: id, UndoAction.restoring(before, after: after)))
+                    app?.remember(.restoreFields(id: id, UndoAction.restoring(before, after: after), expecting: after))
                 })
             } catch {
                 app.showError("\(error)")
