@@ -391,7 +391,7 @@ public enum ConflictText {
     public static func isWorded(field: String, table: String) -> Bool {
         switch field {
         case "priority", "isFlagged", "dueDate", "completedAt": true
-        case "remindersListID", "occurrence", "repeatRule", "alertBefore", "parentID": table == Reminder.databaseTableName
+        case "remindersListID", "occurrence", "repeatRule", "alertBefore", "parentID", "status": table == Reminder.databaseTableName
         case "tagID": table == ReminderTag.databaseTableName
         default: false
         }
@@ -415,6 +415,10 @@ public enum ConflictText {
             return title.map { "“\($0)”" } ?? "a deleted list"
         case "completedAt":
             return raw?.replacingOccurrences(of: "T", with: " ")
+        case "status" where table == Reminder.databaseTableName:
+            // "completing" is the moment before a tick takes: completed.
+            guard let raw else { return nil }
+            return raw == "incomplete" ? "not completed" : (raw == "completing" || raw == "completed" ? "completed" : raw)
         case "occurrence" where table == Reminder.databaseTableName:
             // The scheduled date a moved due date stands for.
             guard let raw else { return "not moved" }

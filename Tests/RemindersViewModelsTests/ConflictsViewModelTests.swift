@@ -188,5 +188,8 @@ import TestSupport
         #expect(shown == "Title “Milk (oat)”, Priority high, Flag flagged, Due date 2026-03-02 09:00")
         // Text logged plainly (older entries) stays as it was.
         #expect(try db.read { db in try ConflictText.kept("edited", table: "reminders", db) } == "edited")
+        // A tick refused while it was still taking reads as done.
+        let ticked = #"[["title","Milk"],["status","completing"]]"#
+        #expect(try db.read { db in try ConflictText.kept(ticked, table: "reminders", db) } == "Title “Milk”, Status completed")
     }
 }
