@@ -181,6 +181,26 @@ final class ConflictWorld {
         #expect(!lines.contains { $0.contains("…") && !$0.contains("Reminder “") }, "\(lines)")
     }
 
+    /// A whole record's entry has no ancestor to show: its two sides take
+    /// the width, so the text it kept reads at 60 columns, and whole when
+    /// there is height.
+    @Test func aWholeRecordsKeptTextTakesTheWidth() throws {
+        let kept = #"[["title","Bob's offline add for the party"],["notes","bring the big bowl and two spoons"],["status","incomplete"]]"#
+        for (width, height) in [(60, 20), (80, 30)] {
+            let world = try ConflictWorld(width: width, height: height)
+            try ConflictWorld.log(world.session, id: "c9", record: world.milkID, field: "*", ancestor: nil, local: kept,
+                                  remote: "deleted", localTime: 1_772_618_399_250, remoteTime: nil, winner: "delete",
+                                  resolvedAt: 1_772_618_399_900)
+            world.press(.character("C"))
+            let text = world.text
+            #expect(!text.contains("Ancestor"), "\(text)")
+            #expect(text.contains("Title “Bob's offline") && text.contains("wins over a concurrent"), "\(text)")
+            if height == 30 {
+                #expect(text.contains("big bowl and two spoons”,") && text.contains("Status not completed"), "\(text)")
+            }
+        }
+    }
+
     /// A field changed since its merge says what it is now.
     @Test func anEntryWhoseValueChangedSinceSaysWhatItIsNow() throws {
         let world = try ConflictWorld()

@@ -185,15 +185,20 @@ final class ConflictsScreen: ViewModelScreen {
         buffer.draw(heading, row: row, column: column, maxWidth: width)
         row += 2
 
-        // The table: a label column, then ancestor, this device, other device.
+        // The table: a label column, then ancestor, this device, other
+        // device. A whole record has no ancestor to show: its two sides
+        // take the room, and a line more, for the text they kept.
         let labelWidth = 9
-        let columnWidth = max(8, (width - labelWidth) / 3)
-        let columns = (0..<3).map { column + labelWidth + $0 * columnWidth }
+        let whole = item.entry.field == "*"
+        let shown = whole ? [1, 2] : [0, 1, 2]
+        let columnWidth = max(8, (width - labelWidth) / shown.count)
+        var columns = [Int](repeating: column + labelWidth, count: 3)
+        for (slot, index) in shown.enumerated() { columns[index] = column + labelWidth + slot * columnWidth }
         let headers = item.entry.cause != nil
             ? ["Ancestor", "Your edit", "On the server"]
             : ["Ancestor", item.isAboutThisDevice ? "This device" : item.thisSide, item.isAboutThisDevice ? "Other device" : (item.otherDevice.device ?? "Other device")]
         let winning = item.winner == .thisDevice ? 1 : (item.winner == .otherDevice ? 2 : -1)
-        for (index, header) in headers.enumerated() {
+        for (index, header) in headers.enumerated() where shown.contains(index) {
             // Narrow, the mark says "kept" alone.
             let marked = header + " ✓ kept"
             let text = index != winning ? header : DisplayWidth.of(marked) < columnWidth ? marked : header + " ✓"
@@ -204,10 +209,12 @@ final class ConflictsScreen: ViewModelScreen {
         let sides: [ConflictSide?] = [nil, item.thisDevice, item.otherDevice]
         let values: [String] = [item.ancestor.map(Self.shown) ?? (item.entry.field == "*" ? "—" : "none"),
                                 Self.shown(item.thisDevice.value), Self.shown(item.otherDevice.value)]
-        let wrapped = values.map { DisplayWidth.wrap($0, width: columnWidth - 1, maxLines: 3) }
-        let valueLines = wrapped.map(\.count).max() ?? 1
+        // Below the values: the times, the devices, a gap and two lines of verdict.
+        let valueRoom = whole ? max(3, min(5, bottom - row - 5)) : 3
+        let wrapped = values.map { DisplayWidth.wrap($0, width: columnWidth - 1, maxLines: valueRoom) }
+        let valueLines = shown.map { wrapped[$0].count }.max() ?? 1
         buffer.draw("Value", row: row, column: column, style: theme.label)
-        for (index, lines) in wrapped.enumerated() {
+        for (index, lines) in wrapped.enumerated() where shown.contains(index) {
             for (offset, line) in lines.enumerated() {
                 let style = index == winning ? theme.text.with(.bold) : (index == 0 ? theme.dim : theme.text)
                 buffer.draw(line, row: row + offset, column: columns[index], maxWidth: columnWidth - 1, style: style)
@@ -220,7 +227,7 @@ final class ConflictsScreen: ViewModelScreen {
         // Narrow, the day goes when it is today's, then the seconds.
         let times = [item.thisDevice.time, item.otherDevice.time].compactMap { $0 }.map { Self.detailTime($0, app: app) }
         let precise = times.count == 2 && times[0] == times[1]
-        for (index, side) in sides.enumerated() {
+        for (index, side) in sides.enumerated() where shown.contains(index) {
             let time = side?.time.map { Self.detailTime($0, app: app, milliseconds: precise, width: columnWidth - 1) } ?? "—"
             buffer.draw(time, row: row, column: columns[index], maxWidth: columnWidth - 1, style: theme.dim)
             buffer.draw(side?.device ?? "—", row: row + 1, column: columns[index], maxWidth: columnWidth - 1, style: theme.dim)
