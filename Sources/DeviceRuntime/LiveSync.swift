@@ -17,7 +17,9 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     public let server: ServerAddress
     private let queue = DispatchQueue(label: "reminders.live-sync")
     private let shared: Mutex<Shared>
-    private let openServer: @Sendable (_ createIfMissing: Bool) throws -> any ServerConnection
+    /// Opens the server at an address (the caller's opener, if any, knows
+    /// its own).
+    private let openServer: @Sendable (_ address: ServerAddress, _ createIfMissing: Bool) throws -> any ServerConnection
     /// Where the server is now (the sign-in read again, say); `server`
     /// unless the caller says otherwise.
     private let addressNow: @Sendable () -> ServerAddress
@@ -61,7 +63,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     ///   - pollInterval: how often the server's head is read when the
     ///     directory watch brings no news (its fallback).
     ///   - openServer: opens the server (tests put a failing one here);
-    ///     by default `address().open(createIfMissing:knownLocation:)`.
+    ///     by default the address's `open(createIfMissing:knownLocation:)`.
     ///   - address: where the server is now, asked at each opening (the
     ///     first, and each after a failure) and the watch made again when
     ///     it changed: the app reads the sign-in again, so a `reminders
@@ -70,12 +72,17 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     public init(engine: SyncEngine, server: ServerAddress, pollInterval: TimeInterval = 1,
                 openServer: (@Sendable (_ createIfMissing: Bool) throws -> any ServerConnection)? = nil,
                 address: (@Sendable () -> ServerAddress)? = nil) {
-        let addressNow = address ?? { server }
         self.engine = engine
         self.server = server
         self.pollInterval = pollInterval
-        self.addressNow = addressNow
-        self.openServer = openServer ?? { try addressNow().open(createIfMissing: $0, knownLocation: try engine.knownServerLocation()) }
+        addressNow = address ?? { server }
+        if let openServer {
+            self.openServer = { _, createIfMissing in try openServer(createIfMissing) }
+        } else {
+            self.openServer = { address, createIfMissing in
+                try address.open(createIfMissing: createIfMissing, knownLocation: try engine.knownServerLocation())
+            }
+        }
         shared = Mutex(Shared(knownConflicts: Set(((try? engine.conflicts()) ?? []).map(\.id))))
     }
 
@@ -225,11 +232,11 @@ public final class LiveSync: SyncStatusProvider, Sendable {
     private func connect() throws {
         if shared.withLock({ $0.connection }) != nil { return }
         do {
-            let connection = try openServer(!shared.withLock { $0.hasOpened })
             // Opening may have created the directory (first round) or found
             // a new one (repaired): watch it now, not at the next poll. A
             // watch of another address (a new sign-in) is made again.
             let address = addressNow()
+            let connection = try openServer(address, !shared.withLock { $0.hasOpened })
             let (watcher, replaced) = shared.withLock { shared -> ((any ServerWatching)?, (any ServerWatching)?) in
                 shared.connection = connection
                 shared.hasOpened = true

@@ -287,8 +287,7 @@ public final class ConflictsViewModel: ViewModel {
             break
         }
         let thisSide = isAboutThisDevice ? "this device" : (entry.localDevice ?? "one device")
-        // Another person's device is named by the log ("bob@laptop").
-        let person = entry.remoteDevice.flatMap { $0.contains("@") ? $0 : nil }
+        let person = entry.remotePerson
         let otherSide = isAboutThisDevice ? (person ?? "the other device") : (entry.remoteDevice ?? "the other device")
         if entry.winner == "local", let localTime = entry.localTime, let remoteTime = entry.remoteTime, localTime == remoteTime {
             return "both edits have the same time; \(thisSide)'s wins the tie"

@@ -56,6 +56,13 @@ public struct ConflictEntry: Codable, Hashable, Sendable, Identifiable {
     /// devices: on the device whose edit was the other side, the sides and
     /// the winner swap, so "local" is always the device reading it when it
     /// took part.
+    /// The other side's device when it is another person's, as the log
+    /// names it ("bob@laptop", `SyncEngine.remoteName(of:)`); nil for one
+    /// of this user's devices.
+    public var remotePerson: String? {
+        remoteDevice.flatMap { $0.contains("@") ? $0 : nil }
+    }
+
     public func seen(from device: String) -> ConflictEntry {
         guard localDevice != device, remoteDevice == device else { return self }
         var entry = self
@@ -208,7 +215,7 @@ extension SyncEngine {
     /// list's title), read while the row is still here.
     func shareRootSubject(_ db: Database, table: String, key: String) throws -> String? {
         guard let (root, key) = try shareRoot(db, table: table, key: key),
-              let column = root.columns.first(where: { root.types[$0] == "TEXT" }),
+              let column = root.nameColumn,
               let row = try fetchRow(db, table: root, key: key),
               case .string(let text)? = RecordCoder.values(of: row, table: root).values[column] else { return nil }
         return text

@@ -71,8 +71,7 @@ extension AppController {
             case .thisDevice: outcome = "\(item.thisSide)'s edit won"
             case .otherDevice:
                 // Another person's device is named ("bob@laptop").
-                let person = item.otherDevice.device.flatMap { $0.contains("@") ? $0 : nil }
-                outcome = person.map { "\($0)'s edit won" } ?? "the other device's edit won"
+                outcome = item.entry.remotePerson.map { "\($0)'s edit won" } ?? "the other device's edit won"
             case .delete: outcome = "the delete won"
             }
             text = "Conflict on \(name) (\(item.fieldName)): \(outcome)"
