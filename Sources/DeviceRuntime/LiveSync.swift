@@ -37,6 +37,8 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         var watchedAddress: ServerAddress?
         var sendQueued = false
         var fetchQueued = false
+        /// A round after a failure is asked for (`retryAfterFailure`).
+        var retryQueued = false
         var lastHead: Int64 = -1
         var knownConflicts: Set<String> = []
         var started = false
@@ -211,6 +213,28 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         queue.async { [weak self] in self?.publish() }
     }
 
+    /// Asks for a round `pollInterval` after a failed one. The watch ticks
+    /// while the server cannot be reached, but not while a network watch
+    /// waits in a long poll begun before the failure (a sign-in refused
+    /// since, say): up to its whole wait, the device would not try again.
+    private func retryAfterFailure() {
+        let first = shared.withLock { shared -> Bool in
+            if shared.retryQueued { return false }
+            shared.retryQueued = true
+            return true
+        }
+        guard first else { return }
+        queue.asyncAfter(deadline: .now() + pollInterval) { [weak self] in
+            guard let self else { return }
+            // Not once stopped, and not when a round since went well.
+            let due = self.shared.withLock { shared -> Bool in
+                shared.retryQueued = false
+                return shared.watcher != nil && shared.status.errorMessage != nil
+            }
+            if due { self.run(send: true, fetch: true) }
+        }
+    }
+
     private func serverTick() {
         let head = shared.withLock { $0.connection }?.head()
         let changed = shared.withLock { shared -> Bool in
@@ -311,6 +335,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
             // Try the server afresh next time: it may have been repaired.
             shared.withLock { $0.connection = nil }
             engine.disconnect()
+            retryAfterFailure()
         }
         shared.withLock { shared in
             shared.status.connection = .online

@@ -2,6 +2,7 @@ import Foundation
 import RemindersCore
 @testable import DeviceRuntime
 @testable import RemindersViewModels
+import Synchronization
 import Testing
 import TestSupport
 
@@ -92,6 +93,31 @@ import TestSupport
         try eventually(timeout: 10, "the list on the desktop") { try desktop.listTitles() == ["Garden"] }
         try laptop.store.createList(title: "Books")
         try eventually(timeout: 10, "the second list on the desktop") { try desktop.listTitles() == ["Books", "Garden"] }
+    }
+
+    /// A failed round is tried again after the poll interval even when
+    /// the watch brings no tick (a network watch waiting in a long poll
+    /// begun before the failure; here, a watch that never ticks).
+    @Test func aFailedRoundIsTriedAgainWithoutATick() throws {
+        let cloud = DeviceWorld()
+        let laptop = try cloud.device("laptop")
+        let attempts = Mutex(0)
+        let directory = cloud.serverDirectory
+        let live = LiveSync(engine: laptop.engine, server: .signedOut(URL(string: "http://127.0.0.1:9")!, why: "no tick"),
+                            pollInterval: 0.2, openServer: { createIfMissing in
+            let attempt = attempts.withLock { count in
+                count += 1
+                return count
+            }
+            if attempt == 1 { throw ServerUnreachable() }
+            return try ServerAddress.directory(directory).open(createIfMissing: createIfMissing)
+        })
+        defer { live.stop() }
+        live.start()
+        try eventually(timeout: 5, "a round after the failed one") {
+            live.currentStatus().lastSync != nil && live.currentStatus().errorMessage == nil
+        }
+        #expect(attempts.withLock { $0 } >= 2)
     }
 
     @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {
