@@ -313,7 +313,9 @@ public final class LiveSync: SyncStatusProvider, Sendable {
             let rejoin = try engine.takeRejoinNotice().map {
                 ServerRejoin($0, server: server.description, at: Date())
             }
+            let cover = try Self.unavailableCoverLine(engine.waitingAssets())
             shared.withLock { shared in
+                shared.status.unavailableCover = cover
                 if let rejoin {
                     shared.status.rejoin = rejoin
                 } else if pendingAtStart == 0, let shown = shared.status.rejoin,
@@ -349,6 +351,15 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         // The status first, so a conflict's announcement finds it counted.
         publish()
         announceConflicts()
+    }
+
+    /// The line the app shows while covers wait for their image
+    /// (`WaitingAsset`): the first, the repair, the server's reason.
+    static func unavailableCoverLine(_ waiting: [WaitingAsset]) -> String? {
+        guard let first = waiting.first else { return nil }
+        let list = first.subject.map { "“\($0)”" } ?? "a list"
+        let more = waiting.count > 1 ? " (and \(waiting.count - 1) more)" : ""
+        return "Cover of \(list)\(more) lost on the server: clear and set it again where it shows · \(first.problem)"
     }
 
     private func watchUnavailable(_ reason: String?) {

@@ -33,11 +33,15 @@ public struct SyncStatus: Equatable, Sendable {
     /// put back from an older copy, until a round a minute later finds
     /// nothing left to send.
     public var rejoin: ServerRejoin?
+    /// What the last round received but could not show: a list's cover
+    /// whose image the server could not give (everything else synced),
+    /// one line with the repair, or nil.
+    public var unavailableCover: String?
 
     /// A status, for a fake sync layer or a test.
     public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,
                 conflictsCount: Int = 0, errorMessage: String? = nil, watchUnavailableReason: String? = nil,
-                rejoin: ServerRejoin? = nil) {
+                rejoin: ServerRejoin? = nil, unavailableCover: String? = nil) {
         self.connection = connection
         self.pendingCount = pendingCount
         self.lastSync = lastSync
@@ -45,6 +49,7 @@ public struct SyncStatus: Equatable, Sendable {
         self.errorMessage = errorMessage
         self.watchUnavailableReason = watchUnavailableReason
         self.rejoin = rejoin
+        self.unavailableCover = unavailableCover
     }
 
     /// The status of a device without a server.

@@ -21,6 +21,8 @@ extension SyncEngine {
         var report = SyncReport()
         // The clock moves past every time of the page at once.
         try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
+        // A version waiting for its asset is replaced by this page's.
+        try forgetWaitingAssets(db, of: page.changed.map(\.id) + page.deleted.map(\.id))
         let hints = guarded ? nil : try known.flatMap { try checksForeignKeysAtOnce(db) ? $0 : nil }
         let writes = PageWrites(batchingInserts: !guarded, known: hints)
         // Saves first: a row moved away from a parent deleted in the
@@ -82,12 +84,17 @@ extension SyncEngine {
     /// Unguarded, the refusal is thrown instead, for a caller that applies
     /// many records in one savepoint and redoes them guarded if one fails.
     ///
+    /// A record whose asset the server cannot give waits (`WaitingAsset`);
+    /// unguarded, the server's error is thrown.
+    ///
     /// `page`: set for the records of a page, whose times the clock has
     /// absorbed already (see `PageWrites`).
     @discardableResult
     func applyFetched(_ db: Database, record: ServerRecord, assets: [String: Data] = [:], guarded: Bool = true,
                       page: PageWrites? = nil) throws -> ApplyOutcome {
         guard guarded else { return try applyFetchedRecord(db, record: record, assets: assets, page: page) }
+        // A page forgets its records' waiting versions at once.
+        if page == nil { try forgetWaitingAssets(db, of: CollectionOfOne(record.id)) }
         var outcome = ApplyOutcome()
         do {
             try db.inSavepoint {
@@ -96,6 +103,8 @@ extension SyncEngine {
             }
         } catch let error as DatabaseError where Self.isRefusal(error) {
             outcome = try refuse(db, record: record, reason: error.message ?? "\(error.resultCode)")
+        } catch CloudError.assetUnavailable(let why) {
+            outcome = try waitForAsset(db, record: record, problem: why)
         }
         return outcome
     }
@@ -392,6 +401,7 @@ extension SyncEngine {
                 }
                 if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
             }
+            try forgetWaitingAssets(db, inZone: zone)
             for held in try Row.fetchAll(db, sql: "SELECT recordType, recordName, record FROM sync_held_records") {
                 guard try RecordCoder.decode(held["record"]).id.zoneID == zone else { continue }
                 try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",

@@ -28,6 +28,7 @@ struct FetchRound {
             report.rejoined = report.rejoined ?? changed.reason
             try SyncEngine.once { report.add(try fetchAll()) }
         }
+        report.add(try engine.retryWaitingAssets())
         try engine.syncWrite { db in
             try SyncState.remove(db, SyncEngine.fetchBeforeSendKey)
             try engine.forgetOldDeletes(db)
@@ -132,6 +133,9 @@ struct FetchRound {
                     }
                 } catch let error as DatabaseError where SyncEngine.isRefusal(error) {
                     pageReport = try engine.applyPage(db, page, assets: assets, guarded: true)
+                } catch CloudError.assetUnavailable {
+                    // Record by record, the one whose asset is lost set aside.
+                    pageReport = try engine.applyPage(db, page, assets: assets, guarded: true)
                 }
                 if engine.repair != nil, pageReport.receivedSaves + pageReport.receivedDeletes > 0 {
                     // Committed with the rows: a process stopped before the
@@ -159,23 +163,19 @@ struct FetchRound {
         return report
     }
 
-    /// The bytes of every asset a page refers to that this device lacks.
-    /// One that cannot be had is named by the record it belongs to (a
-    /// list's cover: the list's title), so the user knows which to fix.
+    /// The bytes of every asset a page refers to, read before the page's
+    /// write. One the server cannot give is left out: the record that
+    /// needs it asks again as it applies and, refused again, waits
+    /// (`WaitingAsset`) while the rest of the page applies.
     private func loadAssets(of records: [ServerRecord], database: any CloudDatabase) throws -> [String: Data] {
         var assets: [String: Data] = [:]
+        var unavailable: Set<String> = []
         for record in records {
-            for case .asset(let asset) in record.fields.values where assets[asset.sha256] == nil {
+            for case .asset(let asset) in record.fields.values where assets[asset.sha256] == nil && !unavailable.contains(asset.sha256) {
                 do {
                     assets[asset.sha256] = try database.assetData(asset)
-                } catch CloudError.assetUnavailable(let why) {
-                    // Named by its first text column, as a share's root is.
-                    let owner = records.first { $0.id == record.parent } ?? record
-                    let name: String? = engine.tablesByName[owner.recordType]?.nameColumn.flatMap { column in
-                        if case .string(let text)? = owner.fields[column], !text.isEmpty { return text }
-                        return nil
-                    }
-                    throw SyncError.server(.assetUnavailable((name.map { "the image of “\($0)”: " } ?? "") + why))
+                } catch CloudError.assetUnavailable {
+                    unavailable.insert(asset.sha256)
                 } catch let error as CloudError {
                     throw SyncError.server(error)
                 }
@@ -192,6 +192,11 @@ struct FetchRound {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(Metadata.columns) FROM sync_metadata WHERE zoneName = ? AND ownerName = ? AND lastKnownServerRecord IS NOT NULL
                 """, arguments: [zone.name, zone.ownerName])
+            // A version waiting for its asset, of a record gone since.
+            for name in try String.fetchAll(db, sql: "SELECT recordName FROM sync_waiting_assets WHERE zoneName = ? AND ownerName = ?",
+                                            arguments: [zone.name, zone.ownerName]) where !seen.contains(name) {
+                try engine.forgetWaitingAssets(db, of: CollectionOfOne(RecordID(recordName: name, zoneID: zone)))
+            }
             for meta in try rows.map(Metadata.init(row:)) {
                 // A record kept by a re-join (no change tag) was never
                 // confirmed by this history: missing here is no delete.

@@ -174,6 +174,7 @@ extension SyncEngine {
         // Records held for a parent came from the old history: the fetch
         // from 0 brings what the new server has.
         try db.execute(sql: "DELETE FROM sync_held_records")
+        try db.execute(sql: "DELETE FROM sync_waiting_assets")
         for table in tables {
             // Versions of records kept without a row (one the schema
             // refused): nothing here to send.

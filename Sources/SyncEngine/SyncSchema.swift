@@ -6,7 +6,7 @@ import GRDB
 /// Versioned apart from the app's migrations (a key in `sync_state`), so
 /// the app's migrator never sees migrations it does not know.
 enum SyncSchema {
-    static let version = 8
+    static let version = 9
 
     /// Whether the engine's tables are installed at this version (a read).
     static func isCurrent(_ db: Database) throws -> Bool {
@@ -95,6 +95,25 @@ enum SyncSchema {
             if try !db.columns(in: "sync_tombstones").contains(where: { $0.name == "seenThrough" }) {
                 try db.execute(sql: "ALTER TABLE sync_tombstones ADD COLUMN seenThrough INTEGER")
             }
+        }
+        if installed < 9 {
+            // Fetched records whose asset (a list's cover image) the server
+            // could not give: kept and tried again at every fetch, while the
+            // rest of the sync goes on (`WaitingAssets`). A version before
+            // this one would fail every fetch on such an asset instead.
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS sync_waiting_assets (
+                  recordName TEXT NOT NULL,
+                  zoneName TEXT NOT NULL,
+                  ownerName TEXT NOT NULL,
+                  record BLOB NOT NULL,
+                  -- The first text of the record or of its parent, read when
+                  -- it was set aside (a list's title), to name it.
+                  subject TEXT,
+                  problem TEXT NOT NULL,
+                  PRIMARY KEY (recordName, zoneName, ownerName)
+                ) STRICT;
+                """)
         }
         try SyncState.set(db, "schemaVersion", version)
     }

@@ -54,6 +54,8 @@ struct SyncCommand: ParsableCommand {
                 ? "; \(count(report.dropped, "change")) not taken (deleted elsewhere, or refused by a share)" : ""
             print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
         }
+        let waiting = try context.engine.waitingAssets()
+        if !waiting.isEmpty { throw SyncFailure(waiting: waiting) }
     }
 }
 
@@ -76,6 +78,13 @@ struct StatusCommand: ParsableCommand {
         var lastSyncAt: String?
         var isOffline: Bool
         var conflicts: Int
+        /// Covers the server could not give at the last sync (`WaitingAsset`).
+        var unavailableCovers: [UnavailableCover]
+
+        struct UnavailableCover: Encodable {
+            var list: String?
+            var problem: String
+        }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -87,10 +96,11 @@ struct StatusCommand: ParsableCommand {
             try c.encode(lastSyncAt, forKey: .lastSyncAt)
             try c.encode(isOffline, forKey: .isOffline)
             try c.encode(conflicts, forKey: .conflicts)
+            try c.encode(unavailableCovers, forKey: .unavailableCovers)
         }
 
         enum CodingKeys: String, CodingKey {
-            case user, device, server, pendingSaves, pendingDeletes, lastSyncAt, isOffline, conflicts
+            case user, device, server, pendingSaves, pendingDeletes, lastSyncAt, isOffline, conflicts, unavailableCovers
         }
     }
 
@@ -101,7 +111,8 @@ struct StatusCommand: ParsableCommand {
             user: context.location.user, device: context.location.device, server: context.location.server,
             pendingSaves: status.pendingSaves, pendingDeletes: status.pendingDeletes,
             lastSyncAt: status.lastSyncAt.map { Timestamps.iso($0) }, isOffline: status.isOffline,
-            conflicts: status.conflicts)
+            conflicts: status.conflicts,
+            unavailableCovers: try context.engine.waitingAssets().map { .init(list: $0.subject, problem: $0.problem) })
         if json {
             try JSONOutput.print(output)
             return
@@ -114,6 +125,10 @@ struct StatusCommand: ParsableCommand {
         print("Pending: \(TerminalText.count(status.pendingSaves, "save")), \(TerminalText.count(status.pendingDeletes, "delete")).")
         print("Last sync: \(status.lastSyncAt.map { Timestamps.local($0) } ?? "never").")
         print("Conflicts: \(status.conflicts)\(status.conflicts > 0 ? " (see 'reminders conflicts')" : "").")
+        for cover in output.unavailableCovers {
+            let list = cover.list.map { "“\(TerminalText.clean($0))”" } ?? "a list"
+            print("Not downloaded: the cover of \(list): \(TerminalText.clean(cover.problem))")
+        }
     }
 }
 

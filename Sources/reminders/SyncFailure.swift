@@ -15,21 +15,30 @@ struct SyncFailure: Error, CommandLineError {
 
     init(_ error: CloudError) {
         let code: Int32
-        var message = error.description
+        let message = error.description
         switch error {
         case .serverUnavailable, .incompatibleVersion: code = 4
         case .assetUnavailable:
             // A damaged server: its asset files are lost or changed.
             code = 4
-            // The engine names the record it belongs to: "the image of “Work”: …".
-            let list = message.range(of: #"the image of “([^”]*)”"#, options: .regularExpression)
-                .map { String(message[$0].dropFirst("the image of “".count).dropLast()) }
-            message += " (for a list's cover: on a device that shows it, run 'reminders list cover \(list.map { "\"\($0)\"" } ?? "LIST") --clear', sync, then set the cover again)"
         case .permissionFailure: code = 3
         case .shareNotFound: code = 2
         default: code = 1
         }
         self.init(message: message, exitCode: code)
+    }
+
+    /// A sync that received everything but records whose asset the server
+    /// could not give (a list's cover): the server is damaged, so exit 4,
+    /// naming the first and the repair.
+    init(waiting: [WaitingAsset]) {
+        let first = waiting[0]
+        let list = first.subject.map { "“\(TerminalText.clean($0))”" } ?? "a list"
+        let more = waiting.count > 1 ? " (and \(TerminalText.count(waiting.count - 1, "other cover")))" : ""
+        let argument = first.subject.map { "\"\(TerminalText.clean($0))\"" } ?? "LIST"
+        self.init(message: "the cover of \(list)\(more) could not be downloaded, everything else synced: \(first.problem)"
+                  + " (on a device that shows the cover, run 'reminders list cover \(argument) --clear', sync, then set the cover again)",
+                  exitCode: 4)
     }
 
     init(_ error: SyncError) {

@@ -126,7 +126,7 @@ struct DamageTests {
     }
 
     @Test(arguments: ["missing", "altered", "empty"])
-    func aLostOrAlteredAssetIsReportedAndSettingTheCoverAgainRepairsIt(damage: String) throws {
+    func aLostOrAlteredAssetIsReportedTheRestSyncsAndSettingTheCoverAgainRepairsIt(damage: String) throws {
         let world = try World()
         defer { world.fleet.cleanUp() }
         let assets = world.fleet.server.appendingPathComponent("assets")
@@ -141,11 +141,25 @@ struct DamageTests {
             try data.write(to: asset)
         default: try Data().write(to: asset)
         }
-        // A device that never saw the cover cannot fetch it, and is told
-        // which list's it is.
+        // A device that never saw the cover gets everything else (it used
+        // to get nothing), and is told which list's cover it lacks, and how
+        // to repair it: exit 4, one line.
         try world.fleet.ok("c", "list", "add", "Mine")
-        try world.expectFailure("c", naming: asset.path, saying: "the image of “Garden”", sendsFirst: true)
-        try world.expectFailure("c", naming: asset.path, saying: "list cover \"Garden\" --clear", sendsFirst: true)
+        for _ in 0..<2 {
+            let result = try world.fleet.run("c", ["sync"])
+            #expect(result.status == 4, "\(result)")
+            let line = try #require(result.errorLine, "not one line: \(result)")
+            for words in [asset.path, "the cover of “Garden”", "everything else synced", "list cover \"Garden\" --clear"] {
+                #expect(line.contains(words), "\(line) does not say '\(words)'")
+            }
+            let c = try world.fleet.export("c")
+            #expect(c.reminders.contains { $0.title == "Plant tomatoes" })
+            #expect(c.lists.first { $0.id == world.listID }?.coverImageSHA256 == nil)
+        }
+        let status = try world.fleet.ok("c", "status")
+        #expect(status.contains("Not downloaded: the cover of “Garden”: ") && status.contains(asset.path), "\(status)")
+        try world.fleet.ok("a", "sync")
+        #expect(try world.fleet.export("a").lists.contains { $0.title == "Mine" })
         // The repair the message suggests, on a device that shows the cover.
         try world.fleet.ok("a", "list", "cover", "Garden", "--clear")
         try world.fleet.sync("a")

@@ -367,6 +367,22 @@ final class ConflictWorld {
         #expect(!app.render().text.contains("Cannot sync"))
     }
 
+    /// A cover the server could not give is no server error: the line
+    /// names it, the status bar says synced.
+    @Test func aCoverNotDownloadedTakesTheLineAboveTheStatusBar() throws {
+        let sync = FakeSync(SyncStatus(connection: .online, lastSync: pinnedNow,
+                                       unavailableCover: "Cover of “Garden” lost on the server: clear and set it again where it shows · the server's asset file is missing"))
+        let environment = try seededEnvironment(sync: sync)
+        let app = makeApp(environment: environment)
+        let lines = app.render().textLines()
+        #expect(lines[22].hasPrefix(" ⚠ Cover of “Garden” lost on the server: clear and set it again where it shows …"), "\(lines[22])")
+        #expect(lines[23].hasSuffix("me@laptop · synced 10:00"), "\(lines[23])")
+        sync.set { $0.unavailableCover = nil }
+        app.statusBar.queue.sync {}
+        app.refresh()
+        #expect(!app.render().text.contains("not downloaded"))
+    }
+
     @Test func newConflictsAreAnnouncedInAToast() throws {
         let world = try ConflictWorld()
         let entries = try world.live.engine.conflicts()

@@ -120,6 +120,34 @@ import TestSupport
         #expect(attempts.withLock { $0 } >= 2)
     }
 
+    /// A cover whose image the server lost: the app syncs the rest, says
+    /// which list's cover it lacks and how to repair it, and drops the
+    /// line once the cover arrives.
+    @Test func aCoverTheServerCannotGiveIsNamedAndTheRestSyncs() throws {
+        let cloud = DeviceWorld()
+        let laptop = try cloud.device("laptop")
+        let listID = try laptop.store.createList(title: "Garden").id
+        try laptop.store.setCover(listID: listID, png: SampleCovers.png(named: "ocean"))
+        try laptop.syncOnce()
+        let assets = cloud.serverDirectory.appendingPathComponent("assets")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: assets.path).first { !$0.hasPrefix(".") })
+        let bytes = try Data(contentsOf: assets.appendingPathComponent(file))
+        try FileManager.default.removeItem(at: assets.appendingPathComponent(file))
+
+        let desktop = try cloud.device("desktop")
+        let live = cloud.live(desktop)
+        try eventually(timeout: 5, "the list without its cover") { try desktop.listTitles() == ["Garden"] }
+        try eventually(timeout: 5, "the cover named") { live.currentStatus().unavailableCover != nil }
+        let line = try #require(live.currentStatus().unavailableCover)
+        #expect(line.hasPrefix("Cover of “Garden” lost on the server: clear and set it again where it shows · the server's asset file"), "\(line)")
+        #expect(live.currentStatus().errorMessage == nil)
+
+        try bytes.write(to: assets.appendingPathComponent(file))
+        live.syncNow()
+        try eventually(timeout: 5, "the cover arrived") { live.currentStatus().unavailableCover == nil }
+        #expect(try desktop.engine.waitingAssets().isEmpty)
+    }
+
     @Test func offlineEditsPileUpAsPendingAndGoWhenBackOnline() throws {
         let cloud = DeviceWorld()
         let (laptop, desktop, laptopLive, desktopLive) = try cloud.liveLaptopAndDesktop()

@@ -168,8 +168,13 @@ extension AppController {
 
     /// The line above the status bar while the server fails: what waits
     /// first, so that a narrow line cuts the server's words, not that.
+    /// Or, while a list's cover waits for an image the server cannot give,
+    /// that.
     var serverErrorLine: String? {
-        guard let error = serverError(statusBar.state.sync) else { return nil }
+        guard let error = serverError(statusBar.state.sync) else {
+            // Synced, all but a cover the server could not give.
+            return statusBar.state.sync.unavailableCover.map { "⚠ " + $0 }
+        }
         let pending = statusBar.state.sync.pendingCount
         let waiting = pending == 0 ? "working on this device" : (pending == 1 ? "1 edit waits here" : "\(pending) edits wait here")
         return "⚠ Cannot sync · \(waiting) · \(error)"
