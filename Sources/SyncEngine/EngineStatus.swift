@@ -12,6 +12,9 @@ public struct EngineStatus: Codable, Equatable, Sendable {
     public var conflicts: Int
     /// The user took this device offline: no sends, no fetches.
     public var isOffline: Bool
+    /// A sync reached the server (its mark is kept) though none finished:
+    /// `lastSyncAt` is nil after a first sync stopped partway.
+    public var hasReachedServer: Bool
 
     public var pendingCount: Int { pendingSaves + pendingDeletes }
 }
@@ -25,11 +28,13 @@ extension SyncEngine {
                   (SELECT count(*) FROM sync_metadata WHERE isPendingDelete AND recordType != ?) AS deletes,
                   (SELECT value FROM sync_state WHERE key = 'lastSyncAt') AS lastSyncAt,
                   (SELECT count(*) FROM sync_conflicts WHERE NOT isDismissed) AS conflicts,
-                  (SELECT value FROM sync_state WHERE key = 'offline') AS offline
-                """, arguments: [Self.conflictTable, Self.conflictTable])
+                  (SELECT value FROM sync_state WHERE key = 'offline') AS offline,
+                  EXISTS (SELECT 1 FROM sync_state WHERE key = ?) AS reached
+                """, arguments: [Self.conflictTable, Self.conflictTable, Self.serverMarkKey])
             return EngineStatus(
                 pendingSaves: row?["saves"] ?? 0, pendingDeletes: row?["deletes"] ?? 0, lastSyncAt: row?["lastSyncAt"],
-                conflicts: row?["conflicts"] ?? 0, isOffline: (row?["offline"] as Int?) == 1)
+                conflicts: row?["conflicts"] ?? 0, isOffline: (row?["offline"] as Int?) == 1,
+                hasReachedServer: row?["reached"] ?? false)
         }
     }
 

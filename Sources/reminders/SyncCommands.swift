@@ -123,7 +123,8 @@ struct StatusCommand: ParsableCommand {
         print(status.isOffline ? "Offline: edits wait until 'reminders sync --online'."
               : "Online: 'reminders sync' sends and fetches (status itself does not ask the server).")
         print("Pending: \(TerminalText.count(status.pendingSaves, "save")), \(TerminalText.count(status.pendingDeletes, "delete")).")
-        print("Last sync: \(status.lastSyncAt.map { Timestamps.local($0) } ?? "never").")
+        let never = status.hasReachedServer ? "none finished yet ('reminders sync' goes on from where the last one stopped)" : "never"
+        print("Last sync: \(status.lastSyncAt.map { Timestamps.local($0) } ?? never).")
         print("Conflicts: \(status.conflicts)\(status.conflicts > 0 ? " (see 'reminders conflicts')" : "").")
         for cover in output.unavailableCovers {
             let list = cover.list.map { "“\(TerminalText.clean($0))”" } ?? "a list"
