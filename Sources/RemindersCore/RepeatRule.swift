@@ -329,6 +329,15 @@ public struct RepeatRule: Hashable, Sendable, CustomStringConvertible {
     /// cycle of periods without a match (the calendar, weekdays included,
     /// repeats every 400 years, so a rule that has not matched in one
     /// cycle never will: Feb 30 gives nothing) or at the end of year 9999.
+    /// The rule with an interval of one: which days it falls on, without
+    /// which of its periods (a day on the rule's days is on them in any
+    /// week, whatever the interval counts from).
+    var everyPeriod: RepeatRule {
+        var rule = self
+        rule.interval = 1
+        return rule
+    }
+
     public func occurrences(after due: DueDate, count: Int) -> [DueDate] {
         guard (try? validate()) != nil else { return [] }
         var wanted = count

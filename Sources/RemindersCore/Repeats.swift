@@ -50,7 +50,10 @@ public enum Repeats {
         // Nor has "weekly" or "monthly" without a day: they start today
         // (counted from yesterday, they would start a week or a month on).
         if rule.fromCompletion || (rule.days.isEmpty && rule.monthDays.isEmpty && rule.months.isEmpty) { return today }
-        return rule.occurrences(after: today.adding(days: -1), count: 1).first ?? today
+        // The series is anchored at the day found, so its interval does not
+        // count yet: "every 2 weeks on Fri" starts this coming Friday, not
+        // the one after (counted from yesterday's week, it would).
+        return rule.everyPeriod.occurrences(after: today.adding(days: -1), count: 1).first ?? today
     }
 
     /// The occurrence `reminder` stands at: the one its moved due date
@@ -131,7 +134,7 @@ public enum Repeats {
     public static func nextOffSchedule(_ reminder: Reminder) -> DueDate? {
         guard reminder.occurrence == nil, let rule = reminder.rule, let due = reminder.dueDate, !rule.fromCompletion,
               !(rule.days.isEmpty && rule.monthDays.isEmpty && rule.months.isEmpty),
-              rule.occurrences(after: due.adding(days: -1), count: 1).first?.dayNumber != due.dayNumber else { return nil }
+              rule.everyPeriod.occurrences(after: due.adding(days: -1), count: 1).first?.dayNumber != due.dayNumber else { return nil }
         return nextOccurrences(reminder, count: 1).first
     }
 

@@ -60,6 +60,10 @@ struct MovedOccurrenceTests {
         try move(store, moved.id, to: "2026-12-02")
         #expect(Repeats.nextOffSchedule(try reminder(store, moved.id)) == nil)
         #expect(Repeats.nextOffSchedule(try series(store, "Water", due: "2026-12-01", rule: "FREQ=WEEKLY")) == nil)
+        // A Monday is on "every 2 weeks on Mon" whatever week it is in.
+        #expect(Repeats.nextOffSchedule(try series(store, "Bins", due: "2026-12-07", rule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO")) == nil)
+        #expect(Repeats.nextOffSchedule(try series(store, "Bins", due: "2026-12-08", rule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"))
+                == DueDate("2026-12-21"))
         #expect(Repeats.nextOffSchedule(try series(store, "Cut", due: "2026-12-01", rule: "FREQ=WEEKLY;BYDAY=MO;FROM=COMPLETION")) == nil)
         #expect(Repeats.nextOffSchedule(try series(store, "Once", due: "2026-12-01", rule: "FREQ=WEEKLY;BYDAY=MO;COUNT=1")) == nil)
     }

@@ -143,6 +143,10 @@ struct RepeatRuleTests {
         ("weekly", "2026-11-25"), ("monthly", "2026-11-25"), ("yearly", "2026-11-25"), ("every 2 weeks", "2026-11-25"),
         ("daily", "2026-11-25"), ("every week on fri", "2026-11-27"), ("every month on the 15th", "2026-12-15"),
         ("every year on mar 14", "2027-03-14"), ("every week on wed", "2026-11-25"),
+        // An interval counts from the first day, so it does not skip one.
+        ("every 2 weeks on fri", "2026-11-27"), ("every 3 weeks on mon", "2026-11-30"), ("every 2 weeks on tue", "2026-12-01"),
+        ("every 2 months on the 15th", "2026-12-15"), ("every 2 months on the 1st", "2026-12-01"),
+        ("every 2 years on jan 5", "2027-01-05"),
     ])
     func aSeriesWithoutADueDateStartsOnItsFirstDayFromToday(phrase: String, expected: String) throws {
         let rule = try RepeatRule(parsing: phrase)
