@@ -495,6 +495,39 @@ public final class RemindersStore: Sendable {
         }
     }
 
+    /// Puts back a reminder a delete made elsewhere took, from the values
+    /// the conflict log kept of it (`[(column, value)]` as the log writes
+    /// them), under its old id so its entry knows it again, into `listID`
+    /// (its own list may be gone with it). What the log did not keep takes
+    /// its default; a value this version cannot read is left out.
+    @discardableResult
+    public func restoreLost(id: String, values: [(column: String, value: String)], listID: String) throws -> Reminder {
+        try write { db in
+            try self.writeGuard(db, [listID])
+            guard try RemindersList.exists(db, key: listID) else { throw CoreError.notFound("list \(listID) not found") }
+            guard try !Reminder.exists(db, key: id) else { throw CoreError.invalidInput("the reminder is here already") }
+            var reminder = Reminder(id: id, remindersListID: listID, title: "", position: try Self.nextPosition(db, listID: listID))
+            for (column, value) in values {
+                switch column {
+                case "title": reminder.title = value
+                case "notes": reminder.notes = value
+                case "dueDate": reminder.dueDate = DueDate(value)
+                case "priority": reminder.priority = Int(value).flatMap(Priority.init(rawValue:)) ?? .none
+                case "isFlagged": reminder.isFlagged = value == "1"
+                case "status": reminder.status = ReminderStatus(rawValue: value) == .completed ? .completed : .incomplete
+                case "completedAt": reminder.completedAt = value
+                case "repeatRule": reminder.repeatRule = try? Validation.repeatRule(value)
+                case "alertBefore": reminder.alertBefore = Int(value)
+                default: break
+                }
+            }
+            if reminder.dueDate == nil { reminder.alertBefore = nil }
+            if reminder.status != .completed { reminder.completedAt = nil }
+            try reminder.insert(db)
+            return reminder
+        }
+    }
+
     static func insert(_ db: Database, _ deleted: DeletedReminder) throws {
         var reminder = deleted.reminder
         // Its parent may have gone meanwhile: it comes back at the top.

@@ -89,12 +89,24 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         }
     }
 
+    /// What a delete took that can be put back whole: a reminder gone
+    /// from here (deleted, or gone with its list) whose edited side the log
+    /// kept as values. Nil otherwise.
+    public var lostReminderValues: [(column: String, value: String)]? {
+        guard winner == .delete, isGone, entry.recordType == Reminder.databaseTableName else { return nil }
+        return ConflictEntry.keptValues(entry.local) ?? ConflictEntry.keptValues(entry.remote)
+    }
+
     /// Why "keep the other value" does not apply, when it does not.
     public var whyNoOtherValue: String {
         // A refusal first: it may also read as a delete (a new reminder
         // refused in a list that is gone).
         if entry.cause != nil { return "The edit that lost was refused by the share, not merged: there is no value to put back" }
-        if winner == .delete { return "A delete cannot be undone from here" }
+        if winner == .delete {
+            if entry.recordType != Reminder.databaseTableName { return "A deleted \(kind.lowercased()) cannot be put back from here" }
+            if !isGone { return "\(subject) is here: there is nothing to put back" }
+            return "The log kept none of \(subject)'s values to put back"
+        }
         if isGone { return "\(subject) no longer exists" }
         if holdsOtherValue, let losing = losingSide {
             return "\(fieldName) of \(subject) is \(ConflictText.quoted(losing.value)) already: there is nothing to put back"
@@ -165,6 +177,29 @@ public final class ConflictsViewModel: ViewModel {
             }
             let value = ConflictText.quoted(losing.value)
             return ActionResult(message: "\(item.fieldName) of \(item.subject) is \(value) again; syncing")
+        }
+    }
+
+    /// Puts back a reminder a delete took (`ConflictItem.lostReminderValues`)
+    /// into `listID`, else the default list (the log does not keep which
+    /// list it was in, which may be gone with it), as a new reminder that
+    /// syncs; marks the entry as seen.
+    @discardableResult
+    public func restoreLost(id: String, listID: String? = nil) -> ActionResult {
+        guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
+        guard let item = state.items.first(where: { $0.id == id }) else { return .failed("That conflict is gone") }
+        guard let values = item.lostReminderValues else { return .failed(item.whyNoOtherValue) }
+        let defaultList = environment.defaultList
+        return perform {
+            let lists = try environment.writer.read { db in
+                try RemindersList.order(Column("position"), Column("id")).fetchAll(db)
+            }
+            let chosen = listID.flatMap { id in lists.first { $0.id == id } }
+                ?? ReminderFormViewModel.defaultList(in: lists, named: defaultList)
+            guard let list = chosen else { return .failed("There is no list to put it in: make one on Home first") }
+            try store.restoreLost(id: item.entry.recordID, values: values, listID: list.id)
+            try controls.dismissConflict(id: id)
+            return ActionResult(message: "“\(item.title ?? "The reminder")” is back, in \(list.title); syncing")
         }
     }
 
@@ -311,6 +346,8 @@ public final class ConflictsViewModel: ViewModel {
         case ("delete", _, "deleted"):
             entry.remoteDevice.map { "\($0) deleted it, and a delete wins over \(thisSide)'s concurrent edit" }
                 ?? "\(thisSide)'s edit lost to a delete made on another device: a delete wins over a concurrent edit"
+        case ("delete", _, "deleted with its parent"):
+            "\(isAboutThisDevice ? "it" : "\(thisSide)'s \(ConflictText.kind(entry.recordType).lowercased())") went with what it was in (its list, or the reminder it was a subtask of), deleted on another device"
         case ("delete", _, "no longer shared with you"): "the list is no longer shared with you"
         case ("remote", _, "refused: read-only"): "the list is shared with you read-only"
         default: entry.reason
@@ -378,7 +415,8 @@ public enum ConflictText {
     /// Priority high"); text logged plainly stays as it is.
     public static func kept(_ text: String?, table: String, _ db: Database) throws -> String? {
         guard let pairs = ConflictEntry.keptValues(text) else { return text }
-        return try pairs.map { column, raw in
+        // A row's place in its list is no one's words.
+        return try pairs.filter { $0.column != "position" }.map { column, raw in
             let shown = try value(raw, field: column, table: table, db)
             return "\(field(column)) " + (isWorded(field: column, table: table) ? shown ?? "none" : quoted(shown))
         }.joined(separator: ", ")

@@ -42,11 +42,18 @@ extension SyncEngine {
         try flush(writes, db)
         let deletions = page.deleted.sorted { (order[$0.recordType] ?? 0) > (order[$1.recordType] ?? 0) }
         // What goes by cascade and the page does not delete itself, the
-        // deleting device never had: the triggers log what this device made.
-        try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
-            for deletion in deletions {
-                try applyDeletion(db, id: deletion.id, into: &report)
+        // deleting device never had: the triggers log what this device made,
+        // counted with the page's conflicts.
+        if !deletions.isEmpty {
+            let lastEntry = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
+            try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
+                for deletion in deletions {
+                    try applyDeletion(db, id: deletion.id, into: &report)
+                }
             }
+            report.conflicts += try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM sync_conflicts WHERE rowid > ? AND remote = 'deleted with its parent'
+                """), arguments: [lastEntry]) ?? 0
         }
         report.receivedSaves += try applyHeld(db, assets: assets, guarded: guarded)
         hints?.absorb(present: writes.presentNames, deleted: page.deleted.map(\.id))

@@ -182,12 +182,13 @@ extension SyncEngine {
     }
 
     /// What a person wrote in a row, as the log keeps a row lost whole:
-    /// its non-empty text, the parent's reference left out (the rule of
+    /// its non-empty text and its numbers other than 0 (a priority, a
+    /// flag), the parent's reference left out (the rule of
     /// `SyncFunctions.lostValues` for such a row, whose entry must match).
     static func writtenText(_ values: FieldMap<FieldValue>, table: TableSchema) -> [[String]] {
         table.columns.compactMap { column in
-            guard column != table.parent?.column, table.types[column] == "TEXT",
-                  let text = RecordCoder.display(values[column]), !text.isEmpty else { return nil }
+            guard column != table.parent?.column, let type = table.types[column], type == "TEXT" || type == "INTEGER",
+                  let text = RecordCoder.display(values[column]), type == "TEXT" ? !text.isEmpty : text != "0" else { return nil }
             return [column, text]
         }
     }

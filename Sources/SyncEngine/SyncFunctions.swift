@@ -90,8 +90,10 @@ final class SyncFunctions: Sendable {
     /// edits (`edited`): the values of the columns edited here
     /// (`editTimes`), numbers as text. Any other (never confirmed, or
     /// confirmed and logged because the deleting device never had it): its
-    /// non-empty text, what a person wrote. The same rule as `SyncEngine.editedValues`, for a row the
-    /// delete has taken already.
+    /// non-empty text, what a person wrote, and its numbers other than 0
+    /// (a priority, a flag), so that it can be put back whole. The same
+    /// rule as `SyncEngine.editedValues`, for a row the delete has taken
+    /// already.
     static func lostValues(_ arguments: [DatabaseValue]) -> String? {
         guard arguments.count >= 3 else { return nil }
         let confirmed = Bool.fromDatabaseValue(arguments[0]) ?? false
@@ -118,7 +120,8 @@ final class SyncFunctions: Sendable {
             case .double(let number): text = String(number)
             case .blob(let data): text = String(decoding: data, as: UTF8.self)
             }
-            let kept = confirmed ? edited.contains(column) || (column == nameColumn && !text.isEmpty) : !isNumber && !text.isEmpty
+            let kept = confirmed ? edited.contains(column) || (column == nameColumn && !text.isEmpty)
+                : isNumber ? text != "0" : !text.isEmpty
             if kept { pairs.append([column, text]) }
         }
         return SyncEngine.encodeKept(pairs)

@@ -148,9 +148,13 @@ struct ConflictsCommand: ParsableCommand {
     var dismissAll = false
 
     @Option(name: .customLong("keep-other"), help: ArgumentHelp(
-        "Put back the value that lost a field conflict, as a new edit that syncs, and mark the conflict as seen (an id, or a unique prefix of 4+ characters).",
+        "Put back the value that lost a field conflict, or a reminder a delete took, as a new edit that syncs, and mark the conflict as seen (an id, or a unique prefix of 4+ characters).",
         valueName: "ID"))
     var keepOtherID: String?
+
+    @Option(help: ArgumentHelp("With --keep-other on a reminder a delete took: the list to put it back in (default: the default list).",
+                               valueName: "LIST"))
+    var list: String?
 
     @OptionGroup var common: CommonOptions
 
@@ -158,9 +162,29 @@ struct ConflictsCommand: ParsableCommand {
         let chosen = [dismissID.map { _ in "--dismiss" }, dismissAll ? "--dismiss-all" : nil, keepOtherID.map { _ in "--keep-other" }]
             .compactMap { $0 }
         if chosen.count > 1 { throw ValidationError("\(chosen.joined(separator: " and ")) cannot be used together") }
+        if list != nil, keepOtherID == nil { throw ValidationError("--list goes with --keep-other") }
         for (option, id) in [("--dismiss", dismissID), ("--keep-other", keepOtherID)] where (id?.count ?? 4) < 4 {
             throw ValidationError("\(option) needs an id or a prefix of 4 or more characters")
         }
+    }
+
+    /// Puts back a reminder a delete took, in `--list` or the default list.
+    private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
+        let settings = try EffectiveSettings(common: common)
+        let listID: String
+        if let list {
+            listID = try context.list(list)
+        } else if !settings.defaultList.value.isEmpty {
+            listID = try settings.blamingFile(settings.defaultList) { try context.list(settings.defaultList.value) }
+        } else if let first = try context.read({ db in try RemindersList.order(Column("position"), Column("id")).fetchOne(db) }) {
+            listID = first.id
+        } else {
+            throw CoreError.notFound("there is no list to put it back in: make one with `reminders list add TITLE`")
+        }
+        let reminder = try context.store.restoreLost(id: item.entry.recordID, values: values, listID: listID)
+        try context.engine.dismissConflict(id: item.entry.id)
+        let listTitle = try context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID
+        print(TerminalText.clean("“\(reminder.title)” is back, in \(listTitle) (a new reminder: 'reminders sync' sends it)."))
     }
 
     /// The one entry `prefix` names.
@@ -227,6 +251,11 @@ struct ConflictsCommand: ParsableCommand {
             let entry = try Self.entry(keepOtherID, in: entries)
             let device = context.location.device
             let item = try context.read { db in try ConflictsViewModel.item(entry, db, device: device) }
+            if let values = item.lostReminderValues {
+                try restore(item, values: values, context: context)
+                return
+            }
+            if list != nil { throw CoreError.invalidInput("--list is for a reminder a delete took; \(item.subject) is not one") }
             guard item.canKeepOther, let losing = item.losingSide else { throw CoreError.invalidInput(item.whyNoOtherValue.lowercasingFirst) }
             guard try context.engine.restoreLosingValue(conflictID: entry.id) else {
                 throw CoreError.notFound("\(item.subject) no longer exists")

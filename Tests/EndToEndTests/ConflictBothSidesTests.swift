@@ -35,6 +35,37 @@ struct ConflictBothSidesTests {
         #expect(try fleet.ok("a", "status").contains("Conflicts: 0"))
     }
 
+    /// A reminder added on one device to a list another deleted goes with
+    /// the list; `--keep-other` on its entry puts it back whole, in the
+    /// list `--list` names, and it reaches the other device.
+    @Test func aReminderADeleteTookCanBePutBackFromTheCommandLine() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        try fleet.ok("a", "list", "add", "Home")
+        try fleet.ok("a", "list", "add", "Temp")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        try fleet.ok("b", "list", "delete", "Temp", "--yes")
+        try fleet.ok("a", "add", "Wifi", "--list", "Temp", "--notes", "the password is hunter2", "--priority", "high", "--due", "2026-12-01")
+        try fleet.sync("b")
+        let synced = try fleet.ok("a", "sync")
+        #expect(synced.contains("(1 conflict: see 'reminders conflicts')"), "\(synced)")
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("a", "conflicts", "--json").utf8))
+        let id = try #require(entries.first?.id)
+        #expect(try fleet.ok("a", "conflicts").contains("it went with what it was in (its list, or the reminder it was a subtask of)"))
+        let wrongList = try fleet.run("a", ["conflicts", "--keep-other", String(id.prefix(6)), "--list", "Nowhere"])
+        #expect(wrongList.status != 0 && wrongList.errorLine?.contains("Nowhere") == true, "\(wrongList)")
+        #expect(try fleet.run("a", ["conflicts", "--list", "Home"]).status == 2)
+        #expect(try fleet.ok("a", "conflicts", "--keep-other", String(id.prefix(6)), "--list", "Home")
+                == "“Wifi” is back, in Home (a new reminder: 'reminders sync' sends it).")
+        let again = try fleet.run("a", ["conflicts", "--keep-other", String(id.prefix(6))])
+        #expect(again.status != 0 && again.errorLine?.contains("is here: there is nothing to put back") == true, "\(again)")
+        try fleet.sync("a")
+        try fleet.sync("b")
+        let onB = try fleet.ok("b", "show", "Home")
+        #expect(onB.contains("Wifi") && onB.contains("!!!") && onB.contains("2026-12-01"), "\(onB)")
+    }
+
     /// On a terminal a long entry wraps at its words under its text, at
     /// the terminal's width; piped, each entry is one line.
     @Test(.enabled(if: TmuxServer.isAvailable, "needs tmux"))

@@ -167,6 +167,50 @@ import TestSupport
         #expect(seen.reason == "desktop's edit lost to a delete made on another device: a delete wins over a concurrent edit")
     }
 
+    /// A reminder made on one device in a list another device deleted
+    /// goes with the list; its entry keeps it whole, and "put back" brings
+    /// it back, in the default list, on every device.
+    @Test func aReminderThatWentWithADeletedListCanBePutBack() throws {
+        let cloud = DeviceWorld()
+        let (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop()
+        let groceries = try #require(try laptop.reminder(reminderID)).remindersListID
+        let home = try laptop.store.createList(title: "Home")
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        _ = try desktop.store.deleteList(id: groceries)
+        let note = try laptop.store.createReminder(ReminderDraft(
+            listID: groceries, title: "Wifi", notes: "the password is hunter2", dueDate: DueDate("2026-03-05T09:00"),
+            priority: .high, isFlagged: true, alertBefore: 15))
+        try desktop.syncOnce()
+        try laptop.syncOnce()
+        #expect(try laptop.reminder(note.id) == nil)
+
+        let live = LiveSync(engine: laptop.engine, server: .directory(cloud.serverDirectory))
+        let model = ConflictsViewModel(environment: cloud.environment(laptop, live: live))
+        defer { model.stop() }
+        model.refresh()
+        let item = try #require(model.state.items.first { $0.entry.recordID == note.id })
+        #expect(item.reason == "it went with what it was in (its list, or the reminder it was a subtask of), deleted on another device")
+        #expect(item.lostReminderValues != nil)
+        #expect(item.thisDevice.value?.contains("Priority high") == true)
+        #expect(item.thisDevice.value?.contains("Position") == false)
+        let result = model.restoreLost(id: item.id)
+        #expect(result.message == "“Wifi” is back, in Home; syncing", "\(result)")
+        let back = try #require(try laptop.reminder(note.id))
+        #expect(back.remindersListID == home.id)
+        #expect(back.title == "Wifi" && back.notes == "the password is hunter2" && back.dueDate == DueDate("2026-03-05T09:00"))
+        #expect(back.priority == .high && back.isFlagged && back.alertBefore == 15)
+        model.refresh()
+        #expect(model.state.items.first { $0.id == item.id }?.isDismissed == true)
+        // Once back, there is nothing more to put back.
+        #expect(model.restoreLost(id: item.id).errorMessage == "Reminder “Wifi” is here: there is nothing to put back")
+
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        #expect(try desktop.reminder(note.id)?.title == "Wifi")
+        #expect(try desktop.reminder(note.id)?.remindersListID == home.id)
+    }
+
     @Test func withoutSyncThereIsNoLog() throws {
         let world = try World()
         let model = ConflictsViewModel(environment: world.environment)

@@ -39,6 +39,10 @@ extension DeviceSession {
         try writer.read { db in try String.fetchAll(db, sql: "SELECT title FROM remindersLists ORDER BY title") }
     }
 
+    func reminder(_ id: String) throws -> Reminder? {
+        try writer.read { db in try Reminder.fetchOne(db, key: id) }
+    }
+
     func reminderTitle(_ id: String) throws -> String? {
         try writer.read { db in try String.fetchOne(db, sql: "SELECT title FROM reminders WHERE id = ?", arguments: [id]) }
     }

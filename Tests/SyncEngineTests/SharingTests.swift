@@ -186,7 +186,7 @@ import TestSupport
         #expect(try p.bob.reminder(pears.id) == nil)
         let entry = try #require(try p.bob.engine.conflicts().first)
         #expect(entry.cause == .readOnly)
-        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["title=Pears", "notes=ripe ones", "status=incomplete"])
+        #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" } == ["title=Pears", "notes=ripe ones", "status=incomplete", "position=1"])
         #expect(ConflictsViewModel.reason(entry) == "refused: “Groceries” is now read-only (alice changed your permission)")
     }
 

@@ -269,7 +269,8 @@ import TestSupport
              "priority".databaseValue, 2.databaseValue, 1.databaseValue,
              "dueDate".databaseValue, DatabaseValue.null, 0.databaseValue]
         }
-        #expect(SyncFunctions.lostValues(arguments(false, "{}")) == #"[["title","Cake"]]"#)
+        // A new row: its text and its numbers other than 0 (to put it back whole).
+        #expect(SyncFunctions.lostValues(arguments(false, "{}")) == #"[["title","Cake"],["priority","2"]]"#)
         // A confirmed row: its edits, and its name (the first text column).
         #expect(SyncFunctions.lostValues(arguments(true, #"{"notes":5,"priority":7,"dueDate":9}"#))
                 == #"[["title","Cake"],["notes",""],["priority","2"]]"#)
@@ -277,7 +278,7 @@ import TestSupport
         // A wide table's second call goes on from the first's.
         var second = arguments(false, "{}")
         second[2] = #"[["name","Ann"]]"#.databaseValue
-        #expect(SyncFunctions.lostValues(second) == #"[["name","Ann"],["title","Cake"]]"#)
+        #expect(SyncFunctions.lostValues(second) == #"[["name","Ann"],["title","Cake"],["priority","2"]]"#)
     }
 
     /// The function behind the log of a confirmed row that went with its

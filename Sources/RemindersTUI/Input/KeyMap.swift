@@ -401,7 +401,7 @@ struct KeyMap: Sendable {
 
         // Conflicts
         KeyBinding([.character("r")], [.conflicts], .keepOtherValue,
-                   "Put back the value that lost (a new edit that syncs)", hint: "put back"),
+                   "Put back the value that lost, or a reminder a delete took (a new edit that syncs)", hint: "put back"),
         KeyBinding([.character("d"), .delete], [.conflicts], .dismissConflict, "Dismiss the entry (it stays in the log, dimmed)",
                    hint: "dismiss"),
         KeyBinding([.character("D")], [.conflicts], .dismissAllConflicts, "Dismiss every entry"),

@@ -23,7 +23,9 @@ final class ConflictsScreen: ViewModelScreen {
         var hidden: Set<Action> = [.open]
         let state = viewModel.state
         if !state.isAvailable || state.items.isEmpty { return hidden.union([.keepOtherValue, .dismissConflict, .dismissAllConflicts]) }
-        if selected?.canKeepOther != true || selected?.isDismissed == true { hidden.insert(.keepOtherValue) }
+        if selected.map({ $0.canKeepOther || $0.lostReminderValues != nil }) != true || selected?.isDismissed == true {
+            hidden.insert(.keepOtherValue)
+        }
         if selected?.isDismissed != false { hidden.insert(.dismissConflict) }
         if state.newCount == 0 { hidden.insert(.dismissAllConflicts) }
         return hidden
@@ -43,7 +45,8 @@ final class ConflictsScreen: ViewModelScreen {
             selection.navigate(action, page: 5, in: viewModel.state.items)
         case .keepOtherValue:
             guard let item = selected else { return true }
-            app.show(viewModel.keepOtherValue(id: item.id))
+            // A reminder a delete took comes back whole.
+            app.show(item.lostReminderValues != nil ? viewModel.restoreLost(id: item.id) : viewModel.keepOtherValue(id: item.id))
         case .dismissConflict:
             guard let item = selected, !item.isDismissed else { return true }
             let result = viewModel.dismiss(id: item.id)
@@ -259,13 +262,10 @@ final class ConflictsScreen: ViewModelScreen {
         guard row < bottom else { return }
         if item.isDismissed {
             buffer.draw("Dismissed.", row: row, column: column, maxWidth: width, style: theme.dim)
-        } else if item.canKeepOther, let losing = item.losingSide,
-                  let key = app.keyMap.key(for: .keepOtherValue, in: contexts) {
-            let whose = item.winner == .thisDevice ? "the other device's" : "this device's"
-            let value = ConflictText.isWorded(field: item.entry.field, table: item.entry.recordType)
-                ? Self.shown(losing.value) : ConflictText.quoted(losing.value)
-            let lines = DisplayWidth.wrap("\(key) puts back \(whose) \(value) (a new edit that syncs)",
-                                          width: width, maxLines: max(1, bottom - row))
+        } else if let key = app.keyMap.key(for: .keepOtherValue, in: contexts),
+                  let what = item.lostReminderValues != nil
+                    ? "the reminder, in the default list (a new reminder that syncs)" : Self.losingValue(item) {
+            let lines = DisplayWidth.wrap("\(key) puts back \(what)", width: width, maxLines: max(1, bottom - row))
             for (offset, line) in lines.enumerated() {
                 let spans = offset == 0 && line.hasPrefix(key)
                     ? [Span(key, theme.accent), Span(String(line.dropFirst(key.count)), theme.dim)] : [Span(line, theme.dim)]
@@ -275,6 +275,16 @@ final class ConflictsScreen: ViewModelScreen {
     }
 
     // MARK: Text
+
+    /// "this device's “Oat milk” (a new edit that syncs)", when the entry's
+    /// losing value can be put back.
+    static func losingValue(_ item: ConflictItem) -> String? {
+        guard item.canKeepOther, let losing = item.losingSide else { return nil }
+        let whose = item.winner == .thisDevice ? "the other device's" : "this device's"
+        let value = ConflictText.isWorded(field: item.entry.field, table: item.entry.recordType)
+            ? shown(losing.value) : ConflictText.quoted(losing.value)
+        return "\(whose) \(value) (a new edit that syncs)"
+    }
 
     /// "this device won", "laptop won", "deleted".
     static func outcome(_ item: ConflictItem) -> String {
