@@ -80,6 +80,25 @@ public struct ReminderChanges: Hashable, Sendable {
 }
 
 /// A deleted reminder with its tags, kept so that a delete can be undone.
+/// A tag as spelled and the reminders it was on, for the undo of its
+/// delete or rename.
+public struct TagLinks: Hashable, Sendable {
+    public var title: String
+    public var reminderIDs: [String]
+}
+
+/// What a tag's rename did: the tag it was, the name it took (as the tag
+/// it merged into is spelled), and the reminders that tag was on before,
+/// nil when the rename made it (or only respelled the old one).
+public struct TagRename: Hashable, Sendable {
+    public var old: TagLinks
+    public var new: String
+    public var newWasOn: [String]?
+
+    /// Whether the old tag went into one that was there already.
+    public var merged: Bool { newWasOn != nil }
+}
+
 public struct DeletedReminder: Hashable, Sendable {
     public var reminder: Reminder
     public var tags: [String]
@@ -611,32 +630,85 @@ public final class RemindersStore: Sendable {
     /// is made again under the new key, and the old tag is deleted, so
     /// that every step is an ordinary insert or delete another device can
     /// apply.
-    public func renameTag(_ old: String, to new: String) throws {
+    ///
+    /// Returns what the rename did, which `undoRename` takes back.
+    @discardableResult
+    public func renameTag(_ old: String, to new: String) throws -> TagRename {
         let new = try Validation.tag(new)
-        try write { db in
+        return try write { db in
             guard let current = try Tag.fetchOne(db, key: TagKey.of(old)) else {
                 throw CoreError.notFound("tag '\(old)' not found")
             }
+            let links = try Self.links(db, of: current)
             let target = TagKey.of(new)
             if target == current.id {
                 try db.execute(sql: "UPDATE tags SET title = ? WHERE id = ? AND title != ?",
                                arguments: [new, current.id, new])
-                return
+                return TagRename(old: links, new: new, newWasOn: nil)
             }
+            let existing = try Tag.fetchOne(db, key: target)
+            let newWasOn = try existing.map { try Self.links(db, of: $0).reminderIDs }
             try Self.ensureTag(db, new)
-            for reminderID in try String.fetchAll(db, sql: "SELECT reminderID FROM remindersTags WHERE tagID = ?",
-                                                  arguments: [current.id]) {
+            for reminderID in links.reminderIDs {
                 try ReminderTag(reminderID: reminderID, tagID: target).insert(db, onConflict: .ignore)
             }
             try db.execute(sql: "DELETE FROM remindersTags WHERE tagID = ?", arguments: [current.id])
             try Tag.deleteOne(db, key: current.id)
+            return TagRename(old: links, new: existing?.title ?? new, newWasOn: newWasOn)
         }
     }
 
-    /// Deletes a tag, spelled any way that has its key, and its links.
-    public func deleteTag(_ title: String) throws {
+    /// Takes a rename back: the old tag again, on the reminders it was on
+    /// (those still here), and the new one off those it was not on before;
+    /// a tag the rename made goes again if nothing else took it since.
+    public func undoRename(_ rename: TagRename) throws {
         try write { db in
-            guard try Tag.deleteOne(db, key: TagKey.of(title)) else { throw CoreError.notFound("tag '\(title)' not found") }
+            let newKey = TagKey.of(rename.new)
+            if newKey == TagKey.of(rename.old.title) {
+                guard try Tag.exists(db, key: newKey) else { throw CoreError.notFound("tag '\(rename.new)' not found") }
+                try db.execute(sql: "UPDATE tags SET title = ? WHERE id = ? AND title != ?",
+                               arguments: [rename.old.title, newKey, rename.old.title])
+                return
+            }
+            try Self.putBack(db, rename.old)
+            let keep = Set(rename.newWasOn ?? [])
+            for reminderID in rename.old.reminderIDs where !keep.contains(reminderID) {
+                try db.execute(sql: "DELETE FROM remindersTags WHERE reminderID = ? AND tagID = ?", arguments: [reminderID, newKey])
+            }
+            let stillUsed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM remindersTags WHERE tagID = ?)",
+                                              arguments: [newKey]) ?? false
+            if rename.newWasOn == nil, !stillUsed { try Tag.deleteOne(db, key: newKey) }
+        }
+    }
+
+    /// Deletes a tag, spelled any way that has its key, and its links;
+    /// returns them, which `restoreTag` puts back.
+    @discardableResult
+    public func deleteTag(_ title: String) throws -> TagLinks {
+        try write { db in
+            guard let tag = try Tag.fetchOne(db, key: TagKey.of(title)) else { throw CoreError.notFound("tag '\(title)' not found") }
+            let links = try Self.links(db, of: tag)
+            try Tag.deleteOne(db, key: tag.id)
+            return links
+        }
+    }
+
+    /// Puts a deleted tag back on the reminders it was on that are still
+    /// here (the undo of `deleteTag`).
+    public func restoreTag(_ links: TagLinks) throws {
+        try write { db in try Self.putBack(db, links) }
+    }
+
+    private static func links(_ db: Database, of tag: Tag) throws -> TagLinks {
+        TagLinks(title: tag.title, reminderIDs: try String.fetchAll(db, sql: "SELECT reminderID FROM remindersTags WHERE tagID = ? ORDER BY reminderID",
+                                                                    arguments: [tag.id]))
+    }
+
+    private static func putBack(_ db: Database, _ links: TagLinks) throws {
+        try ensureTag(db, links.title)
+        let key = TagKey.of(links.title)
+        for reminderID in links.reminderIDs where try Reminder.exists(db, key: reminderID) {
+            try ReminderTag(reminderID: reminderID, tagID: key).insert(db, onConflict: .ignore)
         }
     }
 

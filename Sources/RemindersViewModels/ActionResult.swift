@@ -81,6 +81,14 @@ public enum UndoAction: Equatable, Sendable {
     case completeReminders(ids: [String])
     /// Puts a reminder back under its parent, or at the top level with nil.
     case setParent(id: String, String?)
+    /// Puts a deleted tag back on the reminders it was on.
+    case restoreTag(TagLinks)
+    /// Deletes a tag again (the redo of its delete).
+    case deleteTag(title: String)
+    /// Takes a tag's rename (or merge) back.
+    case undoRename(TagRename)
+    /// Renames a tag again (the redo of a rename).
+    case renameTag(from: String, to: String)
 
     /// Applies the undo through the store and returns the action that
     /// takes it back. View models call this through their own `undo(_:)`,
@@ -152,6 +160,16 @@ public enum UndoAction: Equatable, Sendable {
             let before = try store.writer.read { db in try Reminder.fetchOne(db, key: id)?.parentID }
             try store.setParent(id: id, parentID: parentID)
             return .setParent(id: id, before)
+        case .restoreTag(let links):
+            try store.restoreTag(links)
+            return .deleteTag(title: links.title)
+        case .deleteTag(let title):
+            return .restoreTag(try store.deleteTag(title))
+        case .undoRename(let rename):
+            try store.undoRename(rename)
+            return .renameTag(from: rename.old.title, to: rename.new)
+        case .renameTag(let old, let new):
+            return .undoRename(try store.renameTag(old, to: new))
         }
     }
 
@@ -248,7 +266,8 @@ public enum UndoAction: Equatable, Sendable {
              .setPriority(let id, _), .restoreFields(let id, _, _), .setParent(let id, _):
             id
         case .uncompleteReminders(let ids): ids.first
-        case .complete, .completeReminders, .deleteReminder, .deleteReminders, .restoreList, .deleteList: nil
+        case .complete, .completeReminders, .deleteReminder, .deleteReminders, .restoreList, .deleteList,
+             .restoreTag, .deleteTag, .undoRename, .renameTag: nil
         }
     }
 
@@ -267,7 +286,7 @@ public enum UndoAction: Equatable, Sendable {
             id = ids[0]
         case .deleteList(let listID):
             return try? store.writer.read { db in try RemindersList.fetchOne(db, key: listID)?.title }
-        case .restoreReminder, .restoreList, .restoreReminders:
+        case .restoreReminder, .restoreList, .restoreReminders, .restoreTag, .deleteTag, .undoRename, .renameTag:
             return nil
         }
         return try? store.writer.read { db in try Reminder.fetchOne(db, key: id)?.title }
@@ -309,6 +328,13 @@ public enum UndoAction: Equatable, Sendable {
         case .setParent(_, let parentID):
             return parentID == nil ? named({ "\($0) is a top-level reminder again" }, "Top-level reminder again")
                 : named({ "\($0) is a subtask again" }, "Subtask again")
+        case .restoreTag(let links):
+            let count = links.reminderIDs.count
+            return "Restored #\(links.title)" + (count == 0 ? "" : count == 1 ? " on 1 reminder" : " on \(count) reminders")
+        case .deleteTag(let title): return "Deleted #\(title) again"
+        case .undoRename(let rename):
+            return rename.merged ? "#\(rename.old.title) is apart from #\(rename.new) again" : "#\(rename.new) is #\(rename.old.title) again"
+        case .renameTag(let old, let new): return "Renamed #\(old) to #\(new) again"
         }
     }
 }

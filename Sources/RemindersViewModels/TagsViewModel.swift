@@ -46,21 +46,25 @@ public final class TagsViewModel: ViewModel {
     /// Renames a tag on every reminder (search follows). A new spelling of
     /// the same key changes only the spelling; renaming onto another
     /// existing tag merges the two.
+    /// The result's undo takes it back (a merge too).
     @discardableResult
     public func rename(_ old: String, to new: String) -> ActionResult {
         perform {
             let tag = try Validation.tag(new)
-            try store.renameTag(old, to: tag)
-            return ActionResult(message: "Renamed #\(old) to #\(tag)", createdID: tag)
+            let rename = try store.renameTag(old, to: tag)
+            // Merged, the tag keeps the spelling it had: say which.
+            let message = rename.merged ? "Merged #\(rename.old.title) into #\(rename.new)" : "Renamed #\(rename.old.title) to #\(rename.new)"
+            return ActionResult(message: message, undo: .undoRename(rename), createdID: rename.new)
         }
     }
 
-    /// Deletes a tag; its reminders stay, without it.
+    /// Deletes a tag; its reminders stay, without it. The result's undo
+    /// puts it back on them.
     @discardableResult
     public func delete(_ title: String) -> ActionResult {
         perform {
-            try store.deleteTag(title)
-            return ActionResult(message: "Deleted #\(title)")
+            let links = try store.deleteTag(title)
+            return ActionResult(message: "Deleted #\(links.title)", undo: .restoreTag(links))
         }
     }
 }

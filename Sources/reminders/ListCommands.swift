@@ -111,14 +111,16 @@ struct ListCommand: ParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func validate() throws {
-            guard title != nil || color != nil else {
-                throw ValidationError("nothing to change: give --title or --color")
-            }
             if let title { try usage { _ = try Validation.title(title, of: "list title") } }
             if let color { try usage { _ = try Validation.color(color) } }
         }
 
         func run() throws {
+            // Here rather than in validate(), which runs before a mistyped
+            // option is reported: "--colour red" is then named as such.
+            guard title != nil || color != nil else {
+                throw ValidationError("nothing to change: give --title or --color")
+            }
             let context = try RemindersContext(common)
             let id = try context.list(list)
             try context.store.updateList(id: id, title: title, color: color)

@@ -116,6 +116,8 @@ struct AddCommand: ParsableCommand {
             let title = lists.first { $0.id == listID }?.title ?? listID
             var shown = draft
             shown.dueDate = reminder.dueDate
+            // As stored: a tag that exists keeps its spelling ("#WORK" is "#Work").
+            shown.tags = try context.read { db in try Queries.tags(db, reminderID: reminder.id) }
             FileHandle.standardError.write(Data((Self.summary(shown, listTitle: title, parentTitle: parent?.title,
                                                               then: Repeats.nextOffSchedule(reminder)) + "\n").utf8))
         }
@@ -225,11 +227,6 @@ struct EditCommand: ParsableCommand {
         if due != nil, noDue { throw ValidationError("give --due or --no-due, not both") }
         if flag, unflag { throw ValidationError("give --flag or --unflag, not both") }
         if notes != nil, notesEditor { throw ValidationError("give --notes or --notes-editor, not both") }
-        let changesSomething = title != nil || notes != nil || notesEditor || due != nil || noDue || priority != nil
-            || flag || unflag || list != nil || tags != nil || !schedule.isEmpty
-        guard changesSomething else {
-            throw ValidationError("nothing to change: give --title, --notes, --notes-editor, --due, --no-due, --priority, --flag, --unflag, --list, --tags, --repeat, --no-repeat, --alert-before, --parent or --no-parent")
-        }
         try usage {
             if let title { _ = try Validation.title(title) }
             if let notes { _ = try Validation.notes(notes) }
@@ -248,6 +245,13 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Here rather than in validate(), which runs before a mistyped
+        // option is reported: "--tag x" is then named as such.
+        let changesSomething = title != nil || notes != nil || notesEditor || due != nil || noDue || priority != nil
+            || flag || unflag || list != nil || tags != nil || !schedule.isEmpty
+        guard changesSomething else {
+            throw ValidationError("nothing to change: give --title, --notes, --notes-editor, --due, --no-due, --priority, --flag, --unflag, --list, --tags, --repeat, --no-repeat, --alert-before, --parent or --no-parent")
+        }
         let context = try RemindersContext(common)
         let id = try context.reminder(reminder)
         let before = try context.reminderRow(id: id)

@@ -23,6 +23,18 @@ struct ConfigCommandTests {
         return path
     }
 
+    /// What `config --keys` prints is a config file that reads back as
+    /// the same table (an action bound twice in one context, quit on the
+    /// first start, is one entry: TOML takes a name once per table).
+    @Test func theKeysPrintedAreAConfigFileThatReadsBack() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let printed = try cli.ok("config", "--keys")
+        #expect(printed.contains("[keys.first-run]"))
+        _ = try writeConfig(cli, printed)
+        #expect(try cli.ok("config", "--keys") == printed)
+    }
+
     @Test func configShowsEachValueAndWhereItCameFrom() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }

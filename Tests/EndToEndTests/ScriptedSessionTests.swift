@@ -67,6 +67,10 @@ struct ScriptedSessionTests {
             (["list", "add", ""], 2, "list title must not be empty"),
             (["list", "edit", "Office", "--title", ""], 2, "list title must not be empty"),
             (["list", "edit", "Office"], 2, "nothing to change"),
+            // A mistyped option alone is named, not taken for no option.
+            (["list", "edit", "Office", "--colour", "#ff0000"], 2, "unknown option '--colour'"),
+            (["edit", "Buy milk", "--tag", "urgent"], 2, "unknown option '--tag'"),
+            (["edit", "Buy milk"], 2, "nothing to change"),
             (["list", "delete", "Nowhere"], 2, "no list matches 'Nowhere'"),
             (["list", "cover", "Groceries", notes.path], 2, "not a PNG or JPEG image"),
             (["list", "cover", "Groceries", truncated.path], 2, "damaged or truncated"),

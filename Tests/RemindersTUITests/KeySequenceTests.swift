@@ -445,8 +445,15 @@ import RemindersViewModels
         #expect(!world.text.contains("# someday"))
         world.press(.character("d"))
         #expect(world.text.contains("Delete #later?"))
+        #expect(world.text.contains("Only the tag goes (u undoes)."))
         world.press(.character("y"))
         #expect(!world.text.contains("# later"))
+        // u takes the delete back, then the rename: not an older change.
+        world.press(.character("u"))
+        #expect(world.text.contains("# later"))
+        world.press(.character("u"))
+        #expect(world.text.contains("# someday"))
+        #expect(world.app.toast?.message.hasPrefix("#later is #someday again") == true, "\(String(describing: world.app.toast))")
     }
 
     @Test func aBadTagNameKeepsThePromptOpen() throws {

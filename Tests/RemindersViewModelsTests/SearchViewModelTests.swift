@@ -137,6 +137,48 @@ import Testing
         #expect(try world.row(done)?.tags == [])
     }
 
+    /// A merge says it merged (the tag keeps the spelling it had), and its
+    /// undo parts the two again: each reminder has the tags it had.
+    @Test func aMergeAndADeleteAreUndone() async throws {
+        let world = try World()
+        let listID = try world.list("Personal")
+        let both = try world.reminder("Both", in: listID, tags: ["wörk", "Work"])
+        let accented = try world.reminder("Accented", in: listID, tags: ["wörk"])
+        let plain = try world.reminder("Plain", in: listID, tags: ["Work"])
+        let tags = TagsViewModel(environment: world.environment)
+        try await tags.waitFor { $0.tags.map(\.title) == ["Work", "wörk"] }
+
+        let merged = tags.rename("wörk", to: "work")
+        #expect(merged.message == "Merged #wörk into #Work")
+        try await tags.waitFor { $0.tags.map(\.title) == ["Work"] }
+        #expect(try world.row(accented)?.tags == ["Work"])
+        let undo = try #require(merged.undo)
+        let undone = undo.perform(in: world.environment)
+        #expect(undone.message == "#wörk is apart from #Work again")
+        try await tags.waitFor { $0.tags.map(\.title) == ["Work", "wörk"] }
+        #expect(try world.row(both)?.tags.sorted() == ["Work", "wörk"])
+        #expect(try world.row(accented)?.tags == ["wörk"])
+        #expect(try world.row(plain)?.tags == ["Work"])
+        // And again (redo), and back.
+        let redo = try #require(undone.undo)
+        #expect(redo.perform(in: world.environment).message == "Renamed #wörk to #Work again")
+        #expect(try world.row(accented)?.tags == ["Work"])
+
+        // A plain rename's undo takes the new tag away again.
+        #expect(tags.create("Someday").succeeded)
+        let renamed = tags.rename("Someday", to: "Later")
+        #expect(renamed.message == "Renamed #Someday to #Later")
+        _ = try #require(renamed.undo).perform(in: world.environment)
+        try await tags.waitFor { $0.tags.map(\.title) == ["Someday", "Work"] }
+
+        let deleted = tags.delete("work")
+        #expect(deleted.message == "Deleted #Work")
+        #expect(try world.row(plain)?.tags == [])
+        #expect(try #require(deleted.undo).perform(in: world.environment).message == "Restored #Work on 3 reminders")
+        #expect(try world.row(plain)?.tags == ["Work"])
+        #expect(try world.row(accented)?.tags == ["Work"])
+    }
+
     @Test func respellingKeepsTheTagAndSearchFindsTheNewSpelling() async throws {
         let world = try World()
         let listID = try world.list("Personal")

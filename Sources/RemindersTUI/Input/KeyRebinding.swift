@@ -73,12 +73,23 @@ public struct KeyBindings: Sendable {
 
     /// Every binding, context by context in the help's order, with names
     /// the config file takes: what `reminders config --keys` prints.
+    ///
+    /// An action with two bindings in one context (quit: ctrl-c and q on the
+    /// first start) is one row with all their keys: a TOML table takes a
+    /// name once, and an entry sets all of the action's keys there.
     public var rows: [Row] {
         KeyContext.allCases.flatMap { context in
-            keyMap.bindings.filter { $0.contexts.contains(context) }.map { binding in
-                Row(context: context.configName, action: binding.action.configName,
-                    keys: binding.keys.map(KeyNames.name(of:)), description: binding.description)
+            var rows: [Row] = []
+            for binding in keyMap.bindings where binding.contexts.contains(context) {
+                let keys = binding.keys.map(KeyNames.name(of:))
+                if let index = rows.firstIndex(where: { $0.action == binding.action.configName }) {
+                    rows[index].keys += keys.filter { !rows[index].keys.contains($0) }
+                } else {
+                    rows.append(Row(context: context.configName, action: binding.action.configName, keys: keys,
+                                    description: binding.description))
+                }
             }
+            return rows
         }
     }
 }

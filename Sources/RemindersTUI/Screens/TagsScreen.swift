@@ -46,9 +46,10 @@ final class TagsScreen: ViewModelScreen {
             guard let tag = selected else { return true }
             let viewModel = self.viewModel
             let uses = tag.openCount == 0 ? "" : (tag.openCount == 1 ? " from 1 open reminder" : " from \(tag.openCount) open reminders")
+            let undo = app.keyMap.key(for: .undo, in: [.global]).map { " (\($0) undoes)" } ?? ""
             app.present(ConfirmOverlay(title: "Delete tag", question: "Delete #\(tag.title)\(uses)?",
-                                       detail: "The reminders stay; only the tag goes.", confirmLabel: "Delete") { app in
-                app.show(viewModel.delete(tag.title))
+                                       detail: "Only the tag goes\(undo).", confirmLabel: "Delete") { app in
+                app.show(viewModel.delete(tag.title), undo: app.storeUndo())
             })
         default:
             return false
@@ -65,7 +66,7 @@ final class TagsScreen: ViewModelScreen {
             let result = act(text)
             if let error = result.errorMessage { return error }
             if let made = result.createdID { self?.selection.key = TagKey.of(made) }
-            app.show(result)
+            app.show(result, undo: app.storeUndo())
             return nil
         }
     }
