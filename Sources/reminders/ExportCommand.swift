@@ -11,8 +11,10 @@ struct ExportCommand: ParsableCommand {
         abstract: "Print everything as JSON, or write lists as iCalendar (.ics) or vdir folders.",
         discussion: """
             --json prints {"lists", "reminders", "tags"}, sorted by id.
+
             --ics prints one VCALENDAR per list (or the one LIST names) with a VTODO per reminder.
-            --vdir DIR writes a folder per list (displayname, color, one .ics per reminder), as
+
+            --vdir DIR writes a folder per list (displayname, color, one .ics per reminder), as \
             vdirsyncer and todoman read them; only files whose content changed are written.
             """)
 
@@ -91,10 +93,10 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import to-dos from an .ics file, a vdir folder, or a folder of vdir folders.",
         discussion: """
-            Each calendar becomes a list (by its X-WR-RELCALID, its name, or the file's name), or
-            goes into --list. The UID is the key: importing the same files again changes nothing,
-            and a file edited elsewhere (a later SEQUENCE or LAST-MODIFIED, or other text) updates
-            its reminder. Properties the app does not model are kept with the reminder, sync with
+            Each calendar becomes a list (by its X-WR-RELCALID, its name, or the file's name), or \
+            goes into --list. The UID is the key: importing the same files again changes nothing, \
+            and a file edited elsewhere (a later SEQUENCE or LAST-MODIFIED, or other text) updates \
+            its reminder. Properties the app does not model are kept with the reminder, sync with \
             it, and are written back by export. All of it is imported, or nothing.
             """)
 

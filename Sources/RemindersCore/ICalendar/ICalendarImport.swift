@@ -280,8 +280,11 @@ public enum ICalendarImport {
         if existing.status == .completing { comparable.status = .completing }
         var sameRow = comparable
         sameRow.icalendar = existing.icalendar
-        if sameRow == existing, tagsHere == tagsThere,
-           stable(keptHere) == stable(kept) {
+        // A reminder made here keeps no text: the file's then holds only
+        // what the export writes from the row (its fields, compared above),
+        // when it is this device's own export read back.
+        let keptThere = keptHere == nil ? stable(kept, withoutFields: true) : stable(kept)
+        if sameRow == existing, tagsHere == tagsThere, stable(keptHere) == keptThere {
             return true
         }
         let versionHere = TodoVersion(
@@ -298,11 +301,17 @@ public enum ICalendarImport {
     }
 
     /// The kept text without the bookkeeping that differs between equal imports.
-    private static func stable(_ kept: ICalComponent?) -> ICalComponent? {
+    /// `withoutFields`: nil when all that is left is the properties of the
+    /// fields the app models (and the UID), whose values the row holds.
+    private static func stable(_ kept: ICalComponent?, withoutFields: Bool = false) -> ICalComponent? {
         guard var kept else { return nil }
         kept.properties.removeAll {
             $0.name == TodoMapping.sourceMarker || $0.name == TodoMapping.stateMarker
                 || TodoMapping.versionProperties.contains($0.name)
+        }
+        if withoutFields {
+            let fields = Set(TodoMapping.Field.allCases.map(\.property)).union(["UID"])
+            if kept.properties.allSatisfy({ fields.contains($0.name) }) && kept.components.isEmpty { return nil }
         }
         return kept.content
     }
