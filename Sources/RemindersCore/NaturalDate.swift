@@ -17,7 +17,14 @@ import Foundation
 /// - a weekday is the first one after today (`fri` on a Friday is a week
 ///   away); `next fri` is the same day, and `this fri` may be today;
 /// - a day and month without a year is the next one from today on;
-/// - `14/3` is day/month or month/day as the user's locale writes dates.
+/// - `14/3` is day/month or month/day as the user's locale writes dates;
+/// - an hour alone after `at` (`at 3`) is read in waking hours: 1 to 6 in
+///   the afternoon, 7 to 11 in the morning (`at 7pm`, `at 19` for the
+///   evening); after `tonight`, in the evening;
+/// - `tonight` is today at 20:00, `eod` and `end of day` today at 17:00,
+///   `this weekend` the coming Saturday (today on a weekend day),
+///   `next weekend` the one after, `end of week` the coming Friday (today
+///   on a Friday), `end of month` and `end of year` their last day.
 public struct NaturalDate: Sendable {
     /// The moment relative phrases count from.
     public let now: Date
@@ -75,11 +82,11 @@ public struct NaturalDate: Sendable {
     }
 
     /// Whether a single word names a date by itself, whatever surrounds it
-    /// (`today`, `tomorrow`, `+3d`, `2026-12-01`), unlike `fri`, `noon` or
+    /// (`today`, `tonight`, `tomorrow`, `+3d`, `2026-12-01`), unlike `fri`, `noon` or
     /// `14/3`, which can as well be part of a title.
     public static func standsAlone(_ word: String) -> Bool {
         let word = word.lowercased()
-        if ["today", "tomorrow", "tmrw"].contains(word) { return true }
+        if ["today", "tomorrow", "tmrw", "tonight", "eod"].contains(word) { return true }
         if word.hasPrefix("+"), word.count > 2 { return true }
         return word.first?.isASCII == true && word.first?.isNumber == true && word.filter({ $0 == "-" }).count == 2
     }
@@ -94,10 +101,25 @@ public struct NaturalDate: Sendable {
         }
     }
 
-    /// What a run of words gives: a day alone, or a day and time.
+    /// What a run of words gives: a day alone, or a day and time; or a
+    /// day with the time it has unless one is given, which is read as in
+    /// the evening when `evening` (`tonight`).
     private enum Part {
         case day(DueDate)
         case moment(DueDate)
+        case dayAt(DueDate, defaultTime: (hour: Int, minute: Int), evening: Bool)
+    }
+
+    /// `tonight`'s time when none is given.
+    static let tonight = (hour: 20, minute: 0)
+    /// The end of the day (`eod`).
+    static let endOfDay = (hour: 17, minute: 0)
+
+    /// An hour alone, `3` in `at 3`, read in waking hours (see the type).
+    private static func bareHour(_ word: String) -> Int? {
+        guard (1...2).contains(word.count), word.allSatisfy({ $0.isASCII && $0.isNumber }), let hour = Int(word),
+              (0...23).contains(hour) else { return nil }
+        return (1...6).contains(hour) ? hour + 12 : hour
     }
 
     /// `typedAsADate`: the whole text was given as a date (an option, a
@@ -115,6 +137,14 @@ public struct NaturalDate: Sendable {
             if word == "at" || word == "on" {
                 guard index + 1 < words.count else {
                     throw failure(text, .incomplete(raw[index], word == "at" ? .time : .date))
+                }
+                if word == "at", try readTime(words, raw, at: index + 1) == nil, let hour = Self.bareHour(words[index + 1]) {
+                    let phrase = raw[index...index + 1].joined(separator: " ")
+                    if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
+                    if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
+                    time = ((hour, 0), phrase)
+                    index += 2
+                    continue
                 }
                 index += 1
                 continue
@@ -140,6 +170,11 @@ public struct NaturalDate: Sendable {
         switch (part?.value, time?.value) {
         case (.moment(let due)?, _):
             return due
+        case (.dayAt(let day, _, let evening)?, let time?):
+            // "tonight at 9" is at 21:00.
+            return day.at(evening && time.hour < 12 ? (time.hour + 12, time.minute) : time)
+        case (.dayAt(let day, let defaultTime, _)?, nil):
+            return day.at(defaultTime)
         case (.day(let day)?, let time?):
             return day.at(time)
         case (.day(let day)?, nil):
@@ -217,11 +252,29 @@ public struct NaturalDate: Sendable {
         case "today": return (.day(today), 1)
         case "yesterday" where typedAsADate: return (.day(today.adding(days: -1)), 1)
         case "tomorrow", "tmrw": return (.day(today.adding(days: 1)), 1)
+        case "tonight": return (.dayAt(today, defaultTime: Self.tonight, evening: true), 1)
+        case "eod": return (.dayAt(today, defaultTime: Self.endOfDay, evening: false), 1)
+        case "end":
+            // "end of day", "end of the month".
+            guard next == "of" else { return nil }
+            var unitIndex = index + 2
+            if unitIndex < words.count, words[unitIndex] == "the" { unitIndex += 1 }
+            guard unitIndex < words.count else { throw failure(text, .incomplete(raw[index + 1], .day)) }
+            let used = unitIndex - index + 1
+            switch words[unitIndex] {
+            case "day": return (.dayAt(today, defaultTime: Self.endOfDay, evening: false), used)
+            case "week": return (.day(coming(5, includingToday: true)), used)
+            case "month":
+                return (.day(DueDate(year: today.year, month: today.month, day: DueDate.daysIn(month: today.month, year: today.year))!), used)
+            case "year": return (.day(DueDate(year: today.year, month: 12, day: 31)!), used)
+            default: throw failure(text, .notUnderstood(raw[unitIndex]))
+            }
         case "next", "this":
             guard let next else { throw failure(text, .incomplete(raw[index], .day)) }
             if let weekday = Self.weekdays[next] {
                 return (.day(coming(weekday, includingToday: word == "this")), 2)
             }
+            if next == "weekend" { return (.day(weekend(next: word == "next")), 2) }
             guard word == "next" else { throw failure(text, .notUnderstood(raw[index + 1])) }
             switch Self.units[next] {
             case .days?, .minutes?, .hours?: break
@@ -265,6 +318,13 @@ public struct NaturalDate: Sendable {
             if word.contains("-") { return (try isoDate(raw[index]), 1) }
         }
         return nil
+    }
+
+    /// The Saturday of this weekend (today on a Saturday or Sunday), or
+    /// with `next`, of the one after.
+    private func weekend(next: Bool) -> DueDate {
+        let this = today.weekday == 0 ? today : coming(6, includingToday: true)
+        return next ? (today.weekday == 0 ? coming(6, includingToday: false) : this.adding(days: 7)) : this
     }
 
     /// The first `weekday` (0 Sunday) after today, or from today on.

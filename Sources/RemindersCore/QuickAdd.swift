@@ -16,7 +16,8 @@ import Foundation
 /// time it comes.
 ///
 /// The due date is the longest run of words that reads as one at the end
-/// of what is left ("Call Sun" is due on Sunday). At the start or in the
+/// of what is left ("Call Sun" is due on Sunday), with a "by", "due" or
+/// "before" just before it ("Taxes by apr 15" is "Taxes"). At the start or in the
 /// middle, only a run that cannot be part of a title is taken: two words
 /// or more ("Dentist fri 10am bring x-ray"), or a word that is a date by
 /// itself (`tomorrow`, `+3d`, `2026-12-01`); "Sun cream" keeps its sun.
@@ -44,6 +45,9 @@ public struct QuickAdd: Equatable, Sendable {
     /// The longest repeat phrase tried, in words ("every 2 weeks on mon,thu
     /// until dec 31 after completion").
     static let longestRepeat = 10
+    /// Words that lead into a due date in a title ("by fri", "due mon"),
+    /// taken out with it; "at" and "on" are the date's own words.
+    static let dateLeads: Set<String> = ["by", "due", "before"]
     /// Words that start a repeat after a line's first word.
     static let repeatWords: Set<String> = ["daily", "weekly", "monthly", "yearly"]
 
@@ -121,7 +125,9 @@ public struct QuickAdd: Equatable, Sendable {
                 // The time's next day (today, or tomorrow once it has passed), then the rule's.
                 self.due = Repeats.firstDue(repeatRule, today: day).at(time)
             }
-            words.removeSubrange(range)
+            // "Taxes by apr 15": the word that leads into the date goes with it.
+            let leads = range.lowerBound > 1 && Self.dateLeads.contains(words[range.lowerBound - 1].lowercased())
+            words.removeSubrange(leads ? range.lowerBound - 1..<range.upperBound : range)
         }
         // A date written as one (2026-02-30) that is none is a mistake, not
         // a title word: said, as --due says it.

@@ -97,6 +97,26 @@ struct NaturalDateTests {
         ("at 9:30pm", "2026-11-25T21:30"),
         ("21:00", "2026-11-25T21:00"),
         ("5p", "2026-11-25T17:00"),
+        // An hour alone after "at", in waking hours.
+        ("next tuesday at 3", "2026-12-01T15:00"),
+        ("fri at 9", "2026-11-27T09:00"),
+        ("fri at 7", "2026-11-27T07:00"),
+        ("fri at 6", "2026-11-27T18:00"),
+        ("fri at 12", "2026-11-27T12:00"),
+        ("fri at 19", "2026-11-27T19:00"),
+        ("at 3", "2026-11-25T15:00"),
+        // Words for parts of days, weeks and months.
+        ("tonight", "2026-11-25T20:00"),
+        ("tonight at 9", "2026-11-25T21:00"),
+        ("tonight 10:30pm", "2026-11-25T22:30"),
+        ("eod", "2026-11-25T17:00"),
+        ("end of day", "2026-11-25T17:00"),
+        ("end of the week", "2026-11-27"),
+        ("end of month", "2026-11-30"),
+        ("end of the year", "2026-12-31"),
+        ("this weekend", "2026-11-28"),
+        ("next weekend", "2026-12-05"),
+        ("this weekend 10am", "2026-11-28T10:00"),
     ])
     func readsWhatPeopleType(text: String, expected: String) {
         #expect(read(text) == expected, "\(text)")
@@ -180,6 +200,21 @@ struct NaturalDateTests {
             let example = try #require(message.split(separator: " ").last.map { String($0.dropLast()) })
             #expect(try #require(DueDate(example)) > dates.today, "\(message)")
         }
+    }
+
+    /// On a weekend day, this weekend is today's; on a Friday, the end of
+    /// the week is today.
+    @Test func weekendsAndWeekEndsCountFromToday() {
+        let saturday = naturalDates(now: wednesday.addingTimeInterval(3 * 86_400))
+        let sunday = naturalDates(now: wednesday.addingTimeInterval(4 * 86_400))
+        let friday = naturalDates(now: wednesday.addingTimeInterval(2 * 86_400))
+        #expect(read("this weekend", saturday) == "2026-11-28")
+        #expect(read("next weekend", saturday) == "2026-12-05")
+        #expect(read("this weekend", sunday) == "2026-11-29")
+        #expect(read("next weekend", sunday) == "2026-12-05")
+        #expect(read("end of week", friday) == "2026-11-27")
+        #expect(read("end of the", friday).hasPrefix("error: 'end of the': 'of' needs a day after it"))
+        #expect(read("end of time", friday).hasPrefix("error: 'end of time': 'time' is not a date or time"))
     }
 
     @Test func theTimeFieldTakesATimeAlone() throws {

@@ -31,6 +31,18 @@ struct QuickAddTests {
         ("Dentist mar 14", "Dentist | 2027-03-14 |  | - | - | -"),
         ("Dentist 14 mar 10:30", "Dentist | 2027-03-14T10:30 |  | - | - | -"),
         ("Tax return 2027-04-30", "Tax return | 2027-04-30 |  | - | - | -"),
+        // Words people use for a day, a word that leads into the date, an hour after "at".
+        ("Taxes by april 15", "Taxes | 2027-04-15 |  | - | - | -"),
+        ("Doctor next tuesday at 3", "Doctor | 2026-12-01T15:00 |  | - | - | -"),
+        ("Water plants tonight", "Water plants | 2026-11-25T20:00 |  | - | - | -"),
+        ("Review PR eod", "Review PR | 2026-11-25T17:00 |  | - | - | -"),
+        ("Finish the report by end of day", "Finish the report | 2026-11-25T17:00 |  | - | - | -"),
+        ("Pay bills end of month", "Pay bills | 2026-11-30 |  | - | - | -"),
+        ("Call mom this weekend", "Call mom | 2026-11-28 |  | - | - | -"),
+        ("Meet Ann at 3", "Meet Ann | 2026-11-25T15:00 |  | - | - | -"),
+        ("Plan the weekend", "Plan the weekend | - |  | - | - | -"),
+        ("Stand by", "Stand by | - |  | - | - | -"),
+        ("Due fri", "Due | 2026-11-27 |  | - | - | -"),
         // At the start or in the middle, only what cannot be a title word.
         ("Tomorrow call mom", "call mom | 2026-11-26 |  | - | - | -"),
         ("Sun cream", "Sun cream | - |  | - | - | -"),
@@ -56,7 +68,7 @@ struct QuickAddTests {
         ("Plan tomorrow #x 9am", "Plan | 2026-11-26T09:00 | #x | - | - | -"),
         // Lists: by title, any case, the longest that exists.
         ("Report ^work", "Report | - |  | - | Work | -"),
-        ("Report ^Work Projects due fri", "Report due | 2026-11-27 |  | - | Work Projects | -"),
+        ("Report ^Work Projects due fri", "Report | 2026-11-27 |  | - | Work Projects | -"),
         ("Report ^Garden", "Report | - |  | - | Garden | -"),
         ("Report ^home ^HOME", "Report | - |  | - | Home | -"),
         ("2^10 is 1024", "2^10 is 1024 | - |  | - | - | -"),
