@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import RemindersCore
 
 /// `reminders show [LIST | --today | --scheduled | --all | --flagged |
@@ -9,7 +10,8 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the reminders of a list or a smart list (all open reminders by default).")
 
-    @Argument(help: ArgumentHelp("A list: id, id prefix or title.", valueName: "list"), completion: ShellCompletion.lists)
+    @Argument(help: ArgumentHelp("A list: id, id prefix or title; or a reminder, shown whole with its notes.", valueName: "list"),
+              completion: ShellCompletion.lists)
     var list: String?
 
     @Flag(help: "Due today or earlier.")
@@ -58,7 +60,18 @@ struct ShowCommand: ParsableCommand {
         let filter: ReminderFilter
         let heading: String
         if let list {
-            let id = try context.list(list)
+            let id: String
+            do {
+                id = try context.list(list)
+            } catch CoreError.notFound(let why) {
+                // Not a list: one reminder, whole, when the words name one.
+                guard let reminderID = try? context.reminder(list) else {
+                    throw CoreError.notFound(why.replacingOccurrences(of: "no list matches", with: "no list or reminder matches")
+                        .replacingOccurrences(of: "'reminders lists' shows them", with: "'reminders lists' shows the lists, 'reminders search WORDS' finds reminders"))
+                }
+                try showReminder(reminderID, context: context)
+                return
+            }
             filter = .list(id)
             heading = try context.read { try Queries.list($0, id: id)?.title } ?? list
         } else if today {
@@ -104,5 +117,48 @@ struct ShowCommand: ParsableCommand {
         if rows.contains(where: { $0.reminder.status == .completing }) {
             print("  [~] ticked in the app: completes when its undo delay ends, or at the app's next start")
         }
+    }
+
+    /// One reminder with everything it holds, notes whole: what `show`
+    /// gives for words that name a reminder rather than a list.
+    private func showReminder(_ id: String, context: some DeviceReading) throws {
+        let row = try context.reminderRow(id: id)
+        if json {
+            try JSONOutput.print(ReminderJSON(row))
+            return
+        }
+        let reminder = row.reminder
+        let (parent, subtasks) = try context.read { db in
+            (try reminder.parentID.flatMap { try Reminder.fetchOne(db, key: $0) },
+             try Reminder.filter(Column("parentID") == id).order(Column("position"), Column("id")).fetchAll(db))
+        }
+        func quoted(_ text: String) -> String { "“\(TerminalText.clean(text))”" }
+        var lines = ["\(quoted(reminder.title)) (\(reminder.id.prefix(8))) in \(TerminalText.clean(row.listTitle))"]
+        func field(_ name: String, _ value: String) { lines.append(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value) }
+        let status = switch reminder.status {
+        case .incomplete: "open"
+        case .completing: "ticked in the app (completes when its undo delay ends)"
+        case .completed: "completed" + (reminder.completedAt.map { " " + $0.replacingOccurrences(of: "T", with: " ") } ?? "")
+        }
+        field("Status", status)
+        field("Due", reminder.dueDate.map { ReminderTable.formatWithWeekday($0) + (row.isPastDue ? " (past due)" : "") } ?? "none")
+        if reminder.alertBefore != nil { field("Alert", AlertBefore.describe(reminder.alertBefore).lowercased()) }
+        if let rule = reminder.repeatRule {
+            field("Repeats", (try? RepeatRule(rrule: rule)).map { $0.description } ?? rule)
+        }
+        field("Priority", ReminderWords.priority(reminder.priority))
+        if reminder.isFlagged { field("Flag", "flagged") }
+        field("Tags", ReminderWords.tags(row.tags))
+        if let parent { field("Subtask of", "\(quoted(parent.title)) (\(parent.id.prefix(8)))") }
+        if !subtasks.isEmpty {
+            field("Subtasks", subtasks.map { "[\($0.isCompleted ? "✓" : " ")] \(quoted($0.title))" }.joined(separator: ", "))
+        }
+        if reminder.notes.isEmpty {
+            field("Notes", "none")
+        } else {
+            lines.append("Notes")
+            lines += reminder.notes.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + TerminalText.clean(String($0)) }
+        }
+        print(lines.joined(separator: "\n"))
     }
 }

@@ -44,6 +44,12 @@ struct ScriptedSessionTests {
         try cli.ok("edit", twin1, "--list", "Groceries")
         try cli.ok("list", "edit", "Work", "--title", "Office", "--color", "#123ABC")
 
+        // Words that name a reminder rather than a list show it whole.
+        let shown = try cli.ok("show", "write report").split(separator: "\n").map(String.init)
+        #expect(shown.first == "“Write report” (\(report.prefix(8))) in Office", "\(shown)")
+        #expect(shown.contains("Due       Thu 2026-03-05 17:00") && shown.contains("Priority  !! medium"), "\(shown)")
+        #expect(shown.suffix(3) == ["Notes", "  Q1 numbers", "  from the benchmark"], "\(shown)")
+
         // Bad input: exit 2 (1 for a file that is not a database), one line on
         // stderr, nothing on stdout, and the database untouched.
         let before = try cli.ok("export", "--json")
@@ -88,7 +94,7 @@ struct ScriptedSessionTests {
             (["delete", "Nothing"], 2, "no reminder matches 'Nothing'; 'reminders search WORDS' finds one by the words in it"),
             (["show", "--today", "--all"], 2, "choose one of LIST"),
             (["show", "--sort", "random"], 2, "sort order 'random' is not one of manual, due, priority, title"),
-            (["show", "Nowhere"], 2, "no list matches 'Nowhere'; 'reminders lists' shows them"),
+            (["show", "Nowhere"], 2, "no list or reminder matches 'Nowhere'; 'reminders lists' shows the lists, 'reminders search WORDS' finds reminders"),
             (["clear-completed", "--older-than", "week"], 2, "period 'week' is not one of"),
             (["export"], 2, "choose one format: 'reminders export --json'"),
             (["frobnicate"], 2, "'frobnicate' is not a command (see 'reminders --help')"),
