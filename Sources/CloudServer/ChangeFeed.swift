@@ -126,7 +126,9 @@ struct ChangeFeed {
         for row in rows.prefix(limit) {
             let stored = try StoredRecord(row: row)
             if stored.isDeleted {
-                changes.deleted.append(RecordDeletion(id: stored.record.id, recordType: stored.record.recordType))
+                changes.deleted.append(RecordDeletion(id: stored.record.id, recordType: stored.record.recordType,
+                                                      deletedByUser: stored.record.modifiedByUser?.nonEmpty,
+                                                      deletedByDevice: stored.record.modifiedByDevice?.nonEmpty))
             } else {
                 changes.changed.append(stored.record)
             }
@@ -145,10 +147,13 @@ struct ChangeFeed {
             .split(separator: ",")
             .map { "r." + $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: ", ")
-        // The view's columns come first (0 to 4), then the record's.
+        // The view's columns come first (0 to 4), who deleted the record
+        // if it was deleted (5, 6), then the record's.
         let rows = try db.rows("""
             SELECT v.sequence, v.isVisible, v.recordType, v.recordName,
-                   CASE WHEN r.recordName IS NOT NULL AND r.isDeleted = 0 THEN 1 ELSE 0 END, \(recordColumns)
+                   CASE WHEN r.recordName IS NOT NULL AND r.isDeleted = 0 THEN 1 ELSE 0 END,
+                   CASE WHEN r.isDeleted = 1 THEN r.modifiedByUser END, CASE WHEN r.isDeleted = 1 THEN r.modifiedByDevice END,
+                   \(recordColumns)
             FROM sharedView v
             LEFT JOIN record r ON r.ownerName = v.ownerName AND r.zoneName = v.zoneName AND r.recordName = v.recordName
             WHERE v.userName = ? AND v.ownerName = ? AND v.zoneName = ? AND v.sequence > ?
@@ -162,14 +167,20 @@ struct ChangeFeed {
         for row in rows.prefix(limit) {
             last = try row.integer(0)
             if try row.bool(1), try row.bool(4) {
-                changes.changed.append(try StoredRecord(row: row, at: 5).record)
+                changes.changed.append(try StoredRecord(row: row, at: 7).record)
             } else {
                 changes.deleted.append(RecordDeletion(
                     id: RecordID(recordName: try row.text(3), zoneID: zone),
-                    recordType: try row.text(2)))
+                    recordType: try row.text(2),
+                    deletedByUser: try row.optionalText(5)?.nonEmpty, deletedByDevice: try row.optionalText(6)?.nonEmpty))
             }
         }
         changes.token = token(after: position, lastDelivered: last, moreComing: moreComing)
         return changes
     }
+}
+
+extension String {
+    /// The text, or nil when it is empty (a tombstone written without a user).
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

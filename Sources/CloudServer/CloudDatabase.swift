@@ -50,10 +50,17 @@ public struct DatabaseChanges: Sendable {
 public struct RecordDeletion: Hashable, Sendable {
     public var id: RecordID
     public var recordType: String
+    /// Who deleted it, as the tombstone says; nil when the server does not
+    /// know (a record that left a shared view without being deleted, a
+    /// store from before tombstones were read for it).
+    public var deletedByUser: String?
+    public var deletedByDevice: String?
 
-    public init(id: RecordID, recordType: String) {
+    public init(id: RecordID, recordType: String, deletedByUser: String? = nil, deletedByDevice: String? = nil) {
         self.id = id
         self.recordType = recordType
+        self.deletedByUser = deletedByUser
+        self.deletedByDevice = deletedByDevice
     }
 }
 

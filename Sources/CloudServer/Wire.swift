@@ -351,22 +351,35 @@ public struct WireZoneChanges: Codable, Sendable, Equatable {
 
     public init(_ changes: ZoneChanges) {
         changed = changes.changed
-        deleted = changes.deleted.map { WireDeletion(id: $0.id, recordType: $0.recordType) }
+        deleted = changes.deleted.map(WireDeletion.init)
         token = changes.token
         moreComing = changes.moreComing
         head = changes.head
     }
 
     public var changes: ZoneChanges {
-        ZoneChanges(changed: changed, deleted: deleted.map { RecordDeletion(id: $0.id, recordType: $0.recordType) },
-                    token: token, moreComing: moreComing, head: head)
+        ZoneChanges(changed: changed, deleted: deleted.map(\.deletion), token: token, moreComing: moreComing, head: head)
     }
 }
 
-/// A tombstone on the wire.
+/// A tombstone on the wire; who deleted it is left out when not known
+/// (and a reader from before it was sent ignores it).
 public struct WireDeletion: Codable, Sendable, Equatable {
     public var id: RecordID
     public var recordType: String
+    public var deletedByUser: String?
+    public var deletedByDevice: String?
+
+    init(_ deletion: RecordDeletion) {
+        id = deletion.id
+        recordType = deletion.recordType
+        deletedByUser = deletion.deletedByUser
+        deletedByDevice = deletion.deletedByDevice
+    }
+
+    var deletion: RecordDeletion {
+        RecordDeletion(id: id, recordType: recordType, deletedByUser: deletedByUser, deletedByDevice: deletedByDevice)
+    }
 }
 
 /// What a network service serves: each user's two databases and the head

@@ -488,18 +488,22 @@ extension WireJSON {
                 } else if key == "deleted" {
                     try seen.first(1)
                     deleted = try reader.array { reader in
-                        var id: RecordID?, recordType: String?
+                        var id: RecordID?, recordType: String?, user: String?, device: String?
                         try reader.members { reader, key in
                             if key == "id", id == nil {
                                 id = try reader.recordID()
                             } else if key == "recordType", recordType == nil {
                                 recordType = try reader.string()
+                            } else if key == "deletedByUser", user == nil {
+                                user = try reader.string()
+                            } else if key == "deletedByDevice", device == nil {
+                                device = try reader.string()
                             } else {
                                 throw Refused()
                             }
                         }
                         guard let id, let recordType else { throw Refused() }
-                        return WireDeletion(id: id, recordType: recordType)
+                        return WireDeletion(RecordDeletion(id: id, recordType: recordType, deletedByUser: user, deletedByDevice: device))
                     }
                 } else if key == "token" {
                     try seen.first(2)
@@ -515,7 +519,7 @@ extension WireJSON {
                 }
             }
             guard let changed, let deleted, let token, let moreComing else { throw Refused() }
-            return WireZoneChanges(ZoneChanges(changed: changed, deleted: deleted.map { RecordDeletion(id: $0.id, recordType: $0.recordType) },
+            return WireZoneChanges(ZoneChanges(changed: changed, deleted: deleted.map(\.deletion),
                                                token: token, moreComing: moreComing, head: head))
         }
 

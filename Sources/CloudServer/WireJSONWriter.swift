@@ -119,6 +119,14 @@ extension WireJSON {
                     writer.recordID(deletion.id)
                     writer.raw(",\"recordType\":")
                     writer.string(deletion.recordType)
+                    if let user = deletion.deletedByUser {
+                        writer.raw(",\"deletedByUser\":")
+                        writer.string(user)
+                    }
+                    if let device = deletion.deletedByDevice {
+                        writer.raw(",\"deletedByDevice\":")
+                        writer.string(device)
+                    }
                     writer.raw("}")
                 }
                 raw(",\"token\":")

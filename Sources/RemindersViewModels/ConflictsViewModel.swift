@@ -346,6 +346,10 @@ public final class ConflictsViewModel: ViewModel {
         case ("delete", _, "deleted"):
             entry.remoteDevice.map { "\($0) deleted it, and a delete wins over \(thisSide)'s concurrent edit" }
                 ?? "\(thisSide)'s edit lost to a delete made on another device: a delete wins over a concurrent edit"
+        case ("delete", "deleted with its parent", _):
+            "\(thisSide) deleted what it was in (its list, or the reminder it was a subtask of), and \(entry.remoteDevice ?? otherSide)'s \(ConflictText.kind(entry.recordType).lowercased()) went with it"
+        case ("delete", _, "deleted with its parent") where entry.remoteDevice != nil && isAboutThisDevice:
+            "it went with what it was in (its list, or the reminder it was a subtask of), deleted on \(entry.remoteDevice!)"
         case ("delete", _, "deleted with its parent"):
             "\(isAboutThisDevice ? "it" : "\(thisSide)'s \(ConflictText.kind(entry.recordType).lowercased())") went with what it was in (its list, or the reminder it was a subtask of), deleted on another device"
         case ("delete", _, "no longer shared with you"): "the list is no longer shared with you"

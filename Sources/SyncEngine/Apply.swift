@@ -48,7 +48,8 @@ extension SyncEngine {
             let lastEntry = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
             try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
                 for deletion in deletions {
-                    try applyDeletion(db, id: deletion.id, into: &report)
+                    try applyDeletion(db, id: deletion.id, by: remoteName(user: deletion.deletedByUser, device: deletion.deletedByDevice),
+                                      into: &report)
                 }
             }
             report.conflicts += try Int.fetchOne(db.cachedStatement(sql: """
@@ -285,7 +286,10 @@ extension SyncEngine {
 
     /// Applies a fetched delete: counts the local row that went away, and
     /// the pending edit the delete beat as a conflict.
-    func applyDeletion(_ db: Database, id: RecordID, into report: inout SyncReport) throws {
+    ///
+    /// `deleter`: the device that deleted it, as the log names the other
+    /// side (`remoteName`), when the server says.
+    func applyDeletion(_ db: Database, id: RecordID, by deleter: String? = nil, into report: inout SyncReport) throws {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return }
         try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
         let meta = try Metadata.fetch(db, type: tableName, name: key)
@@ -294,12 +298,29 @@ extension SyncEngine {
             // from here): keep it; the next send creates it again.
             if meta.lastKnown == nil, meta.zoneID == nil { return }
             if meta.hasLocalEdits {
-                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: nil)
+                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter)
                 report.conflicts += 1
             }
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown)
+        let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
         if try deleteLocally(db, table: table, key: key) { report.receivedDeletes += 1 }
+        // What went with it that the triggers logged was deleted by the same
+        // device; so was it, where a send found it deleted and logged the
+        // edit it beat not knowing by whom.
+        // Written as this device's edits of the entries, so that they reach
+        // its other devices (an entry may have gone out already).
+        if let lastEntry, let deleter {
+            functions.isApplying = false
+            defer { functions.isApplying = true }
+            try db.executeCached("""
+                UPDATE sync_conflicts SET remoteDevice = ? WHERE rowid > ? AND remote = 'deleted with its parent' AND remoteDevice IS NULL
+                """, arguments: [deleter, lastEntry])
+            try db.executeCached("""
+                UPDATE sync_conflicts SET remoteDevice = ?
+                WHERE recordType = ? AND recordName = ? AND winner = 'delete' AND remote = 'deleted' AND remoteDevice IS NULL
+                """, arguments: [deleter, tableName, key])
+        }
     }
 
     /// Deletes a row on behalf of the server: forgets its metadata first, so

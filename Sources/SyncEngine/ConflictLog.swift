@@ -257,8 +257,13 @@ extension SyncEngine {
     /// or, for another person's, "bob@laptop" (two people's devices may
     /// both be "laptop").
     func remoteName(of record: ServerRecord) -> String? {
-        guard let device = record.modifiedByDevice else { return nil }
-        guard let user = record.modifiedByUser, user != userName else { return device }
+        remoteName(user: record.modifiedByUser, device: record.modifiedByDevice)
+    }
+
+    /// The same, for a user and device named apart (a tombstone's deleter).
+    func remoteName(user: String?, device: String?) -> String? {
+        guard let device else { return nil }
+        guard let user, user != userName else { return device }
         return "\(user)@\(device)"
     }
 

@@ -103,7 +103,9 @@ struct ChangeFeedTests {
         let tabletToken = try tablet.fetchAllChanges(in: zone, since: nil).token
         try phone.delete([RecordID(recordName: "b", zoneID: zone)])
 
-        let expected = [RecordDeletion(id: RecordID(recordName: "b", zoneID: zone), recordType: "List")]
+        // With who deleted it, for the log of an edit the delete beat.
+        let expected = [RecordDeletion(id: RecordID(recordName: "b", zoneID: zone), recordType: "List",
+                                       deletedByUser: "alice", deletedByDevice: "phone")]
         #expect(try laptop.fetchAllChanges(in: zone, since: laptopToken).deleted == expected)
         #expect(try tablet.fetchAllChanges(in: zone, since: tabletToken).deleted == expected)
         // Fetching again from the same token still reports it.

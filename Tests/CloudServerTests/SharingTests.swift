@@ -176,7 +176,8 @@ struct SharingTests {
 
         let changes = try bob.fetchAllChanges(in: scene.zone, since: token)
         #expect(changes.changed == [milk])
-        #expect(changes.deleted == [RecordDeletion(id: scene.id("eggs"), recordType: "Reminder")])
+        #expect(changes.deleted == [RecordDeletion(id: scene.id("eggs"), recordType: "Reminder",
+                                                   deletedByUser: "alice", deletedByDevice: "alice-laptop")])
     }
 
     @Test(arguments: StoreKind.available) func recordsMovingInAndOutOfAShareAppearAndDisappear(_ kind: StoreKind) throws {

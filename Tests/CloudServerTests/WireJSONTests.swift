@@ -64,7 +64,8 @@ import Testing
             .modified(WireModifyResult(saves)), .modified(briefly),
             .modified(WireModifyResult(ModifyRecordsResult())),
             .zoneChanges(WireZoneChanges(ZoneChanges(
-                changed: records, deleted: [RecordDeletion(id: records[0].id, recordType: "reminders")],
+                changed: records, deleted: [RecordDeletion(id: records[0].id, recordType: "reminders"),
+                                            RecordDeletion(id: records[1].id, recordType: "reminders", deletedByUser: "bob", deletedByDevice: "phone")],
                 token: ChangeToken(sequence: 9, scratchHead: 3), moreComing: true, head: mark))),
             .zoneChanges(WireZoneChanges(ZoneChanges(changed: [], deleted: [], token: ChangeToken(sequence: 0), moreComing: false))),
             .records(records.map { WireRecordOutcome(id: $0.id, .success($0)) }

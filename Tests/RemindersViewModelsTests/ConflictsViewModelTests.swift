@@ -156,15 +156,16 @@ import TestSupport
         #expect(item.fieldName == "Whole reminder")
         #expect(item.reason == "the other device deleted it, and a delete wins over a concurrent edit")
         #expect(!item.canKeepOther)
-        // The laptop, which deleted, reads the desktop's entry by name: the
-        // desktop was told only that the reminder was gone.
+        // The laptop, which deleted, reads the desktop's entry from its own
+        // side: the server told the desktop who deleted it.
         try laptop.syncOnce()
         let onLaptop = ConflictsViewModel(environment: cloud.environment(laptop, live: LiveSync(engine: laptop.engine, server: .directory(cloud.serverDirectory))))
         defer { onLaptop.stop() }
         onLaptop.refresh()
         let seen = try #require(onLaptop.state.items.first)
         #expect(seen.id == item.id)
-        #expect(seen.reason == "desktop's edit lost to a delete made on another device: a delete wins over a concurrent edit")
+        #expect(seen.reason == "this device deleted it, and a delete wins over a concurrent edit")
+        #expect(seen.thisDevice.value == "deleted" && seen.otherDevice.device == "desktop")
     }
 
     /// A reminder made on one device in a list another device deleted
@@ -190,7 +191,7 @@ import TestSupport
         defer { model.stop() }
         model.refresh()
         let item = try #require(model.state.items.first { $0.entry.recordID == note.id })
-        #expect(item.reason == "it went with what it was in (its list, or the reminder it was a subtask of), deleted on another device")
+        #expect(item.reason == "it went with what it was in (its list, or the reminder it was a subtask of), deleted on desktop")
         #expect(item.lostReminderValues != nil)
         #expect(item.thisDevice.value?.contains("Priority high") == true)
         #expect(item.thisDevice.value?.contains("Position") == false)
