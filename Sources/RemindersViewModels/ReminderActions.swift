@@ -37,11 +37,27 @@ enum ReminderActions {
                                     undo: .uncomplete(id: id))
             default:
                 environment.completions.cancelled(id)
-                return ActionResult(message: nil)
+                return try reopenedResult(environment, reminder: reminder, title: title)
             }
         } catch {
             return .failed(describe(error))
         }
+    }
+
+    /// What unticking did, with its undo: a completed reminder open again;
+    /// the latest completed copy of a series taken back, the series due at
+    /// that occurrence again. A tick taken back within its delay is itself
+    /// the undo of the tick: nothing to say.
+    private static func reopenedResult(_ environment: AppEnvironment, reminder: Reminder?, title: String?) throws -> ActionResult {
+        let name = "“\(title ?? "reminder")”"
+        guard let reminder, reminder.status == .completed else { return ActionResult(message: nil) }
+        if let seriesID = reminder.repeatOf,
+           try environment.writer.read({ db in try !Reminder.exists(db, key: reminder.id) }),
+           let series = try environment.writer.read({ db in try Reminder.fetchOne(db, key: seriesID) }) {
+            let due = series.dueDate.map { ", due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? ""
+            return ActionResult(message: "Took back the completion of \(name)\(due)", undo: .complete(id: seriesID))
+        }
+        return ActionResult(message: "Reopened \(name)", undo: .complete(id: reminder.id))
     }
 
     static func setFlag(_ environment: AppEnvironment, id: String, _ flagged: Bool) -> ActionResult {

@@ -109,6 +109,29 @@ import Testing
         #expect(try world.store.writer.read { try Reminder.fetchCount($0) } == 3)
     }
 
+    /// Unticking a completed reminder says so and can be undone; unticking
+    /// the latest completed copy of a series takes that completion back,
+    /// and its undo completes the occurrence again.
+    @Test func reopeningACompletedReminderOrCopySaysSoAndCanBeUndone() throws {
+        let (world, _, listID, id, detail) = try Self.callMom(completionDelay: 0)
+        try world.store.complete(id: id)
+        let reopened = detail.toggleCompletion(id: id)
+        #expect(reopened.message == "Reopened “Call mom”")
+        #expect(reopened.undo == .complete(id: id))
+        #expect(try world.status(of: id) == .incomplete)
+
+        let series = try world.store.createReminder(ReminderDraft(listID: listID, title: "Stretch", dueDate: DueDate("2026-03-02"),
+                                                                  repeatRule: "FREQ=DAILY"))
+        try world.store.complete(id: series.id)
+        let copyID = Repeats.occurrenceID(series: series.id, due: try #require(DueDate("2026-03-02")))
+        let tookBack = detail.toggleCompletion(id: copyID)
+        #expect(tookBack.message == "Took back the completion of “Stretch”, due 2026-03-02 again")
+        #expect(tookBack.undo == .complete(id: series.id))
+        #expect(try world.store.writer.read { try Reminder.fetchOne($0, key: series.id)?.dueDate } == DueDate("2026-03-02"))
+        _ = detail.undo(try #require(tookBack.undo))
+        #expect(try world.store.writer.read { try Reminder.fetchOne($0, key: series.id)?.dueDate } == DueDate("2026-03-03"))
+    }
+
     @Test func togglingBackBeforeTheDelayKeepsItIncomplete() async throws {
         let (world, clock, _, id, detail) = try Self.callMom(completionDelay: 0.2)
         detail.toggleCompletion(id: id)
