@@ -163,6 +163,10 @@ extension SyncEngine {
         if let known = meta?.lastKnown, known.changeTag == record.changeTag, !(meta?.isPendingSave ?? false) {
             return outcome
         }
+        // Another person's merge beat an edit of this user's (`LostEdit`).
+        if let known = meta?.lastKnown, record.fields[Self.lostEditsField] != nil {
+            outcome.conflicts += try logEditsLostHere(db, record: record, table: table, key: key, known: known)
+        }
         if let meta, meta.isPendingDelete {
             // Deleted here: the delete wins over the other side's edit,
             // logged with what the edit wrote. A delete a re-join sends
@@ -269,6 +273,13 @@ extension SyncEngine {
                 winner: resolved.outcomes[column] == .clientWon ? "local" : "remote",
                 remoteDevice: remoteName(of: record), resolvedAt: resolvedAt)
             outcome.conflicts += 1
+        }
+        // Another person's edits that lost here go with the next save, for
+        // their devices to log (`LostEdit`).
+        if tableName != Self.conflictTable {
+            try noteLostEdits(db, table: tableName, key: key, record: record,
+                              columns: table.columns.filter { resolved.outcomes[$0] == .clientWon },
+                              serverTime: { conflict.server.time($0) })
         }
         let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
         var editTimes: FieldMap<Int64> = [:]

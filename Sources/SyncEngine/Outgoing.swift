@@ -39,6 +39,7 @@ extension SyncEngine {
         var bytes = 0
         var zoneCache: [String: ZoneID] = [:]
         var fetchedThrough: [ZoneID: Int64?] = [:]
+        let lostEdits = try lostEditsToSend(db)
         passes: for (table, deletes) in passes where pendingRows < limit {
             let arguments: StatementArguments = [table.name, excluded[table.name]?.rowIDs ?? "[]",
                                                  excluded[table.name]?.names ?? "[]", limit - pendingRows]
@@ -78,6 +79,9 @@ extension SyncEngine {
                 var record: ServerRecord
                 if let known = meta.lastKnown {
                     record = known
+                    // A note of edits lost goes with one save only.
+                    record.fields[Self.lostEditsField] = nil
+                    record.fieldModificationTimes[Self.lostEditsField] = nil
                     if known.changeTag == nil {
                         // A re-join's save of a row the device held: refused
                         // if the row was deleted after this device's fetch,
@@ -110,6 +114,7 @@ extension SyncEngine {
                                           fields: values, fieldModificationTimes: times)
                 }
                 record.parent = parentID(parentKey, table: table, zone: zone)
+                if let lost = lostEdits[name] { record.fields[Self.lostEditsField] = .string(lost) }
                 bytes += record.encodedSize
                 if bytes > batchByteLimit, !batch.isEmpty { break passes }
                 batch.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: record, blobs: blobs, deleteID: nil))

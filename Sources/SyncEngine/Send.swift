@@ -311,6 +311,9 @@ struct SendRound {
                     switch result.saveResults[record.id] {
                     case .success(let saved)?:
                         try confirmSave(db, change: change, saved: saved)
+                        if record.fields[SyncEngine.lostEditsField] != nil {
+                            try engine.forgetLostEdits(db, table: change.table.name, key: change.key)
+                        }
                         report.sentSaves += 1
                         confirmed += 1
                     case .failure(.serverRecordChanged(let current))?:

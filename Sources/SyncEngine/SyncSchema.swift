@@ -113,6 +113,16 @@ enum SyncSchema {
                   problem TEXT NOT NULL,
                   PRIMARY KEY (recordName, zoneName, ownerName)
                 ) STRICT;
+
+                -- Another person's edits a merge here beat, as JSON
+                -- [LostEdit], sent with the row's next save so that their
+                -- devices log the loss (`LostEdit`).
+                CREATE TABLE IF NOT EXISTS sync_lost_edits (
+                  recordType TEXT NOT NULL,
+                  recordName TEXT NOT NULL,
+                  lost TEXT NOT NULL,
+                  PRIMARY KEY (recordType, recordName)
+                ) STRICT;
                 """)
         }
         try SyncState.set(db, "schemaVersion", version)

@@ -190,6 +190,51 @@ import TestSupport
         #expect(ConflictsViewModel.reason(entry) == "refused: “Groceries” is now read-only (alice changed your permission)")
     }
 
+    /// Bob's later edit beats Alice's: Bob's device logs it, and now so do
+    /// Alice's (both of them, as one entry), from her side, naming Bob's
+    /// device; putting her value back is an edit that reaches Bob.
+    @Test func theLosingSideOfAConflictWithAnotherPersonLogsItToo() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.sync()
+        try p.alice.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Oat milk", notes: "2 cartons"))
+        try p.alice.sync()
+        try p.alice2.sync()
+        p.bob.clock.advance(60_000)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Soy milk"))
+        try p.bob.sync()
+        let bobs = try p.bob.engine.conflicts().filter { $0.recordID == p.reminder.id }
+        #expect(bobs.map(\.field) == ["title"] && bobs.first?.winner == "local" && bobs.first?.remoteDevice == "alice@laptop")
+
+        try p.alice.sync()
+        try p.alice2.sync()
+        try p.alice.sync()
+        #expect(try p.alice.reminder(p.reminder.id)?.title == "Soy milk")
+        #expect(try p.alice.reminder(p.reminder.id)?.notes == "2 cartons")
+        for device in [p.alice, p.alice2] {
+            let entries = try device.engine.conflicts().filter { $0.recordID == p.reminder.id }
+            #expect(entries.count == 1, "\(device.name): \(entries)")
+            let entry = try #require(entries.first)
+            #expect(entry.field == "title" && entry.local == "Oat milk" && entry.remote == "Soy milk" && entry.winner == "remote")
+            #expect(entry.localDevice == "laptop" && entry.remoteDevice == "bob@desktop")
+            #expect(ConflictsViewModel.reason(entry) == "bob@desktop's edit is the later one")
+        }
+        // Once: the next saves carry no note, and nothing more is logged.
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(notes: "3 cartons"))
+        try p.bob.sync()
+        try p.alice.sync()
+        #expect(try p.alice.engine.conflicts().filter { $0.recordID == p.reminder.id }.count == 1)
+        #expect(try p.bob.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_lost_edits") } == 0)
+
+        let id = try #require(try p.alice.engine.conflicts().first { $0.recordID == p.reminder.id }?.id)
+        #expect(try p.alice.engine.restoreLosingValue(conflictID: id))
+        try p.alice.sync()
+        try p.bob.sync()
+        #expect(try p.bob.reminder(p.reminder.id)?.title == "Oat milk")
+        #expect(try p.bob.reminder(p.reminder.id)?.notes == "3 cartons")
+    }
+
     @Test func removedParticipantLosesTheListAndPendingEditsAreDroppedWithANote() throws {
         let p = try people()
         let share = try share(p, .readWrite)

@@ -1,0 +1,89 @@
+import CloudServer
+import Foundation
+import GRDB
+
+/// An edit of another person's that a merge on this device beat: the
+/// field, its edit time, and whose it was.
+///
+/// The conflict log syncs within one user's zone, so when Bob's later edit
+/// of a shared reminder beats Alice's, only Bob's devices would log it, and
+/// Alice's edit would simply be replaced on hers. Instead Bob's device
+/// sends, with the merged record, which of the server's fields lost to its
+/// own (`lostEditsField`); each of Alice's devices that knew the version
+/// that lost logs the entry from her side, under an id every one of her
+/// devices derives alike, so they are one entry. The note goes with the
+/// next save of the row only, and a later save leaves it out.
+struct LostEdit: Codable, Equatable {
+    /// The column.
+    var field: String
+    /// The edit time of the value that lost.
+    var time: Int64
+    /// Who made it.
+    var user: String
+    var device: String
+}
+
+extension SyncEngine {
+    /// The record field that carries a merge's `LostEdit`s to the server,
+    /// as JSON; no column is named so.
+    static let lostEditsField = "sync.lostEdits"
+
+    /// Notes, after a merge, the server's edits that lost to this device's
+    /// when another person made them (see `LostEdit`), for the row's next
+    /// save.
+    func noteLostEdits(_ db: Database, table: String, key: String, record: ServerRecord, columns: [String],
+                       serverTime: (String) -> Int64?) throws {
+        guard !columns.isEmpty, let user = record.modifiedByUser, user != userName, let device = record.modifiedByDevice
+        else { return }
+        let lost = columns.compactMap { column in serverTime(column).map { LostEdit(field: column, time: $0, user: user, device: device) } }
+        guard !lost.isEmpty else { return }
+        try db.executeCached("INSERT OR REPLACE INTO sync_lost_edits (recordType, recordName, lost) VALUES (?, ?, ?)",
+                             arguments: [table, key, String(decoding: try JSONEncoder().encode(lost), as: UTF8.self)])
+    }
+
+    /// The notes to send, by record name, read once for a batch; empty
+    /// (without reading the table twice) when there are none.
+    func lostEditsToSend(_ db: Database) throws -> [String: String] {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_lost_edits)")) == true else { return [:] }
+        var notes: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT recordType, recordName, lost FROM sync_lost_edits") {
+            notes[RecordCoder.recordName(table: row["recordType"], key: row["recordName"])] = row["lost"]
+        }
+        return notes
+    }
+
+    /// Forgets a row's notes once a save carried them.
+    func forgetLostEdits(_ db: Database, table: String, key: String) throws {
+        try db.executeCached("DELETE FROM sync_lost_edits WHERE recordType = ? AND recordName = ?", arguments: [table, key])
+    }
+
+    /// Logs, from this user's side, the edits of this user's that a fetched
+    /// record says lost to another person's merge, where this device knew
+    /// the version that lost (its last-known record has that edit time).
+    /// Returns how many it logged.
+    func logEditsLostHere(_ db: Database, record: ServerRecord, table: TableSchema, key: String, known: ServerRecord) throws -> Int {
+        guard case .string(let text)? = record.fields[Self.lostEditsField],
+              let lost = try? JSONDecoder().decode([LostEdit].self, from: Data(text.utf8)),
+              let log = tablesByName[Self.conflictTable] else { return 0 }
+        var logged = 0
+        for edit in lost where edit.user == userName && table.columns.contains(edit.field) {
+            guard known.fieldModificationTimes[edit.field] == edit.time, let winTime = record.fieldModificationTimes[edit.field],
+                  winTime != edit.time else { continue }
+            let id = String(Asset.digest(of: Data("lost to\u{1F}\(table.name)\u{1F}\(key)\u{1F}\(edit.field)\u{1F}\(edit.time)\u{1F}\(winTime)".utf8))
+                .prefix(32))
+            try db.executeCached("""
+                INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
+                                                      winner, localDevice, remoteDevice, resolvedAt)
+                VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, 'remote', ?, ?, ?)
+                """, arguments: [id, table.name, key, edit.field, RecordCoder.display(known.fields[edit.field]),
+                                 RecordCoder.display(record.fields[edit.field]), edit.time, winTime, edit.device,
+                                 remoteName(of: record), functions.wallClock()])
+            guard db.changesCount > 0 else { continue }
+            // Stamped at the start of time: the entries of this user's
+            // devices are one, and a later dismissal beats them.
+            try db.execute(sql: ChangeCapture.captureCreate(log, key: "?", at: "1"), arguments: [id])
+            logged += 1
+        }
+        return logged
+    }
+}
