@@ -54,8 +54,10 @@ final class HelpOverlay: Overlay {
     }
 
     /// The help's lines: a pure function of the key table, the screen's
-    /// contexts and the filter.
-    static func lines(keyMap: KeyMap, screenContexts: [KeyContext], filter: String, theme: Theme) -> [[Span]] {
+    /// contexts and the filter. A description longer than `width` leaves
+    /// goes on under itself, so a narrow terminal reads it whole.
+    static func lines(keyMap: KeyMap, screenContexts: [KeyContext], filter: String, theme: Theme,
+                      width: Int = .max) -> [[Span]] {
         let others = KeyContext.allCases.filter { !screenContexts.contains($0) }
         let current = keyMap.helpSections(for: screenContexts, filter: filter)
         let rest = keyMap.helpSections(for: others, filter: filter)
@@ -64,8 +66,15 @@ final class HelpOverlay: Overlay {
             for section in sections {
                 lines.append([Span(section.context.title, theme.onDialog(theme.heading))])
                 for binding in section.bindings {
-                    lines.append([Span("  " + DisplayWidth.pad(binding.keyLabel, to: 16), theme.onDialog(theme.accent)),
-                                  Span(binding.description, theme.onDialog(theme.text))])
+                    let label = "  " + DisplayWidth.pad(binding.keyLabel, to: 16)
+                    let room = width - DisplayWidth.of(label)
+                    let parts = room >= 20 && DisplayWidth.of(binding.description) > room
+                        ? DisplayWidth.wrap(binding.description, width: room, maxLines: 4) : [binding.description]
+                    for (index, part) in parts.enumerated() {
+                        lines.append([Span(index == 0 ? label : String(repeating: " ", count: DisplayWidth.of(label)),
+                                           theme.onDialog(theme.accent)),
+                                      Span(part, theme.onDialog(theme.text))])
+                    }
                 }
                 lines.append([])
             }
@@ -89,7 +98,8 @@ final class HelpOverlay: Overlay {
         buffer.draw([Span("Filter: ", theme.onDialog(theme.label))], row: inside.row, column: inside.column)
         filter.draw(into: &buffer, row: inside.row, column: inside.column + 8, width: inside.width - 8,
                     style: theme.focusedField, focused: true, placeholder: "type to filter", placeholderStyle: theme.dim)
-        let lines = Self.lines(keyMap: app.keyMap, screenContexts: screenContexts, filter: filter.text, theme: theme)
+        let lines = Self.lines(keyMap: app.keyMap, screenContexts: screenContexts, filter: filter.text, theme: theme,
+                               width: inside.width)
         let height = inside.height - 3
         pageHeight = height
         scrollTop = max(0, min(scrollTop, lines.count - height))
