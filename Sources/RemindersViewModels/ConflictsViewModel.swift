@@ -93,7 +93,9 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// from here (deleted, or gone with its list) whose edited side the log
     /// kept as values. Nil otherwise.
     public var lostReminderValues: [(column: String, value: String)]? {
-        guard winner == .delete, isGone, entry.recordType == Reminder.databaseTableName else { return nil }
+        // Not an edit a share refused: the reminder may still be the
+        // owner's, and a copy here would be a second record of it.
+        guard winner == .delete, isGone, entry.cause == nil, entry.recordType == Reminder.databaseTableName else { return nil }
         return ConflictEntry.keptValues(entry.local) ?? ConflictEntry.keptValues(entry.remote)
     }
 

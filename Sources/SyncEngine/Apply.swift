@@ -330,6 +330,7 @@ extension SyncEngine {
             try db.executeCached("""
                 UPDATE sync_conflicts SET remoteDevice = ?
                 WHERE recordType = ? AND recordName = ? AND winner = 'delete' AND remote = 'deleted' AND remoteDevice IS NULL
+                  AND NOT isDismissed
                 """, arguments: [deleter, tableName, key])
         }
     }
@@ -441,6 +442,7 @@ extension SyncEngine {
                 if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
             }
             try forgetWaitingAssets(db, inZone: zone)
+            for meta in metas { try forgetLostEdits(db, table: meta.recordType, key: meta.recordName) }
             for held in try Row.fetchAll(db, sql: "SELECT recordType, recordName, record FROM sync_held_records") {
                 guard try RecordCoder.decode(held["record"]).id.zoneID == zone else { continue }
                 try db.execute(sql: "DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?",

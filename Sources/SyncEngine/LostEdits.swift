@@ -30,12 +30,25 @@ extension SyncEngine {
 
     /// Notes, after a merge, the server's edits that lost to this device's
     /// when another person made them (see `LostEdit`), for the row's next
-    /// save.
+    /// save, with any noted before and not sent yet.
+    ///
+    /// A record names only who saved it last, not who set each field: an
+    /// edit is taken for the last saver's only when it is the newest of the
+    /// record's (a save stamps its own edits later than all it had seen).
+    /// A merge saved by another person can still name them for an edit
+    /// they merged in; the receiving side checks too (`logEditsLostHere`).
     func noteLostEdits(_ db: Database, table: String, key: String, record: ServerRecord, columns: [String],
                        serverTime: (String) -> Int64?) throws {
-        guard !columns.isEmpty, let user = record.modifiedByUser, user != userName, let device = record.modifiedByDevice
-        else { return }
-        let lost = columns.compactMap { column in serverTime(column).map { LostEdit(field: column, time: $0, user: user, device: device) } }
+        guard !columns.isEmpty, let user = record.modifiedByUser, user != userName, let device = record.modifiedByDevice,
+              let newest = record.fieldModificationTimes.values.max() else { return }
+        var lost = try String.fetchOne(db.cachedStatement(sql: "SELECT lost FROM sync_lost_edits WHERE recordType = ? AND recordName = ?"),
+                                       arguments: [table, key])
+            .flatMap { try? JSONDecoder().decode([LostEdit].self, from: Data($0.utf8)) } ?? []
+        for column in columns {
+            guard let time = serverTime(column), time == newest else { continue }
+            lost.removeAll { $0.field == column }
+            lost.append(LostEdit(field: column, time: time, user: user, device: device))
+        }
         guard !lost.isEmpty else { return }
         try db.executeCached("INSERT OR REPLACE INTO sync_lost_edits (recordType, recordName, lost) VALUES (?, ?, ?)",
                              arguments: [table, key, String(decoding: try JSONEncoder().encode(lost), as: UTF8.self)])
@@ -52,17 +65,19 @@ extension SyncEngine {
         return notes
     }
 
-    /// Forgets a row's notes once a save carried them.
+    /// Forgets a row's notes once the server answered the save that carried
+    /// them (taken, refused, or a newer version to merge, which notes
+    /// again what loses then): they never ride with a later save.
     func forgetLostEdits(_ db: Database, table: String, key: String) throws {
         try db.executeCached("DELETE FROM sync_lost_edits WHERE recordType = ? AND recordName = ?", arguments: [table, key])
     }
 
     /// Logs, from this user's side, the edits of this user's that a fetched
     /// record says lost to another person's merge, where this device knew
-    /// the version that lost (its last-known record has that edit time).
-    /// Returns how many it logged.
+    /// the version that lost: its last-known record has that edit time and
+    /// was saved by this user. Returns how many it logged.
     func logEditsLostHere(_ db: Database, record: ServerRecord, table: TableSchema, key: String, known: ServerRecord) throws -> Int {
-        guard case .string(let text)? = record.fields[Self.lostEditsField],
+        guard known.modifiedByUser == userName, case .string(let text)? = record.fields[Self.lostEditsField],
               let lost = try? JSONDecoder().decode([LostEdit].self, from: Data(text.utf8)),
               let log = tablesByName[Self.conflictTable] else { return 0 }
         var logged = 0

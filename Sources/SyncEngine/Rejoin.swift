@@ -175,6 +175,7 @@ extension SyncEngine {
         // from 0 brings what the new server has.
         try db.execute(sql: "DELETE FROM sync_held_records")
         try db.execute(sql: "DELETE FROM sync_waiting_assets")
+        try db.execute(sql: "DELETE FROM sync_lost_edits")
         for table in tables {
             // Versions of records kept without a row (one the schema
             // refused): nothing here to send.

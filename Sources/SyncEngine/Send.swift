@@ -308,12 +308,16 @@ struct SendRound {
             try engine.advanceMark(db, to: result.head)
             for change in changes {
                 if let record = change.record {
+                    // A note of edits lost goes with one answered save (`LostEdit`).
+                    if record.fields[SyncEngine.lostEditsField] != nil, let answer = result.saveResults[record.id] {
+                        switch answer {
+                        case .failure(.assetUnavailable), .failure(.batchRequestFailed): break
+                        default: try engine.forgetLostEdits(db, table: change.table.name, key: change.key)
+                        }
+                    }
                     switch result.saveResults[record.id] {
                     case .success(let saved)?:
                         try confirmSave(db, change: change, saved: saved)
-                        if record.fields[SyncEngine.lostEditsField] != nil {
-                            try engine.forgetLostEdits(db, table: change.table.name, key: change.key)
-                        }
                         report.sentSaves += 1
                         confirmed += 1
                     case .failure(.serverRecordChanged(let current))?:
@@ -394,6 +398,7 @@ struct SendRound {
     }
 
     private func confirmDelete(_ db: Database, change: OutgoingChange) throws {
+        try engine.forgetLostEdits(db, table: change.table.name, key: change.key)
         guard let current = try Metadata.fetch(db, type: change.table.name, name: change.key) else { return }
         if current.isPendingDelete {
             try engine.rememberDelete(db, table: change.table.name, key: change.key, zone: change.deleteID?.zoneID,

@@ -58,7 +58,14 @@ extension SyncEngine {
         let waiting = try writer.read { db in
             try Row.fetchAll(db, sql: "SELECT record FROM sync_waiting_assets").map { try RecordCoder.decode($0["record"]) }
         }
-        for record in waiting {
+        retrying: for record in waiting {
+            // The row it belongs to is gone here (a list deleted): so is the
+            // wait; the list's cover comes again with the list, if ever.
+            if let parent = record.parent, let (parentTable, parentKey) = RecordCoder.split(parent.recordName),
+               try writer.read({ db in try !rowExists(db, table: parentTable, key: parentKey) }) {
+                try applyWrite { db in try forgetWaitingAssets(db, of: CollectionOfOne(record.id)) }
+                continue
+            }
             var assets: [String: Data] = [:]
             var problem: String?
             for case .asset(let asset) in record.fields.values where assets[asset.sha256] == nil {
@@ -67,8 +74,10 @@ extension SyncEngine {
                 } catch CloudError.assetUnavailable(let why) {
                     problem = why
                     break
-                } catch let error as CloudError {
-                    throw SyncError.server(error)
+                } catch {
+                    // The fetch before went through: a failure here fails
+                    // no sync, and the next one tries again.
+                    break retrying
                 }
             }
             try applyWrite { db in

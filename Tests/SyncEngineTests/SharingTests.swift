@@ -235,6 +235,33 @@ import TestSupport
         #expect(try p.bob.reminder(p.reminder.id)?.notes == "3 cartons")
     }
 
+    /// A record names only its last saver: when the edit that lost is not
+    /// the newest of the record's, it may not be theirs, and nobody is
+    /// told rather than the wrong person.
+    @Test func anEditThatLostIsNotPinnedOnWhoeverSavedLast() throws {
+        let p = try people()
+        let carol = try Device("tablet", user: "carol", server: p.server, clock: TestClock(1_800_000_000_300))
+        let share = try p.alice.engine.share(table: "remindersLists", key: p.list.id, with: [("bob", .readWrite), ("carol", .readWrite)])
+        try p.bob.engine.acceptShare(id: share.id)
+        try carol.engine.acceptShare(id: share.id)
+        try p.bob.sync()
+        try carol.sync()
+        try p.alice.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Oat milk"))
+        try p.alice.sync()
+        carol.clock.advance(30_000)
+        try carol.sync()
+        try carol.store.setFlag(id: p.reminder.id, true)
+        try carol.sync()
+        p.bob.clock.advance(60_000)
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Soy milk"))
+        try p.bob.sync()
+        #expect(try p.bob.engine.conflicts().contains { $0.recordID == p.reminder.id && $0.field == "title" })
+        try carol.sync()
+        try p.alice.sync()
+        #expect(try carol.engine.conflicts().filter { $0.recordID == p.reminder.id }.isEmpty)
+        #expect(try carol.reminder(p.reminder.id)?.title == "Soy milk")
+    }
+
     @Test func removedParticipantLosesTheListAndPendingEditsAreDroppedWithANote() throws {
         let p = try people()
         let share = try share(p, .readWrite)

@@ -114,6 +114,18 @@ import TestSupport
         #expect(try c.export() == a.export())
     }
 
+    /// The list deleted on the device where its cover waits: the wait ends
+    /// with it (it named a list that no longer exists, at every sync).
+    @Test func aListDeletedHereEndsTheWaitOfItsCover() throws {
+        let (_, server, list, _, _) = try gardenWithDamagedCover("missing")
+        let c = try Device("C", server: server)
+        try c.sync()
+        #expect(try c.engine.waitingAssets().count == 1)
+        _ = try c.store.deleteList(id: list.id)
+        try c.sync()
+        #expect(try c.engine.waitingAssets().isEmpty)
+    }
+
     /// A device that sets a cover of its own on the list whose cover waits:
     /// its cover wins, as a later edit does, and the wait ends.
     @Test func aCoverSetWhileOneWaitsWins() throws {
