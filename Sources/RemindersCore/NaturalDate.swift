@@ -300,6 +300,11 @@ public struct NaturalDate: Sendable {
             }
             return (try apply(span, phrase: raw[index], text: text), 1)
         }
+        // Typed as a date, `3d` and `1w` are `+3d` and `+1w` (at the end of
+        // a title, "Buy 2 3d glasses" keeps its words).
+        if typedAsADate, let span = try compactSpan(word, text: text) {
+            return (try apply(span, phrase: raw[index], text: text), 1)
+        }
         if let month = Self.months[word] {
             guard let next, let day = Self.dayOfMonth(next) else {
                 throw failure(text, .incomplete(raw[index], .dayOfMonth))

@@ -117,6 +117,10 @@ struct NaturalDateTests {
         ("this weekend", "2026-11-28"),
         ("next weekend", "2026-12-05"),
         ("this weekend 10am", "2026-11-28T10:00"),
+        // Typed as a date, a length alone counts from now, as with +.
+        ("1w", "2026-12-02"),
+        ("3d", "2026-11-28"),
+        ("2h", "2026-11-25T12:17"),
     ])
     func readsWhatPeopleType(text: String, expected: String) {
         #expect(read(text) == expected, "\(text)")

@@ -42,6 +42,7 @@ struct QuickAddTests {
         ("Meet Ann at 3", "Meet Ann | 2026-11-25T15:00 |  | - | - | -"),
         ("Plan the weekend", "Plan the weekend | - |  | - | - | -"),
         ("Stand by", "Stand by | - |  | - | - | -"),
+        ("Buy 3d glasses", "Buy 3d glasses | - |  | - | - | -"),      // a length needs its + in a title
         ("Due fri", "Due | 2026-11-27 |  | - | - | -"),
         // At the start or in the middle, only what cannot be a title word.
         ("Tomorrow call mom", "call mom | 2026-11-26 |  | - | - | -"),
