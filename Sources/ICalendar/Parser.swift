@@ -14,6 +14,11 @@ public enum ICalParser {
     /// `topLevel` when it is given (an iCalendar stream is one or more
     /// VCALENDAR objects).
     public static func parse(_ bytes: [UInt8], topLevel: String? = "VCALENDAR") throws(ICalError) -> [ICalComponent] {
+        // An image or an archive is named as such, not by the first byte
+        // that breaks a line's rules (a carriage return, say).
+        if let topLevel, bytes.prefix(512).contains(0) {
+            throw ICalError(line: 1, "not iCalendar: it holds binary data, not text starting with BEGIN:\(topLevel)")
+        }
         var reader = Reader(bytes: bytes)
         var roots: [ICalComponent] = []
         var stack: [ICalComponent] = []

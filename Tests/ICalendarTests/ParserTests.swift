@@ -58,6 +58,11 @@ import TestSupport
         #expect(error("hello\r\n")?.description == "line 1: not iCalendar: it does not start with BEGIN:VCALENDAR")
         #expect(error("BEGIN:VCARD\r\nEND:VCARD\r\n")?.message.contains("not iCalendar") == true)
         #expect(error("{\"json\": 1}")?.message.contains("not iCalendar") == true)
+        // An image: named as binary, not by the carriage return in its header.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        #expect(throws: ICalError(line: 1, "not iCalendar: it holds binary data, not text starting with BEGIN:VCALENDAR")) {
+            try ICalParser.parse(png)
+        }
         #expect(error("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n")?.line == 3)
         #expect(error("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\n")?.description == "line 2: BEGIN:VTODO is never ended")
         #expect(error("BEGIN:VCALENDAR\r\nSUMMARY\r\nEND:VCALENDAR\r\n")?.line == 2)
