@@ -1,8 +1,9 @@
+import Foundation
 import GRDB
 
 /// Turns what a user typed for a LIST or REMINDER argument into an id:
 /// a full id, a unique id prefix of 4 or more characters, or a unique exact
-/// title (case-insensitive).
+/// title (case-insensitive; accents too when nothing else matched).
 public enum Resolver {
     public static func list(_ db: Database, _ text: String) throws -> String {
         try resolve(db, text, table: "remindersLists", kind: "list")
@@ -43,6 +44,18 @@ public enum Resolver {
                 throw CoreError.ambiguous("\(kind) id prefix '\(needle)' is ambiguous: \(describe(byPrefix)); type more of it")
             }
         }
+        // Last, a title that differs only in accents ("brotchen" for
+        // "Brötchen"), as search finds it: looked for only when nothing
+        // else matched, among titles of about its length.
+        let folded = Self.folded(needle)
+        let alike = try Row.fetchAll(db, sql: """
+            SELECT id, title, \(completedColumn(table)) FROM \(table) WHERE length(title) BETWEEN ? AND ? ORDER BY id
+            """, arguments: [needle.count - 4, needle.count + 4])
+            .filter { Self.folded($0["title"]) == folded }
+        if alike.count == 1 { return alike[0]["id"] }
+        if alike.count > 1 {
+            throw CoreError.ambiguous("\(kind) '\(needle)' is ambiguous: \(describe(Array(alike.prefix(5)))); use an id")
+        }
         if needle.count < 4, needle.allSatisfy(\.isHexDigit) {
             throw CoreError.invalidInput("no \(kind) is titled '\(needle)', and an id prefix needs at least 4 characters")
         }
@@ -50,6 +63,11 @@ public enum Resolver {
         let hint = table == Reminder.databaseTableName
             ? "'reminders search WORDS' finds one by the words in it" : "'reminders lists' shows them"
         throw CoreError.notFound("no \(kind) matches '\(needle)'; \(hint)")
+    }
+
+    /// A title without case or accents.
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// Whether a row is completed, for the candidates an ambiguity lists

@@ -44,6 +44,11 @@ struct ScriptedSessionTests {
         try cli.ok("edit", twin1, "--list", "Groceries")
         try cli.ok("list", "edit", "Work", "--title", "Office", "--color", "#123ABC")
 
+        // A title typed without its accents still names it.
+        let rolls = try cli.ok("add", "Brötchen kaufen", "--list", "Groceries")
+        #expect(try cli.ok("complete", "brotchen KAUFEN").contains("Brötchen kaufen"))
+        try cli.ok("delete", rolls)
+
         // Words that name a reminder rather than a list show it whole.
         let shown = try cli.ok("show", "write report").split(separator: "\n").map(String.init)
         #expect(shown.first == "“Write report” (\(report.prefix(8))) in Office", "\(shown)")
