@@ -193,9 +193,7 @@ public final class ConflictsViewModel: ViewModel {
         guard let values = item.lostReminderValues else { return .failed(item.whyNoOtherValue) }
         let defaultList = environment.defaultList
         return perform {
-            let lists = try environment.writer.read { db in
-                try RemindersList.order(Column("position"), Column("id")).fetchAll(db)
-            }
+            let lists = try environment.writer.read(Queries.listsInOrder)
             let chosen = listID.flatMap { id in lists.first { $0.id == id } }
                 ?? ReminderFormViewModel.defaultList(in: lists, named: defaultList)
             guard let list = chosen else { return .failed("There is no list to put it in: make one on Home first") }

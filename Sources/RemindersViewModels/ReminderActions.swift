@@ -51,9 +51,10 @@ enum ReminderActions {
     private static func reopenedResult(_ environment: AppEnvironment, reminder: Reminder?, title: String?) throws -> ActionResult {
         let name = "“\(title ?? "reminder")”"
         guard let reminder, reminder.status == .completed else { return ActionResult(message: nil) }
-        if let seriesID = reminder.repeatOf,
-           try environment.writer.read({ db in try !Reminder.exists(db, key: reminder.id) }),
-           let series = try environment.writer.read({ db in try Reminder.fetchOne(db, key: seriesID) }) {
+        // The copy is gone when its completion was taken back.
+        if let seriesID = reminder.repeatOf, let series = try environment.writer.read({ db in
+            try Reminder.exists(db, key: reminder.id) ? nil : try Reminder.fetchOne(db, key: seriesID)
+        }) {
             let due = series.dueDate.map { ", due \($0.description.replacingOccurrences(of: "T", with: " ")) again" } ?? ""
             return ActionResult(message: "Took back the completion of \(name)\(due)", undo: .complete(id: seriesID))
         }

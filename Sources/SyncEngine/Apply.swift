@@ -81,6 +81,15 @@ extension SyncEngine {
         error.resultCode == .SQLITE_CONSTRAINT || error.resultCode == .SQLITE_MISMATCH
     }
 
+    /// What an unguarded page meets when one of its records must be set
+    /// aside (`applyFetched`: refused, or waiting for its asset): the
+    /// page is applied again record by record.
+    static func setsARecordAside(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return isRefusal(error) }
+        if case CloudError.assetUnavailable? = error as? CloudError { return true }
+        return false
+    }
+
     /// Applies a fetched (or conflicting) server record: inserts it, updates
     /// the changed columns, or merges it with pending local edits.
     ///

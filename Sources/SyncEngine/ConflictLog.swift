@@ -228,7 +228,23 @@ extension SyncEngine {
     /// one that fetched it as an orphan (`logWentWithParent`) may both
     /// see it go, and their entries are then one record.
     static func wentWithParentEntryID(table: String, key: String) -> String {
-        String(Asset.digest(of: Data("went with its parent\u{1F}\(table)\u{1F}\(key)".utf8)).prefix(32))
+        derivedEntryID("went with its parent", table, key)
+    }
+
+    /// An entry id every device of the user derives alike from `parts`.
+    static func derivedEntryID(_ parts: String...) -> String {
+        String(Asset.digest(of: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(32))
+    }
+
+    /// Marks the entry just inserted under a derived id (`INSERT OR
+    /// IGNORE`: nothing when another device's came first) for sending,
+    /// stamped at the start of time, as the delete trigger stamps its own
+    /// (see `ChangeCapture.deleteTrigger`): two devices' entries merge as
+    /// one, and a later dismissal beats either. Whether it was inserted.
+    func captureDerivedEntry(_ db: Database, id: String) throws -> Bool {
+        guard db.changesCount > 0, let log = tablesByName[Self.conflictTable] else { return false }
+        try db.execute(sql: ChangeCapture.captureCreate(log, key: "?", at: "1"), arguments: [id])
+        return true
     }
 
     /// A record made elsewhere that this device drops with a parent that
@@ -246,11 +262,7 @@ extension SyncEngine {
                                                   winner, localDevice, remoteDevice, resolvedAt)
             VALUES (?, ?, ?, '*', NULL, ?, 'deleted with its parent', NULL, NULL, 'delete', ?, NULL, ?)
             """, arguments: [id, table.name, key, Self.encodeKept(pairs) ?? "edited", device, functions.wallClock()])
-        guard db.changesCount > 0, let log = tablesByName[Self.conflictTable] else { return }
-        // Stamped at the start of time, as the trigger stamps its own (see
-        // `ChangeCapture.deleteTrigger`): two devices' entries merge as one,
-        // and a later dismissal beats either.
-        try db.execute(sql: ChangeCapture.captureCreate(log, key: "?", at: "1"), arguments: [id])
+        _ = try captureDerivedEntry(db, id: id)
     }
 
     /// Who made a version, as the log names the other side: the device,

@@ -122,19 +122,17 @@ struct FetchRound {
             let (pageReport, bulkAfter) = try engine.applyWrite { db -> (SyncReport, Bool) in
                 try cache.widen(db, forPageOf: page.changed.count + page.deleted.count)
                 let bulk = try bulkLoading || engine.beginBulkLoad(db, firstPage: token == nil, records: page.changed.count)
-                // The whole page at once, and only if a record is refused
-                // again record by record: a savepoint per record costs
-                // more than the record (the search index flushes at each).
+                // The whole page at once, and only if a record is set aside
+                // (refused, or waiting for its asset) again record by
+                // record: a savepoint per record costs more than the record
+                // (the search index flushes at each).
                 var pageReport = SyncReport()
                 do {
                     try db.inSavepoint {
                         pageReport = try engine.applyPage(db, page, assets: assets, guarded: false, known: known)
                         return .commit
                     }
-                } catch let error as DatabaseError where SyncEngine.isRefusal(error) {
-                    pageReport = try engine.applyPage(db, page, assets: assets, guarded: true)
-                } catch CloudError.assetUnavailable {
-                    // Record by record, the one whose asset is lost set aside.
+                } catch let error where SyncEngine.setsARecordAside(error) {
                     pageReport = try engine.applyPage(db, page, assets: assets, guarded: true)
                 }
                 if engine.repair != nil, pageReport.receivedSaves + pageReport.receivedDeletes > 0 {

@@ -78,14 +78,12 @@ extension SyncEngine {
     /// was saved by this user. Returns how many it logged.
     func logEditsLostHere(_ db: Database, record: ServerRecord, table: TableSchema, key: String, known: ServerRecord) throws -> Int {
         guard known.modifiedByUser == userName, case .string(let text)? = record.fields[Self.lostEditsField],
-              let lost = try? JSONDecoder().decode([LostEdit].self, from: Data(text.utf8)),
-              let log = tablesByName[Self.conflictTable] else { return 0 }
+              let lost = try? JSONDecoder().decode([LostEdit].self, from: Data(text.utf8)) else { return 0 }
         var logged = 0
         for edit in lost where edit.user == userName && table.columns.contains(edit.field) {
             guard known.fieldModificationTimes[edit.field] == edit.time, let winTime = record.fieldModificationTimes[edit.field],
                   winTime != edit.time else { continue }
-            let id = String(Asset.digest(of: Data("lost to\u{1F}\(table.name)\u{1F}\(key)\u{1F}\(edit.field)\u{1F}\(edit.time)\u{1F}\(winTime)".utf8))
-                .prefix(32))
+            let id = Self.derivedEntryID("lost to", table.name, key, edit.field, String(edit.time), String(winTime))
             try db.executeCached("""
                 INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
                                                       winner, localDevice, remoteDevice, resolvedAt)
@@ -93,11 +91,7 @@ extension SyncEngine {
                 """, arguments: [id, table.name, key, edit.field, RecordCoder.display(known.fields[edit.field]),
                                  RecordCoder.display(record.fields[edit.field]), edit.time, winTime, edit.device,
                                  remoteName(of: record), functions.wallClock()])
-            guard db.changesCount > 0 else { continue }
-            // Stamped at the start of time: the entries of this user's
-            // devices are one, and a later dismissal beats them.
-            try db.execute(sql: ChangeCapture.captureCreate(log, key: "?", at: "1"), arguments: [id])
-            logged += 1
+            if try captureDerivedEntry(db, id: id) { logged += 1 }
         }
         return logged
     }

@@ -93,12 +93,8 @@ struct AddCommand: ParsableCommand {
             listID = parent.remindersListID
         } else if let named = try line.list(in: lists) {
             listID = named.id
-        } else if !settings.defaultList.value.isEmpty {
-            listID = try settings.blamingFile(settings.defaultList) { try context.list(settings.defaultList.value) }
-        } else if let first = lists.first {
-            listID = first.id
         } else {
-            throw CoreError.notFound("there is no list to add to: make one with `reminders list add TITLE`")
+            listID = try context.defaultListID(settings, lists: lists, purpose: "add to")
         }
         let dueDate = try due.map { try dates.parse($0) } ?? line.due
         let draft = ReminderDraft(

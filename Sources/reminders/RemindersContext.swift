@@ -195,3 +195,19 @@ extension Location {
         return .remote(url, credential)
     }
 }
+
+extension RemindersContext {
+    /// The list a reminder goes to when none is named: the config file's
+    /// default list, else the first of `lists` (Home's order); `purpose`
+    /// words the error when there is none ("add to").
+    func defaultListID(_ settings: EffectiveSettings, lists: [RemindersList], purpose: String) throws -> String {
+        if !settings.defaultList.value.isEmpty {
+            return try settings.blamingFile(settings.defaultList) { try list(settings.defaultList.value) }
+        }
+        guard let first = lists.first else {
+            throw CoreError.notFound("there is no list to \(purpose): make one with `reminders list add TITLE`")
+        }
+        return first.id
+    }
+}
+

@@ -170,17 +170,9 @@ struct ConflictsCommand: ParsableCommand {
 
     /// Puts back a reminder a delete took, in `--list` or the default list.
     private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
-        let settings = try EffectiveSettings(common: common)
-        let listID: String
-        if let list {
-            listID = try context.list(list)
-        } else if !settings.defaultList.value.isEmpty {
-            listID = try settings.blamingFile(settings.defaultList) { try context.list(settings.defaultList.value) }
-        } else if let first = try context.read({ db in try RemindersList.order(Column("position"), Column("id")).fetchOne(db) }) {
-            listID = first.id
-        } else {
-            throw CoreError.notFound("there is no list to put it back in: make one with `reminders list add TITLE`")
-        }
+        let listID = try list.map { try context.list($0) }
+            ?? context.defaultListID(try EffectiveSettings(common: common), lists: try context.read(Queries.listsInOrder),
+                                     purpose: "put it back in")
         let reminder = try context.store.restoreLost(id: item.entry.recordID, values: values, listID: listID)
         try context.engine.dismissConflict(id: item.entry.id)
         let listTitle = try context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID
