@@ -221,8 +221,9 @@ public struct RemoteDatabase: CloudDatabase {
         return Dictionary(outcomes.map { ($0.zone, $0.result) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
-        let response = try call(.modifyRecords(saving: saving, deleting: deleting))
+    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID], deletedThrough: [RecordID: Int64]) throws -> ModifyRecordsResult {
+        let response = try call(.modifyRecords(saving: saving, deleting: deleting,
+                                               deletedThrough: WireDeleteTime.list(deleting, deletedThrough)))
         guard case .modified(let result) = response else { throw unexpected(response) }
         return result.result(sent: saving)
     }

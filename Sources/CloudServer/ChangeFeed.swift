@@ -126,9 +126,7 @@ struct ChangeFeed {
         for row in rows.prefix(limit) {
             let stored = try StoredRecord(row: row)
             if stored.isDeleted {
-                changes.deleted.append(RecordDeletion(id: stored.record.id, recordType: stored.record.recordType,
-                                                      deletedByUser: stored.record.modifiedByUser?.nonEmpty,
-                                                      deletedByDevice: stored.record.modifiedByDevice?.nonEmpty))
+                changes.deleted.append(stored.deletion)
             } else {
                 changes.changed.append(stored.record)
             }
@@ -168,11 +166,14 @@ struct ChangeFeed {
             last = try row.integer(0)
             if try row.bool(1), try row.bool(4) {
                 changes.changed.append(try StoredRecord(row: row, at: 7).record)
+            } else if try row.optionalText(5) != nil {
+                // Deleted: the tombstone says by whom, and against what.
+                var deletion = try StoredRecord(row: row, at: 7).deletion
+                deletion.id = RecordID(recordName: try row.text(3), zoneID: zone)
+                deletion.recordType = try row.text(2)
+                changes.deleted.append(deletion)
             } else {
-                changes.deleted.append(RecordDeletion(
-                    id: RecordID(recordName: try row.text(3), zoneID: zone),
-                    recordType: try row.text(2),
-                    deletedByUser: try row.optionalText(5)?.nonEmpty, deletedByDevice: try row.optionalText(6)?.nonEmpty))
+                changes.deleted.append(RecordDeletion(id: RecordID(recordName: try row.text(3), zoneID: zone), recordType: try row.text(2)))
             }
         }
         changes.token = token(after: position, lastDelivered: last, moreComing: moreComing)

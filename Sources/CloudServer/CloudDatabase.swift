@@ -55,12 +55,19 @@ public struct RecordDeletion: Hashable, Sendable {
     /// store from before tombstones were read for it).
     public var deletedByUser: String?
     public var deletedByDevice: String?
+    /// The newest field edit time of the version the delete was made
+    /// against, as the deleting device sent it: a version of the record
+    /// whose every field was written later was made again after the
+    /// delete, which must not take it. Nil when not sent.
+    public var deletedThrough: Int64?
 
-    public init(id: RecordID, recordType: String, deletedByUser: String? = nil, deletedByDevice: String? = nil) {
+    public init(id: RecordID, recordType: String, deletedByUser: String? = nil, deletedByDevice: String? = nil,
+                deletedThrough: Int64? = nil) {
         self.id = id
         self.recordType = recordType
         self.deletedByUser = deletedByUser
         self.deletedByDevice = deletedByDevice
+        self.deletedThrough = deletedThrough
     }
 }
 
@@ -139,7 +146,10 @@ public protocol CloudDatabase: Sendable {
     /// a new record has a nil change tag, an existing one must carry the
     /// server's current change tag. Atomic per zone. Throws
     /// `limitExceeded` for more than 400 records or 2 MB in one request.
-    func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult
+    /// `deletedThrough` gives a delete the newest field edit time of the
+    /// version it was made against, kept on its tombstone
+    /// (`RecordDeletion.deletedThrough`).
+    func modifyRecords(saving: [ServerRecord], deleting: [RecordID], deletedThrough: [RecordID: Int64]) throws -> ModifyRecordsResult
 
     /// Which store answers, with the commit at `sequence` (the head a
     /// device last saw), so a device can tell a server that was reset,
@@ -191,4 +201,11 @@ public protocol CloudDatabase: Sendable {
     /// "Bob" is not "bob". A share may invite a name nobody uses yet; this
     /// lets the inviter be told so.
     func knownUsers(among names: [String]) throws -> Set<String>
+}
+
+extension CloudDatabase {
+    /// Saves and deletes records, the deletes without their versions' times.
+    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
+        try modifyRecords(saving: saving, deleting: deleting, deletedThrough: [:])
+    }
 }

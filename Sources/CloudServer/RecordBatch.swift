@@ -13,6 +13,7 @@ struct RecordBatch {
     let database: StoreDatabase
     let saves: [ServerRecord]
     let deletes: [RecordID]
+    let deletedThrough: [RecordID: Int64]
 
     private var store: any RecordStore { database.store }
     private var userName: String { database.userName }
@@ -88,13 +89,13 @@ struct RecordBatch {
                     }
                     guard failures.isEmpty else { return false }
                     for stored in doomed {
-                        changed[stored.record.id] = try context.tombstone(stored)
+                        changed[stored.record.id] = try context.tombstone(stored, through: deletedThrough[stored.record.id])
                         try context.deleteShares(rootedAt: stored.record.id)
                         moved.insert(stored.record.id)
                     }
                     for id in absent {
                         let unknown = StoredRecord(record: ServerRecord(id: id, recordType: ""), sequence: 0, isDeleted: true)
-                        changed[id] = try context.tombstone(unknown)
+                        changed[id] = try context.tombstone(unknown, through: deletedThrough[id])
                     }
                     try SharedVisibility(context: context).refresh(subtreesOf: moved, changed: changed)
                     return true

@@ -113,8 +113,8 @@ public struct StoreDatabase: CloudDatabase {
 
     // MARK: Records
 
-    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
-        try RecordBatch(database: self, saves: saving, deletes: deleting).run()
+    public func modifyRecords(saving: [ServerRecord], deleting: [RecordID], deletedThrough: [RecordID: Int64]) throws -> ModifyRecordsResult {
+        try RecordBatch(database: self, saves: saving, deletes: deleting, deletedThrough: deletedThrough).run()
     }
 
     public func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity {

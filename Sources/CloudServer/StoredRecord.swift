@@ -15,6 +15,18 @@ struct StoredRecord {
         modifiedByUser, modifiedByDevice, sequence, isDeleted
         """
 
+    /// A tombstone's only field time, under a name no record field can
+    /// have: the newest edit time of the version its delete was made
+    /// against (`RecordDeletion.deletedThrough`), when the device sent it.
+    static let deletedThroughKey = "sync.deletedThrough"
+
+    /// The deletion a fetch reports for a tombstone.
+    var deletion: RecordDeletion {
+        RecordDeletion(id: record.id, recordType: record.recordType, deletedByUser: record.modifiedByUser?.nonEmpty,
+                       deletedByDevice: record.modifiedByDevice?.nonEmpty,
+                       deletedThrough: record.fieldModificationTimes[Self.deletedThroughKey])
+    }
+
     init(record: ServerRecord, sequence: Int64, isDeleted: Bool) {
         self.record = record
         self.sequence = sequence

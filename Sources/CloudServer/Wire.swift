@@ -6,7 +6,7 @@ import Foundation
 /// bytes of their own, not here. docs/API.md describes the JSON.
 public enum WireRequest: Codable, Sendable, Equatable {
     case modifyZones(saving: [ZoneID], deleting: [ZoneID])
-    case modifyRecords(saving: [ServerRecord], deleting: [RecordID])
+    case modifyRecords(saving: [ServerRecord], deleting: [RecordID], deletedThrough: [WireDeleteTime]? = nil)
     case serverIdentity(checking: Int64?)
     case fetchDatabaseChanges(since: ChangeToken?)
     case fetchZoneChanges(zoneID: ZoneID, since: ChangeToken?, limit: Int)
@@ -29,8 +29,9 @@ public enum WireRequest: Codable, Sendable, Equatable {
         case .modifyZones(let saving, let deleting):
             let results = try database.modifyZones(saving: saving, deleting: deleting)
             return .zones(results.map { WireOutcome(zone: $0.key, $0.value) }.sorted { $0.zone < $1.zone })
-        case .modifyRecords(let saving, let deleting):
-            return .modified(WireModifyResult(try database.modifyRecords(saving: saving, deleting: deleting),
+        case .modifyRecords(let saving, let deleting, let times):
+            let through = Dictionary((times ?? []).map { ($0.id, $0.time) }, uniquingKeysWith: { first, _ in first })
+            return .modified(WireModifyResult(try database.modifyRecords(saving: saving, deleting: deleting, deletedThrough: through),
                                               briefFor: brief ? saving : nil))
         case .serverIdentity(let sequence):
             return .identity(try database.serverIdentity(checking: sequence))
@@ -362,23 +363,44 @@ public struct WireZoneChanges: Codable, Sendable, Equatable {
     }
 }
 
-/// A tombstone on the wire; who deleted it is left out when not known
-/// (and a reader from before it was sent ignores it).
+/// A tombstone on the wire; who deleted it, and the time of the version
+/// deleted, are left out when not known (and a reader from before they
+/// were sent ignores them).
 public struct WireDeletion: Codable, Sendable, Equatable {
     public var id: RecordID
     public var recordType: String
     public var deletedByUser: String?
     public var deletedByDevice: String?
+    public var deletedThrough: Int64?
 
     init(_ deletion: RecordDeletion) {
         id = deletion.id
         recordType = deletion.recordType
         deletedByUser = deletion.deletedByUser
         deletedByDevice = deletion.deletedByDevice
+        deletedThrough = deletion.deletedThrough
     }
 
     var deletion: RecordDeletion {
-        RecordDeletion(id: id, recordType: recordType, deletedByUser: deletedByUser, deletedByDevice: deletedByDevice)
+        RecordDeletion(id: id, recordType: recordType, deletedByUser: deletedByUser, deletedByDevice: deletedByDevice,
+                       deletedThrough: deletedThrough)
+    }
+}
+
+/// A delete's version time in a request (`CloudDatabase.modifyRecords`).
+public struct WireDeleteTime: Codable, Sendable, Equatable {
+    public var id: RecordID
+    public var time: Int64
+
+    public init(id: RecordID, time: Int64) {
+        self.id = id
+        self.time = time
+    }
+
+    /// The times of `deleting`, in its order; nil when there are none.
+    public static func list(_ deleting: [RecordID], _ times: [RecordID: Int64]) -> [WireDeleteTime]? {
+        let list = deleting.compactMap { id in times[id].map { WireDeleteTime(id: id, time: $0) } }
+        return list.isEmpty ? nil : list
     }
 }
 

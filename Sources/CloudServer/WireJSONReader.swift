@@ -54,18 +54,33 @@ extension WireJSON {
             try members { reader, key in
                 guard request == nil else { throw Refused() }
                 if key == "modifyRecords" {
-                    var saving: [ServerRecord]?, deleting: [RecordID]?
+                    var saving: [ServerRecord]?, deleting: [RecordID]?, times: [WireDeleteTime]?
                     try reader.members { reader, key in
                         if key == "saving", saving == nil {
                             saving = try reader.array { try $0.record() }
                         } else if key == "deleting", deleting == nil {
                             deleting = try reader.array { try $0.recordID() }
+                        } else if key == "deletedThrough", times == nil {
+                            times = try reader.array { reader in
+                                var id: RecordID?, time: Int64?
+                                try reader.members { reader, key in
+                                    if key == "id", id == nil {
+                                        id = try reader.recordID()
+                                    } else if key == "time", time == nil {
+                                        time = try reader.int64()
+                                    } else {
+                                        throw Refused()
+                                    }
+                                }
+                                guard let id, let time else { throw Refused() }
+                                return WireDeleteTime(id: id, time: time)
+                            }
                         } else {
                             throw Refused()
                         }
                     }
                     guard let saving, let deleting else { throw Refused() }
-                    request = .modifyRecords(saving: saving, deleting: deleting)
+                    request = .modifyRecords(saving: saving, deleting: deleting, deletedThrough: times)
                 } else if key == "fetchZoneChanges" {
                     var zone: ZoneID?, since: ChangeToken?, limit: Int?
                     var seen = Seen()
@@ -488,7 +503,7 @@ extension WireJSON {
                 } else if key == "deleted" {
                     try seen.first(1)
                     deleted = try reader.array { reader in
-                        var id: RecordID?, recordType: String?, user: String?, device: String?
+                        var id: RecordID?, recordType: String?, user: String?, device: String?, through: Int64?
                         try reader.members { reader, key in
                             if key == "id", id == nil {
                                 id = try reader.recordID()
@@ -498,12 +513,15 @@ extension WireJSON {
                                 user = try reader.string()
                             } else if key == "deletedByDevice", device == nil {
                                 device = try reader.string()
+                            } else if key == "deletedThrough", through == nil {
+                                through = try reader.int64()
                             } else {
                                 throw Refused()
                             }
                         }
                         guard let id, let recordType else { throw Refused() }
-                        return WireDeletion(RecordDeletion(id: id, recordType: recordType, deletedByUser: user, deletedByDevice: device))
+                        return WireDeletion(RecordDeletion(id: id, recordType: recordType, deletedByUser: user, deletedByDevice: device,
+                                                           deletedThrough: through))
                     }
                 } else if key == "token" {
                     try seen.first(2)

@@ -18,11 +18,21 @@ extension WireJSON {
                 raw(",\"deleting\":")
                 array(deleting) { $0.zoneID($1) }
                 raw("}}")
-            case .modifyRecords(let saving, let deleting):
+            case .modifyRecords(let saving, let deleting, let times):
                 raw("{\"modifyRecords\":{\"saving\":")
                 try array(saving) { try $0.record($1) }
                 raw(",\"deleting\":")
                 array(deleting) { $0.recordID($1) }
+                if let times {
+                    raw(",\"deletedThrough\":")
+                    array(times) { writer, time in
+                        writer.raw("{\"id\":")
+                        writer.recordID(time.id)
+                        writer.raw(",\"time\":")
+                        writer.integer(time.time)
+                        writer.raw("}")
+                    }
+                }
                 raw("}}")
             case .serverIdentity(let checking):
                 raw("{\"serverIdentity\":{")
@@ -126,6 +136,10 @@ extension WireJSON {
                     if let device = deletion.deletedByDevice {
                         writer.raw(",\"deletedByDevice\":")
                         writer.string(device)
+                    }
+                    if let through = deletion.deletedThrough {
+                        writer.raw(",\"deletedThrough\":")
+                        writer.integer(through)
                     }
                     writer.raw("}")
                 }

@@ -108,11 +108,14 @@ extension WriteContext {
 
     /// Replaces a live record by its tombstone, which keeps the record's name
     /// and type for every reader's next fetch. Returns the change sequence.
-    func tombstone(_ stored: StoredRecord) throws -> Int64 {
+    func tombstone(_ stored: StoredRecord, through: Int64? = nil) throws -> Int64 {
         let sequence = nextSequence()
+        var times: FieldMap<Int64> = [:]
+        times[StoredRecord.deletedThroughKey] = through
         let record = ServerRecord(
             id: stored.record.id,
             recordType: stored.record.recordType,
+            fieldModificationTimes: times,
             modificationDate: modificationDate(after: stored.record.modificationDate),
             modifiedByUser: userName,
             modifiedByDevice: deviceName)

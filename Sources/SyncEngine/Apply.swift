@@ -49,7 +49,7 @@ extension SyncEngine {
             try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
                 for deletion in deletions {
                     try applyDeletion(db, id: deletion.id, by: remoteName(user: deletion.deletedByUser, device: deletion.deletedByDevice),
-                                      into: &report)
+                                      through: deletion.deletedThrough, into: &report)
                 }
             }
             report.conflicts += try Int.fetchOne(db.cachedStatement(sql: """
@@ -168,9 +168,13 @@ extension SyncEngine {
               tableName == record.recordType else { return outcome }
         // A page's times were absorbed before its records.
         if page == nil { try absorb(db, times: record.fieldModificationTimes.values) }
-        let meta = try page?.prefetchedMetadata(record.id.recordName) ?? Metadata.fetch(db, type: tableName, name: key)
+        var meta = try page?.prefetchedMetadata(record.id.recordName) ?? Metadata.fetch(db, type: tableName, name: key)
         if let known = meta?.lastKnown, known.changeTag == record.changeTag, !(meta?.isPendingSave ?? false) {
             return outcome
+        }
+        if let pending = meta, try isMadeAgainSinceRememberedDelete(db, record: record, meta: pending, table: tableName, key: key) {
+            try forgetRememberedDelete(db, table: tableName, key: key)
+            meta = nil
         }
         // Another person's merge beat an edit of this user's (`LostEdit`).
         if let known = meta?.lastKnown, record.fields[Self.lostEditsField] != nil {
@@ -290,13 +294,77 @@ extension SyncEngine {
                               columns: table.columns.filter { resolved.outcomes[$0] == .clientWon },
                               serverTime: { conflict.server.time($0) })
         }
-        let clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
+        var clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
+        // A row made again here after every edit of this version (an undo
+        // of its delete, put back from the log) keeps its times, even where
+        // it has the same values: a delete of this version, remembered by a
+        // device and sent again, must not take what was made after it.
+        if let newest = record.fieldModificationTimes.values.max(),
+           table.columns.allSatisfy({ (meta.editTimes[$0] ?? .min) > newest }) {
+            clientWins = table.columns
+        }
         var editTimes: FieldMap<Int64> = [:]
         for column in clientWins { editTimes[column] = conflict.client.time(column) }
         try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
                           isPendingSave: !clientWins.isEmpty, isPendingDelete: false)
         outcome.applied = true
         return outcome
+    }
+
+    /// Whether a delete a re-join sends again (pending, without a
+    /// last-known record) meets a version of the row made again after it:
+    /// every field of `record` was written after the newest edit of the
+    /// version the delete was made against (`seenThrough`). Only a create
+    /// writes every field (an undo of the delete, a reminder put back from
+    /// the conflict log), and whoever made it had seen the delete, or at
+    /// least a later state of the row, so the delete is older than the row
+    /// and must not take it.
+    private func isMadeAgainSinceRememberedDelete(_ db: Database, record: ServerRecord, meta: Metadata,
+                                                  table: String, key: String) throws -> Bool {
+        guard meta.isPendingDelete, meta.lastKnown == nil, !isOwnVersion(record),
+              let oldest = record.fieldModificationTimes.values.min(),
+              let seen = try rememberedDeleteSeenThrough(db, table: table, key: key) else { return false }
+        return oldest > seen
+    }
+
+    /// Drops a remembered delete a later version of the row outdid.
+    private func forgetRememberedDelete(_ db: Database, table: String, key: String) throws {
+        try db.executeCached("DELETE FROM sync_metadata WHERE recordType = ? AND recordName = ?", arguments: [table, key])
+        try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table, key])
+    }
+
+    /// A row whose every field was written after `time` (the newest edit
+    /// of the version a fetched delete took) was made again since the
+    /// delete's maker saw it: it stays, as a pending save of every field
+    /// that creates it on the server again (no change tag: the server's
+    /// record is a tombstone), and no delete of it is remembered. A row
+    /// with some field older than that is the version the delete took, or
+    /// an edit of it, which the delete beats.
+    private func keepsRowMadeAgain(_ db: Database, meta: Metadata, table: TableSchema, key: String, after time: Int64) throws -> Bool {
+        guard !meta.isPendingDelete, var ancestor = meta.lastKnown, try rowExists(db, table: table.name, key: key) else { return false }
+        var times = ancestor.fieldModificationTimes
+        for (column, edited) in meta.editTimes { times[column] = edited }
+        guard let oldest = table.columns.compactMap({ times[$0] }).min(), oldest > time else { return false }
+        ancestor.changeTag = nil
+        var editTimes: FieldMap<Int64> = [:]
+        for column in table.columns { editTimes[column] = times[column] }
+        try Metadata.save(db, type: table.name, name: key, lastKnown: ancestor, editTimes: editTimes,
+                          isPendingSave: true, isPendingDelete: false)
+        try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table.name, key])
+        return true
+    }
+
+    /// A save the server refused as deleted, left pending until the fetch
+    /// that follows brings the delete (`SendRound`): its change tag goes,
+    /// so that a row the delete does not take is created again, and the
+    /// next send fetches first.
+    func awaitFetchedDelete(_ db: Database, change: OutgoingChange) throws {
+        if var known = change.metadata.lastKnown, known.changeTag != nil {
+            known.changeTag = nil
+            try db.executeCached("UPDATE sync_metadata SET lastKnownServerRecord = ? WHERE recordType = ? AND recordName = ?",
+                                 arguments: [try RecordCoder.encode(known), change.table.name, change.key])
+        }
+        try SyncState.set(db, Self.fetchBeforeSendKey, 1)
     }
 
     /// Whether this device saved this version of the record.
@@ -308,11 +376,19 @@ extension SyncEngine {
     /// the pending edit the delete beat as a conflict.
     ///
     /// `deleter`: the device that deleted it, as the log names the other
-    /// side (`remoteName`), when the server says.
-    func applyDeletion(_ db: Database, id: RecordID, by deleter: String? = nil, into report: inout SyncReport) throws {
+    /// side (`remoteName`), when the server says. `through`: the newest
+    /// field time of the version the delete was made against, when sent;
+    /// a row here whose every field was written after it was made again
+    /// since (an undo, a reminder put back) and stays, to be created again.
+    func applyDeletion(_ db: Database, id: RecordID, by deleter: String? = nil, through: Int64? = nil,
+                       into report: inout SyncReport) throws {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return }
         try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
         let meta = try Metadata.fetch(db, type: tableName, name: key)
+        if let through {
+            try absorb(db, times: [through])
+            if let meta, try keepsRowMadeAgain(db, meta: meta, table: table, key: key, after: through) { return }
+        }
         if let meta, meta.isPendingSave {
             // Created here with a key the other side deleted (never synced
             // from here): keep it; the next send creates it again.
@@ -322,7 +398,7 @@ extension SyncEngine {
                 report.conflicts += 1
             }
         }
-        try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown)
+        try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown, through: through)
         let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
         if try deleteLocally(db, table: table, key: key) { report.receivedDeletes += 1 }
         // What went with it that the triggers logged was deleted by the same

@@ -11,7 +11,9 @@ struct DisconnectedDatabase: CloudDatabase {
     private var unavailable: CloudError { .serverUnavailable("not connected to a server") }
 
     func modifyZones(saving: [ZoneID], deleting: [ZoneID]) throws -> [ZoneID: Result<Void, CloudError>] { throw unavailable }
-    func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult { throw unavailable }
+    func modifyRecords(saving: [ServerRecord], deleting: [RecordID], deletedThrough: [RecordID: Int64]) throws -> ModifyRecordsResult {
+        throw unavailable
+    }
     func serverIdentity(checking sequence: Int64?) throws -> ServerIdentity { throw unavailable }
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges { throw unavailable }
     func fetchZoneChanges(zoneID: ZoneID, since token: ChangeToken?, limit: Int) throws -> ZoneChanges { throw unavailable }

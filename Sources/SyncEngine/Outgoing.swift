@@ -51,8 +51,12 @@ extension SyncEngine {
                     let meta = try Metadata(row: row)
                     guard let zone = meta.zoneID ?? meta.lastKnown?.id.zoneID else { continue }
                     let name = RecordCoder.recordName(table: table.name, key: meta.recordName)
+                    // Against the version it last knew, or for a delete a
+                    // re-join sends again, the one it remembers.
+                    let through = try meta.lastKnown?.fieldModificationTimes.values.max()
+                        ?? rememberedDeleteSeenThrough(db, table: table.name, key: meta.recordName)
                     tableDeletes.append(OutgoingChange(table: table, key: meta.recordName, metadata: meta, record: nil, blobs: [:],
-                                                       deleteID: RecordID(recordName: name, zoneID: zone)))
+                                                       deleteID: RecordID(recordName: name, zoneID: zone), deletedThrough: through))
                 }
                 batch += Self.childrenFirst(tableDeletes, table: table)
                 continue

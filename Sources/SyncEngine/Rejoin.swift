@@ -304,7 +304,10 @@ extension SyncEngine {
     /// (see `rejoin`), with the version it was made against (`known`, the
     /// last-known record): its latest field edit time tells a version
     /// fetched later whose edits this device never saw. Kept `tombstoneDays`.
-    func rememberDelete(_ db: Database, table: String, key: String, zone: ZoneID?, known: ServerRecord?) throws {
+    /// `through`: a fetched delete's own time (`RecordDeletion.deletedThrough`),
+    /// for a row this device knew no version of.
+    func rememberDelete(_ db: Database, table: String, key: String, zone: ZoneID?, known: ServerRecord?,
+                        through: Int64? = nil) throws {
         guard let zone, zone.ownerName == userName else { return }
         // A delete remembered again without the version (its own delete
         // fetched back) keeps the time the first one knew.
@@ -314,7 +317,7 @@ extension SyncEngine {
             ON CONFLICT (recordType, recordName) DO UPDATE SET
               zoneName = excluded.zoneName, ownerName = excluded.ownerName, deletedAt = excluded.deletedAt,
               seenThrough = coalesce(excluded.seenThrough, seenThrough)
-            """, arguments: [table, key, zone.name, zone.ownerName, functions.wallClock(), known?.fieldModificationTimes.values.max()])
+            """, arguments: [table, key, zone.name, zone.ownerName, functions.wallClock(), known?.fieldModificationTimes.values.max() ?? through])
     }
 
     /// The latest field edit time of the version a remembered delete of a

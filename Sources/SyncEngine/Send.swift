@@ -14,14 +14,27 @@ final class OutgoingChange: Sendable {
     let record: ServerRecord?
     let blobs: [String: Data]
     let deleteID: RecordID?
+    /// A delete's: the newest field time of the version it was made
+    /// against (`RecordDeletion.deletedThrough`).
+    let deletedThrough: Int64?
 
-    init(table: TableSchema, key: String, metadata: Metadata, record: ServerRecord?, blobs: [String: Data], deleteID: RecordID?) {
+    init(table: TableSchema, key: String, metadata: Metadata, record: ServerRecord?, blobs: [String: Data], deleteID: RecordID?,
+         deletedThrough: Int64? = nil) {
         self.table = table
         self.key = key
         self.metadata = metadata
         self.record = record
         self.blobs = blobs
         self.deleteID = deleteID
+        self.deletedThrough = deletedThrough
+    }
+
+    /// A save of a row made again here after its last-known version (an
+    /// undo of its delete, a reminder put back): every column was written
+    /// since. An edit writes some columns only.
+    var isMadeAgain: Bool {
+        guard record != nil, let known = metadata.lastKnown?.fieldModificationTimes.values.max() else { return false }
+        return table.columns.allSatisfy { (metadata.editTimes[$0] ?? .min) > known }
     }
 }
 
@@ -143,13 +156,17 @@ struct SendRound {
                             return record
                         }
                         let deletes = changes.compactMap(\.deleteID)
+                        var deletedThrough: [RecordID: Int64] = [:]
+                        for change in changes {
+                            if let id = change.deleteID, let time = change.deletedThrough { deletedThrough[id] = time }
+                        }
                         let overwritten = try editsLostToDeletes(changes, database: database)
                         let last = answered
                         answered = nil
                         if noted.sending(changes) { try engine.willSend(unsent: noted.unsent) }
                         // Only a full batch leaves more to read.
                         let (result, ahead) = try modifyRecords(
-                            database, saving: saves, deleting: deletes,
+                            database, saving: saves, deleting: deletes, deletedThrough: deletedThrough,
                             readingAhead: next == nil && batch.count >= limit ? batch : nil, noting: noted,
                             storing: last, into: &report)
                         next = next ?? ahead
@@ -222,15 +239,15 @@ struct SendRound {
     /// failed (the next round reads again); what storing the answer did is
     /// added to `report`, also when the request fails.
     private func modifyRecords(_ database: any CloudDatabase, saving saves: [ServerRecord], deleting deletes: [RecordID],
-                               readingAhead batch: [OutgoingChange]?, noting noted: NotedBatches, storing last: Answered?,
+                               deletedThrough: [RecordID: Int64], readingAhead batch: [OutgoingChange]?, noting noted: NotedBatches, storing last: Answered?,
                                into report: inout SyncReport) throws -> (ModifyRecordsResult, [OutgoingChange]?) {
         guard batch != nil || last != nil else {
-            return (try database.modifyRecords(saving: saves, deleting: deletes), nil)
+            return (try database.modifyRecords(saving: saves, deleting: deletes, deletedThrough: deletedThrough), nil)
         }
         let answer = Mutex<Result<ModifyRecordsResult, any Error>?>(nil)
         let arrived = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let result = Result { try database.modifyRecords(saving: saves, deleting: deletes) }
+            let result = Result { try database.modifyRecords(saving: saves, deleting: deletes, deletedThrough: deletedThrough) }
             answer.withLock { $0 = result }
             arrived.signal()
         }
@@ -326,6 +343,20 @@ struct SendRound {
                         let outcome = try engine.applyFetched(db, record: current)
                         if !outcome.held { report.merged += 1 }
                         report.conflicts += outcome.conflicts
+                    case .failure(.unknownItem)? where change.isMadeAgain
+                        || (record.changeTag == nil && record.id.zoneID.ownerName == engine.userName):
+                        // Deleted on the server by a delete this device has
+                        // not fetched, and the row here may be newer than
+                        // what it took: a row made again here since its
+                        // last-known version, or a re-join's save to the
+                        // user's own zone (the server refuses it only for a
+                        // delete after this device's fetch). The fetch brings
+                        // the delete with the time of the version it took,
+                        // and decides (`applyDeletion`); the row waits for
+                        // it, to be created again if it stays. (A shared
+                        // zone's fetch reports no delete of a record its
+                        // share never showed, as a copy put back lacks.)
+                        try engine.awaitFetchedDelete(db, change: change)
                     case .failure(.unknownItem)?:
                         // Deleted on the server meanwhile: the delete wins.
                         if change.metadata.hasLocalEdits {

@@ -37,6 +37,8 @@ import Testing
         return [
             .modifyRecords(saving: records, deleting: ids.suffix(3)),
             .modifyRecords(saving: [], deleting: []),
+            .modifyRecords(saving: [], deleting: ids.suffix(2),
+                           deletedThrough: [WireDeleteTime(id: ids[ids.count - 1], time: 1_764_000_000_123), WireDeleteTime(id: ids[ids.count - 2], time: 0)]),
             .modifyZones(saving: [zone], deleting: [ZoneID(name: "old \"one\"", ownerName: "alice")]),
             .serverIdentity(checking: nil), .serverIdentity(checking: .max),
             .fetchDatabaseChanges(since: nil), .fetchDatabaseChanges(since: ChangeToken(sequence: 0)),
@@ -65,7 +67,8 @@ import Testing
             .modified(WireModifyResult(ModifyRecordsResult())),
             .zoneChanges(WireZoneChanges(ZoneChanges(
                 changed: records, deleted: [RecordDeletion(id: records[0].id, recordType: "reminders"),
-                                            RecordDeletion(id: records[1].id, recordType: "reminders", deletedByUser: "bob", deletedByDevice: "phone")],
+                                            RecordDeletion(id: records[1].id, recordType: "reminders", deletedByUser: "bob", deletedByDevice: "phone"),
+                                            RecordDeletion(id: records[2].id, recordType: "reminders", deletedThrough: 1_764_000_000_123)],
                 token: ChangeToken(sequence: 9, scratchHead: 3), moreComing: true, head: mark))),
             .zoneChanges(WireZoneChanges(ZoneChanges(changed: [], deleted: [], token: ChangeToken(sequence: 0), moreComing: false))),
             .records(records.map { WireRecordOutcome(id: $0.id, .success($0)) }

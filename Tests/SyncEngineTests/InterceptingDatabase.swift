@@ -8,7 +8,7 @@ struct InterceptingDatabase: CloudDatabase {
     var serverIdentity: (@Sendable (Int64?) throws -> ServerIdentity)?
     var fetchRecords: (@Sendable ([RecordID]) throws -> [RecordID: Result<ServerRecord, CloudError>])?
     var fetchZoneChanges: (@Sendable (ZoneID, ChangeToken?, Int) throws -> ZoneChanges)?
-    var modifyRecords: (@Sendable ([ServerRecord], [RecordID]) throws -> ModifyRecordsResult)?
+    var modifyRecords: (@Sendable ([ServerRecord], [RecordID], [RecordID: Int64]) throws -> ModifyRecordsResult)?
 
     /// Record reads fail with `serverUnavailable`, as a busy server's would.
     static func recordsUnavailable(_ base: any CloudDatabase) -> InterceptingDatabase {
@@ -48,8 +48,8 @@ struct InterceptingDatabase: CloudDatabase {
         try base.modifyZones(saving: saving, deleting: deleting)
     }
 
-    func modifyRecords(saving: [ServerRecord], deleting: [RecordID]) throws -> ModifyRecordsResult {
-        try modifyRecords?(saving, deleting) ?? base.modifyRecords(saving: saving, deleting: deleting)
+    func modifyRecords(saving: [ServerRecord], deleting: [RecordID], deletedThrough: [RecordID: Int64]) throws -> ModifyRecordsResult {
+        try modifyRecords?(saving, deleting, deletedThrough) ?? base.modifyRecords(saving: saving, deleting: deleting, deletedThrough: deletedThrough)
     }
 
     func fetchDatabaseChanges(since token: ChangeToken?) throws -> DatabaseChanges {

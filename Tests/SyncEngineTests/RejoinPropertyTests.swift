@@ -18,7 +18,7 @@ import TestSupport
 @Suite struct RejoinPropertyTests {
     static let seeds: [UInt64] = {
         if let text = ProcessInfo.processInfo.environment["REMINDERS_REJOIN_SEED"], let seed = UInt64(text) { return [seed] }
-        return Array(1...40)
+        return Array(1...60)
     }()
 
     static let titles = ["Milk", "milk", "MILK", "Café", "CAFÉ", "cafe\u{301}", "Straße", "STRASSE", "Ünïcödé ✓", "ünïcödé ✓"]
@@ -39,7 +39,7 @@ import TestSupport
         #expect(world.keptLists.isSubset(of: lists), "seed \(seed): lost lists")
         // A delete stays deleted, also across resets and copies put back:
         // the devices remember their deletes and send them again.
-        let back = world.deleted.intersection(present)
+        let back = world.deleted.subtracting(world.undone).intersection(present)
         #expect(back.isEmpty, "seed \(seed): deleted reminders came back: \(back.map { $0.prefix(4) }.sorted()); log:\n\(world.log.joined(separator: "\n"))")
     }
 }
@@ -55,6 +55,14 @@ struct RejoinWorld {
     var reminders: [String: String] = [:]
     var deletedLists: Set<String> = []
     var deletedReminders: Set<String> = []
+    /// Deletes that may be undone, by the device that made them: a
+    /// reminder deleted once, anywhere, put back by an undo.
+    var undoable: [(device: String, deleted: DeletedReminder)] = []
+    var deleteCounts: [String: Int] = [:]
+    /// Reminders made again by an undo. A delete made elsewhere without
+    /// having seen the undo was made against the version before it, and
+    /// does not take it (docs/SYNC.md): such a reminder may stay.
+    var undone: Set<String> = []
 
     var createdLists: Set<String> = []
     /// Every list and reminder in the order it was made: picks follow it,
@@ -107,7 +115,20 @@ struct RejoinWorld {
             reminders[reminder.id] = list
             created.append(reminder.id)
             log.append("\(device.name) add \(reminder.id.prefix(4)) in \(list.prefix(4))")
-        case 30..<42:
+        case 30..<33:
+            // An undo of a delete this device made: the reminder is made
+            // again, under its id, after the others may have applied the
+            // delete (and remember it for their re-joins).
+            let mine = undoable.indices.filter { undoable[$0].device == device.name }
+            guard let index = pick(mine) else { return }
+            let deleted = undoable.remove(at: index).deleted
+            let id = deleted.reminder.id
+            guard deleteCounts[id] == 1, lists.contains(deleted.reminder.remindersListID), !held.contains(id) else { return }
+            try device.store.restore(deleted)
+            deletedReminders.remove(id)
+            undone.insert(id)
+            log.append("\(device.name) undo delete \(id.prefix(4))")
+        case 33..<42:
             guard let id = pick(items) else { return }
             try device.store.updateReminder(id: id, ReminderChanges(title: title))
             log.append("\(device.name) retitle \(id.prefix(4))")
@@ -122,7 +143,8 @@ struct RejoinWorld {
             log.append("\(device.name) toggle \(id.prefix(4))")
         case 55..<60:
             guard let id = pick(items) else { return }
-            _ = try device.store.deleteReminder(id: id)
+            undoable.append((device.name, try device.store.deleteReminder(id: id)))
+            deleteCounts[id, default: 0] += 1
             deletedReminders.insert(id)
             log.append("\(device.name) delete \(id.prefix(4))")
         case 60..<62:
@@ -175,6 +197,10 @@ struct RejoinWorld {
     func sendAndDie(_ device: Device) throws {
         let engine = device.engine
         guard try engine.checkServer() == nil else { return }
+        // What the server may hold unconfirmed is fetched first, as a send
+        // does (`SendRound.run`).
+        try engine.unnoteNeverSent()
+        if try engine.hasUnconfirmedSends() { try engine.fetchChanges() }
         // Read and noted as a send does; only the private part goes, so the
         // rest stays named as noted and never sent, as a send leaves it.
         let batch = try engine.takeBatch(limit: 400, excluding: [])
@@ -184,7 +210,9 @@ struct RejoinWorld {
         }.map(\.metadata.rowID))
         guard !own.isEmpty else { return }
         try engine.ensureZones(for: own, in: engine.privateDatabase)
-        _ = try engine.privateDatabase.modifyRecords(saving: own.compactMap(\.record), deleting: own.compactMap(\.deleteID))
+        _ = try engine.privateDatabase.modifyRecords(
+            saving: own.compactMap(\.record), deleting: own.compactMap(\.deleteID),
+            deletedThrough: Dictionary(uniqueKeysWithValues: own.compactMap { change in change.deleteID.flatMap { id in change.deletedThrough.map { (id, $0) } } }))
     }
 
     /// Every device syncs in turn until a whole pass changes nothing.

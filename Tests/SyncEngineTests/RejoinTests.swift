@@ -23,9 +23,9 @@ extension Device {
         let first = InterceptingDatabase.FirstTime()
         nonisolated(unsafe) let other = other
         func intercepting(_ database: any CloudDatabase) -> InterceptingDatabase {
-            InterceptingDatabase(base: database, modifyRecords: { saving, deleting in
+            InterceptingDatabase(base: database, modifyRecords: { saving, deleting, through in
                 if first.take() { try other.sync() }
-                return try database.modifyRecords(saving: saving, deleting: deleting)
+                return try database.modifyRecords(saving: saving, deleting: deleting, deletedThrough: through)
             })
         }
         engine.connect(privateDatabase: intercepting(base.private), sharedDatabase: intercepting(base.shared))
@@ -490,6 +490,62 @@ struct ServerDirectory {
         #expect(try a.export() == b.export())
     }
 
+    /// B deletes Milk; A hears of it and puts Milk back (an undo), while B
+    /// is away. The server is made again; A re-joins first, sending Milk.
+    /// B's re-join sends the delete it remembers, made against a version
+    /// older than the one A put back: that delete must not take Milk again,
+    /// and nothing is logged as lost.
+    @Test func aReminderPutBackAfterADeleteSurvivesTheDeletersRejoin() throws {
+        let path = ServerDirectory(directory)
+        let (a, b, _, milk) = try twoSyncedDevices(try path.open())
+        let deleted = try b.store.deleteReminder(id: milk.id)
+        try b.sync(); try a.sync()
+        #expect(try a.reminder(milk.id) == nil)
+        try a.store.restore(deleted)
+        try a.sync()
+        try path.delete()
+        let remade = try path.open()
+        a.connect(to: remade)
+        b.connect(to: remade)
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.reminder(milk.id)?.title == "Milk")
+        #expect(try b.reminder(milk.id)?.title == "Milk")
+        #expect(try b.engine.conflicts().isEmpty)
+        #expect(try a.export() == b.export())
+        // A delete made after the put-back still goes on a later re-join.
+        _ = try b.store.deleteReminder(id: milk.id)
+        try b.sync()
+        try path.delete()
+        let third = try path.open()
+        a.connect(to: third)
+        b.connect(to: third)
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.reminder(milk.id) == nil)
+        #expect(try a.export() == b.export())
+    }
+
+    /// The same with the deleter back first: its remembered delete reaches
+    /// the new server before the reminder does, and carries the time of
+    /// the version it took (`RecordDeletion.deletedThrough`), which A's
+    /// put-back is wholly later than: A keeps Milk and creates it again.
+    @Test func aReminderPutBackAfterADeleteSurvivesTheDeleterComingBackFirst() throws {
+        let path = ServerDirectory(directory)
+        let (a, b, _, milk) = try twoSyncedDevices(try path.open())
+        let deleted = try b.store.deleteReminder(id: milk.id)
+        try b.sync(); try a.sync()
+        try a.store.restore(deleted)
+        try a.sync()
+        try path.delete()
+        let remade = try path.open()
+        a.connect(to: remade)
+        b.connect(to: remade)
+        try b.sync(); try a.sync(); try b.sync()
+        #expect(try a.reminder(milk.id)?.title == "Milk")
+        #expect(try b.reminder(milk.id)?.title == "Milk")
+        #expect(try a.engine.conflicts().isEmpty)
+        #expect(try a.export() == b.export())
+    }
+
     /// Two devices re-join a server made again at once. B fetches (nothing
     /// yet), then A's re-join lands, with A's delete of Milk made while the
     /// server was gone, and only then does B send every row it holds, Milk
@@ -566,7 +622,9 @@ struct ServerDirectory {
         let batch = try engine.takeBatch(limit: 400, excluding: [])
         try engine.willSend(unsent: [])
         try engine.ensureZones(for: batch, in: engine.privateDatabase)
-        _ = try engine.privateDatabase.modifyRecords(saving: batch.compactMap(\.record), deleting: batch.compactMap(\.deleteID))
+        _ = try engine.privateDatabase.modifyRecords(
+            saving: batch.compactMap(\.record), deleting: batch.compactMap(\.deleteID),
+            deletedThrough: Dictionary(uniqueKeysWithValues: batch.compactMap { change in change.deleteID.flatMap { id in change.deletedThrough.map { (id, $0) } } }))
     }
 
     @Test func aDeleteAfterTheServerTookTheCreationButTheDeviceDidNotReachesTheServer() throws {

@@ -25,9 +25,9 @@ import TestSupport
         let requests = Requests()
         let base = server.databases(user: device.user, device: device.name)
         device.engine.connect(
-            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting, through in
                 requests.saved.withLock { $0.append(saving.map(\.id.recordName)) }
-                return try base.private.modifyRecords(saving: saving, deleting: deleting)
+                return try base.private.modifyRecords(saving: saving, deleting: deleting, deletedThrough: through)
             }),
             sharedDatabase: base.shared)
         return requests
@@ -150,11 +150,11 @@ import TestSupport
         let base = server.databases(user: a.user, device: a.name)
         let requests = Mutex<[[String]]>([])
         a.engine.connect(
-            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting in
+            privateDatabase: InterceptingDatabase(base: base.private, modifyRecords: { saving, deleting, through in
                 let count = requests.withLock { $0.append(saving.map(\.id.recordName)); return $0.count }
                 // Slow enough for the third batch to be read meanwhile.
                 if count == 2 { Thread.sleep(forTimeInterval: 0.3); throw CloudError.serverUnavailable("cut") }
-                return try base.private.modifyRecords(saving: saving, deleting: deleting)
+                return try base.private.modifyRecords(saving: saving, deleting: deleting, deletedThrough: through)
             }),
             sharedDatabase: base.shared)
         #expect(throws: SyncError.self) { try a.sync() }

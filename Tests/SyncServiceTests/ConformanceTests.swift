@@ -30,6 +30,28 @@ import Testing
         }
     }
 
+    /// A delete's version time is kept on its tombstone and comes back
+    /// with it, for a record the store had and one it never had.
+    @Test(arguments: Transport.available)
+    func aDeleteKeepsTheTimeOfTheVersionItTook(_ transport: Transport) async throws {
+        let world = try await ServiceWorld(transport)
+        try await blocking {
+            let alice = world.database("alice")
+            let zone = try alice.createZone("Reminders")
+            _ = try alice.save(record("milk", in: zone, fields: ["title": .string("Milk")]))
+            _ = try alice.save(record("eggs", in: zone, fields: ["title": .string("Eggs")]))
+            let milk = RecordID(recordName: "milk", zoneID: zone)
+            let eggs = RecordID(recordName: "eggs", zoneID: zone)
+            let never = RecordID(recordName: "never", zoneID: zone)
+            let result = try alice.modifyRecords(saving: [], deleting: [milk, eggs, never],
+                                                 deletedThrough: [milk: 1_764_000_000_123, never: 7])
+            #expect(result.deleteResults.values.allSatisfy { if case .success = $0 { true } else { false } })
+            let changes = try alice.fetchZoneChanges(zoneID: zone, since: ChangeToken(sequence: 0), limit: 100)
+            let times = Dictionary(uniqueKeysWithValues: changes.deleted.map { ($0.id.recordName, $0.deletedThrough ?? -1) })
+            #expect(times == ["milk": 1_764_000_000_123, "eggs": -1, "never": 7])
+        }
+    }
+
     @Test(arguments: Transport.available)
     func aStaleChangeTagGetsTheServersRecord(_ transport: Transport) async throws {
         let world = try await ServiceWorld(transport)
