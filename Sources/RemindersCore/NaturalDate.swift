@@ -75,7 +75,7 @@ public struct NaturalDate: Sendable {
         guard !raw.isEmpty else { throw failure(trimmed, .empty) }
         let words = raw.map { $0.lowercased() }
         let start = words[0] == "at" && words.count > 1 ? 1 : 0
-        guard let (time, used) = try readTime(words, raw, at: start), start + used == words.count else {
+        guard let (time, used) = try readTime(words, raw, at: start, dotted: true), start + used == words.count else {
             throw failure(trimmed, .notATime(trimmed))
         }
         return time
@@ -149,7 +149,7 @@ public struct NaturalDate: Sendable {
                 index += 1
                 continue
             }
-            if let (value, used) = try readTime(words, raw, at: index) {
+            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
@@ -163,6 +163,14 @@ public struct NaturalDate: Sendable {
                 if case .moment = value, let time { throw failure(text, .twoTimes(phrase, time.phrase)) }
                 part = (value, phrase)
                 index += used
+                continue
+            }
+            // Typed as a date, an hour alone after the day: "tomorrow 9",
+            // read in waking hours as after "at".
+            if typedAsADate, let day = part, time == nil, let hour = Self.bareHour(word) {
+                if case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
+                time = ((hour, 0), raw[index])
+                index += 1
                 continue
             }
             throw failure(text, .notUnderstood(raw[index]))
@@ -193,7 +201,9 @@ public struct NaturalDate: Sendable {
     /// A time at `index`: `noon`, `midnight`, `9am`, `9 am`, `9:30pm`,
     /// `21:00`. Nil when the word is not trying to be a time (a bare
     /// number, `14th`, `3d`); an error when it is, but a wrong one.
-    private func readTime(_ words: [String], _ raw: [String], at index: Int) throws(NaturalDateError)
+    /// `dotted`: `9.30` is a time too (typed as a date or a time; at the
+    /// end of a title it is more often a price).
+    private func readTime(_ words: [String], _ raw: [String], at index: Int, dotted: Bool = false) throws(NaturalDateError)
         -> ((hour: Int, minute: Int), Int)? {
         let word = words[index]
         switch word {
@@ -212,7 +222,8 @@ public struct NaturalDate: Sendable {
         guard let first = clock.first, first.isNumber else { return nil }
         let meridiem = Self.meridiem(suffix)
         if !suffix.isEmpty, meridiem == nil { return nil }
-        guard meridiem != nil || clock.contains(":") else { return nil }
+        let isDotted = dotted && !clock.contains(":") && clock.filter({ $0 == "." }).count == 1
+        guard meridiem != nil || clock.contains(":") || isDotted else { return nil }
         let phrase = raw[index..<index + used].joined(separator: " ")
         let parts = clock.split(omittingEmptySubsequences: false) { $0 == ":" || $0 == "." }
         guard parts.count <= 2, (1...2).contains(parts[0].count), parts.count == 1 || parts[1].count == 2,

@@ -892,7 +892,7 @@ private struct PhraseReader {
         let first = words[index]
         if let frequency = Self.adverbs[first] {
             index += 1
-            var rule = RepeatRule(frequency: frequency)
+            var rule = RepeatRule(frequency: frequency, interval: first == "fortnightly" ? 2 : 1)
             try readOn(into: &rule, upTo: end)
             return rule
         }
@@ -935,9 +935,10 @@ private struct PhraseReader {
                 index += 1
                 return RepeatRule(frequency: .weekly, days: [0, 6].map { RepeatRule.Day(weekday: $0) })
             }
-            if Self.weekdays[word] != nil {
-                return RepeatRule(frequency: .weekly, days: try weekdayList(upTo: end))
-            }
+        }
+        // "every fri", "every other friday", "every 3 mondays".
+        if Self.weekdays[word] != nil {
+            return RepeatRule(frequency: .weekly, interval: interval ?? 1, days: try weekdayList(upTo: end))
         }
         throw notUnderstood(index, "is not a day, week, month or year")
     }
@@ -1115,7 +1116,7 @@ private struct PhraseReader {
     private static let joiners: Set<String> = ["and", "&"]
 
     private static let adverbs: [String: RepeatRule.Frequency] = [
-        "daily": .daily, "weekly": .weekly, "monthly": .monthly, "yearly": .yearly, "annually": .yearly,
+        "daily": .daily, "weekly": .weekly, "fortnightly": .weekly, "monthly": .monthly, "yearly": .yearly, "annually": .yearly,
     ]
 
     private static let units: [String: RepeatRule.Frequency] = [

@@ -105,6 +105,17 @@ struct NaturalDateTests {
         ("fri at 12", "2026-11-27T12:00"),
         ("fri at 19", "2026-11-27T19:00"),
         ("at 3", "2026-11-25T15:00"),
+        // Typed as a date, an hour alone after the day, and a dotted time.
+        ("tomorrow 9", "2026-11-26T09:00"),
+        ("tomorrow 3", "2026-11-26T15:00"),
+        ("fri 19", "2026-11-27T19:00"),
+        ("3 dec 7", "2026-12-03T07:00"),
+        ("9.30", "2026-11-26T09:30"),
+        ("tomorrow 14.45", "2026-11-26T14:45"),
+        ("9", "error: '9' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
+        ("tomorrow 9 10", "error: 'tomorrow 9 10': '10' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
+        ("in 2h 9", "error: 'in 2h 9': gives two times, 'in 2h' and '9': keep one"),
+        ("9.75", "error: 9.75: minutes must be 00–59"),
         // Words for parts of days, weeks and months.
         ("tonight", "2026-11-25T20:00"),
         ("tonight at 9", "2026-11-25T21:00"),
