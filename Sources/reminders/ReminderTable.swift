@@ -21,13 +21,12 @@ enum ReminderTable {
     /// `grouped`: the rows are a list's, each subtask right under its
     /// parent, so a subtask is indented; elsewhere it names its parent.
     static func render(_ rows: [ReminderRow], showList: Bool, snippets: [String]? = nil, grouped: Bool = false) -> String {
-        var table = TextTable([.left, .left, .left, .left, .left, .left, .left, .left, .left])
+        var table = TextTable([.left, .left, .left, .left, .left, .left, .left, .left, .left, .left])
         let shown = Set(rows.map(\.id))
         for (index, row) in rows.enumerated() {
             let reminder = row.reminder
             var due = reminder.dueDate.map(format) ?? ""
             if row.isPastDue { due += " past due" }
-            if reminder.repeatRule != nil { due += due.isEmpty ? "↻" : " ↻" }
             // Whole: on a terminal, `render` cuts what the width cannot
             // hold (a fixed cap cut titles on wide terminals too, and in
             // piped output).
@@ -48,11 +47,14 @@ enum ReminderTable {
                 reminder.priority.marks,
                 title,
                 due,
+                // A column of its own, so that it lines up under dates
+                // with and without a time.
+                reminder.repeatRule != nil ? "↻" : "",
                 showList ? TerminalText.truncate(TerminalText.clean(row.listTitle), to: 24) : "",
                 row.tags.map { "#" + $0 }.joined(separator: " "),
                 reminder.isFlagged ? "⚑" : "",
                 snippets.map { highlight($0[index]) } ?? "",
-            ], cleaned: snippets == nil ? [] : [8], keepingEnd: end.isEmpty ? [:] : [3: end])
+            ], cleaned: snippets == nil ? [] : [9], keepingEnd: end.isEmpty ? [:] : [3: end])
         }
         // On a terminal, titles too long for the rows are cut to fit, so
         // rows do not wrap mid-word; piped, every title goes out whole, the
