@@ -364,8 +364,8 @@ public struct WireZoneChanges: Codable, Sendable, Equatable {
 }
 
 /// A tombstone on the wire; who deleted it, and the time of the version
-/// deleted, are left out when not known (and a reader from before they
-/// were sent ignores them).
+/// deleted, are left out when not known. (A reader from before a key was
+/// sent refuses the answer: the program and its service go together.)
 public struct WireDeletion: Codable, Sendable, Equatable {
     public var id: RecordID
     public var recordType: String

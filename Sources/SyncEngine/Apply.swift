@@ -296,15 +296,18 @@ extension SyncEngine {
         }
         var clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
         // A row made again here after every edit of this version (an undo
-        // of its delete, put back from the log) keeps its times, even where
-        // it has the same values: a delete of this version, remembered by a
-        // device and sent again, must not take what was made after it.
-        if let newest = record.fieldModificationTimes.values.max(),
-           table.columns.allSatisfy({ (meta.editTimes[$0] ?? .min) > newest }) {
+        // of its delete, put back from the log) keeps its times and when it
+        // was made, even where it has the same values: a delete of this
+        // version, remembered by a device and sent again, must not take
+        // what was made after it.
+        var created: Int64?
+        if let made = meta.editTimes[table.primaryKey], let newest = record.fieldModificationTimes.values.max(), made > newest {
             clientWins = table.columns
+            created = made
         }
         var editTimes: FieldMap<Int64> = [:]
         for column in clientWins { editTimes[column] = conflict.client.time(column) }
+        editTimes[table.primaryKey] = created
         try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
                           isPendingSave: !clientWins.isEmpty, isPendingDelete: false)
         outcome.applied = true
@@ -313,18 +316,25 @@ extension SyncEngine {
 
     /// Whether a delete a re-join sends again (pending, without a
     /// last-known record) meets a version of the row made again after it:
-    /// every field of `record` was written after the newest edit of the
-    /// version the delete was made against (`seenThrough`). Only a create
-    /// writes every field (an undo of the delete, a reminder put back from
-    /// the conflict log), and whoever made it had seen the delete, or at
-    /// least a later state of the row, so the delete is older than the row
-    /// and must not take it.
+    /// `record` was created (its key's time, `createdAt`) after the newest
+    /// edit of the version the delete was made against (`seenThrough`).
+    /// Whoever made it again (an undo of the delete, a reminder put back
+    /// from the conflict log) had seen a later state of the row than the
+    /// delete's, which must not take it.
     private func isMadeAgainSinceRememberedDelete(_ db: Database, record: ServerRecord, meta: Metadata,
                                                   table: String, key: String) throws -> Bool {
-        guard meta.isPendingDelete, meta.lastKnown == nil, !isOwnVersion(record),
-              let oldest = record.fieldModificationTimes.values.min(),
+        guard meta.isPendingDelete, meta.lastKnown == nil, !isOwnVersion(record), let schema = tablesByName[table],
+              let created = Self.createdAt(record, table: schema),
               let seen = try rememberedDeleteSeenThrough(db, table: table, key: key) else { return false }
-        return oldest > seen
+        return created > seen
+    }
+
+    /// When a record's row was made: its key's time, which a create stamps
+    /// and no edit does (a new key is a delete and a create), carried in
+    /// the record as a field time without a field. Nil for a record saved
+    /// before it was carried.
+    static func createdAt(_ record: ServerRecord, table: TableSchema) -> Int64? {
+        record.fieldModificationTimes[table.primaryKey]
     }
 
     /// Drops a remembered delete a later version of the row outdid.
@@ -333,23 +343,28 @@ extension SyncEngine {
         try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table, key])
     }
 
-    /// A row whose every field was written after `time` (the newest edit
-    /// of the version a fetched delete took) was made again since the
-    /// delete's maker saw it: it stays, as a pending save of every field
-    /// that creates it on the server again (no change tag: the server's
-    /// record is a tombstone), and no delete of it is remembered. A row
-    /// with some field older than that is the version the delete took, or
-    /// an edit of it, which the delete beats.
+    /// A row made (or made again) here after `time`, the newest edit of
+    /// the version a fetched delete took, came after what the delete's
+    /// maker saw: it stays, as a pending save of every field that creates
+    /// it on the server again (no change tag: the server's record is a
+    /// tombstone), and no delete of it is remembered. A row made before
+    /// is the version the delete took, or an edit of it, which the delete
+    /// beats.
     private func keepsRowMadeAgain(_ db: Database, meta: Metadata, table: TableSchema, key: String, after time: Int64) throws -> Bool {
-        guard !meta.isPendingDelete, var ancestor = meta.lastKnown, try rowExists(db, table: table.name, key: key) else { return false }
-        var times = ancestor.fieldModificationTimes
-        for (column, edited) in meta.editTimes { times[column] = edited }
-        guard let oldest = table.columns.compactMap({ times[$0] }).min(), oldest > time else { return false }
-        ancestor.changeTag = nil
-        var editTimes: FieldMap<Int64> = [:]
-        for column in table.columns { editTimes[column] = times[column] }
-        try Metadata.save(db, type: table.name, name: key, lastKnown: ancestor, editTimes: editTimes,
-                          isPendingSave: true, isPendingDelete: false)
+        guard !meta.isPendingDelete,
+              let created = meta.editTimes[table.primaryKey] ?? meta.lastKnown.flatMap({ Self.createdAt($0, table: table) }),
+              created > time, try rowExists(db, table: table.name, key: key) else { return false }
+        // Never confirmed (the answer to its create lost): it goes as a
+        // create as it is.
+        if var ancestor = meta.lastKnown {
+            var times = ancestor.fieldModificationTimes
+            for (column, edited) in meta.editTimes { times[column] = edited }
+            ancestor.changeTag = nil
+            var editTimes: FieldMap<Int64> = [:]
+            for column in table.allColumns { editTimes[column] = times[column] }
+            try Metadata.save(db, type: table.name, name: key, lastKnown: ancestor, editTimes: editTimes,
+                              isPendingSave: true, isPendingDelete: false)
+        }
         try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table.name, key])
         return true
     }

@@ -117,6 +117,9 @@ extension SyncEngine {
                     record = ServerRecord(id: RecordID(recordName: name, zoneID: zone), recordType: table.name,
                                           fields: values, fieldModificationTimes: times)
                 }
+                // When the row was made, if here since its last-known
+                // version (`createdAt`).
+                if let created = meta.editTimes[table.primaryKey] { record.fieldModificationTimes[table.primaryKey] = created }
                 record.parent = parentID(parentKey, table: table, zone: zone)
                 if let lost = lostEdits[name] { record.fields[Self.lostEditsField] = .string(lost) }
                 bytes += record.encodedSize

@@ -30,11 +30,12 @@ final class OutgoingChange: Sendable {
     }
 
     /// A save of a row made again here after its last-known version (an
-    /// undo of its delete, a reminder put back): every column was written
-    /// since. An edit writes some columns only.
+    /// undo of its delete, a reminder put back): its key's time, which a
+    /// create stamps and no edit does, is later than that version.
     var isMadeAgain: Bool {
-        guard record != nil, let known = metadata.lastKnown?.fieldModificationTimes.values.max() else { return false }
-        return table.columns.allSatisfy { (metadata.editTimes[$0] ?? .min) > known }
+        guard record != nil, let created = metadata.editTimes[table.primaryKey],
+              let known = metadata.lastKnown?.fieldModificationTimes.values.max() else { return false }
+        return created > known
     }
 }
 
@@ -53,6 +54,15 @@ struct SendRound {
     let engine: SyncEngine
     /// Records per request.
     private var limit: Int
+    /// A save was refused for a delete this device has not fetched
+    /// (`awaitFetchedDelete`): sending on would only send it again, and
+    /// fail its zone's other changes with it, until a fetch brings the
+    /// delete.
+    private let awaitingFetch = Flag()
+
+    private final class Flag: @unchecked Sendable {
+        var isSet = false
+    }
 
     init(engine: SyncEngine) {
         self.engine = engine
@@ -76,6 +86,11 @@ struct SendRound {
         }
         do {
             report.add(try sendBatches())
+            if awaitingFetch.isSet {
+                awaitingFetch.isSet = false
+                report.add(try engine.fetchLocked())
+                report.add(try sendBatches())
+            }
         } catch let changed as ServerChanged {
             // The server changed under a batch: everything is pending again,
             // and what the new server holds (its deletes too) comes first.
@@ -118,7 +133,7 @@ struct SendRound {
         // Offline means no sends, also for a round that began before the
         // device went offline (a live fetch that found edits to send).
         do {
-            while failedRounds < 3, rounds < 50, !engine.isOffline {
+            while failedRounds < 3, rounds < 50, !engine.isOffline, !awaitingFetch.isSet {
                 rounds += 1
                 let limit = self.limit
                 // An answer not stored yet leaves its changes pending: left out.
@@ -357,6 +372,7 @@ struct SendRound {
                         // zone's fetch reports no delete of a record its
                         // share never showed, as a copy put back lacks.)
                         try engine.awaitFetchedDelete(db, change: change)
+                        awaitingFetch.isSet = true
                     case .failure(.unknownItem)?:
                         // Deleted on the server meanwhile: the delete wins.
                         if change.metadata.hasLocalEdits {

@@ -59,10 +59,12 @@ struct RejoinWorld {
     /// reminder deleted once, anywhere, put back by an undo.
     var undoable: [(device: String, deleted: DeletedReminder)] = []
     var deleteCounts: [String: Int] = [:]
-    /// Reminders made again by an undo. A delete made elsewhere without
-    /// having seen the undo was made against the version before it, and
-    /// does not take it (docs/SYNC.md): such a reminder may stay.
-    var undone: Set<String> = []
+    /// Reminders made again by an undo, with the device that made it. A
+    /// delete made elsewhere without having seen the undo was made against
+    /// the version before it, and does not take it (docs/SYNC.md): such a
+    /// reminder may stay. A delete on the device that undid has seen it.
+    var undoneOn: [String: String] = [:]
+    var undone: Set<String> { Set(undoneOn.keys) }
 
     var createdLists: Set<String> = []
     /// Every list and reminder in the order it was made: picks follow it,
@@ -126,7 +128,7 @@ struct RejoinWorld {
             guard deleteCounts[id] == 1, lists.contains(deleted.reminder.remindersListID), !held.contains(id) else { return }
             try device.store.restore(deleted)
             deletedReminders.remove(id)
-            undone.insert(id)
+            undoneOn[id] = device.name
             log.append("\(device.name) undo delete \(id.prefix(4))")
         case 33..<42:
             guard let id = pick(items) else { return }
@@ -145,6 +147,7 @@ struct RejoinWorld {
             guard let id = pick(items) else { return }
             undoable.append((device.name, try device.store.deleteReminder(id: id)))
             deleteCounts[id, default: 0] += 1
+            if undoneOn[id] == device.name { undoneOn[id] = nil }
             deletedReminders.insert(id)
             log.append("\(device.name) delete \(id.prefix(4))")
         case 60..<62:

@@ -546,6 +546,24 @@ struct ServerDirectory {
         #expect(try a.export() == b.export())
     }
 
+    /// An edit that writes every column of a one-column record (a tag's
+    /// spelling, a list's cover) is not a row made again: a delete made
+    /// meanwhile elsewhere still wins over it, as over any edit.
+    @Test func anEditOfEveryColumnIsNotARowMadeAgain() throws {
+        let path = ServerDirectory(directory)
+        let (a, b, list, _) = try twoSyncedDevices(try path.open())
+        _ = try a.store.renameTag("food", to: "FOOD")
+        try a.store.setCover(listID: list.id, png: SampleCovers.png(named: "forest"))
+        _ = try b.store.deleteTag("food")
+        try b.store.setCover(listID: list.id, png: nil)
+        try b.sync(); try a.sync(); try b.sync()
+        for device in [a, b] {
+            #expect(try device.export().tags.isEmpty, "\(device.name)")
+            #expect(try device.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM remindersListCovers") } == 0, "\(device.name)")
+        }
+        #expect(try a.export() == b.export())
+    }
+
     /// Two devices re-join a server made again at once. B fetches (nothing
     /// yet), then A's re-join lands, with A's delete of Milk made while the
     /// server was gone, and only then does B send every row it holds, Milk

@@ -134,7 +134,9 @@ import TestSupport
         #expect(cover.record?.parent?.recordName == "remindersLists/\(list)")
         #expect(cover.record?.id.zoneID == trip.id.zoneID)
         #expect(cover.blobs["image"] != nil)
-        #expect(batch.allSatisfy { $0.record?.fieldModificationTimes.count == $0.table.columns.count })
+        // Every column's time, and the key's: when the row was made (`createdAt`).
+        #expect(batch.allSatisfy { $0.record?.fieldModificationTimes.count == $0.table.allColumns.count })
+        #expect(batch.allSatisfy { change in change.record.map { SyncEngine.createdAt($0, table: change.table) != nil } ?? true })
     }
 
     /// Each batch is noted as sent in the transaction that reads it; what
