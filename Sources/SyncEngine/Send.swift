@@ -308,8 +308,13 @@ struct SendRound {
         guard !confirmed.isEmpty else { return 0 }
         try engine.syncWrite { db in
             for (change, record) in confirmed {
+                // What the edit wrote, and what else the row had: the entry
+                // can put it back (`restoreLost`).
+                let known = change.metadata.lastKnown
+                let pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true) { known?.fields[$0] != record.fields[$0] }
                 try engine.logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
-                                remote: "edited", localTime: nil, remoteTime: record.fieldModificationTimes.values.max(),
+                                remote: SyncEngine.encodeKept(pairs) ?? "edited", localTime: nil,
+                                remoteTime: record.fieldModificationTimes.values.max(),
                                 winner: "delete", remoteDevice: engine.remoteName(of: record))
             }
         }

@@ -145,6 +145,12 @@ import TestSupport
         let deletes = try (a.engine.conflicts() + b.engine.conflicts()).filter { $0.winner == "delete" }
         #expect(Set(deletes.map(\.id)).count == 1)
         #expect(try a.engine.conflicts().map(\.id) == b.engine.conflicts().map(\.id))
+        // Whichever side logged it, the entry keeps what the edit wrote, to
+        // be put back: the deleter's send found it too.
+        for entry in try a.engine.conflicts() where entry.winner == "delete" {
+            let kept = ConflictEntry.keptValues(entry.local == "deleted" ? entry.remote : entry.local)
+            #expect(kept?.contains { $0.column == "title" && $0.value == "Edited" } == true, "\(entry)")
+        }
     }
 
     @Test(arguments: [true, false])
