@@ -75,6 +75,10 @@ public struct NaturalDate: Sendable {
         guard !raw.isEmpty else { throw failure(trimmed, .empty) }
         let words = raw.map { $0.lowercased() }
         let start = words[0] == "at" && words.count > 1 ? 1 : 0
+        // "at 3", as a date takes it (in waking hours).
+        if start == 1, words.count == 2, try readTime(words, raw, at: 1, dotted: true) == nil, let hour = Self.bareHour(words[1]) {
+            return (hour, 0)
+        }
         guard let (time, used) = try readTime(words, raw, at: start, dotted: true), start + used == words.count else {
             throw failure(trimmed, .notATime(trimmed))
         }
@@ -149,7 +153,9 @@ public struct NaturalDate: Sendable {
                 index += 1
                 continue
             }
-            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate) {
+            // After "at", "9.30" is a time wherever it is.
+            let afterAt = index > 0 && words[index - 1] == "at"
+            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }

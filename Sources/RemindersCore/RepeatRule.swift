@@ -899,6 +899,10 @@ private struct PhraseReader {
         if Self.weekdays[first] != nil {
             return RepeatRule(frequency: .weekly, days: try weekdayList(upTo: end))
         }
+        if first == "weekdays" || first == "weekends" {
+            index += 1
+            return RepeatRule(frequency: .weekly, days: (first == "weekdays" ? Array(1...5) : [0, 6]).map { RepeatRule.Day(weekday: $0) })
+        }
         guard first == "every" else { throw notUnderstood(index) }
         index += 1
         guard index < end else {

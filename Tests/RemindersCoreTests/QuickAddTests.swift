@@ -106,6 +106,13 @@ struct QuickAddTests {
         ("Water plants every 3 days until dec 31", "Water plants | - | Every 3 days until 2026-12-31"),
         ("Report every 2 weeks on fri ^Work", "Report | - | Every 2 weeks on Fri"),
         ("Call mom every sunday tomorrow", "Call mom | 2026-11-26 | Weekly on Sun"),
+        ("Gym every tuesday at 9", "Gym | 2026-12-01T09:00 | Weekly on Tue"),
+        ("Call grandma every sunday at 5", "Call grandma | 2026-11-29T17:00 | Weekly on Sun"),
+        ("Clean fortnightly on sat", "Clean | - | Every 2 weeks on Sat"),
+        ("Standup weekdays 9am", "Standup | 2026-11-26T09:00 | Every weekday"),
+        // After "at", a dotted time is one; elsewhere it may be a price.
+        ("Dentist tomorrow at 9.30", "Dentist | 2026-11-26T09:30 | -"),
+        ("Pay 9.30 tomorrow", "Pay 9.30 | 2026-11-26 | -"),
         // Not a repeat: a title's word, or words that read as no rule.
         ("Daily standup", "Daily standup | - | -"),
         ("Check every door", "Check every door | - | -"),

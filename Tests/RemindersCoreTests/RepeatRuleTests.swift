@@ -364,6 +364,8 @@ struct RepeatRuleTests {
         ("every 3 mondays", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO"),
         ("every other mon and thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
         ("fortnightly", "FREQ=WEEKLY;INTERVAL=2"),
+        ("weekdays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("weekends", "FREQ=WEEKLY;BYDAY=SA,SU"),
         ("fortnightly on tue", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"),
         ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
         ("every 2 weeks on mon, thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
