@@ -133,6 +133,17 @@ final class ConflictWorld {
 }
 
 @Suite struct LiveSyncScreenTests {
+    /// A server error's line loses the middle of its path before the
+    /// words after it: at 120 columns the repair still shows.
+    @Test func aServerErrorLineShortensItsPathFirst() {
+        let line = "⚠ Cannot sync · 2 edits wait here · server directory /home/ada/.local/share/reminders/server is gone (edits wait; 'reminders sync' makes a new one)"
+        let fitted = AppController.fitting(line, width: 119, home: "/home/ada")
+        #expect(fitted.reduce(0) { $0 + TextArea.width(of: $1) } <= 119, "\(fitted)")
+        #expect(fitted.hasSuffix("is gone (edits wait; 'reminders sync' makes a new one)"), "\(fitted)")
+        #expect(fitted.contains("~/") && fitted.contains("…/server"), "\(fitted)")
+        #expect(AppController.fitting("short /a/b/c line", width: 80) == "short /a/b/c line")
+    }
+
     @Test func conflictsScreenAt80x24() throws {
         let world = try ConflictWorld()
         world.press(.character("C"))

@@ -183,7 +183,30 @@ extension AppController {
     func drawServerError(_ line: String, into buffer: inout CellBuffer, row: Int) {
         let rect = Rect(row: row, column: 0, width: size.width, height: 1)
         buffer.fill(rect, style: theme.statusError)
-        buffer.draw(" " + line, row: row, column: 0, maxWidth: size.width, style: theme.statusError)
+        buffer.draw(" " + Self.fitting(line, width: size.width - 1), row: row, column: 0, maxWidth: size.width, style: theme.statusError)
+    }
+
+    /// A line made to fit `width` by its paths first, so that the words
+    /// after a long server directory are not the ones cut: the home
+    /// directory as `~`, then each path's middle left out.
+    static func fitting(_ line: String, width: Int, home: String = NSHomeDirectory()) -> String {
+        func columns(_ text: String) -> Int { text.reduce(0) { $0 + TextArea.width(of: $1) } }
+        var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard columns(line) > width else { return line }
+        for index in words.indices where words[index].contains("/") {
+            if home.count > 1, words[index].hasPrefix(home + "/") { words[index] = "~" + words[index].dropFirst(home.count) }
+        }
+        while columns(words.joined(separator: " ")) > width,
+              let index = words.indices.filter({ words[$0].contains("/") && words[$0].count > 10 }).max(by: { words[$0].count < words[$1].count }) {
+            // "/home/me/…/server": its start and its last part.
+            let path = words[index]
+            let last = path.split(separator: "/").last.map(String.init) ?? path
+            let keep = max(2, path.count - (columns(words.joined(separator: " ")) - width) - last.count - 2)
+            let shortened = String(path.prefix(keep)) + "…/" + last
+            guard shortened.count < path.count else { break }
+            words[index] = shortened
+        }
+        return words.joined(separator: " ")
     }
 
     static func clockTime(_ date: Date, timeZone: TimeZone) -> String {
