@@ -41,6 +41,10 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         var retryQueued = false
         var lastHead: Int64 = -1
         var knownConflicts: Set<String> = []
+        /// Until a device's first sync finishes, the entries it receives
+        /// are the log its other devices kept before it came: known, not
+        /// announced as resolved now.
+        var announcesConflicts = true
         var started = false
         var conflictHandler: (@Sendable ([ConflictEntry]) -> Void)?
         /// Set once the server was opened: a directory that goes away
@@ -85,7 +89,8 @@ public final class LiveSync: SyncStatusProvider, Sendable {
                 try address.open(createIfMissing: createIfMissing, knownLocation: try engine.knownServerLocation())
             }
         }
-        shared = Mutex(Shared(knownConflicts: Set(((try? engine.conflicts()) ?? []).map(\.id))))
+        shared = Mutex(Shared(knownConflicts: Set(((try? engine.conflicts()) ?? []).map(\.id)),
+                              announcesConflicts: (try? engine.status().lastSyncAt) != nil))
     }
 
     /// A live sync nobody stopped still gives back its watcher's thread and
@@ -350,7 +355,8 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         }
         // The status first, so a conflict's announcement finds it counted.
         publish()
-        announceConflicts()
+        announceConflicts(quietly: errorMessage == nil && !shared.withLock { $0.announcesConflicts })
+        if errorMessage == nil { shared.withLock { $0.announcesConflicts = true } }
     }
 
     /// The line the app shows while covers wait for their image
@@ -372,14 +378,15 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         notify()
     }
 
-    private func announceConflicts() {
+    /// `quietly`: noted as known without a word (a first sync's).
+    private func announceConflicts(quietly: Bool = false) {
         guard let entries = try? engine.conflicts(includingDismissed: true) else { return }
         let (fresh, handler) = shared.withLock { shared -> ([ConflictEntry], (@Sendable ([ConflictEntry]) -> Void)?) in
             let fresh = entries.filter { !shared.knownConflicts.contains($0.id) }
             shared.knownConflicts.formUnion(fresh.map(\.id))
             return (fresh, shared.conflictHandler)
         }
-        if !fresh.isEmpty { handler?(fresh) }
+        if !fresh.isEmpty, !quietly { handler?(fresh) }
     }
 
     // MARK: SyncStatusProvider

@@ -246,6 +246,25 @@ import TestSupport
         live.drain()
         #expect(announced.all == ["title"])
     }
+
+    /// A device's first sync receives the log its other devices kept: old
+    /// news, counted in the badge but not announced as resolved now.
+    @Test func aNewDevicesFirstSyncDoesNotAnnounceTheLogItReceives() throws {
+        let cloud = DeviceWorld()
+        let (laptop, desktop, reminderID) = try cloud.milkOnLaptopAndDesktop()
+        try laptop.store.updateReminder(id: reminderID, ReminderChanges(title: "Oat milk"))
+        try desktop.store.updateReminder(id: reminderID, ReminderChanges(title: "Buy milk"))
+        try laptop.syncOnce(); try desktop.syncOnce(); try laptop.syncOnce()
+
+        let tablet = try cloud.device("tablet")
+        let announced = Recorder<String>()
+        let live = cloud.live(tablet)
+        live.onNewConflicts { entries in announced.append(contentsOf: entries.map(\.field)) }
+        live.syncNow()
+        try eventually("synced") { live.currentStatus().lastSync != nil && live.currentStatus().conflictsCount == 1 }
+        live.drain()
+        #expect(announced.all.isEmpty)
+    }
 }
 
 struct ServerUnreachable: Error {}
