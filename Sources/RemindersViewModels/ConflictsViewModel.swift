@@ -99,6 +99,12 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         return ConflictEntry.keptValues(entry.local) ?? ConflictEntry.keptValues(entry.remote)
     }
 
+    /// The list a reminder a delete took was in, as its entry kept it (nil
+    /// for an entry from before it was kept); it may be gone too.
+    public var lostReminderListID: String? {
+        lostReminderValues?.first { $0.column == "remindersListID" }?.value
+    }
+
     /// Why "keep the other value" does not apply, when it does not.
     public var whyNoOtherValue: String {
         // A refusal first: it may also read as a delete (a new reminder
@@ -183,9 +189,8 @@ public final class ConflictsViewModel: ViewModel {
     }
 
     /// Puts back a reminder a delete took (`ConflictItem.lostReminderValues`)
-    /// into `listID`, else the default list (the log does not keep which
-    /// list it was in, which may be gone with it), as a new reminder that
-    /// syncs; marks the entry as seen.
+    /// into `listID`, else the list it was in if that is here, else the
+    /// default list, as a new reminder that syncs; marks the entry as seen.
     @discardableResult
     public func restoreLost(id: String, listID: String? = nil) -> ActionResult {
         guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
@@ -195,6 +200,7 @@ public final class ConflictsViewModel: ViewModel {
         return perform {
             let lists = try environment.writer.read(Queries.listsInOrder)
             let chosen = listID.flatMap { id in lists.first { $0.id == id } }
+                ?? item.lostReminderListID.flatMap { id in lists.first { $0.id == id } }
                 ?? ReminderFormViewModel.defaultList(in: lists, named: defaultList)
             guard let list = chosen else { return .failed("There is no list to put it in: make one on Home first") }
             try store.restoreLost(id: item.entry.recordID, values: values, listID: list.id)

@@ -192,7 +192,7 @@ extension SyncEngine {
                 unseen = table.columns.filter { (record.fieldModificationTimes[$0] ?? .min) > seen }
             }
             if !unseen.isEmpty {
-                let pairs = Self.editedPairs(record.fields, table: table, whole: true) { unseen.contains($0) }
+                let pairs = Self.editedPairs(record.fields, table: table, whole: true, keepingPlace: true) { unseen.contains($0) }
                 try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
                                 remote: Self.encodeKept(pairs) ?? "edited", localTime: nil,
                                 remoteTime: record.fieldModificationTimes.values.max(),

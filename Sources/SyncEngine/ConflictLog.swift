@@ -157,25 +157,31 @@ extension SyncEngine {
     /// keeps its text fields.
     /// `whole`: with the row's name too (its first text, a title), for an
     /// entry whose row goes, which has nothing else to be named by.
-    func editedValues(_ db: Database, table: String, key: String, meta: Metadata?, whole: Bool = false) throws -> String? {
+    func editedValues(_ db: Database, table: String, key: String, meta: Metadata?, whole: Bool = false,
+                      keepingPlace: Bool = false) throws -> String? {
         guard let schema = tablesByName[table] else { return nil }
         if meta?.isPendingDelete == true { return "deleted" }
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
         let values = RecordCoder.values(of: row, table: schema).values
         // A row never on the server: its text, which is what a person wrote.
         guard let meta, meta.lastKnown != nil else { return Self.encodeKept(Self.writtenText(values, table: schema)) }
-        return Self.encodeKept(Self.editedPairs(values, table: schema, whole: whole) { meta.editTimes[$0] != nil })
+        return Self.encodeKept(Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace) { meta.editTimes[$0] != nil })
     }
 
     /// The edited columns of a row's values, the parent's reference left
     /// out; `whole`, with its name (its first text column) too, when an
-    /// edit shows (alone, the name would read as the edit).
-    static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool,
+    /// edit shows (alone, the name would read as the edit); `keepingPlace`
+    /// (a row a delete took), with the parent's reference too, so that it
+    /// can be put back where it was.
+    static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool, keepingPlace: Bool = false,
                             edited: (String) -> Bool) -> [[String]] {
         let name = whole ? table.nameColumn : nil
+        // A row that goes keeps where it was too (a reminder's list), so
+        // that it can be put back there.
+        let place = keepingPlace ? table.parent?.column : nil
         let pairs: [[String]] = table.columns.compactMap { column in
-            guard column != table.parent?.column, let text = RecordCoder.display(values[column]),
-                  edited(column) || (column == name && !text.isEmpty) else { return nil }
+            guard column != table.parent?.column || column == place, let text = RecordCoder.display(values[column]),
+                  edited(column) || (column == name && !text.isEmpty) || column == place else { return nil }
             return [column, text]
         }
         return pairs.contains { edited($0[0]) } ? pairs : []
@@ -282,7 +288,8 @@ extension SyncEngine {
     /// A pending local edit lost to a delete made elsewhere.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?) throws {
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
-                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true) ?? "edited", remote: "deleted",
+                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true, keepingPlace: true) ?? "edited",
+                        remote: "deleted",
                         localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: remoteDevice)
     }
 

@@ -311,7 +311,7 @@ struct SendRound {
                 // What the edit wrote, and what else the row had: the entry
                 // can put it back (`restoreLost`).
                 let known = change.metadata.lastKnown
-                let pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true) { known?.fields[$0] != record.fields[$0] }
+                let pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true, keepingPlace: true) { known?.fields[$0] != record.fields[$0] }
                 try engine.logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
                                 remote: SyncEngine.encodeKept(pairs) ?? "edited", localTime: nil,
                                 remoteTime: record.fieldModificationTimes.values.max(),

@@ -152,7 +152,7 @@ struct ConflictsCommand: ParsableCommand {
         valueName: "ID"))
     var keepOtherID: String?
 
-    @Option(help: ArgumentHelp("With --keep-other on a reminder a delete took: the list to put it back in (default: the default list).",
+    @Option(help: ArgumentHelp("With --keep-other on a reminder a delete took: the list to put it back in (default: the list it was in, if it is still here, else the default list).",
                                valueName: "LIST"))
     var list: String?
 
@@ -168,10 +168,13 @@ struct ConflictsCommand: ParsableCommand {
         }
     }
 
-    /// Puts back a reminder a delete took, in `--list` or the default list.
+    /// Puts back a reminder a delete took, in `--list`, else the list it
+    /// was in if that is here, else the default list.
     private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
+        let lists = try context.read(Queries.listsInOrder)
         let listID = try list.map { try context.list($0) }
-            ?? context.defaultListID(try EffectiveSettings(common: common), lists: try context.read(Queries.listsInOrder),
+            ?? item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id }
+            ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists,
                                      purpose: "put it back in")
         let reminder = try context.store.restoreLost(id: item.entry.recordID, values: values, listID: listID)
         try context.engine.dismissConflict(id: item.entry.id)

@@ -212,6 +212,32 @@ import TestSupport
         #expect(try desktop.reminder(note.id)?.remindersListID == home.id)
     }
 
+    /// A reminder deleted on one device while edited on another comes
+    /// back in the list it was in, when that list is still here.
+    @Test func aReminderADeleteTookComesBackInItsOwnList() throws {
+        let cloud = DeviceWorld()
+        let (laptop, desktop, _) = try cloud.milkOnLaptopAndDesktop()
+        let errands = try laptop.store.createList(title: "Errands")
+        let stamps = try laptop.store.createReminder(ReminderDraft(listID: errands.id, title: "Stamps"))
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        _ = try desktop.store.deleteReminder(id: stamps.id)
+        try laptop.store.updateReminder(id: stamps.id, ReminderChanges(notes: "first class"))
+        try desktop.syncOnce()
+        try laptop.syncOnce()
+        #expect(try laptop.reminder(stamps.id) == nil)
+
+        let live = LiveSync(engine: laptop.engine, server: .directory(cloud.serverDirectory))
+        let model = ConflictsViewModel(environment: cloud.environment(laptop, live: live))
+        defer { model.stop() }
+        model.refresh()
+        let item = try #require(model.state.items.first { $0.entry.recordID == stamps.id })
+        #expect(item.lostReminderListID == errands.id)
+        #expect(model.restoreLost(id: item.id).message == "“Stamps” is back, in Errands; syncing")
+        let back = try #require(try laptop.reminder(stamps.id))
+        #expect(back.remindersListID == errands.id && back.notes == "first class")
+    }
+
     @Test func withoutSyncThereIsNoLog() throws {
         let world = try World()
         let model = ConflictsViewModel(environment: world.environment)

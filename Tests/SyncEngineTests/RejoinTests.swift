@@ -308,10 +308,11 @@ struct ServerDirectory {
             let entry = try #require(entries.first)
             #expect(entry.recordID == milk.id && entry.winner == "delete")
             let lost = try #require(ConflictEntry.keptValues(entry.localDevice == "B" ? entry.local : entry.remote))
-            #expect(lost.map(\.column) == ["title", "notes"] && lost.map(\.value) == ["Milk", "oat, 2 cartons"], "\(lost)")
+            // With its list, to be put back there.
+            #expect(lost.map(\.column) == ["remindersListID", "title", "notes"]
+                    && lost.map(\.value) == [list.id, "Milk", "oat, 2 cartons"], "\(lost)")
         }
         #expect(try a.export() == b.export())
-        _ = list
     }
 
     @Test func anOlderCopyWrittenToSinceIsStillToldApart() throws {
