@@ -491,12 +491,9 @@ struct ServerDirectory {
         #expect(try a.export() == b.export())
     }
 
-    /// B deletes Milk; A hears of it and puts Milk back (an undo), while B
-    /// is away. The server is made again; A re-joins first, sending Milk.
-    /// B's re-join sends the delete it remembers, made against a version
-    /// older than the one A put back: that delete must not take Milk again,
-    /// and nothing is logged as lost.
-    @Test func aReminderPutBackAfterADeleteSurvivesTheDeletersRejoin() throws {
+    /// B deletes Milk; A fetches the delete and puts Milk back (an undo)
+    /// while B is away; then the server is made again under both.
+    private func milkPutBackAfterBDeletedIt() throws -> (ServerDirectory, Device, Device, Reminder) {
         let path = ServerDirectory(directory)
         let (a, b, _, milk) = try twoSyncedDevices(try path.open())
         let deleted = try b.store.deleteReminder(id: milk.id)
@@ -508,6 +505,16 @@ struct ServerDirectory {
         let remade = try path.open()
         a.connect(to: remade)
         b.connect(to: remade)
+        return (path, a, b, milk)
+    }
+
+    /// B deletes Milk; A hears of it and puts Milk back (an undo), while B
+    /// is away. The server is made again; A re-joins first, sending Milk.
+    /// B's re-join sends the delete it remembers, made against a version
+    /// older than the one A put back: that delete must not take Milk again,
+    /// and nothing is logged as lost.
+    @Test func aReminderPutBackAfterADeleteSurvivesTheDeletersRejoin() throws {
+        let (path, a, b, milk) = try milkPutBackAfterBDeletedIt()
         try a.sync(); try b.sync(); try a.sync()
         #expect(try a.reminder(milk.id)?.title == "Milk")
         #expect(try b.reminder(milk.id)?.title == "Milk")
@@ -530,16 +537,7 @@ struct ServerDirectory {
     /// the version it took (`RecordDeletion.deletedThrough`), which A's
     /// put-back is wholly later than: A keeps Milk and creates it again.
     @Test func aReminderPutBackAfterADeleteSurvivesTheDeleterComingBackFirst() throws {
-        let path = ServerDirectory(directory)
-        let (a, b, _, milk) = try twoSyncedDevices(try path.open())
-        let deleted = try b.store.deleteReminder(id: milk.id)
-        try b.sync(); try a.sync()
-        try a.store.restore(deleted)
-        try a.sync()
-        try path.delete()
-        let remade = try path.open()
-        a.connect(to: remade)
-        b.connect(to: remade)
+        let (_, a, b, milk) = try milkPutBackAfterBDeletedIt()
         try b.sync(); try a.sync(); try b.sync()
         #expect(try a.reminder(milk.id)?.title == "Milk")
         #expect(try b.reminder(milk.id)?.title == "Milk")
