@@ -121,7 +121,7 @@ import TestSupport
         let entry = try #require(try b.engine.conflicts().first { $0.recordID == step })
         #expect(entry.remote == "deleted")
         #expect(ConflictEntry.keptValues(entry.local)?.map { "\($0.column)=\($0.value)" }
-                == ["title=Buy paint", "notes=the green one", "priority=3"])
+                == ["remindersListID=\(list)", "title=Buy paint", "notes=the green one", "priority=3"])
     }
 
     /// A subtask the server confirmed before its parent's delete came from
