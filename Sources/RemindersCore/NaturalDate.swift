@@ -119,6 +119,18 @@ public struct NaturalDate: Sendable {
     /// The end of the day (`eod`).
     static let endOfDay = (hour: 17, minute: 0)
 
+    /// `21h`, `9h30`: an hour with an "h" (and its minutes), as much of
+    /// Europe writes one. `alone` (no day before it): only with minutes,
+    /// since `21h` alone is 21 hours from now.
+    private static func hourMark(_ word: String, alone: Bool) -> (hour: Int, minute: Int)? {
+        let parts = word.split(separator: "h", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].isEmpty ? !alone : parts[1].count == 2,
+              (parts[0] + parts[1]).allSatisfy({ $0.isASCII && $0.isNumber }),
+              let hour = Int(parts[0]), (0...23).contains(hour) else { return nil }
+        let minute = parts[1].isEmpty ? 0 : Int(parts[1]) ?? 60
+        return minute < 60 ? (hour, minute) : nil
+    }
+
     /// An hour alone, `3` in `at 3`, read in waking hours (see the type).
     private static func bareHour(_ word: String) -> Int? {
         guard (1...2).contains(word.count), word.allSatisfy({ $0.isASCII && $0.isNumber }), let hour = Int(word),
@@ -161,6 +173,14 @@ public struct NaturalDate: Sendable {
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
                 time = (value, phrase)
                 index += used
+                continue
+            }
+            // Typed as a date, "9h30", and after a day "21h": a time (else
+            // "21h" counts 21 hours from now, which a day cannot take).
+            if typedAsADate, time == nil, let value = Self.hourMark(word, alone: part == nil) {
+                if let day = part, case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
+                time = (value, raw[index])
+                index += 1
                 continue
             }
             if let (value, used) = try readDay(words, raw, at: index, text: text, typedAsADate: typedAsADate) {

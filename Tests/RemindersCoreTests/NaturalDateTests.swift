@@ -116,6 +116,11 @@ struct NaturalDateTests {
         ("tomorrow 9 10", "error: 'tomorrow 9 10': '10' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
         ("in 2h 9", "error: 'in 2h 9': gives two times, 'in 2h' and '9': keep one"),
         ("9.75", "error: 9.75: minutes must be 00–59"),
+        // An hour with an "h": with its minutes anywhere, alone after a day.
+        ("tomorrow 21h", "2026-11-26T21:00"),
+        ("9h30", "2026-11-26T09:30"),
+        ("fri 9h05", "2026-11-27T09:05"),
+        ("21h", "2026-11-26T07:17"),  // alone, 21 hours from now
         // Words for parts of days, weeks and months.
         ("tonight", "2026-11-25T20:00"),
         ("tonight at 9", "2026-11-25T21:00"),
