@@ -147,4 +147,33 @@ struct ServerResetTests {
         #expect(try fleet.exportText("a") == expected)
         #expect(try fleet.exportText("b") == expected)
     }
+
+    /// b deletes Milk while a edits it; a puts it back from its conflict
+    /// log. The server is made again and b, which remembers its delete,
+    /// re-joins first: its delete was made against the version before the
+    /// put-back and does not take Milk (docs/SYNC.md, "A delete does not
+    /// take a row made again after it").
+    @Test func aReminderPutBackSurvivesTheDeletersRejoin() throws {
+        let (fleet, _) = try world()
+        defer { fleet.cleanUp() }
+        let milk = try #require(try fleet.export("a").reminders.first { $0.title == "Milk" })
+        try fleet.ok("b", "delete", milk.id)
+        try fleet.ok("a", "edit", milk.id, "--notes", "oat")
+        try fleet.sync("b")
+        try fleet.sync("a")
+        struct Entry: Decodable { var id: String; var winner: String }
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(try fleet.ok("a", "conflicts", "--json").utf8))
+        let entry = try #require(entries.first { $0.winner == "delete" })
+        #expect(try fleet.ok("a", "conflicts", "--keep-other", entry.id) == "“Milk” is back, in Home (a new reminder: 'reminders sync' sends it).")
+        try fleet.sync("a")
+        try FileManager.default.removeItem(at: fleet.server)
+        try rejoin(fleet, "b")
+        try rejoin(fleet, "a")
+        try fleet.syncUntilQuiet([("a", "me"), ("b", "me")])
+        for device in ["a", "b"] {
+            let back = try fleet.export(device).reminders.first { $0.id == milk.id }
+            #expect(back?.notes == "oat", "\(device)")
+        }
+        #expect(try fleet.exportText("a") == fleet.exportText("b"))
+    }
 }
