@@ -153,6 +153,29 @@ import TestSupport
         }
     }
 
+    /// A tags a reminder with a tag B deleted and sent first: A's link
+    /// reaches the server after the tag's delete. B, which will never
+    /// fetch the tag again, lets the link go with it (and deletes it on
+    /// the server) instead of holding it for its parent for ever; A takes
+    /// it with the tag. A link holds no text, so the log has no entry.
+    @Test func aTagLinkMadeAfterItsTagWasDeletedElsewhereGoesWithIt() throws {
+        let (a, b, r) = try world()
+        _ = try a.store.createReminder(ReminderDraft(listID: r.remindersListID, title: "Essay", tags: ["writing"]))
+        try a.sync(); try b.sync()
+        _ = try b.store.deleteTag("writing")
+        try b.sync()
+        try a.store.updateReminder(id: r.id, ReminderChanges(tags: ["writing"]))
+        try a.sync(); try b.sync(); try a.sync()
+        for device in [a, b] {
+            #expect(try device.db.read { try Queries.tags($0, reminderID: r.id) }.isEmpty, "\(device.name)")
+            #expect(try device.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0, "\(device.name)")
+        }
+        let names = try b.db.read { db in try String.fetchAll(db, sql: "SELECT recordName FROM sync_metadata WHERE recordType = 'remindersTags'") }
+        #expect(names.isEmpty, "every link went, its delete confirmed: \(names)")
+        #expect(try a.export() == b.export())
+        #expect(try a.pending() == 0 && b.pending() == 0)
+    }
+
     @Test(arguments: [true, false])
     func childCreatedUnderParentDeletedElsewhereGoesWithIt(deleterSendsFirst: Bool) throws {
         let (a, b, r) = try world()
