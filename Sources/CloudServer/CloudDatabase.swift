@@ -56,8 +56,8 @@ public struct RecordDeletion: Hashable, Sendable {
     public var deletedByUser: String?
     public var deletedByDevice: String?
     /// The newest field edit time of the version the delete was made
-    /// against, as the deleting device sent it: a version of the record
-    /// whose every field was written later was made again after the
+    /// against, as the deleting device sent it: a row made after it (its
+    /// record's key time, when it was created) was made again after the
     /// delete, which must not take it. Nil when not sent.
     public var deletedThrough: Int64?
 

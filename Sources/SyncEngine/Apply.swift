@@ -300,14 +300,11 @@ extension SyncEngine {
         // was made, even where it has the same values: a delete of this
         // version, remembered by a device and sent again, must not take
         // what was made after it.
-        var created: Int64?
-        if let made = meta.editTimes[table.primaryKey], let newest = record.fieldModificationTimes.values.max(), made > newest {
-            clientWins = table.columns
-            created = made
-        }
+        let madeAgain = meta.isMadeAfter(record, table: table)
+        if madeAgain { clientWins = table.columns }
         var editTimes: FieldMap<Int64> = [:]
         for column in clientWins { editTimes[column] = conflict.client.time(column) }
-        editTimes[table.primaryKey] = created
+        if madeAgain { editTimes[table.primaryKey] = meta.createdHere(table) }
         try Metadata.save(db, type: tableName, name: key, lastKnown: record, editTimes: editTimes,
                           isPendingSave: !clientWins.isEmpty, isPendingDelete: false)
         outcome.applied = true
@@ -340,7 +337,7 @@ extension SyncEngine {
     /// Drops a remembered delete a later version of the row outdid.
     private func forgetRememberedDelete(_ db: Database, table: String, key: String) throws {
         try db.executeCached("DELETE FROM sync_metadata WHERE recordType = ? AND recordName = ?", arguments: [table, key])
-        try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table, key])
+        try forgetDelete(db, table: table, key: key)
     }
 
     /// A row made (or made again) here after `time`, the newest edit of
@@ -352,7 +349,7 @@ extension SyncEngine {
     /// beats.
     private func keepsRowMadeAgain(_ db: Database, meta: Metadata, table: TableSchema, key: String, after time: Int64) throws -> Bool {
         guard !meta.isPendingDelete,
-              let created = meta.editTimes[table.primaryKey] ?? meta.lastKnown.flatMap({ Self.createdAt($0, table: table) }),
+              let created = meta.createdHere(table) ?? meta.lastKnown.flatMap({ Self.createdAt($0, table: table) }),
               created > time, try rowExists(db, table: table.name, key: key) else { return false }
         // Never confirmed (the answer to its create lost): it goes as a
         // create as it is.
@@ -365,7 +362,7 @@ extension SyncEngine {
             try Metadata.save(db, type: table.name, name: key, lastKnown: ancestor, editTimes: editTimes,
                               isPendingSave: true, isPendingDelete: false)
         }
-        try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table.name, key])
+        try forgetDelete(db, table: table.name, key: key)
         return true
     }
 
@@ -393,8 +390,8 @@ extension SyncEngine {
     /// `deleter`: the device that deleted it, as the log names the other
     /// side (`remoteName`), when the server says. `through`: the newest
     /// field time of the version the delete was made against, when sent;
-    /// a row here whose every field was written after it was made again
-    /// since (an undo, a reminder put back) and stays, to be created again.
+    /// a row here made after it (`createdAt`) was made again since (an
+    /// undo, a reminder put back) and stays, to be created again.
     func applyDeletion(_ db: Database, id: RecordID, by deleter: String? = nil, through: Int64? = nil,
                        into report: inout SyncReport) throws {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return }

@@ -56,6 +56,19 @@ struct Metadata: Sendable {
         return editTimes.contains { column, time in time > (lastKnown.fieldModificationTimes[column] ?? 0) }
     }
 
+    /// When the row was made here, if since its last-known version: the
+    /// time a create stamps on its key and no edit does (`createdAt`).
+    func createdHere(_ table: TableSchema) -> Int64? {
+        editTimes[table.primaryKey]
+    }
+
+    /// Whether the row was made here after every edit of `version` (an
+    /// undo of its delete, a reminder put back from the log).
+    func isMadeAfter(_ version: ServerRecord, table: TableSchema) -> Bool {
+        guard let created = createdHere(table), let newest = version.fieldModificationTimes.values.max() else { return false }
+        return created > newest
+    }
+
     static func fetch(_ db: Database, type: String, name: String) throws -> Metadata? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM sync_metadata WHERE recordType = ? AND recordName = ?"),
                          arguments: [type, name]).map(Metadata.init(row:))

@@ -119,7 +119,7 @@ extension SyncEngine {
                 }
                 // When the row was made, if here since its last-known
                 // version (`createdAt`).
-                if let created = meta.editTimes[table.primaryKey] { record.fieldModificationTimes[table.primaryKey] = created }
+                if let created = meta.createdHere(table) { record.fieldModificationTimes[table.primaryKey] = created }
                 record.parent = parentID(parentKey, table: table, zone: zone)
                 if let lost = lostEdits[name] { record.fields[Self.lostEditsField] = .string(lost) }
                 bytes += record.encodedSize

@@ -320,6 +320,11 @@ extension SyncEngine {
             """, arguments: [table, key, zone.name, zone.ownerName, functions.wallClock(), known?.fieldModificationTimes.values.max() ?? through])
     }
 
+    /// Forgets a remembered delete of a row made again since.
+    func forgetDelete(_ db: Database, table: String, key: String) throws {
+        try db.executeCached("DELETE FROM sync_tombstones WHERE recordType = ? AND recordName = ?", arguments: [table, key])
+    }
+
     /// The latest field edit time of the version a remembered delete of a
     /// row was made against; nil when none is remembered (or it was
     /// remembered before the time was kept).

@@ -33,9 +33,8 @@ final class OutgoingChange: Sendable {
     /// undo of its delete, a reminder put back): its key's time, which a
     /// create stamps and no edit does, is later than that version.
     var isMadeAgain: Bool {
-        guard record != nil, let created = metadata.editTimes[table.primaryKey],
-              let known = metadata.lastKnown?.fieldModificationTimes.values.max() else { return false }
-        return created > known
+        guard record != nil, let known = metadata.lastKnown else { return false }
+        return metadata.isMadeAfter(known, table: table)
     }
 }
 
