@@ -365,7 +365,7 @@ public struct WireZoneChanges: Codable, Sendable, Equatable {
 
 /// A tombstone on the wire; who deleted it, and the time of the version
 /// deleted, are left out when not known. (A reader from before a key was
-/// sent refuses the answer: the program and its service go together.)
+/// sent reads past it, as docs/API.md says of every key.)
 public struct WireDeletion: Codable, Sendable, Equatable {
     public var id: RecordID
     public var recordType: String

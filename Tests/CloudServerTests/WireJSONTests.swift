@@ -150,6 +150,33 @@ import Testing
         print("fuzz WireJSON: \(tried * 2) mutated inputs, \(accepted) accepted by the quick reader, all read the same by JSONDecoder")
     }
 
+    /// A key this version does not know (one a newer program sends) is read
+    /// past, in a request, an answer, a record and a deletion: the program
+    /// and a newer service, or a newer program and this service, still
+    /// understand each other in what they share.
+    @Test func aMemberFromANewerVersionIsReadPast() throws {
+        let id = RecordID(recordName: "reminders:r1", zoneID: Self.zone)
+        var record = ServerRecord(id: id, recordType: "reminders", fields: ["title": .string("Milk")])
+        record.fieldModificationTimes = ["title": 5]
+        let request = WireRequest.modifyRecords(saving: [record], deleting: [id],
+                                                deletedThrough: [WireDeleteTime(id: id, time: 5)])
+        let changes = ZoneChanges(changed: [record], deleted: [RecordDeletion(id: id, recordType: "reminders", deletedThrough: 5)],
+                                  token: ChangeToken(sequence: 7), moreComing: false)
+        let response = WireResponse.zoneChanges(WireZoneChanges(changes))
+        func withNewerKeys(_ data: Data) -> Data {
+            var text = String(decoding: data, as: UTF8.self)
+            for key in ["\"recordType\":", "\"deletedThrough\":", "\"saving\":", "\"token\":"] {
+                text = text.replacingOccurrences(of: key, with: "\"addedLater\":{\"a\":[1,\"x\"]}," + key)
+            }
+            return Data(text.utf8)
+        }
+        let newerRequest = withNewerKeys(try request.jsonData())
+        let newerResponse = withNewerKeys(try response.jsonData())
+        #expect(String(decoding: newerRequest, as: UTF8.self).contains("addedLater"))
+        #expect(try WireRequest(jsonData: newerRequest) == request)
+        #expect(try WireResponse(jsonData: newerResponse) == response)
+    }
+
     @Test func aBriefAnswerGivesBackTheRecordsTheServerSaved() throws {
         var random = SystemRandomNumberGenerator()
         let sent = Self.records(20, &random).map { record -> ServerRecord in
