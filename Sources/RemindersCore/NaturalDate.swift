@@ -24,7 +24,11 @@ import Foundation
 /// - `tonight` is today at 20:00, `eod` and `end of day` today at 17:00,
 ///   `this weekend` the coming Saturday (today on a weekend day),
 ///   `next weekend` the one after, `end of week` the coming Friday (today
-///   on a Friday), `end of month` and `end of year` their last day.
+///   on a Friday), `end of month` and `end of year` their last day;
+/// - `morning`, `afternoon`, `evening` and `night` after a day or `this`
+///   are 09:00, 14:00, 18:00 and 20:00 (`tomorrow morning`, `this
+///   evening`); typed as a date, `evening` alone is the next one;
+///   `day after tomorrow` is in two days.
 public struct NaturalDate: Sendable {
     /// The moment relative phrases count from.
     public let now: Date
@@ -95,6 +99,11 @@ public struct NaturalDate: Sendable {
         return word.first?.isASCII == true && word.first?.isNumber == true && word.filter({ $0 == "-" }).count == 2
     }
 
+    /// Whether a word names a part of a day (`morning`, `evening`).
+    public static func isDayPart(_ word: String) -> Bool {
+        dayParts[word.lowercased()] != nil
+    }
+
     /// Splits on white space and commas; a word's trailing full stop goes
     /// ("mar." is "mar", "a.m." is "a.m").
     static func words(_ text: String) -> [String] {
@@ -118,6 +127,12 @@ public struct NaturalDate: Sendable {
     static let tonight = (hour: 20, minute: 0)
     /// The end of the day (`eod`).
     static let endOfDay = (hour: 17, minute: 0)
+    /// The parts of a day after a day (`tomorrow morning`) or `this`, with
+    /// the time each gives when none is; an hour alone with one of the
+    /// later three is in the afternoon or evening (`tomorrow evening at 7`).
+    static let dayParts: [String: (time: (hour: Int, minute: Int), evening: Bool)] = [
+        "morning": ((9, 0), false), "afternoon": ((14, 0), true), "evening": ((18, 0), true), "night": ((20, 0), true),
+    ]
 
     /// `21h`, `9h30`: an hour with an "h" (and its minutes), as much of
     /// Europe writes one. `alone` (no day before it): only with minutes,
@@ -183,7 +198,12 @@ public struct NaturalDate: Sendable {
                 index += 1
                 continue
             }
-            if let (value, used) = try readDay(words, raw, at: index, text: text, typedAsADate: typedAsADate) {
+            if var (value, used) = try readDay(words, raw, at: index, text: text, typedAsADate: typedAsADate) {
+                // "tomorrow morning", "fri evening": the day at that part's time.
+                if case .day(let day) = value, index + used < words.count, let dayPart = Self.dayParts[words[index + used]] {
+                    value = .dayAt(day, defaultTime: dayPart.time, evening: dayPart.evening)
+                    used += 1
+                }
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let part { throw failure(text, .twoDates(part.phrase, phrase)) }
                 if case .moment = value, let time { throw failure(text, .twoTimes(phrase, time.phrase)) }
@@ -290,6 +310,19 @@ public struct NaturalDate: Sendable {
         case "yesterday" where typedAsADate: return (.day(today.adding(days: -1)), 1)
         case "tomorrow", "tmrw": return (.day(today.adding(days: 1)), 1)
         case "tonight": return (.dayAt(today, defaultTime: Self.tonight, evening: true), 1)
+        case "day", "the":
+            // "day after tomorrow", "the day after tomorrow".
+            let start = word == "the" ? index + 1 : index
+            let phrase = ["day", "after", "tomorrow"]
+            guard start + 3 <= words.count, Array(words[start..<start + 3]) == phrase else { return nil }
+            return (.day(today.adding(days: 2)), start + 3 - index)
+        case "morning", "afternoon", "evening":
+            // Alone, typed as a date, the next one: today's while it is
+            // still ahead. (At the end of a title it is a word: "Good
+            // morning".)
+            guard typedAsADate, let dayPart = Self.dayParts[word] else { return nil }
+            let day = today.at(dayPart.time) > DueDate(moment: now, in: timeZone) ? today : today.adding(days: 1)
+            return (.dayAt(day, defaultTime: dayPart.time, evening: dayPart.evening), 1)
         case "eod": return (.dayAt(today, defaultTime: Self.endOfDay, evening: false), 1)
         case "end":
             // "end of day", "end of the month".
@@ -312,6 +345,9 @@ public struct NaturalDate: Sendable {
                 return (.day(coming(weekday, includingToday: word == "this")), 2)
             }
             if next == "weekend" { return (.day(weekend(next: word == "next")), 2) }
+            if word == "this", let dayPart = Self.dayParts[next] {
+                return (.dayAt(today, defaultTime: dayPart.time, evening: dayPart.evening), 2)
+            }
             guard word == "next" else { throw failure(text, .notUnderstood(raw[index + 1])) }
             switch Self.units[next] {
             case .days?, .minutes?, .hours?: break

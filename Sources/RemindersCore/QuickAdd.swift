@@ -204,7 +204,12 @@ public struct QuickAdd: Equatable, Sendable {
         guard count > 1 else { return nil }
         let longest = min(longestPhrase, count - 1)
         func date(_ range: Range<Int>) -> DueDate? { dates.date(words: Array(words[range])) }
-        func unmistakable(_ range: Range<Int>) -> Bool { range.count > 1 || NaturalDate.standsAlone(words[range.lowerBound]) }
+        // Words that cannot be a title's, or a phrase of several; but "Fri
+        // night drinks" and "Sunday morning run" keep theirs.
+        func unmistakable(_ range: Range<Int>) -> Bool {
+            NaturalDate.standsAlone(words[range.lowerBound])
+                || (range.count > 1 && !NaturalDate.isDayPart(words[range.upperBound - 1]))
+        }
 
         for length in stride(from: longest, through: 1, by: -1) {
             let range = count - length..<count

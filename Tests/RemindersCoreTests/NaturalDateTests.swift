@@ -133,6 +133,22 @@ struct NaturalDateTests {
         ("this weekend", "2026-11-28"),
         ("next weekend", "2026-12-05"),
         ("this weekend 10am", "2026-11-28T10:00"),
+        // Parts of a day, after a day or "this"; alone, the next one.
+        ("tomorrow morning", "2026-11-26T09:00"),
+        ("fri evening", "2026-11-27T18:00"),
+        ("sat night", "2026-11-28T20:00"),
+        ("tomorrow evening at 7", "2026-11-26T19:00"),
+        ("tomorrow afternoon 3", "2026-11-26T15:00"),
+        ("tomorrow morning at 7:30", "2026-11-26T07:30"),
+        ("this afternoon", "2026-11-25T14:00"),
+        ("this evening", "2026-11-25T18:00"),
+        ("evening", "2026-11-25T18:00"),
+        ("morning", "2026-11-26T09:00"),  // this one is past at 10:17
+        ("3 dec morning", "2026-12-03T09:00"),
+        ("day after tomorrow", "2026-11-27"),
+        ("the day after tomorrow 9am", "2026-11-27T09:00"),
+        ("next morning", "error: 'next morning': 'morning' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
+        ("in 2h evening", "error: 'in 2h evening': gives two dates, 'in 2h' and 'evening': keep one"),
         // Typed as a date, a length alone counts from now, as with +.
         ("1w", "2026-12-02"),
         ("3d", "2026-11-28"),
