@@ -731,3 +731,36 @@ public struct NaturalDateError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 }
+
+// MARK: - A repeat with a time
+
+extension NaturalDate {
+    /// A repeat as typed for `--repeat`, whose words may end with a time
+    /// (`every tuesday at 9`, `weekdays at 8:30am`): the rule, and the time
+    /// when one was given. Text that reads as a rule whole is one, time or
+    /// not; the first error is the rule's own.
+    public func repeatWithTime(_ text: String) throws(RepeatRuleError) -> (rule: RepeatRule, time: (hour: Int, minute: Int)?) {
+        let untilDate: (String) -> DueDate? = { try? self.parse($0) }
+        let failure: RepeatRuleError
+        do throws(RepeatRuleError) {
+            return (try RepeatRule(parsing: text, untilDate: untilDate), nil)
+        } catch {
+            failure = error
+        }
+        let words = Self.words(text)
+        guard let at = words.lastIndex(where: { $0.lowercased() == "at" }), at > 0,
+              let time = try? self.time(words[at...].joined(separator: " ")),
+              let rule = try? RepeatRule(parsing: words[..<at].joined(separator: " "), untilDate: untilDate) else { throw failure }
+        return (rule, time)
+    }
+
+    /// The due date of a repeat with a time: `day` at that time, or with no
+    /// day, the rule's first day from the time's next one (today while the
+    /// time is ahead), as quick add reads "Gym every tuesday at 9".
+    public func due(of rule: RepeatRule, at time: (hour: Int, minute: Int), on day: DueDate?) -> DueDate {
+        if let day { return day.at(time) }
+        let todayAt = today.at(time)
+        let first = todayAt > DueDate(moment: now, in: timeZone) ? today : today.adding(days: 1)
+        return Repeats.firstDue(rule, today: first).at(time)
+    }
+}

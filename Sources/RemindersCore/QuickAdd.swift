@@ -49,7 +49,7 @@ public struct QuickAdd: Equatable, Sendable {
     /// taken out with it; "at" and "on" are the date's own words.
     static let dateLeads: Set<String> = ["by", "due", "before"]
     /// Words that start a repeat after a line's first word.
-    static let repeatWords: Set<String> = ["daily", "weekly", "fortnightly", "weekdays", "monthly", "yearly"]
+    static let repeatWords: Set<String> = ["daily", "weekly", "fortnightly", "weekdays", "monthly", "quarterly", "yearly"]
 
     /// The text as a title, with nothing read out of it.
     public init(literal text: String) {

@@ -892,7 +892,7 @@ private struct PhraseReader {
         let first = words[index]
         if let frequency = Self.adverbs[first] {
             index += 1
-            var rule = RepeatRule(frequency: frequency, interval: first == "fortnightly" ? 2 : 1)
+            var rule = RepeatRule(frequency: frequency, interval: first == "fortnightly" ? 2 : first == "quarterly" ? 3 : 1)
             try readOn(into: &rule, upTo: end)
             return rule
         }
@@ -1120,7 +1120,8 @@ private struct PhraseReader {
     private static let joiners: Set<String> = ["and", "&"]
 
     private static let adverbs: [String: RepeatRule.Frequency] = [
-        "daily": .daily, "weekly": .weekly, "fortnightly": .weekly, "monthly": .monthly, "yearly": .yearly, "annually": .yearly,
+        "daily": .daily, "weekly": .weekly, "fortnightly": .weekly, "monthly": .monthly, "quarterly": .monthly,
+        "yearly": .yearly, "annually": .yearly,
     ]
 
     private static let units: [String: RepeatRule.Frequency] = [

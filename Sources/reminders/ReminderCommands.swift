@@ -96,7 +96,7 @@ struct AddCommand: ParsableCommand {
         } else {
             listID = try context.defaultListID(settings, lists: lists, purpose: "add to")
         }
-        let dueDate = try due.map { try dates.parse($0) } ?? line.due
+        let dueDate = try schedule.due(try due.map { try dates.parse($0) } ?? line.due, dates: dates)
         let draft = ReminderDraft(
             listID: listID, title: line.title, notes: notes ?? "", dueDate: dueDate,
             priority: try priority.map(Validation.priority) ?? line.priority ?? .none,
@@ -266,7 +266,11 @@ struct EditCommand: ParsableCommand {
                 throw EditorFailure(message: "\(reason); the notes are unchanged")
             }
         }
-        let dueDate = try due.map { try context.naturalDates.parse($0) }
+        var dueDate = try due.map { try context.naturalDates.parse($0) }
+        // A time in --repeat sets the due date's time ("every tue at 9"),
+        // the one --due gives or the reminder's, whose own time it replaces.
+        let day = dueDate ?? before.reminder.dueDate.flatMap { DueDate($0.dateString) }
+        if !noDue, let timed = try schedule.due(day, dates: context.naturalDates), timed != day { dueDate = timed }
         var changes = ReminderChanges(title: title, notes: notes)
         if let dueDate { changes.dueDate = .some(dueDate) }
         if noDue { changes.dueDate = .some(nil) }

@@ -7,7 +7,7 @@ import RemindersCore
 /// (`AddCommand.validate` refuses them).
 struct ScheduleOptions: ParsableArguments {
     @Option(name: .customLong("repeat"), help: ArgumentHelp(
-        "Repeat: daily, every 2 weeks on mon,thu, every month on the last fri, yearly, every 3 days after completion, … until DATE, … 5 times.",
+        "Repeat: daily, every 2 weeks on mon,thu, every month on the last fri, yearly, every 3 days after completion, … until DATE, … 5 times; a time at the end is the due date's (every tue at 9).",
         valueName: "rule"))
     var repeatText: String?
 
@@ -49,11 +49,31 @@ struct ScheduleOptions: ParsableArguments {
         if noRepeat { return .some(nil) }
         if let repeatRule { return .some(try Self.named("--repeat-rule", replacing: "repeat rule: ") { try Validation.repeatRule(repeatRule) }) }
         guard let repeatText else { return nil }
+        return .some(try repeatWithTime(dates: dates).rule.rrule)
+    }
+
+    /// `--repeat`'s rule and the time its words end with (`every tuesday
+    /// at 9`), if any.
+    private func repeatWithTime(dates: NaturalDate) throws -> (rule: RepeatRule, time: (hour: Int, minute: Int)?) {
+        guard let repeatText else { throw CoreError.invalidInput("--repeat: no rule given") }
         do {
-            return .some(try RepeatRule(parsing: repeatText, untilDate: { try? dates.parse($0) }).rrule)
+            return try dates.repeatWithTime(repeatText)
         } catch {
             throw CoreError.invalidInput("--repeat: \(error.description)")
         }
+    }
+
+    /// The due date once a time in `--repeat` is applied: `due` (the one
+    /// given, or the reminder's) at that time, or the rule's first day at
+    /// it; `due` itself when the repeat names no time. A due date with a
+    /// time of its own and a repeat with another is a mistake.
+    func due(_ due: DueDate?, dates: NaturalDate) throws -> DueDate? {
+        guard repeatText != nil, case let (rule, time?) = try repeatWithTime(dates: dates) else { return due }
+        if let given = due?.time, given != time {
+            func clock(_ time: (hour: Int, minute: Int)) -> String { String(format: "%02d:%02d", time.hour, time.minute) }
+            throw CoreError.invalidInput("--repeat gives the time \(clock(time)) and the due date \(clock(given)): keep one")
+        }
+        return dates.due(of: rule, at: time, on: due)
     }
 
     /// The alert lead to set: nil leaves it, `.some(nil)` alerts at the due time.

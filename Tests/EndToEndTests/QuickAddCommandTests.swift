@@ -60,6 +60,19 @@ struct QuickAddCommandTests {
         // With --repeat the option gives the repeat, and the text's words are title.
         let standup = try cli.run("add", "Daily standup notes daily", "--repeat", "every weekday", "--list", "Home")
         #expect(standup.stderr == "Added “Daily standup notes daily” to Home · due Wed 2026-11-25 · ↻ Every weekday\n", "\(standup)")
+        // A time at the end of --repeat is the due date's: on the rule's first
+        // day, or on the day --due gives; with a time of its own, a mistake.
+        let gym = try cli.run("add", "Gym", "--repeat", "every friday at 7pm", "--list", "Home")
+        #expect(gym.stderr == "Added “Gym” to Home · due Fri 2026-11-27 19:00 · ↻ Weekly on Fri\n", "\(gym)")
+        let bins = try cli.run("add", "Bins", "--due", "mon", "--repeat", "weekly at 7", "--list", "Home")
+        #expect(bins.stderr == "Added “Bins” to Home · due Mon 2026-11-30 07:00 · ↻ Weekly\n", "\(bins)")
+        let both = try cli.run("add", "Bins", "--due", "mon 8am", "--repeat", "weekly at 7pm", "--list", "Home")
+        #expect(both.status != 0 && both.stderr == "reminders: --repeat gives the time 19:00 and the due date 08:00: keep one\n", "\(both)")
+        let wrong = try cli.run("add", "Bins", "--repeat", "weekly at teatime", "--list", "Home")
+        #expect(wrong.status != 0 && wrong.stderr.contains("'at' is not understood"), "\(wrong)")
+        let moved = try cli.run("edit", "Gym", "--repeat", "every thursday at 18:00")
+        #expect(moved.stderr == "", "\(moved)")
+        #expect(moved.stdout.contains("due Fri 2026-11-27 18:00 · ↻ Weekly on Thu"), "\(moved)")
     }
 
     @Test func optionsWinOverTheText() throws {

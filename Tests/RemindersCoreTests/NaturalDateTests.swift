@@ -158,6 +158,23 @@ struct NaturalDateTests {
         #expect(read(text) == expected, "\(text)")
     }
 
+    @Test func aRepeatMayEndWithATime() throws {
+        let dates = naturalDates()  // Wednesday 2026-11-25 10:17
+        let gym = try dates.repeatWithTime("every friday at 7pm")
+        #expect(gym.rule.rrule == "FREQ=WEEKLY;BYDAY=FR" && gym.time! == (19, 0))
+        #expect(dates.due(of: gym.rule, at: gym.time!, on: nil).description == "2026-11-27T19:00")
+        // Today's while the time is ahead, tomorrow's once it has passed.
+        let daily = try dates.repeatWithTime("daily at 9")
+        #expect(dates.due(of: daily.rule, at: daily.time!, on: nil).description == "2026-11-26T09:00")
+        #expect(dates.due(of: daily.rule, at: (11, 0), on: nil).description == "2026-11-25T11:00")
+        #expect(dates.due(of: daily.rule, at: (11, 0), on: DueDate("2026-12-03")).description == "2026-12-03T11:00")
+        // An "until" date with a time of its own is still the rule's.
+        let until = try dates.repeatWithTime("weekly until dec 24")
+        #expect(until.time == nil && until.rule.rrule.hasPrefix("FREQ=WEEKLY;UNTIL="))
+        #expect(throws: RepeatRuleError.self) { try dates.repeatWithTime("weekly at teatime") }
+        #expect(throws: RepeatRuleError.self) { try dates.repeatWithTime("at 9") }
+    }
+
     @Test func numericDatesFollowTheLocale() {
         let us = naturalDates(DayMonthOrder(locale: Locale(identifier: "en_US")))
         let uk = naturalDates(DayMonthOrder(locale: Locale(identifier: "en_GB")))

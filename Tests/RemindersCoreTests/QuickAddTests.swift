@@ -116,6 +116,8 @@ struct QuickAddTests {
         ("Gym every tuesday at 9", "Gym | 2026-12-01T09:00 | Weekly on Tue"),
         ("Call grandma every sunday at 5", "Call grandma | 2026-11-29T17:00 | Weekly on Sun"),
         ("Clean fortnightly on sat", "Clean | - | Every 2 weeks on Sat"),
+        ("Pay VAT quarterly", "Pay VAT | - | Every 3 months"),
+        ("Quarterly review", "Quarterly review | - | -"),
         ("Standup weekdays 9am", "Standup | 2026-11-26T09:00 | Every weekday"),
         // After "at", a dotted time is one; elsewhere it may be a price.
         ("Dentist tomorrow at 9.30", "Dentist | 2026-11-26T09:30 | -"),

@@ -367,6 +367,8 @@ struct RepeatRuleTests {
         ("weekdays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
         ("weekends", "FREQ=WEEKLY;BYDAY=SA,SU"),
         ("fortnightly on tue", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"),
+        ("quarterly", "FREQ=MONTHLY;INTERVAL=3"),
+        ("quarterly on the 1st", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1"),
         ("every 2 weeks on mon,thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
         ("every 2 weeks on mon, thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
         ("every 2 weeks on monday and thursday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
