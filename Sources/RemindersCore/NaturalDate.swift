@@ -66,22 +66,33 @@ public struct NaturalDate: Sendable {
 
     /// The due date the words name, or nil when they are not exactly one
     /// date phrase (quick add tries runs of a title's words with this).
-    public func date(words: [String]) -> DueDate? {
+    /// `endingTheText`: the words end the title, where an hour alone, a
+    /// dotted time or `21h` just after a day is a time ("Pay rent tomorrow
+    /// 9"), as in text typed as a date.
+    public func date(words: [String], endingTheText: Bool = false) -> DueDate? {
         let raw = words.flatMap { Self.words($0) }
-        return try? read(raw, text: words.joined(separator: " "), typedAsADate: false)
+        return try? read(raw, text: words.joined(separator: " "), typedAsADate: false, endingTheText: endingTheText)
     }
 
-    /// A time of day alone (`9am`, `9:30pm`, `21:00`, `noon`), as the
-    /// reminder form's time field takes it.
+    /// The time a part of a day gives (`morning` 09:00), nil for other words.
+    public static func dayPartTime(_ word: String) -> (hour: Int, minute: Int)? {
+        dayParts[word.lowercased()]?.time
+    }
+
+    /// A time of day alone (`9am`, `9:30pm`, `21:00`, `noon`, `9.30`,
+    /// `21h`, and an hour alone in waking hours: `9`, `3` for 15:00), as
+    /// the reminder form's time field takes it.
     public func time(_ text: String) throws(NaturalDateError) -> (hour: Int, minute: Int) {
         let raw = Self.words(text)
         let trimmed = text.trimmingWhitespace()
         guard !raw.isEmpty else { throw failure(trimmed, .empty) }
         let words = raw.map { $0.lowercased() }
         let start = words[0] == "at" && words.count > 1 ? 1 : 0
-        // "at 3", as a date takes it (in waking hours).
-        if start == 1, words.count == 2, try readTime(words, raw, at: 1, dotted: true) == nil, let hour = Self.bareHour(words[1]) {
-            return (hour, 0)
+        // "3" or "at 3", as a date takes it after "at" (in waking hours),
+        // and "21h" or "9h30".
+        if words.count == start + 1, try readTime(words, raw, at: start, dotted: true) == nil {
+            if let hour = Self.bareHour(words[start]) { return (hour, 0) }
+            if let time = Self.hourMark(words[start], alone: false) { return time }
         }
         guard let (time, used) = try readTime(words, raw, at: start, dotted: true), start + used == words.count else {
             throw failure(trimmed, .notATime(trimmed))
@@ -157,7 +168,8 @@ public struct NaturalDate: Sendable {
     /// form's field), not found at the end of a title: only then does
     /// "yesterday" count, since a title may well end with it ("email from
     /// yesterday").
-    private func read(_ raw: [String], text: String, typedAsADate: Bool) throws(NaturalDateError) -> DueDate {
+    private func read(_ raw: [String], text: String, typedAsADate: Bool, endingTheText: Bool = false)
+        throws(NaturalDateError) -> DueDate {
         guard !raw.isEmpty else { throw failure(text, .empty) }
         let words = raw.map { $0.lowercased() }
         var part: (value: Part, phrase: String)?
@@ -180,9 +192,11 @@ public struct NaturalDate: Sendable {
                 index += 1
                 continue
             }
-            // After "at", "9.30" is a time wherever it is.
+            // After "at", "9.30" is a time wherever it is; at the end of a
+            // title, just after a day ("tomorrow 9.30").
             let afterAt = index > 0 && words[index - 1] == "at"
-            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt) {
+            let lastAfterADay = endingTheText && part != nil && index == words.count - 1
+            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt || lastAfterADay) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
@@ -192,7 +206,7 @@ public struct NaturalDate: Sendable {
             }
             // Typed as a date, "9h30", and after a day "21h": a time (else
             // "21h" counts 21 hours from now, which a day cannot take).
-            if typedAsADate, time == nil, let value = Self.hourMark(word, alone: part == nil) {
+            if typedAsADate || lastAfterADay, time == nil, let value = Self.hourMark(word, alone: part == nil) {
                 if let day = part, case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
                 time = (value, raw[index])
                 index += 1
@@ -211,9 +225,9 @@ public struct NaturalDate: Sendable {
                 index += used
                 continue
             }
-            // Typed as a date, an hour alone after the day: "tomorrow 9",
-            // read in waking hours as after "at".
-            if typedAsADate, let day = part, time == nil, let hour = Self.bareHour(word) {
+            // Typed as a date, or at the end of a title, an hour alone after
+            // the day: "tomorrow 9", read in waking hours as after "at".
+            if typedAsADate || lastAfterADay, let day = part, time == nil, let hour = Self.bareHour(word) {
                 if case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
                 time = ((hour, 0), raw[index])
                 index += 1

@@ -8,12 +8,14 @@ import Foundation
 ///
 /// A repeat is read before the date: "every …" anywhere ("Mow lawn every
 /// monday", "Pills every day 8am"), or "daily", "weekly", "monthly",
-/// "yearly" after the first word and at the end or before the date
+/// "yearly" or a weekday in the plural ("Yoga tuesdays") after the first
+/// word and at the end or before the date
 /// ("Stretch daily 7am"; "Daily standup" and "Submit monthly report" keep
 /// their words), the longest run from there that reads as a rule
 /// (`RepeatRule(parsing:)`, "every 2 weeks on mon,thu until dec 31"). A
 /// time alone beside it is that time on the rule's first day from the next
-/// time it comes.
+/// time it comes, as is a part of a day just after it ("Bins every thursday
+/// night").
 ///
 /// The due date is the longest run of words that reads as one at the end
 /// of what is left ("Call Sun" is due on Sunday), with a "by", "due" or
@@ -49,7 +51,8 @@ public struct QuickAdd: Equatable, Sendable {
     /// taken out with it; "at" and "on" are the date's own words.
     static let dateLeads: Set<String> = ["by", "due", "before"]
     /// Words that start a repeat after a line's first word.
-    static let repeatWords: Set<String> = ["daily", "weekly", "fortnightly", "weekdays", "monthly", "quarterly", "yearly"]
+    static let repeatWords: Set<String> = ["daily", "weekly", "fortnightly", "weekdays", "monthly", "quarterly", "yearly",
+                                           "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"]
 
     /// The text as a title, with nothing read out of it.
     public init(literal text: String) {
@@ -114,16 +117,27 @@ public struct QuickAdd: Equatable, Sendable {
             }
             words.remove(at: index)
         }
+        // A part of a day just after the repeat is its time: "Bins every
+        // thursday night".
+        var repeatTime: (hour: Int, minute: Int)?
         if readingRepeats, let (range, rule) = Self.repeatPhrase(in: words, dates: dates) {
             repeatRule = rule
-            words.removeSubrange(range)
+            if range.upperBound < words.count, let time = NaturalDate.dayPartTime(words[range.upperBound]) {
+                repeatTime = time
+                words.removeSubrange(range.lowerBound..<range.upperBound + 1)
+            } else {
+                words.removeSubrange(range)
+            }
         }
-        if let (range, due) = Self.datePhrase(in: words, dates: dates) {
+        if let repeatRule, let repeatTime {
+            self.due = dates.due(of: repeatRule, at: repeatTime, on: nil)
+        } else if let (range, due) = Self.datePhrase(in: words, dates: dates),
+                  // "every monday" alone is a title, not "every" due Monday.
+                  range.lowerBound == 0 || words[range.lowerBound - 1].lowercased() != "every" {
             self.due = due
-            if let repeatRule, let time = try? dates.time(words[range].joined(separator: " ")),
-               let day = DueDate(due.dateString) {
+            if let repeatRule, let time = try? dates.time(words[range].joined(separator: " ")) {
                 // The time's next day (today, or tomorrow once it has passed), then the rule's.
-                self.due = Repeats.firstDue(repeatRule, today: day).at(time)
+                self.due = dates.due(of: repeatRule, at: time, on: nil)
             }
             // "Taxes by apr 15": the word that leads into the date goes with it.
             let leads = range.lowerBound > 1 && Self.dateLeads.contains(words[range.lowerBound - 1].lowercased())
@@ -213,7 +227,7 @@ public struct QuickAdd: Equatable, Sendable {
 
         for length in stride(from: longest, through: 1, by: -1) {
             let range = count - length..<count
-            if let due = date(range) { return (range, due) }
+            if let due = dates.date(words: Array(words[range]), endingTheText: true) { return (range, due) }
         }
         for length in stride(from: longest, through: 1, by: -1) {
             let range = 0..<length

@@ -71,7 +71,7 @@ struct ScheduleOptions: ParsableArguments {
         guard repeatText != nil, case let (rule, time?) = try repeatWithTime(dates: dates) else { return due }
         if let given = due?.time, given != time {
             func clock(_ time: (hour: Int, minute: Int)) -> String { String(format: "%02d:%02d", time.hour, time.minute) }
-            throw CoreError.invalidInput("--repeat gives the time \(clock(time)) and the due date \(clock(given)): keep one")
+            throw CoreError.invalidInput("--repeat says \(clock(time)) and the due date says \(clock(given)): keep one time")
         }
         return dates.due(of: rule, at: time, on: due)
     }

@@ -64,8 +64,12 @@ struct ShowCommand: ParsableCommand {
             do {
                 id = try context.list(list)
             } catch CoreError.notFound(let why) {
-                // Not a list: one reminder, whole, when the words name one.
-                guard let reminderID = try? context.reminder(list) else {
+                // Not a list: one reminder, whole, when the words name one;
+                // words that name several say so, as for any reminder.
+                let reminderID: String
+                do {
+                    reminderID = try context.reminder(list)
+                } catch CoreError.notFound {
                     throw CoreError.notFound(why.replacingOccurrences(of: "no list matches", with: "no list or reminder matches")
                         .replacingOccurrences(of: "'reminders lists' shows them", with: "'reminders lists' shows the lists, 'reminders search WORDS' finds reminders"))
                 }

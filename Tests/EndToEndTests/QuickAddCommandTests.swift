@@ -67,7 +67,7 @@ struct QuickAddCommandTests {
         let bins = try cli.run("add", "Bins", "--due", "mon", "--repeat", "weekly at 7", "--list", "Home")
         #expect(bins.stderr == "Added “Bins” to Home · due Mon 2026-11-30 07:00 · ↻ Weekly\n", "\(bins)")
         let both = try cli.run("add", "Bins", "--due", "mon 8am", "--repeat", "weekly at 7pm", "--list", "Home")
-        #expect(both.status != 0 && both.stderr == "reminders: --repeat gives the time 19:00 and the due date 08:00: keep one\n", "\(both)")
+        #expect(both.status != 0 && both.stderr == "reminders: --repeat says 19:00 and the due date says 08:00: keep one time\n", "\(both)")
         let wrong = try cli.run("add", "Bins", "--repeat", "weekly at teatime", "--list", "Home")
         #expect(wrong.status != 0 && wrong.stderr.contains("'at' is not understood"), "\(wrong)")
         let moved = try cli.run("edit", "Gym", "--repeat", "every thursday at 18:00")

@@ -100,6 +100,7 @@ struct ScriptedSessionTests {
             (["show", "--today", "--all"], 2, "choose one of LIST"),
             (["show", "--sort", "random"], 2, "sort order 'random' is not one of manual, due, priority, title"),
             (["show", "Nowhere"], 2, "no list or reminder matches 'Nowhere'; 'reminders lists' shows the lists, 'reminders search WORDS' finds reminders"),
+            (["show", "Twin"], 2, "reminder 'Twin' is ambiguous"),
             (["clear-completed", "--older-than", "week"], 2, "period 'week' is not one of"),
             (["export"], 2, "choose one format: 'reminders export --json'"),
             (["frobnicate"], 2, "'frobnicate' is not a command (see 'reminders --help')"),

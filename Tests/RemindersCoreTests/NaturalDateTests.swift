@@ -277,7 +277,14 @@ struct NaturalDateTests {
         #expect(try dates.time("at noon") == (12, 0))
         #expect(try dates.time("07:05") == (7, 5))
         #expect(throws: NaturalDateError.self) { try dates.time("tomorrow") }
-        #expect(throws: NaturalDateError.self) { try dates.time("9") }
+        // An hour alone in waking hours, as after "at"; an hour with an "h".
+        #expect(try dates.time("9") == (9, 0))
+        #expect(try dates.time("3") == (15, 0))
+        #expect(try dates.time("21h") == (21, 0))
+        #expect(try dates.time("9h30") == (9, 30))
+        #expect(try dates.time("9.30") == (9, 30))
+        #expect(throws: NaturalDateError.self) { try dates.time("25") }
+        #expect(throws: NaturalDateError.self) { try dates.time("9 10") }
         #expect(throws: NaturalDateError.self) { try dates.time("24:00") }
     }
 

@@ -36,6 +36,12 @@ struct QuickAddTests {
         ("Doctor next tuesday at 3", "Doctor | 2026-12-01T15:00 |  | - | - | -"),
         ("Water plants tonight", "Water plants | 2026-11-25T20:00 |  | - | - | -"),
         ("Call Bob tomorrow morning", "Call Bob | 2026-11-26T09:00 |  | - | - | -"),
+        // At the end, an hour alone, a dotted time or 21h just after a day is its time.
+        ("Pay rent tomorrow 9", "Pay rent | 2026-11-26T09:00 |  | - | - | -"),
+        ("Pay rent tomorrow 9.30", "Pay rent | 2026-11-26T09:30 |  | - | - | -"),
+        ("Pay rent fri 21h", "Pay rent | 2026-11-27T21:00 |  | - | - | -"),
+        ("Buy 2 apples", "Buy 2 apples | - |  | - | - | -"),
+        ("Invite tomorrow 9 people", "Invite 9 people | 2026-11-26 |  | - | - | -"),  // in the middle, not a time
         ("Finish the report this evening", "Finish the report | 2026-11-25T18:00 |  | - | - | -"),
         ("Dinner the day after tomorrow", "Dinner | 2026-11-27 |  | - | - | -"),
         ("Good morning", "Good morning | - |  | - | - | -"),
@@ -117,6 +123,13 @@ struct QuickAddTests {
         ("Call grandma every sunday at 5", "Call grandma | 2026-11-29T17:00 | Weekly on Sun"),
         ("Clean fortnightly on sat", "Clean | - | Every 2 weeks on Sat"),
         ("Pay VAT quarterly", "Pay VAT | - | Every 3 months"),
+        // A part of a day just after the repeat is its time; a weekday in the plural repeats.
+        ("Bins every thursday night", "Bins | 2026-11-26T20:00 | Weekly on Thu"),
+        ("Review every friday afternoon", "Review | 2026-11-27T14:00 | Weekly on Fri"),
+        ("Standup mondays at 9", "Standup | 2026-11-30T09:00 | Weekly on Mon"),
+        ("Yoga tuesdays", "Yoga | - | Weekly on Tue"),
+        ("Sundays are for rest", "Sundays are for rest | - | -"),
+        ("every monday", "every monday | - | -"),
         ("Quarterly review", "Quarterly review | - | -"),
         ("Standup weekdays 9am", "Standup | 2026-11-26T09:00 | Every weekday"),
         // After "at", a dotted time is one; elsewhere it may be a price.
