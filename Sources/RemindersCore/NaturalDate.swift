@@ -116,13 +116,21 @@ public struct NaturalDate: Sendable {
     }
 
     /// Splits on white space and commas; a word's trailing full stop goes
-    /// ("mar." is "mar", "a.m." is "a.m").
+    /// ("mar." is "mar", "a.m." is "a.m"), but for a date written with
+    /// dots ("12.12.", where "12.12" is a time).
     static func words(_ text: String) -> [String] {
         text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map { word in
             var word = String(word)
+            if isDottedDate(word) { return word }
             while word.count > 1, word.hasSuffix(".") { word.removeLast() }
             return word
         }
+    }
+
+    /// `12.12.` or `12.12.2026` (two full stops): a date, day first.
+    static func isDottedDate(_ word: some StringProtocol) -> Bool {
+        word.filter({ $0 == "." }).count == 2 && word.first?.isNumber == true
+            && word.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
     }
 
     /// What a run of words gives: a day alone, or a day and time; or a
@@ -271,6 +279,7 @@ public struct NaturalDate: Sendable {
         case "midnight": return ((0, 0), 1)
         default: break
         }
+        if Self.isDottedDate(word) { return nil }
         let clock = String(word.prefix { ($0.isASCII && $0.isNumber) || $0 == ":" || $0 == "." })
         var suffix = String(word.dropFirst(clock.count))
         var used = 1
@@ -407,6 +416,7 @@ public struct NaturalDate: Sendable {
         }
         if word.first?.isASCII == true, word.first?.isNumber == true {
             if word.contains("/") { return (.day(try numericDate(raw[index])), 1) }
+            if Self.isDottedDate(word) { return (.day(try numericDate(raw[index], separator: ".")), 1) }
             if word.contains("-") { return (try isoDate(raw[index]), 1) }
         }
         return nil
@@ -447,14 +457,17 @@ public struct NaturalDate: Sendable {
     }
 
     /// `14/3`, `14/3/2027`, `14/3/27`, read in the locale's order.
-    private func numericDate(_ word: String) throws(NaturalDateError) -> DueDate {
-        let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+    private func numericDate(_ word: String, separator: Character = "/") throws(NaturalDateError) -> DueDate {
+        // "12.12." and "12.12.2026" are day.month wherever dates are so written.
+        let dotted = separator == "."
+        var parts = word.split(separator: separator, omittingEmptySubsequences: false)
+        if dotted, parts.count == 3, parts[2].isEmpty { parts.removeLast() }
         guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               parts[0].count <= 2, parts[1].count <= 2, parts.count == 2 || [2, 4].contains(parts[2].count),
               let a = Int(parts[0]), let b = Int(parts[1]) else {
             throw failure(word, .notUnderstood(word))
         }
-        let (day, month) = order == .dayFirst ? (a, b) : (b, a)
+        let (day, month) = order == .dayFirst || dotted ? (a, b) : (b, a)
         guard (1...12).contains(month) else { throw failure(word, .noSuchMonth(word, month: month)) }
         var year: Int?
         if parts.count == 3, let value = Int(parts[2]) {

@@ -146,6 +146,13 @@ struct NaturalDateTests {
         ("morning", "2026-11-26T09:00"),  // this one is past at 10:17
         ("3 dec morning", "2026-12-03T09:00"),
         ("day after tomorrow", "2026-11-27"),
+        // Dates with dots are day.month; "12.12" without its last dot is a time.
+        ("12.12.", "2026-12-12"),
+        ("3.1.2027", "2027-01-03"),
+        ("24.12.26 18:00", "2026-12-24T18:00"),
+        ("12.12", "2026-11-25T12:12"),
+        ("31.11.", "error: 31.11.: November has 30 days"),
+        ("1.13.", "error: 1.13.: there is no month 13 (months are 1–12)"),
         ("the day after tomorrow 9am", "2026-11-27T09:00"),
         ("next morning", "error: 'next morning': 'morning' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
         ("in 2h evening", "error: 'in 2h evening': gives two dates, 'in 2h' and 'evening': keep one"),
