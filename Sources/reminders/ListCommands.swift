@@ -58,12 +58,34 @@ struct ListsCommand: ParsableCommand {
     }
 }
 
-/// `reminders list add|edit|delete|cover`.
+/// `reminders list add|edit|delete|cover`; `reminders list` alone shows
+/// the lists, as `reminders lists` does.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Create, rename, recolour or delete a list, or set its cover image.",
-        subcommands: [Add.self, Edit.self, Delete.self, Cover.self])
+        abstract: "Create, rename, recolour or delete a list, or set its cover image (alone: show the lists).",
+        subcommands: [Add.self, Edit.self, Delete.self, Cover.self, Show.self],
+        defaultSubcommand: Show.self)
+
+    /// `reminders list` alone: the lists, as `reminders lists` shows them.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show your lists, as 'reminders lists' does.", shouldDisplay: false)
+
+        @OptionGroup var lists: ListsCommand
+
+        /// A word after `list` that is no subcommand: said so, with the
+        /// command that shows a list.
+        @Argument(help: .hidden) var word: String?
+
+        func validate() throws {
+            if let word {
+                throw ValidationError("'\(word)' is not a list command (add, edit, delete, cover); 'reminders show \(word)' shows a list's reminders")
+            }
+        }
+
+        func run() throws { try lists.run() }
+    }
 
     /// `reminders list add TITLE [--color #RRGGBB]`: prints the new list's id.
     struct Add: ParsableCommand {

@@ -141,8 +141,16 @@ struct AddCommand: ParsableCommand {
 /// also for its absence: `due Fri 2026-11-27 09:00`, `!! medium`, `#bills`,
 /// `flagged`, `↻ Weekly`, `alert 15 minutes before`.
 enum ReminderWords {
+    /// `due Fri 2026-11-27 09:00`, with `(past)` for a date already past
+    /// on the command's clock, which a new reminder may be given by mistake.
     static func due(_ date: DueDate?) -> String {
-        date.map { "due \(ReminderTable.formatWithWeekday($0))" } ?? "no due date"
+        guard let date else { return "no due date" }
+        return "due \(ReminderTable.formatWithWeekday(date))" + (isPast(date) ? " (past)" : "")
+    }
+
+    static func isPast(_ date: DueDate) -> Bool {
+        guard let dates = try? NaturalDate.forCommandLine() else { return false }
+        return date.hasTime ? date < DueDate(moment: dates.now, in: dates.timeZone) : date < dates.today
     }
 
     static func priority(_ priority: Priority) -> String {

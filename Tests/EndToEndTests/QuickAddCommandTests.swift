@@ -70,6 +70,11 @@ struct QuickAddCommandTests {
         #expect(both.status != 0 && both.stderr == "reminders: --repeat says 19:00 and the due date says 08:00: keep one time\n", "\(both)")
         let wrong = try cli.run("add", "Bins", "--repeat", "weekly at teatime", "--list", "Home")
         #expect(wrong.status != 0 && wrong.stderr.contains("'at' is not understood"), "\(wrong)")
+        // A due date already past is said so: given by mistake more often than not.
+        let past = try cli.run("add", "Meet this morning", "--list", "Home")
+        #expect(past.stderr == "Added “Meet” to Home · due Wed 2026-11-25 09:00 (past)\n", "\(past)")
+        let today = try cli.run("add", "Call today", "--list", "Home")
+        #expect(today.stderr == "Added “Call” to Home · due Wed 2026-11-25\n", "\(today)")
         let moved = try cli.run("edit", "Gym", "--repeat", "every thursday at 18:00")
         #expect(moved.stderr == "", "\(moved)")
         #expect(moved.stdout.contains("due Fri 2026-11-27 18:00 · ↻ Weekly on Thu"), "\(moved)")

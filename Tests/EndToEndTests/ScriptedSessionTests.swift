@@ -101,6 +101,7 @@ struct ScriptedSessionTests {
             (["show", "--sort", "random"], 2, "sort order 'random' is not one of manual, due, priority, title"),
             (["show", "Nowhere"], 2, "no list or reminder matches 'Nowhere'; 'reminders lists' shows the lists, 'reminders search WORDS' finds reminders"),
             (["show", "Twin"], 2, "reminder 'Twin' is ambiguous"),
+            (["list", "Groceries"], 2, "'Groceries' is not a list command (add, edit, delete, cover); 'reminders show Groceries' shows a list's reminders"),
             (["clear-completed", "--older-than", "week"], 2, "period 'week' is not one of"),
             (["export"], 2, "choose one format: 'reminders export --json'"),
             (["frobnicate"], 2, "'frobnicate' is not a command (see 'reminders --help')"),
@@ -110,6 +111,9 @@ struct ScriptedSessionTests {
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
         ]
+        // `list` alone shows the lists, as `lists` does.
+        #expect(try cli.ok("list") == cli.ok("lists"))
+        #expect(try cli.ok("list", "--json") == cli.ok("lists", "--json"))
         for bad in badInputs {
             let result = try cli.run(bad.arguments)
             let command = "reminders " + bad.arguments.joined(separator: " ").prefix(60)
