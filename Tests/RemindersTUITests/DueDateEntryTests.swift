@@ -105,6 +105,22 @@ struct DueDateEntryTests {
         #expect(!world.text.contains("Quick add"))
     }
 
+    /// At 60 columns a long title gives way to what was read from the
+    /// line, and the hint keeps its keys.
+    @Test func atSixtyColumnsTheQuickAddLineShowsTheDateBeforeTheWholeTitle() throws {
+        let world = try TestWorld(width: 60, height: 20)
+        world.openList("Groceries")
+        world.press(.character("n"))
+        #expect(world.text.contains("Enter add · Esc close"), "\(world.text)")
+        world.type("Rent for the flat and the garage fri 9am")
+        var preview = try #require(world.text.components(separatedBy: "\n").first { $0.contains("→ ") })
+        #expect(preview.contains("→ Rent for the flat and the… · ● Groceries · Fri 09:00 │"), "\(preview)")
+        // With more after it, the title keeps a dozen columns and the line is cut at its end.
+        world.type(" every friday")
+        preview = try #require(world.text.components(separatedBy: "\n").first { $0.contains("→ ") })
+        #expect(preview.contains("→ Rent for th… · ● Groceries · Fri 09:00 · ↻"), "\(preview)")
+    }
+
     @Test func quickAddInTodayIsDueToday() throws {
         let world = try TestWorld(width: 100, height: 30)
         world.press(.enter)  // Today

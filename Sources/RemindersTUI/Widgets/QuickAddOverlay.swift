@@ -63,18 +63,34 @@ final class QuickAddOverlay: TextFieldOverlay {
         let row = inside.row + 2
         let state = viewModel.state
         if let preview = state.preview {
-            buffer.draw(spans(preview, theme: theme, clock: viewModel.environment.clock), row: row, column: inside.column,
-                        maxWidth: inside.width)
+            buffer.draw(spans(preview, theme: theme, clock: viewModel.environment.clock, width: inside.width), row: row,
+                        column: inside.column, maxWidth: inside.width)
         } else if let problem = state.problem {
             buffer.draw("⚠ " + problem, row: row, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.danger))
         }
-        let hint = added.map { "✓ \($0) · Enter adds another · Esc close" }
-            ?? "e.g. Pay rent fri 9am #bills !! · Enter add · Esc close"
+        // Narrow, the keys before the example: they are what a new user needs.
+        let keys = added == nil ? "Enter add · Esc close" : "Enter adds another · Esc close"
+        let lead = added.map { "✓ \($0)" } ?? "e.g. Pay rent fri 9am #bills !!"
+        let whole = lead + " · " + keys
+        let hint = DisplayWidth.of(whole) <= inside.width || added != nil ? whole : keys
         buffer.draw(hint, row: row + 1, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.dim))
     }
 
-    /// "→ Pay rent · ● Home · Fri 27 Nov 09:00 · !! · #bills · ⚑"
-    private func spans(_ preview: QuickAddPreview, theme: Theme, clock: AppClock) -> [Span] {
+    /// "→ Pay rent · ● Home · Fri 27 Nov 09:00 · !! · #bills · ⚑"; a title
+    /// too long for `width` is cut, so that the date and the rest show.
+    private func spans(_ preview: QuickAddPreview, theme: Theme, clock: AppClock, width: Int) -> [Span] {
+        var spans = details(preview, theme: theme, clock: clock)
+        let rest = spans.dropFirst(2).reduce(0) { $0 + DisplayWidth.of($1.text) }
+        // The title keeps a dozen columns whatever follows it.
+        let room = max(12, width - DisplayWidth.of(spans[0].text) - rest)
+        if DisplayWidth.of(preview.title) > room {
+            spans[1].text = DisplayWidth.truncate(preview.title, to: room)
+        }
+        return spans
+    }
+
+    /// The preview's spans: the arrow, the title, then the rest.
+    private func details(_ preview: QuickAddPreview, theme: Theme, clock: AppClock) -> [Span] {
         let separator = Span(" · ", theme.onDialog(theme.dim))
         var spans = [Span("→ ", theme.onDialog(theme.dim)), Span(preview.title, theme.onDialog(theme.text)),
                      separator, Span("● ", theme.onDialog(theme.listColor(preview.list.color))),
