@@ -1161,6 +1161,17 @@ private struct PhraseReader {
     /// "'every fortnight': 'fortnight' is not understood (e.g. …)".
     private func notUnderstood(_ i: Int, _ problem: String = "is not understood") -> RepeatRuleError {
         let context = raw.count > 1 ? RepeatRule.quoted(text) + ": " : ""
+        // Words that mean two things: the two are named.
+        if let meanings = Self.twoMeanings[words[i]] {
+            return RepeatRuleError(context + RepeatRule.quoted(raw[i]) + " can mean \(meanings)")
+        }
         return RepeatRuleError(context + RepeatRule.quoted(raw[i]) + " \(problem) (\(Self.example))")
     }
+
+    private static let twoMeanings: [String: String] = [
+        "biweekly": "every 2 weeks or twice a week: say 'every 2 weeks' or 'weekly on mon,thu'",
+        "bimonthly": "every 2 months or twice a month: say 'every 2 months' or 'monthly on the 1st,15th'",
+        "biannually": "every 2 years or twice a year: say 'every 2 years' or 'every 6 months'",
+        "biyearly": "every 2 years or twice a year: say 'every 2 years' or 'every 6 months'",
+    ]
 }

@@ -325,6 +325,13 @@ final class ConflictWorld {
         lines = app.render().textLines()
         #expect(lines[19].hasSuffix("me@laptop · offline · 3 conflicts"), "\(lines[19])")
 
+        // The screen's first two keys keep their room: in the form, save.
+        app.handle(.key(.character("a")))
+        lines = app.render().textLines()
+        #expect(lines[19].hasPrefix(" Tab next  ^S save "), "\(lines[19])")
+        #expect(lines[19].hasSuffix("· offline · 3 conflicts"), "\(lines[19])")
+        app.handle(.key(.escape))
+
         // Where everything fits, nothing is dropped.
         sync.set { $0.connection = .online }
         app.statusBar.queue.sync {}

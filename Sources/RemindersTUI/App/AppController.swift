@@ -492,21 +492,22 @@ final class AppController {
         let row = size.height - 1
         buffer.fill(Rect(row: row, column: 0, width: size.width, height: 1), style: theme.statusBar)
         let state = statusBar.state
-        let who = " " + (pastDueLabel.map { $0 + " · " } ?? "") + "\(state.identity) · "
-        let rightSpans = [Span(who, theme.statusBar)]
-            + syncSpans(state.sync, maxWidth: size.width * 2 / 3 - DisplayWidth.of(who) - 1) + [Span(" ", theme.statusBar)]
-        let rightWidth = min(rightSpans.reduce(0) { $0 + DisplayWidth.of($1.text) }, size.width * 2 / 3)
+        let hints = statusHints()
+        // The screen's first two keys (save, next; quit, new) keep their
+        // room: the sync state gives way first, as far as it goes, then the
+        // count past due, then who this is.
+        let firstHints = 1 + hints.prefix(2).reduce(0) { $0 + DisplayWidth.of($1.keys) + DisplayWidth.of($1.label) + 3 }
+        let whos = [(pastDueLabel.map { $0 + " · " } ?? "") + "\(state.identity) · ", "\(state.identity) · ", ""]
+        var rightSpans: [Span] = []
+        var rightWidth = 0
+        for who in whos {
+            let room = min(size.width * 2 / 3, size.width - firstHints - 1) - DisplayWidth.of(who) - 2
+            rightSpans = [Span(" " + who, theme.statusBar)] + syncSpans(state.sync, maxWidth: room) + [Span(" ", theme.statusBar)]
+            rightWidth = min(rightSpans.reduce(0) { $0 + DisplayWidth.of($1.text) }, size.width * 2 / 3)
+            if rightWidth + firstHints + 1 <= size.width { break }
+        }
         buffer.draw(rightSpans, row: row, column: size.width - rightWidth, maxWidth: rightWidth)
-        let hidden = overlays.isEmpty ? (top?.hiddenActions ?? []) : []
-        var hints = keyMap.hints(for: contexts, hiding: hidden.union([.help]))
-        if toast?.canUndo == true, let undo = keyMap.key(for: .undo, in: contexts) {
-            hints.insert((undo, "undo"), at: 0)
-        }
         var spans: [Span] = [Span(" ", theme.statusBar)]
-        if !pendingKeys.isEmpty {
-            // The start of a sequence typed: the rest of it is awaited.
-            hints.insert((KeySequence(pendingKeys).description + " …", ""), at: 0)
-        }
         for hint in hints {
             spans.append(Span(hint.keys, theme.statusKey))
             spans.append(Span(" " + hint.label + "  ", theme.statusBar))
@@ -525,6 +526,20 @@ final class AppController {
             index += index == 0 ? 1 : 2
         }
         buffer.draw(fitted, row: row, column: 0, maxWidth: available)
+    }
+
+    /// The status bar's key hints, in their order.
+    private func statusHints() -> [(keys: String, label: String)] {
+        let hidden = overlays.isEmpty ? (top?.hiddenActions ?? []) : []
+        var hints = keyMap.hints(for: contexts, hiding: hidden.union([.help]))
+        if toast?.canUndo == true, let undo = keyMap.key(for: .undo, in: contexts) {
+            hints.insert((undo, "undo"), at: 0)
+        }
+        if !pendingKeys.isEmpty {
+            // The start of a sequence typed: the rest of it is awaited.
+            hints.insert((KeySequence(pendingKeys).description + " …", ""), at: 0)
+        }
+        return hints.map { (keys: $0.keys, label: $0.label) }
     }
 
     /// The toast's text as it is drawn: one line, or two when it is wider
