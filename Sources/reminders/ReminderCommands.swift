@@ -131,7 +131,7 @@ struct AddCommand: ParsableCommand {
         if draft.priority != .none { parts.append(ReminderWords.priority(draft.priority)) }
         if !draft.tags.isEmpty { parts.append(ReminderWords.tags(draft.tags)) }
         if draft.isFlagged { parts.append(ReminderWords.flag(true)) }
-        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append(ReminderWords.repeats(rule, then: then)) }
+        if let rule = draft.repeatRule.flatMap({ try? RepeatRule(rrule: $0) }) { parts.append(ReminderWords.repeats(rule, then: then, due: draft.dueDate)) }
         if draft.alertBefore != nil { parts.append(ReminderWords.alert(draft.alertBefore)) }
         return parts.joined(separator: " · ")
     }
@@ -165,9 +165,21 @@ enum ReminderWords {
 
     /// `↻ Weekly on Fri`; with `then`, the due date is off the rule's days
     /// and the series goes on from there: `↻ Weekly on Fri (then Fri 2026-12-04)`.
-    static func repeats(_ rule: RepeatRule?, then: DueDate? = nil) -> String {
+    /// A monthly repeat from the 29th on, or a yearly one from Feb 29,
+    /// skips the months (years) without that day, as iCalendar has it: said
+    /// so, with the words for the month's end.
+    static func repeats(_ rule: RepeatRule?, then: DueDate? = nil, due: DueDate? = nil) -> String {
         guard let rule else { return "no repeat" }
-        return "↻ \(rule.description)" + (then.map { " (then \(ReminderTable.formatWithWeekday($0)))" } ?? "")
+        var text = "↻ \(rule.description)" + (then.map { " (then \(ReminderTable.formatWithWeekday($0)))" } ?? "")
+        let anchor = then ?? due
+        if let anchor, rule.days.isEmpty, rule.monthDays.isEmpty, !rule.fromCompletion {
+            if rule.frequency == .monthly, anchor.day > 28 {
+                text += " (skips months without a \(anchor.day == 31 ? "31st" : "\(anchor.day)th"); 'every month on the last day' for month ends)"
+            } else if rule.frequency == .yearly, rule.months.isEmpty, anchor.month == 2, anchor.day == 29 {
+                text += " (in leap years only)"
+            }
+        }
+        return text
     }
 
     static func alert(_ lead: Int?) -> String { "alert \(AlertBefore.describe(lead).lowercased())" }
@@ -335,7 +347,7 @@ struct EditCommand: ParsableCommand {
         if after.tags != before.tags { parts.append(ReminderWords.tags(after.tags)) }
         if new.isFlagged != old.isFlagged { parts.append(ReminderWords.flag(new.isFlagged)) }
         if new.repeatRule != old.repeatRule {
-            parts.append(ReminderWords.repeats(new.rule, then: Repeats.nextOffSchedule(new)))
+            parts.append(ReminderWords.repeats(new.rule, then: Repeats.nextOffSchedule(new), due: new.dueDate))
         }
         if new.alertBefore != old.alertBefore {
             // Gone with the due date it counted from.

@@ -75,6 +75,12 @@ struct QuickAddCommandTests {
         #expect(past.stderr == "Added “Meet” to Home · due Wed 2026-11-25 09:00 (past)\n", "\(past)")
         let today = try cli.run("add", "Call today", "--list", "Home")
         #expect(today.stderr == "Added “Call” to Home · due Wed 2026-11-25\n", "\(today)")
+        // A monthly repeat from the 29th on skips the months without that day, as iCalendar has it: said so.
+        let bill = try cli.run("add", "Bill", "--due", "2027-01-31", "--repeat", "monthly", "--list", "Home")
+        #expect(bill.stderr == "Added “Bill” to Home · due Sun 2027-01-31 · ↻ Monthly (skips months without a 31st; "
+                + "'every month on the last day' for month ends)\n", "\(bill)")
+        let leap = try cli.run("add", "Leap", "--due", "2028-02-29", "--repeat", "yearly", "--list", "Home")
+        #expect(leap.stderr == "Added “Leap” to Home · due Tue 2028-02-29 · ↻ Yearly (in leap years only)\n", "\(leap)")
         let moved = try cli.run("edit", "Gym", "--repeat", "every thursday at 18:00")
         #expect(moved.stderr == "", "\(moved)")
         #expect(moved.stdout.contains("due Fri 2026-11-27 18:00 · ↻ Weekly on Thu"), "\(moved)")
