@@ -66,12 +66,18 @@ public struct NaturalDate: Sendable {
 
     /// The due date the words name, or nil when they are not exactly one
     /// date phrase (quick add tries runs of a title's words with this).
-    /// `endingTheText`: the words end the title, where an hour alone, a
-    /// dotted time or `21h` just after a day is a time ("Pay rent tomorrow
-    /// 9"), as in text typed as a date.
+    /// `endingTheText`: the words end the title, where an hour alone (to
+    /// 12) or `21h` just after a day is a time ("Pay rent tomorrow 9"), as
+    /// in text typed as a date.
     public func date(words: [String], endingTheText: Bool = false) -> DueDate? {
         let raw = words.flatMap { Self.words($0) }
         return try? read(raw, text: words.joined(separator: " "), typedAsADate: false, endingTheText: endingTheText)
+    }
+
+    /// Whether a part of a day is the morning (an hour with it is not moved
+    /// to the afternoon).
+    public static func isMorning(_ word: String) -> Bool {
+        dayParts[word.lowercased()]?.evening == false
     }
 
     /// The time a part of a day gives (`morning` 09:00), nil for other words.
@@ -127,10 +133,14 @@ public struct NaturalDate: Sendable {
         }
     }
 
-    /// `12.12.` or `12.12.2026` (two full stops): a date, day first.
+    /// `12.12.` or `12.12.2026` (two full stops, a month 1 to 12): a date,
+    /// day first. ("9.30." is a time at the end of a sentence.)
     static func isDottedDate(_ word: some StringProtocol) -> Bool {
-        word.filter({ $0 == "." }).count == 2 && word.first?.isNumber == true
-            && word.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
+        let parts = word.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, word.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
+              (1...2).contains(parts[0].count), (1...2).contains(parts[1].count), [0, 2, 4].contains(parts[2].count),
+              let day = Int(parts[0]), let month = Int(parts[1]) else { return false }
+        return (1...31).contains(day) && (1...12).contains(month)
     }
 
     /// What a run of words gives: a day alone, or a day and time; or a
@@ -182,6 +192,11 @@ public struct NaturalDate: Sendable {
         let words = raw.map { $0.lowercased() }
         var part: (value: Part, phrase: String)?
         var time: (value: (hour: Int, minute: Int), phrase: String)?
+        // "tonight at 9" is 21:00, "tomorrow night 1am" 01:00.
+        func saysAMOrPM(_ phrase: String) -> Bool {
+            let letters = phrase.lowercased().filter(\.isLetter)
+            return ["am", "pm", "a", "p"].contains(letters)
+        }
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -200,11 +215,11 @@ public struct NaturalDate: Sendable {
                 index += 1
                 continue
             }
-            // After "at", "9.30" is a time wherever it is; at the end of a
-            // title, just after a day ("tomorrow 9.30").
+            // After "at", "9.30" is a time wherever it is (elsewhere at the
+            // end of a title, more often a price).
             let afterAt = index > 0 && words[index - 1] == "at"
             let lastAfterADay = endingTheText && part != nil && index == words.count - 1
-            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt || lastAfterADay) {
+            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
@@ -235,7 +250,9 @@ public struct NaturalDate: Sendable {
             }
             // Typed as a date, or at the end of a title, an hour alone after
             // the day: "tomorrow 9", read in waking hours as after "at".
-            if typedAsADate || lastAfterADay, let day = part, time == nil, let hour = Self.bareHour(word) {
+            // (At the end of a title, to 12 only: "Tickets for fri 13" is a date.)
+            if typedAsADate || (lastAfterADay && (Int(word) ?? 99) <= 12), let day = part, time == nil,
+               let hour = Self.bareHour(word) {
                 if case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
                 time = ((hour, 0), raw[index])
                 index += 1
@@ -243,12 +260,14 @@ public struct NaturalDate: Sendable {
             }
             throw failure(text, .notUnderstood(raw[index]))
         }
+        let timePhrase = time?.phrase ?? ""
         switch (part?.value, time?.value) {
         case (.moment(let due)?, _):
             return due
         case (.dayAt(let day, _, let evening)?, let time?):
             // "tonight at 9" is at 21:00.
-            return day.at(evening && time.hour < 12 ? (time.hour + 12, time.minute) : time)
+            let shift = evening && time.hour < 12 && !saysAMOrPM(timePhrase)
+            return day.at(shift ? (time.hour + 12, time.minute) : time)
         case (.dayAt(let day, let defaultTime, _)?, nil):
             return day.at(defaultTime)
         case (.day(let day)?, let time?):
@@ -279,7 +298,7 @@ public struct NaturalDate: Sendable {
         case "midnight": return ((0, 0), 1)
         default: break
         }
-        if Self.isDottedDate(word) { return nil }
+        if dotted, Self.isDottedDate(word) { return nil }
         let clock = String(word.prefix { ($0.isASCII && $0.isNumber) || $0 == ":" || $0 == "." })
         var suffix = String(word.dropFirst(clock.count))
         var used = 1
@@ -416,7 +435,9 @@ public struct NaturalDate: Sendable {
         }
         if word.first?.isASCII == true, word.first?.isNumber == true {
             if word.contains("/") { return (.day(try numericDate(raw[index])), 1) }
-            if Self.isDottedDate(word) { return (.day(try numericDate(raw[index], separator: ".")), 1) }
+            // Typed as a date only: at the end of a title "3.11.10" is a
+            // version more often than a day.
+            if typedAsADate, Self.isDottedDate(word) { return (.day(try numericDate(raw[index], separator: ".")), 1) }
             if word.contains("-") { return (try isoDate(raw[index]), 1) }
         }
         return nil

@@ -51,8 +51,9 @@ public struct QuickAdd: Equatable, Sendable {
     /// taken out with it; "at" and "on" are the date's own words.
     static let dateLeads: Set<String> = ["by", "due", "before"]
     /// Words that start a repeat after a line's first word.
-    static let repeatWords: Set<String> = ["daily", "weekly", "fortnightly", "weekdays", "monthly", "quarterly", "yearly",
-                                           "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"]
+    static let repeatWords = Set(["daily", "weekly", "fortnightly", "weekdays", "monthly", "quarterly", "yearly"])
+        .union(pluralWeekdays)
+    static let pluralWeekdays: Set<String> = ["mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"]
 
     /// The text as a title, with nothing read out of it.
     public init(literal text: String) {
@@ -117,31 +118,41 @@ public struct QuickAdd: Equatable, Sendable {
             }
             words.remove(at: index)
         }
-        // A part of a day just after the repeat is its time: "Bins every
-        // thursday night".
-        var repeatTime: (hour: Int, minute: Int)?
+        // Just after the repeat, a part of a day ("Bins every thursday
+        // night", "every sunday evening at 7") or, ending the line, an hour
+        // ("Gym every tuesday 9") is its time.
+        var repeatTime: (time: (hour: Int, minute: Int), evening: Bool)?
         if readingRepeats, let (range, rule) = Self.repeatPhrase(in: words, dates: dates) {
             repeatRule = rule
-            if range.upperBound < words.count, let time = NaturalDate.dayPartTime(words[range.upperBound]) {
-                repeatTime = time
+            let next = range.upperBound < words.count ? words[range.upperBound] : nil
+            if let next, let time = NaturalDate.dayPartTime(next) {
+                repeatTime = (time, !NaturalDate.isMorning(next))
+                words.removeSubrange(range.lowerBound..<range.upperBound + 1)
+            } else if let next, range.upperBound == words.count - 1, let time = try? dates.time(next) {
+                repeatTime = (time, false)
                 words.removeSubrange(range.lowerBound..<range.upperBound + 1)
             } else {
                 words.removeSubrange(range)
             }
         }
-        if let repeatRule, let repeatTime {
-            self.due = dates.due(of: repeatRule, at: repeatTime, on: nil)
-        } else if let (range, due) = Self.datePhrase(in: words, dates: dates),
-                  // "every monday" alone is a title, not "every" due Monday.
-                  range.lowerBound == 0 || words[range.lowerBound - 1].lowercased() != "every" {
+        if let (range, due) = Self.datePhrase(in: words, dates: dates),
+           // "every monday" alone is a title, not "every" due Monday.
+           range.lowerBound == 0 || words[range.lowerBound - 1].lowercased() != "every" {
             self.due = due
-            if let repeatRule, let time = try? dates.time(words[range].joined(separator: " ")) {
+            if let repeatRule, var time = try? dates.time(words[range].joined(separator: " ")) {
+                // "evening at 7" is 19:00.
+                if repeatTime?.evening == true, time.hour < 12 { time.hour += 12 }
                 // The time's next day (today, or tomorrow once it has passed), then the rule's.
                 self.due = dates.due(of: repeatRule, at: time, on: nil)
+            } else if let repeatTime, !due.hasTime {
+                self.due = due.at(repeatTime.time)
             }
             // "Taxes by apr 15": the word that leads into the date goes with it.
             let leads = range.lowerBound > 1 && Self.dateLeads.contains(words[range.lowerBound - 1].lowercased())
             words.removeSubrange(leads ? range.lowerBound - 1..<range.upperBound : range)
+        }
+        if due == nil, let repeatRule, let repeatTime {
+            due = dates.due(of: repeatRule, at: repeatTime.time, on: nil)
         }
         // A date written as one (2026-02-30) that is none is a mistake, not
         // a title word: said, as --due says it.
@@ -186,14 +197,21 @@ public struct QuickAdd: Equatable, Sendable {
             let word = words[start].lowercased()
             let isEvery = word == "every"
             guard isEvery || (start > 0 && repeatWords.contains(word)) else { continue }
+            // A weekday in the plural repeats after "on" ("Swim on
+            // wednesdays", which takes the "on") or before the date
+            // ("Standup mondays at 9"), not alone ("Garfield hates mondays").
+            let isPluralDay = pluralWeekdays.contains(word)
+            let afterOn = isPluralDay && start > 1 && words[start - 1].lowercased() == "on"
             for end in stride(from: min(words.count, start + longestRepeat), to: start, by: -1)
             where end - start < words.count {
                 // "Submit monthly report" keeps its words: a bare frequency
                 // is a repeat only at the end, or before the date.
-                if !isEvery, end < words.count, dates.date(words: Array(words[end...])) == nil { continue }
+                let beforeADate = end < words.count && dates.date(words: Array(words[end...]), endingTheText: true) != nil
+                if !isEvery, end < words.count, !beforeADate { continue }
+                if isPluralDay, !afterOn, !beforeADate { continue }
                 let phrase = words[start..<end].joined(separator: " ")
                 if let rule = try? RepeatRule(parsing: phrase, untilDate: { try? dates.parse($0) }) {
-                    return (start..<end, rule)
+                    return ((afterOn ? start - 1 : start)..<end, rule)
                 }
             }
         }

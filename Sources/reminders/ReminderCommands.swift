@@ -290,6 +290,9 @@ struct EditCommand: ParsableCommand {
         // A time in --repeat sets the due date's time ("every tue at 9"),
         // the one --due gives or the reminder's, whose own time it replaces.
         let day = dueDate ?? before.reminder.dueDate.flatMap { DueDate($0.dateString) }
+        if noDue, schedule.repeatText != nil, try schedule.due(nil, dates: context.naturalDates) != nil {
+            throw CoreError.invalidInput("--no-due and a time in --repeat: keep one")
+        }
         if !noDue, let timed = try schedule.due(day, dates: context.naturalDates), timed != day { dueDate = timed }
         var changes = ReminderChanges(title: title, notes: notes)
         if let dueDate { changes.dueDate = .some(dueDate) }

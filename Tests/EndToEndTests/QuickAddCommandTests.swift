@@ -84,6 +84,8 @@ struct QuickAddCommandTests {
         let moved = try cli.run("edit", "Gym", "--repeat", "every thursday at 18:00")
         #expect(moved.stderr == "", "\(moved)")
         #expect(moved.stdout.contains("due Fri 2026-11-27 18:00 · ↻ Weekly on Thu"), "\(moved)")
+        let undated = try cli.run("edit", "Gym", "--no-due", "--repeat", "every fri at 9")
+        #expect(undated.status != 0 && undated.stderr == "reminders: --no-due and a time in --repeat: keep one\n", "\(undated)")
     }
 
     @Test func optionsWinOverTheText() throws {

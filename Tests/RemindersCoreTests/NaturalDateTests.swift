@@ -152,7 +152,11 @@ struct NaturalDateTests {
         ("24.12.26 18:00", "2026-12-24T18:00"),
         ("12.12", "2026-11-25T12:12"),
         ("31.11.", "error: 31.11.: November has 30 days"),
-        ("1.13.", "error: 1.13.: there is no month 13 (months are 1–12)"),
+        ("9.30.", "2026-11-26T09:30"),  // a time at the end of a sentence
+        // With am or pm, a part of a day moves no hour.
+        ("tomorrow night 1am", "2026-11-26T01:00"),
+        ("fri evening 10am", "2026-11-27T10:00"),
+        ("tonight 9:30", "2026-11-25T21:30"),
         ("the day after tomorrow 9am", "2026-11-27T09:00"),
         ("next morning", "error: 'next morning': 'morning' is not a date or time (e.g. tomorrow 9am, fri, in 3 days, 26 nov or 2026-11-26)"),
         ("in 2h evening", "error: 'in 2h evening': gives two dates, 'in 2h' and 'evening': keep one"),

@@ -72,7 +72,7 @@ final class QuickAddOverlay: TextFieldOverlay {
         let keys = added == nil ? "Enter add · Esc close" : "Enter adds another · Esc close"
         let lead = added.map { "✓ \($0)" } ?? "e.g. Pay rent fri 9am #bills !!"
         let whole = lead + " · " + keys
-        let hint = DisplayWidth.of(whole) <= inside.width || added != nil ? whole : keys
+        let hint = DisplayWidth.of(whole) <= inside.width ? whole : added == nil ? keys : "✓ Added · " + keys
         buffer.draw(hint, row: row + 1, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.dim))
     }
 
