@@ -784,7 +784,7 @@ public struct NaturalDateError: Error, Equatable, Sendable, CustomStringConverti
 
 extension NaturalDate {
     /// A repeat as typed for `--repeat`, whose words may end with a time
-    /// (`every tuesday at 9`, `weekdays at 8:30am`): the rule, and the time
+    /// (`every tuesday at 9`, `weekdays at 8:30am`, `daily 9am`): the rule, and the time
     /// when one was given. Text that reads as a rule whole is one, time or
     /// not; the first error is the rule's own.
     public func repeatWithTime(_ text: String) throws(RepeatRuleError) -> (rule: RepeatRule, time: (hour: Int, minute: Int)?) {
@@ -795,11 +795,18 @@ extension NaturalDate {
         } catch {
             failure = error
         }
+        // The time after "at", or the last word or two ("daily 9am",
+        // "every tue 9 pm").
         let words = Self.words(text)
-        guard let at = words.lastIndex(where: { $0.lowercased() == "at" }), at > 0,
-              let time = try? self.time(words[at...].joined(separator: " ")),
-              let rule = try? RepeatRule(parsing: words[..<at].joined(separator: " "), untilDate: untilDate) else { throw failure }
-        return (rule, time)
+        var starts = [words.count - 1, words.count - 2]
+        if let at = words.lastIndex(where: { $0.lowercased() == "at" }) { starts.insert(at, at: 0) }
+        for start in starts where start > 0 {
+            if let time = try? self.time(words[start...].joined(separator: " ")),
+               let rule = try? RepeatRule(parsing: words[..<start].joined(separator: " "), untilDate: untilDate) {
+                return (rule, time)
+            }
+        }
+        throw failure
     }
 
     /// The due date of a repeat with a time: `day` at that time, or with no

@@ -366,7 +366,8 @@ struct EditCommand: ParsableCommand {
 /// `--subtasks`, and a note says so.
 struct CompleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "complete", abstract: "Mark a reminder completed (a repeating one moves on to its next occurrence).")
+        commandName: "complete", abstract: "Mark a reminder completed (a repeating one moves on to its next occurrence).",
+        aliases: ["done"])
 
     @Argument(help: ArgumentHelp("The reminder: id, id prefix or title.", valueName: "reminder"),
               completion: ShellCompletion.reminders)

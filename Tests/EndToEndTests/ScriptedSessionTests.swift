@@ -111,7 +111,8 @@ struct ScriptedSessionTests {
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
         ]
-        // `list` alone shows the lists, as `lists` does.
+        // `done` is `complete`; `list` alone shows the lists, as `lists` does.
+        #expect(try cli.run(["done", "--help"]).stdout.contains("Mark a reminder completed"))
         #expect(try cli.ok("list") == cli.ok("lists"))
         #expect(try cli.ok("list", "--json") == cli.ok("lists", "--json"))
         for bad in badInputs {

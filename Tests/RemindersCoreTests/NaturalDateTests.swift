@@ -182,6 +182,13 @@ struct NaturalDateTests {
         // An "until" date with a time of its own is still the rule's.
         let until = try dates.repeatWithTime("weekly until dec 24")
         #expect(until.time == nil && until.rule.rrule.hasPrefix("FREQ=WEEKLY;UNTIL="))
+        let bare = try dates.repeatWithTime("daily 7am")
+        #expect(bare.rule.rrule == "FREQ=DAILY" && bare.time! == (7, 0))
+        let spaced = try dates.repeatWithTime("every tue 9 pm")
+        #expect(spaced.rule.rrule == "FREQ=WEEKLY;BYDAY=TU" && spaced.time! == (21, 0))
+        // "every 3 days" keeps its 3; "5 times" is a count.
+        #expect(try dates.repeatWithTime("every 3 days").time == nil)
+        #expect(try dates.repeatWithTime("daily 5 times").time == nil)
         #expect(throws: RepeatRuleError.self) { try dates.repeatWithTime("weekly at teatime") }
         #expect(throws: RepeatRuleError.self) { try dates.repeatWithTime("at 9") }
     }
