@@ -228,13 +228,15 @@ struct ConfigCommandTests {
         let page = try String(contentsOf: root.appendingPathComponent("docs/man/reminders.1"), encoding: .utf8)
         let help = try cli.ok("--help")
         let section = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
-        // A subcommand's line starts two spaces in; its description's next lines, further.
+        // A subcommand's line starts two spaces in ("complete, done" with its
+        // other name); its description's next lines, further.
         let names = section.split(separator: "\n")
             .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  See ") }
-            .compactMap { $0.split(separator: " ").first.map(String.init) }
+            .compactMap { $0.split(separator: " ").first.map { String($0.trimmingCharacters(in: [","])) } }
         #expect(names.count > 20)
         for name in names {
-            #expect(page.contains(".It Em \(name)") || page.contains("reminders \(name)"), "\(name) is not in docs/man/reminders.1")
+            #expect(page.contains(".It Em \(name)") || page.contains(".It Em \"\(name),") || page.contains("reminders \(name)"),
+                    "\(name) is not in docs/man/reminders.1")
         }
     }
 }
