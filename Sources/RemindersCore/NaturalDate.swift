@@ -74,15 +74,11 @@ public struct NaturalDate: Sendable {
         return try? read(raw, text: words.joined(separator: " "), typedAsADate: false, endingTheText: endingTheText)
     }
 
-    /// Whether a part of a day is the morning (an hour with it is not moved
-    /// to the afternoon).
-    public static func isMorning(_ word: String) -> Bool {
-        dayParts[word.lowercased()]?.evening == false
-    }
-
-    /// The time a part of a day gives (`morning` 09:00), nil for other words.
-    public static func dayPartTime(_ word: String) -> (hour: Int, minute: Int)? {
-        dayParts[word.lowercased()]?.time
+    /// A part of a day (`morning`, `evening`): the time it gives, and
+    /// whether an hour with it is in the afternoon or evening; nil for
+    /// other words.
+    public static func dayPart(_ word: String) -> (time: (hour: Int, minute: Int), evening: Bool)? {
+        dayParts[word.lowercased()]
     }
 
     /// A time of day alone (`9am`, `9:30pm`, `21:00`, `noon`, `9.30`,
@@ -114,11 +110,6 @@ public struct NaturalDate: Sendable {
         if ["today", "tomorrow", "tmrw", "tonight", "eod"].contains(word) { return true }
         if word.hasPrefix("+"), word.count > 2 { return true }
         return word.first?.isASCII == true && word.first?.isNumber == true && word.filter({ $0 == "-" }).count == 2
-    }
-
-    /// Whether a word names a part of a day (`morning`, `evening`).
-    public static func isDayPart(_ word: String) -> Bool {
-        dayParts[word.lowercased()] != nil
     }
 
     /// Splits on white space and commas; a word's trailing full stop goes
@@ -194,8 +185,7 @@ public struct NaturalDate: Sendable {
         var time: (value: (hour: Int, minute: Int), phrase: String)?
         // "tonight at 9" is 21:00, "tomorrow night 1am" 01:00.
         func saysAMOrPM(_ phrase: String) -> Bool {
-            let letters = phrase.lowercased().filter(\.isLetter)
-            return ["am", "pm", "a", "p"].contains(letters)
+            Self.meridiem(phrase.lowercased().filter(\.isLetter)) != nil
         }
         var index = 0
         while index < words.count {
@@ -275,9 +265,7 @@ public struct NaturalDate: Sendable {
         case (.day(let day)?, nil):
             return day
         case (nil, let time?):
-            let current = DueDate(moment: now, in: timeZone)
-            let todayAt = today.at(time)
-            return todayAt > current ? todayAt : today.adding(days: 1).at(time)
+            return nextDay(at: time).at(time)
         case (nil, nil):
             throw failure(text, .empty)
         }
@@ -363,8 +351,7 @@ public struct NaturalDate: Sendable {
             // still ahead. (At the end of a title it is a word: "Good
             // morning".)
             guard typedAsADate, let dayPart = Self.dayParts[word] else { return nil }
-            let day = today.at(dayPart.time) > DueDate(moment: now, in: timeZone) ? today : today.adding(days: 1)
-            return (.dayAt(day, defaultTime: dayPart.time, evening: dayPart.evening), 1)
+            return (.dayAt(nextDay(at: dayPart.time), defaultTime: dayPart.time, evening: dayPart.evening), 1)
         case "eod": return (.dayAt(today, defaultTime: Self.endOfDay, evening: false), 1)
         case "end":
             // "end of day", "end of the month".
@@ -814,8 +801,12 @@ extension NaturalDate {
     /// time is ahead), as quick add reads "Gym every tuesday at 9".
     public func due(of rule: RepeatRule, at time: (hour: Int, minute: Int), on day: DueDate?) -> DueDate {
         if let day { return day.at(time) }
-        let todayAt = today.at(time)
-        let first = todayAt > DueDate(moment: now, in: timeZone) ? today : today.adding(days: 1)
-        return Repeats.firstDue(rule, today: first).at(time)
+        return Repeats.firstDue(rule, today: nextDay(at: time)).at(time)
+    }
+
+    /// The day `time` next comes: today while it is still ahead, else
+    /// tomorrow.
+    func nextDay(at time: (hour: Int, minute: Int)) -> DueDate {
+        today.at(time) > DueDate(moment: now, in: timeZone) ? today : today.adding(days: 1)
     }
 }

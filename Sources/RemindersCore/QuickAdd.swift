@@ -8,10 +8,11 @@ import Foundation
 ///
 /// A repeat is read before the date: "every …" anywhere ("Mow lawn every
 /// monday", "Pills every day 8am"), or "daily", "weekly", "monthly",
-/// "yearly" or a weekday in the plural ("Yoga tuesdays") after the first
-/// word and at the end or before the date
+/// "yearly" after the first word and at the end or before the date
 /// ("Stretch daily 7am"; "Daily standup" and "Submit monthly report" keep
-/// their words), the longest run from there that reads as a rule
+/// their words), or a weekday in the plural after "on" or before the date
+/// ("Swim on wednesdays", "Standup mondays at 9"; "Garfield hates mondays"
+/// keeps its words), the longest run from there that reads as a rule
 /// (`RepeatRule(parsing:)`, "every 2 weeks on mon,thu until dec 31"). A
 /// time alone beside it is that time on the rule's first day from the next
 /// time it comes, as is a part of a day just after it ("Bins every thursday
@@ -125,8 +126,8 @@ public struct QuickAdd: Equatable, Sendable {
         if readingRepeats, let (range, rule) = Self.repeatPhrase(in: words, dates: dates) {
             repeatRule = rule
             let next = range.upperBound < words.count ? words[range.upperBound] : nil
-            if let next, let time = NaturalDate.dayPartTime(next) {
-                repeatTime = (time, !NaturalDate.isMorning(next))
+            if let next, let dayPart = NaturalDate.dayPart(next) {
+                repeatTime = dayPart
                 words.removeSubrange(range.lowerBound..<range.upperBound + 1)
             } else if let next, range.upperBound == words.count - 1, let time = try? dates.time(next) {
                 repeatTime = (time, false)
@@ -240,7 +241,7 @@ public struct QuickAdd: Equatable, Sendable {
         // night drinks" and "Sunday morning run" keep theirs.
         func unmistakable(_ range: Range<Int>) -> Bool {
             NaturalDate.standsAlone(words[range.lowerBound])
-                || (range.count > 1 && !NaturalDate.isDayPart(words[range.upperBound - 1]))
+                || (range.count > 1 && NaturalDate.dayPart(words[range.upperBound - 1]) == nil)
         }
 
         for length in stride(from: longest, through: 1, by: -1) {

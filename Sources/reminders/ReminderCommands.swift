@@ -145,12 +145,8 @@ enum ReminderWords {
     /// on the command's clock, which a new reminder may be given by mistake.
     static func due(_ date: DueDate?) -> String {
         guard let date else { return "no due date" }
-        return "due \(ReminderTable.formatWithWeekday(date))" + (isPast(date) ? " (past)" : "")
-    }
-
-    static func isPast(_ date: DueDate) -> Bool {
-        guard let dates = try? NaturalDate.forCommandLine() else { return false }
-        return date.hasTime ? date < DueDate(moment: dates.now, in: dates.timeZone) : date < dates.today
+        let isPast = (try? AppClock.fromEnvironment()).map { Queries.isPastDue(date, clock: $0) } ?? false
+        return "due \(ReminderTable.formatWithWeekday(date))" + (isPast ? " (past)" : "")
     }
 
     static func priority(_ priority: Priority) -> String {
@@ -290,7 +286,7 @@ struct EditCommand: ParsableCommand {
         // A time in --repeat sets the due date's time ("every tue at 9"),
         // the one --due gives or the reminder's, whose own time it replaces.
         let day = dueDate ?? before.reminder.dueDate.flatMap { DueDate($0.dateString) }
-        if noDue, schedule.repeatText != nil, try schedule.due(nil, dates: context.naturalDates) != nil {
+        if noDue, try schedule.repeatTime(dates: context.naturalDates) != nil {
             throw CoreError.invalidInput("--no-due and a time in --repeat: keep one")
         }
         if !noDue, let timed = try schedule.due(day, dates: context.naturalDates), timed != day { dueDate = timed }

@@ -63,6 +63,11 @@ struct ScheduleOptions: ParsableArguments {
         }
     }
 
+    /// The time `--repeat` ends with, if it names one.
+    func repeatTime(dates: NaturalDate) throws -> (hour: Int, minute: Int)? {
+        repeatText == nil ? nil : try repeatWithTime(dates: dates).time
+    }
+
     /// The due date once a time in `--repeat` is applied: `due` (the one
     /// given, or the reminder's) at that time, or the rule's first day at
     /// it; `due` itself when the repeat names no time. A due date with a

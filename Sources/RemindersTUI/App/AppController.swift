@@ -539,7 +539,7 @@ final class AppController {
             // The start of a sequence typed: the rest of it is awaited.
             hints.insert((KeySequence(pendingKeys).description + " …", ""), at: 0)
         }
-        return hints.map { (keys: $0.keys, label: $0.label) }
+        return hints
     }
 
     /// The toast's text as it is drawn: one line, or two when it is wider
