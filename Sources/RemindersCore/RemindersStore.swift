@@ -147,6 +147,26 @@ public final class RemindersStore: Sendable {
         }
     }
 
+    /// The title of the list `firstList(user:)` makes.
+    public static let firstListTitle = "Reminders"
+
+    /// The list a reminder goes to when none is named and none is set as
+    /// the default: the first in Home's order, or, on a device with no
+    /// list at all, a new one called "Reminders". Its id is derived from
+    /// the user's name, so that two devices of one user that each make it
+    /// before they sync make one list, not two (equal creates merge as one
+    /// record), and a list shared with another person never takes the id
+    /// of theirs. `made` says whether it is new.
+    public func firstList(user: String) throws -> (list: RemindersList, made: Bool) {
+        try write { db in
+            if let first = try Queries.listsInOrder(db).first { return (first, false) }
+            let list = RemindersList(id: derivedID("first list", user), title: Self.firstListTitle,
+                                     color: try Self.nextColor(db), position: 0)
+            try list.insert(db)
+            return (list, true)
+        }
+    }
+
     public func updateList(id: String, title: String? = nil, color: String? = nil) throws {
         let title = try title.map { try Validation.title($0, of: "list title") }
         let color = try color.map { try Validation.color($0) }

@@ -19,7 +19,7 @@ struct AddCommand: ParsableCommand {
             or daily, weekly, monthly, yearly at the end or before the date; with --repeat, they are title), \
             #tag, ! !! !!! (low, medium, high), \
             ^List (by title), * (flagged). Options win over the text. Without a list in either, \
-            the reminder goes to the default list (default-list in the config file), else the first list. Use single quotes: in double quotes, \
+            the reminder goes to the default list (default-list in the config file), else the first list; with no list yet, to a new list Reminders. Use single quotes: in double quotes, \
             interactive shells expand !!.
             """)
 
@@ -28,7 +28,7 @@ struct AddCommand: ParsableCommand {
     var text: String
 
     @Option(help: ArgumentHelp(
-        "The list to add to: id, id prefix or title (default: ^List in the text, else default-list from the config file or REMINDERS_DEFAULT_LIST, else the first list).",
+        "The list to add to: id, id prefix or title (default: ^List in the text, else default-list from the config file or REMINDERS_DEFAULT_LIST, else the first list, else a new list Reminders).",
         valueName: "list"), completion: ShellCompletion.lists)
     var list: String?
 
@@ -94,7 +94,7 @@ struct AddCommand: ParsableCommand {
         } else if let named = try line.list(in: lists) {
             listID = named.id
         } else {
-            listID = try context.defaultListID(settings, lists: lists, purpose: "add to")
+            listID = try context.defaultListID(settings, lists: lists)
         }
         let dueDate = try schedule.due(try due.map { try dates.parse($0) } ?? line.due, dates: dates)
         let draft = ReminderDraft(
@@ -109,7 +109,8 @@ struct AddCommand: ParsableCommand {
         let reminder = try context.store.createReminder(draft)
         let dueWasRead = due.map { DueDate($0.trimmingCharacters(in: .whitespaces)) == nil } ?? false
         if line.hasMarks || dueWasRead || (list == nil && line.listName == nil) || !schedule.isEmpty {
-            let title = lists.first { $0.id == listID }?.title ?? listID
+            let title = try lists.first { $0.id == listID }?.title
+                ?? context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID
             var shown = draft
             shown.dueDate = reminder.dueDate
             // As stored: a tag that exists keeps its spelling ("#WORK" is "#Work").

@@ -198,16 +198,19 @@ extension Location {
 
 extension RemindersContext {
     /// The list a reminder goes to when none is named: the config file's
-    /// default list, else the first of `lists` (Home's order); `purpose`
-    /// words the error when there is none ("add to").
-    func defaultListID(_ settings: EffectiveSettings, lists: [RemindersList], purpose: String) throws -> String {
+    /// default list, else the first of `lists` (Home's order), else, on a
+    /// device with no list yet, a list "Reminders" made for it
+    /// (`RemindersStore.firstList`), which stderr announces.
+    func defaultListID(_ settings: EffectiveSettings, lists: [RemindersList]) throws -> String {
         if !settings.defaultList.value.isEmpty {
             return try settings.blamingFile(settings.defaultList) { try list(settings.defaultList.value) }
         }
-        guard let first = lists.first else {
-            throw CoreError.notFound("there is no list to \(purpose): make one with `reminders list add TITLE`")
+        if let first = lists.first { return first.id }
+        let (made, isNew) = try store.firstList(user: location.user)
+        if isNew {
+            FileHandle.standardError.write(Data("No list yet: made “\(made.title)”.\n".utf8))
         }
-        return first.id
+        return made.id
     }
 }
 

@@ -174,8 +174,7 @@ struct ConflictsCommand: ParsableCommand {
         let lists = try context.read(Queries.listsInOrder)
         let listID = try list.map { try context.list($0) }
             ?? item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id }
-            ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists,
-                                     purpose: "put it back in")
+            ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists)
         let reminder = try context.store.restoreLost(id: item.entry.recordID, values: values, listID: listID)
         try context.engine.dismissConflict(id: item.entry.id)
         let listTitle = try context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID

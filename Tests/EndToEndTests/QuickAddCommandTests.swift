@@ -191,12 +191,30 @@ struct QuickAddCommandTests {
         #expect(try reminders(cli).isEmpty)
     }
 
-    @Test func withoutAnyListThereIsNothingToAddTo() throws {
+    /// On a device with no list, the first `add` makes "Reminders" and
+    /// says so, and the next goes there too. Two devices of one user that
+    /// each make it before they sync end with one list holding everything,
+    /// and no conflict.
+    @Test func withoutAnyListTheFirstAddMakesOne() throws {
         let cli = try CommandRunner(now: Self.now)
         defer { cli.cleanUp() }
-        let result = try cli.run("add", "Milk")
-        #expect(result.status == 2)
-        #expect(result.stderr == "reminders: there is no list to add to: make one with `reminders list add TITLE`\n")
+        let laptop = ["REMINDERS_DEVICE": "laptop"], desktop = ["REMINDERS_DEVICE": "desktop"]
+        let first = try cli.run(["add", "Milk"], environment: laptop)
+        #expect(first.status == 0)
+        #expect(first.stderr == "No list yet: made “Reminders”.\nAdded “Milk” to Reminders\n")
+        let second = try cli.run(["add", "Eggs"], environment: laptop)
+        #expect(second.stderr == "Added “Eggs” to Reminders\n")
+        #expect(try cli.run(["add", "Bread"], environment: desktop).stderr == "No list yet: made “Reminders”.\nAdded “Bread” to Reminders\n")
+        for device in [laptop, desktop, laptop] {
+            #expect(try cli.run(["sync"], environment: device).status == 0)
+        }
+        for device in [laptop, desktop] {
+            let lists = try cli.run(["lists", "--json"], environment: device)
+            let decoded = try JSONSerialization.jsonObject(with: Data(lists.stdout.utf8)) as? [[String: Any]]
+            #expect(decoded?.map { $0["title"] as? String } == ["Reminders"])
+            #expect(decoded?.first?["openCount"] as? Int == 3)
+            #expect(try cli.run(["conflicts"], environment: device).stdout == "No conflicts.\n")
+        }
     }
 
     /// Several words are one phrase, quoted or not, accents and case
