@@ -50,7 +50,8 @@ enum CLI {
         // default one, the app: say it is not a command.
         if path == ["reminders", "tui"], let first = arguments.first, first != "tui",
            details.unexpectedValues.first == first {
-            fail("'\(TerminalText.clean(first))' is not a command", hint: "see 'reminders --help'", code: 2)
+            let suggestion = CommandSuggestion.question(for: first).map { ": " + $0 } ?? ""
+            fail("'\(TerminalText.clean(first))' is not a command\(suggestion)", hint: "see 'reminders --help'", code: 2)
         }
         // An option typed before its command ("reminders --due tomorrow add
         // x") reads as the app's: say where it goes.
