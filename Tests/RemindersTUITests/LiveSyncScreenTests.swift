@@ -307,16 +307,17 @@ final class ConflictWorld {
         #expect(lines[29].hasSuffix("me@laptop · offline · last sync 09:42 · 2 pending · 1 conflict"))
     }
 
-    /// At 60 columns the conflicts badge stays whole: the time goes, then
-    /// a state that asks nothing ("synced"), then the pending count; a
-    /// state that asks something (offline) stays.
+    /// At 60 columns the conflicts badge stays whole and so do the first
+    /// two keys: the time goes, then a state that asks nothing ("synced"),
+    /// then the pending count; a state that asks something (offline) stays.
     @Test func aNarrowStatusBarKeepsTheConflictsBadgeWhole() throws {
         let lastSync = pinnedNow.addingTimeInterval(-18 * 60)
         let sync = FakeSync(SyncStatus(connection: .online, pendingCount: 12, lastSync: lastSync, conflictsCount: 3))
         let environment = try seededEnvironment(sync: sync)
         let app = makeApp(environment: environment, width: 60, height: 20)
         var lines = app.render().textLines()
-        #expect(lines[19].hasSuffix("me@laptop · 12 pending · 3 conflicts"), "\(lines[19])")
+        #expect(lines[19].hasPrefix(" n quick add  q quit "), "\(lines[19])")
+        #expect(lines[19].hasSuffix("me@laptop · 3 conflicts"), "\(lines[19])")
         #expect(app.render().text(row: 19) { $0.background == .indexed(214) } == "3 conflicts")
 
         sync.set { $0.connection = .offline }

@@ -31,7 +31,7 @@ import Testing
           # writing                                                              1
 
 
-         q quit  a new list  Enter open  / search                me@laptop · local only
+         n quick add  q quit  a new list  Enter open             me@laptop · local only
         """#)
     }
 
@@ -78,7 +78,7 @@ import Testing
                                                       │
                                                       │
 
-         q quit  a new list  Enter open  / search                                                        me@laptop · local only
+         n quick add  q quit  a new list  Enter open  / search                                           me@laptop · local only
         """#)
     }
 
@@ -110,7 +110,7 @@ import Testing
 
 
 
-         a new  e edit  Space done  f flag  d delete  s sort     me@laptop · local only
+         n quick add  a new  e edit  Space done  f flag          me@laptop · local only
         """#)
     }
 
@@ -158,7 +158,7 @@ import Testing
 
 
 
-         a new  e edit  Space done  f flag  d delete  s sort  c completed  q back  / search              me@laptop · local only
+         n quick add  a new  e edit  Space done  f flag  d delete  s sort  c completed  q back           me@laptop · local only
         """#)
     }
 
@@ -206,7 +206,7 @@ import Testing
 
 
 
-         a new  e edit  Space done  f flag  d delete  s sort  c completed  q back  / search              me@laptop · local only
+         n quick add  a new  e edit  Space done  f flag  d delete  s sort  c completed  q back           me@laptop · local only
         """#)
     }
 
@@ -239,7 +239,7 @@ import Testing
 
 
                                                                      Showing completed
-         a new  e edit  Space done  f flag  d delete  s sort     me@laptop · local only
+         n quick add  a new  e edit  Space done  f flag          me@laptop · local only
         """#)
     }
 

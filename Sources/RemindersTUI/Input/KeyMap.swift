@@ -286,7 +286,9 @@ struct KeyMap: Sendable {
         KeyBinding([.enter, .character("l"), .right], [.navigation], .open, "Open", hint: "open"),
         KeyBinding([.character("h"), .left], [.navigation], .back, "Back"),
 
-        // Home
+        // Home (and List, for quick add: first, the key a new user most needs)
+        KeyBinding([.character("n")], [.list, .home], .quickAdd, "Quick add in one line: Pay rent fri 9am #bills !! ^List *",
+                   hint: "quick add"),
         KeyBinding([.character("q")], [.home], .quit, "Quit", hint: "quit"),
         KeyBinding([.character("a")], [.home], .newList, "New list", hint: "new list"),
         KeyBinding([.character("e")], [.home], .editList, "Edit the selected list", hint: "edit"),
@@ -297,7 +299,6 @@ struct KeyMap: Sendable {
 
         // List
         KeyBinding([.character("a")], [.list], .newReminder, "New reminder", hint: "new"),
-        KeyBinding([.character("n")], [.list, .home], .quickAdd, "Quick add in one line: Pay rent fri 9am #bills !! ^List *"),
         KeyBinding([.character("e"), .enter], [.list], .editReminder, "Edit the selected reminder", hint: "edit"),
         KeyBinding([.character(" "), .character("x")], [.list, .searchResults], .toggleCompletion,
                    "Complete / uncomplete", hint: "done"),
