@@ -796,6 +796,16 @@ extension NaturalDate {
         throw failure
     }
 
+    /// The due date of a reminder given `due` (or none) and a repeat that
+    /// names `time`: `due`'s day at that time, or the rule's first day at
+    /// it; `.failure` with the due date's own time when it has another
+    /// one, a mistake to point out (`--repeat says 19:00 and…`).
+    public func due(_ due: DueDate?, repeating rule: RepeatRule,
+                    at time: (hour: Int, minute: Int)) -> Result<DueDate, RepeatTimeClash> {
+        if let given = due?.time, given != time { return .failure(RepeatTimeClash(repeatTime: time, dueTime: given)) }
+        return .success(self.due(of: rule, at: time, on: due))
+    }
+
     /// The due date of a repeat with a time: `day` at that time, or with no
     /// day, the rule's first day from the time's next one (today while the
     /// time is ahead), as quick add reads "Gym every tuesday at 9".
@@ -808,5 +818,25 @@ extension NaturalDate {
     /// tomorrow.
     func nextDay(at time: (hour: Int, minute: Int)) -> DueDate {
         today.at(time) > DueDate(moment: now, in: timeZone) ? today : today.adding(days: 1)
+    }
+}
+
+/// A repeat that names one time and a due date that names another.
+public struct RepeatTimeClash: Error, Equatable {
+    public var repeatTime: (hour: Int, minute: Int)
+    public var dueTime: (hour: Int, minute: Int)
+
+    /// "19:00 and … 08:00": `repeatName` and `dueName` name where each
+    /// was typed ("--repeat", "the due date").
+    public func message(repeatName: String, dueName: String) -> String {
+        "\(repeatName) says \(Self.clock(repeatTime)) and \(dueName) says \(Self.clock(dueTime)): keep one time"
+    }
+
+    static func clock(_ time: (hour: Int, minute: Int)) -> String {
+        (time.hour < 10 ? "0" : "") + "\(time.hour):" + (time.minute < 10 ? "0" : "") + "\(time.minute)"
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.repeatTime == b.repeatTime && a.dueTime == b.dueTime
     }
 }

@@ -306,13 +306,18 @@ public final class ReminderFormViewModel: ViewModel {
     /// The rule the repeat field gives (nil when empty), read as the short
     /// syntax or, failing that, as an RRULE; or why it gives none.
     public func resolvedRepeat() -> Result<RepeatRule?, RepeatRuleError> {
+        readRepeat(fields).map { $0?.rule }
+    }
+
+    /// The repeat field's rule and the time its words end with, if they
+    /// name one ("every tue at 9", "daily 7am", as `--repeat` reads them).
+    private func readRepeat(_ fields: ReminderFields) -> Result<(rule: RepeatRule, time: (hour: Int, minute: Int)?)?, RepeatRuleError> {
         let text = fields.repeatText.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return .success(nil) }
-        let dates = environment.naturalDates
         do {
-            return .success(try RepeatRule(parsing: text, untilDate: { try? dates.parse($0) }))
+            return .success(try environment.naturalDates.repeatWithTime(text))
         } catch let spoken {
-            if let rule = try? RepeatRule(rrule: text) { return .success(rule) }
+            if let rule = try? RepeatRule(rrule: text) { return .success((rule, nil)) }
             return .failure(spoken)
         }
     }
@@ -334,6 +339,10 @@ public final class ReminderFormViewModel: ViewModel {
     /// makes the due date.
     public func repeatPreview(count: Int = 3) -> [DueDate] {
         guard case .success(let rule?) = resolvedRepeat() else { return [] }
+        if case .success(let due?) = resolvedDue(), fields.dueDate.allSatisfy(\.isWhitespace) {
+            // No date typed: the repeat's time made it, on the rule's first day.
+            return [due] + rule.occurrences(after: due, count: count - 1)
+        }
         if case .success(let due?) = resolvedDue() {
             guard let loaded else { return rule.occurrences(after: due, count: count) }
             var saved = loaded
@@ -427,8 +436,22 @@ public final class ReminderFormViewModel: ViewModel {
         readDue(fields)
     }
 
+    /// The date and time fields' due date; when the repeat names a time,
+    /// the date's day at that time, or with no date the rule's first day
+    /// at it (a date with another time of its own is `repeatTimeClash`).
     private func readDue(_ fields: ReminderFields) -> Result<DueDate?, DueDateInputError> {
-        DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
+        let typed = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
+        guard case .success(let due) = typed, case .success(let (rule, time?)?) = readRepeat(fields),
+              case .success(let combined) = environment.naturalDates.due(due, repeating: rule, at: time) else { return typed }
+        return .success(combined)
+    }
+
+    /// A repeat that names one time and a due date that names another.
+    private func repeatTimeClash(_ fields: ReminderFields) -> RepeatTimeClash? {
+        guard case .success(let due?) = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates),
+              case .success(let (rule, time?)?) = readRepeat(fields),
+              case .failure(let clash) = environment.naturalDates.due(due, repeating: rule, at: time) else { return nil }
+        return clash
     }
 
     private func check(_ fields: ReminderFields) -> ([ReminderField: String], DueDate?) {
@@ -453,7 +476,11 @@ public final class ReminderFormViewModel: ViewModel {
                 break
             }
         }
-        if case .failure(let problem) = resolvedRepeat() { errors[.repeatRule] = repeatProblem(problem) }
+        if case .failure(let problem) = readRepeat(fields) {
+            errors[.repeatRule] = repeatProblem(problem)
+        } else if let clash = repeatTimeClash(fields) {
+            errors[.repeatRule] = clash.message(repeatName: "the repeat", dueName: "the due date")
+        }
         return (errors, due)
     }
 

@@ -74,11 +74,10 @@ struct ScheduleOptions: ParsableArguments {
     /// time of its own and a repeat with another is a mistake.
     func due(_ due: DueDate?, dates: NaturalDate) throws -> DueDate? {
         guard repeatText != nil, case let (rule, time?) = try repeatWithTime(dates: dates) else { return due }
-        if let given = due?.time, given != time {
-            func clock(_ time: (hour: Int, minute: Int)) -> String { String(format: "%02d:%02d", time.hour, time.minute) }
-            throw CoreError.invalidInput("--repeat says \(clock(time)) and the due date says \(clock(given)): keep one time")
+        switch dates.due(due, repeating: rule, at: time) {
+        case .success(let combined): return combined
+        case .failure(let clash): throw CoreError.invalidInput(clash.message(repeatName: "--repeat", dueName: "the due date"))
         }
-        return dates.due(of: rule, at: time, on: due)
     }
 
     /// The alert lead to set: nil leaves it, `.some(nil)` alerts at the due time.

@@ -38,6 +38,35 @@ import Testing
         #expect(form.validate()[.repeatRule] == "'dayz' is not a day, week, month or year (e.g. every 2 weeks on mon,thu)")
     }
 
+    /// A repeat that ends with a time ("every tue at 19:00", as
+    /// `--repeat` takes it) gives the due date its time: with no date the
+    /// rule's first day, with a date that day; a date with a time of its
+    /// own and a repeat with another is refused, naming both.
+    @Test func aRepeatWithATimeGivesTheDueDateItsTime() throws {
+        let world = try World()
+        let listID = try world.list("Home")
+        let form = ReminderFormViewModel(environment: world.environment, context: .list(listID))
+        form.title = "Bins"
+        form.repeatText = "every tue at 19:00"
+        #expect(form.validate().isEmpty)
+        // Sunday 1 March: the first Tuesday is the 3rd.
+        #expect(form.repeatPreview().map(\.description) == ["2026-03-03T19:00", "2026-03-10T19:00", "2026-03-17T19:00"])
+        form.dueDate = "2026-03-10"
+        #expect(try form.resolvedDue().get()?.description == "2026-03-10T19:00")
+        form.dueTime = "08:00"
+        #expect(form.validate() == [.repeatRule: "the repeat says 19:00 and the due date says 08:00: keep one time"])
+        form.dueTime = "7pm"
+        #expect(form.validate().isEmpty)
+        form.dueDate = ""
+        form.dueTime = ""
+        form.repeatText = "daily 7am"
+        guard case .saved(let id) = form.save() else { Issue.record("not saved: \(form.state.fieldErrors)"); return }
+        let saved = try #require(try world.environment.writer.read { db in try Reminder.fetchOne(db, key: id) })
+        // 10:00 now: 7am comes next tomorrow.
+        #expect(saved.dueDate?.description == "2026-03-02T07:00")
+        #expect(saved.repeatRule == "FREQ=DAILY")
+    }
+
     @Test func aTimeNeedsADate() throws {
         let world = try World()
         let form = ReminderFormViewModel(environment: world.environment, context: .list(try world.list("L")))
