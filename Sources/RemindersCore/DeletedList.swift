@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything deleting a list took away: the list, its cover and every one
 /// of its reminders with their tags, so that the delete can be undone.
-public struct DeletedList: Hashable, Sendable {
+public struct DeletedList: Codable, Hashable, Sendable {
     public var list: RemindersList
     /// PNG bytes of the cover, if it had one.
     public var coverPNG: Data?

@@ -99,7 +99,7 @@ public struct TagRename: Hashable, Sendable {
     public var merged: Bool { newWasOn != nil }
 }
 
-public struct DeletedReminder: Hashable, Sendable {
+public struct DeletedReminder: Codable, Hashable, Sendable {
     public var reminder: Reminder
     public var tags: [String]
     /// Its subtasks, deleted with it.
@@ -820,5 +820,52 @@ public final class RemindersStore: Sendable {
     public static func nextColor(_ db: Database) throws -> String {
         let used = try Queries.listColors(db)
         return palette.first { !used.contains($0) } ?? palette[used.count % palette.count]
+    }
+}
+
+/// A change kept to be applied later (the CLI's undo keeps one in the
+/// device's database): every field it sets, and only those. A field set
+/// to nothing (`.some(nil)`: no due date, no repeat) is written as
+/// `{"dueDate": {}}`, one left alone is absent.
+extension ReminderChanges: Codable {
+    private enum Key: String, CodingKey {
+        case title, notes, dueDate, priority, isFlagged, listID, tags, parentID, repeatRule, alertBefore, occurrence, position
+    }
+
+    /// A field that is set, to a value or to nothing.
+    private struct Given<Value: Codable>: Codable {
+        var value: Value?
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        self.init(title: try c.decodeIfPresent(String.self, forKey: .title),
+                  notes: try c.decodeIfPresent(String.self, forKey: .notes),
+                  dueDate: try c.decodeIfPresent(Given<DueDate>.self, forKey: .dueDate).map(\.value),
+                  priority: try c.decodeIfPresent(Priority.self, forKey: .priority),
+                  isFlagged: try c.decodeIfPresent(Bool.self, forKey: .isFlagged),
+                  listID: try c.decodeIfPresent(String.self, forKey: .listID),
+                  tags: try c.decodeIfPresent([String].self, forKey: .tags),
+                  parentID: try c.decodeIfPresent(Given<String>.self, forKey: .parentID).map(\.value),
+                  repeatRule: try c.decodeIfPresent(Given<String>.self, forKey: .repeatRule).map(\.value),
+                  alertBefore: try c.decodeIfPresent(Given<Int>.self, forKey: .alertBefore).map(\.value),
+                  occurrence: try c.decodeIfPresent(Given<DueDate>.self, forKey: .occurrence).map(\.value),
+                  position: try c.decodeIfPresent(Int.self, forKey: .position))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encodeIfPresent(notes, forKey: .notes)
+        try c.encodeIfPresent(dueDate.map { Given(value: $0) }, forKey: .dueDate)
+        try c.encodeIfPresent(priority, forKey: .priority)
+        try c.encodeIfPresent(isFlagged, forKey: .isFlagged)
+        try c.encodeIfPresent(listID, forKey: .listID)
+        try c.encodeIfPresent(tags, forKey: .tags)
+        try c.encodeIfPresent(parentID.map { Given(value: $0) }, forKey: .parentID)
+        try c.encodeIfPresent(repeatRule.map { Given(value: $0) }, forKey: .repeatRule)
+        try c.encodeIfPresent(alertBefore.map { Given(value: $0) }, forKey: .alertBefore)
+        try c.encodeIfPresent(occurrence.map { Given(value: $0) }, forKey: .occurrence)
+        try c.encodeIfPresent(position, forKey: .position)
     }
 }

@@ -41,7 +41,7 @@ struct ListsCommand: ParsableCommand {
                 print("No lists yet. \(first.ownerName) invites you to \(title)\(more): 'reminders accept \(first.id.prefix(8))' takes it.")
                 return
             }
-            print("No lists yet. Create one with 'reminders list add TITLE', or try 'reminders seed'.")
+            print("No lists yet. 'reminders add TEXT' makes one as it adds, 'reminders list add TITLE' makes one, 'reminders seed' makes samples.")
             return
         }
         var table = TextTable([.left, .left, .right, .left, .left])
@@ -171,9 +171,9 @@ struct ListCommand: ParsableCommand {
                 (try Queries.list(db, id: id)?.title ?? list,
                  try Queries.reminderCount(db, listID: id))
             }
-            // A person at a terminal is asked, as the app asks: there is no
-            // undo here, and the delete reaches every device. Scripts (no
-            // terminal) and --yes are not.
+            // A person at a terminal is asked, as the app asks: the delete
+            // reaches every device ('reminders undo' puts it back, on this
+            // one). Scripts (no terminal) and --yes are not.
             if !yes, count > 0, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
                 let reminders = count == 1 ? "its reminder" : "its \(count) reminders"
                 FileHandle.standardError.write(Data("Delete list \(quoted(title)) and \(reminders), on every device? [y/N] ".utf8))
@@ -183,7 +183,9 @@ struct ListCommand: ParsableCommand {
                     return
                 }
             }
-            try context.store.deleteList(id: id)
+            let deleted = try context.store.deleteList(id: id)
+            try UndoJournal.push(UndoJournal.Entry(what: "put back the list \(quoted(title))", change: .restoreList(deleted)),
+                                 on: context.store.writer)
             print("Deleted list \(quoted(title)) and its \(count) \(count == 1 ? "reminder" : "reminders").")
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceRuntime
 import Foundation
 import RemindersCore
+import RemindersViewModels
 
 /// `reminders add TEXT [--list LIST] ...`: prints the new reminder's id.
 /// Unless `--literal`, the text is a quick-add line (`QuickAdd`): its due
@@ -303,8 +304,16 @@ struct EditCommand: ParsableCommand {
         changes.alertBefore = try schedule.alert()
         if let parent = schedule.parent { changes.parentID = .some(try context.reminder(parent)) }
         if schedule.noParent { changes.parentID = .some(nil) }
+        let fieldsBefore = try UndoAction.fields(of: id, in: context.store)
         try context.store.updateReminder(id: id, changes)
         let after = try context.reminderRow(id: id)
+        let fieldsAfter = try UndoAction.fields(of: id, in: context.store)
+        let restoring = UndoAction.restoring(fieldsBefore, after: fieldsAfter)
+        if restoring != ReminderChanges() {
+            try UndoJournal.push(UndoJournal.Entry(what: "take back the edit of \(quoted(after.reminder.title))",
+                                                   change: .restoreFields(id: id, fields: restoring, expecting: fieldsAfter)),
+                                 on: context.store.writer)
+        }
         let detail = Self.changes(from: before, to: after)
         if detail == nil {
             print(confirmation("Unchanged", after.reminder.title, id: id, detail: "it already was so"))
@@ -450,6 +459,8 @@ struct DeleteCommand: ParsableCommand {
         let id = try context.reminder(reminder)
         let deleted = try context.store.deleteReminder(id: id)
         let count = deleted.subtaskCount
+        try UndoJournal.push(UndoJournal.Entry(what: "put back \(quoted(deleted.reminder.title))", change: .restoreReminder(deleted)),
+                             on: context.store.writer)
         print(confirmation("Deleted", deleted.reminder.title, id: id,
                            detail: count == 0 ? nil : count == 1 ? "with its subtask" : "with its \(count) subtasks"))
     }

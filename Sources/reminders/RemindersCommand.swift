@@ -37,6 +37,7 @@ struct RemindersCommand: ParsableCommand {
             CompleteCommand.self,
             UncompleteCommand.self,
             DeleteCommand.self,
+            UndoCommand.self,
             ShowCommand.self,
             DueCommand.self,
             AlertsCommand.self,
