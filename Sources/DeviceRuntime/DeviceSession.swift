@@ -84,6 +84,8 @@ public final class DeviceSession: Sendable {
         self.sharing = sharing
         store = RemindersStore(writer: writer, clock: clock, writeGuard: { db, listIDs in
             try sharing.writeGuard(db, listIDs: listIDs)
+        }, deleteGuard: { db, listID in
+            try sharing.deleteGuard(db, listID: listID)
         })
     }
 

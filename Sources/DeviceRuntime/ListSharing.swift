@@ -74,6 +74,15 @@ public struct ListSharing: SharingInfoProvider {
         return share.participant(userName)?.permission != .readWrite
     }
 
+    /// The store's delete guard: refuses the delete of a list another user
+    /// owns (only the owner deletes a list; a participant leaves it).
+    public func deleteGuard(_ db: Database, listID: String) throws {
+        let owner = try owner(db, listID: listID)
+        guard owner != userName else { return }
+        let title = try Queries.listTitle(db, id: listID) ?? listID
+        throw CoreError.readOnly("list '\(title)' is \(owner)'s, shared with you: only \(owner) can delete it; leave it instead")
+    }
+
     /// The store's write guard: refuses, at once and with a clear message,
     /// any change to a list shared with this user read-only.
     public func writeGuard(_ db: Database, listIDs: Set<String>) throws {

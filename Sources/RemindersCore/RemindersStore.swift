@@ -125,12 +125,21 @@ public final class RemindersStore: Sendable {
     /// touches; throws `CoreError.readOnly` for a list the user may only
     /// read (a read-only share). Set by the layer that knows about sharing.
     public let writeGuard: @Sendable (Database, Set<String>) throws -> Void
+    /// Called inside `deleteList`'s transaction with the list's id; throws
+    /// `CoreError.readOnly` for a list another user owns: a participant's
+    /// delete would take the owner's reminders from everyone (the server
+    /// takes a read-write participant's deletes of reminders, not of the
+    /// list), so it is refused before anything goes. Set by the layer that
+    /// knows about sharing.
+    public let deleteGuard: @Sendable (Database, String) throws -> Void
 
     public init(writer: any DatabaseWriter, clock: AppClock = AppClock(),
-                writeGuard: @escaping @Sendable (Database, Set<String>) throws -> Void = { _, _ in }) {
+                writeGuard: @escaping @Sendable (Database, Set<String>) throws -> Void = { _, _ in },
+                deleteGuard: @escaping @Sendable (Database, String) throws -> Void = { _, _ in }) {
         self.writer = writer
         self.clock = clock
         self.writeGuard = writeGuard
+        self.deleteGuard = deleteGuard
     }
 
     // MARK: Lists
@@ -185,6 +194,7 @@ public final class RemindersStore: Sendable {
     public func deleteList(id: String) throws -> DeletedList {
         try write { db in
             try self.writeGuard(db, [id])
+            try self.deleteGuard(db, id)
             guard let list = try RemindersList.fetchOne(db, key: id) else { throw CoreError.notFound("list \(id) not found") }
             let cover = try RemindersListCover.fetchOne(db, key: id)?.image
             let reminders = try Reminder.filter(Column("remindersListID") == id)

@@ -122,13 +122,23 @@ public struct ListDeletionSummary: Equatable, Sendable {
     /// A list not shared can be put back after the delete. A shared one
     /// cannot: its share ends with it, for every participant.
     public var canUndo: Bool
+    /// The user who owns the list when it is not this user's: only they can
+    /// delete it (`refusal` says so instead of asking).
+    public var owner: String?
 
     /// What deleting a list would delete.
-    public init(listID: String, title: String, reminderCount: Int, canUndo: Bool = true) {
+    public init(listID: String, title: String, reminderCount: Int, canUndo: Bool = true, owner: String? = nil) {
         self.listID = listID
         self.title = title
         self.reminderCount = reminderCount
         self.canUndo = canUndo
+        self.owner = owner
+    }
+
+    /// Why the list cannot be deleted here, for a list another user owns:
+    /// "“Trip” is alice's: only alice can delete it".
+    public var refusal: String? {
+        owner.map { "“\(title)” is \($0)'s: only \($0) can delete it" }
     }
 
     /// "Delete “Work” and its 12 reminders?"
@@ -198,8 +208,11 @@ public final class HomeViewModel: ViewModel {
             guard let list = try Queries.list(db, id: listID) else { return nil }
             let count = try Queries.reminderCount(db, listID: listID)
             // A shared list's delete reaches other people: it cannot be undone.
+            let status = try sharing.shareStatus(db, listID: listID)
+            var owner: String?
+            if case .sharedBy(let name, _)? = status { owner = name }
             return ListDeletionSummary(listID: listID, title: list.title, reminderCount: count,
-                                       canUndo: try sharing.shareStatus(db, listID: listID) == nil)
+                                       canUndo: status == nil, owner: owner)
         }
     }
 

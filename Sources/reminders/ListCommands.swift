@@ -167,9 +167,15 @@ struct ListCommand: ParsableCommand {
         func run() throws {
             let context = try RemindersContext(common)
             let id = try context.list(list)
-            let (title, count) = try context.read { db in
+            let (title, count, owner) = try context.read { db in
                 (try Queries.list(db, id: id)?.title ?? list,
-                 try Queries.reminderCount(db, listID: id))
+                 try Queries.reminderCount(db, listID: id),
+                 context.owner(db, ofList: id))
+            }
+            // Before the question: only the owner deletes a list.
+            if owner != context.location.user {
+                throw CoreError.readOnly("list \(quoted(title)) is \(owner)'s, shared with you: only \(owner) can delete it; "
+                                         + "'reminders leave \(TerminalText.clean(title))' takes it off your devices")
             }
             // A person at a terminal is asked, as the app asks: the delete
             // reaches every device ('reminders undo' puts it back, on this

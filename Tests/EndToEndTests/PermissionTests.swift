@@ -10,6 +10,33 @@ import TestSupport
 /// and never reaches Alice.
 @Suite("Permissions, end to end", .serialized)
 struct PermissionTests {
+    /// A read-write participant may delete the owner's reminders one by
+    /// one, but not the list: the server keeps the list, so a delete of it
+    /// here would take every reminder in it from everyone and leave the
+    /// list empty. Refused before anything goes, with the way out named.
+    @Test func aReadWriteParticipantCannotDeleteTheOwnersList() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Family")
+        _ = try fleet.ok("laptop", user: "alice", "add", "Milk", "--list", list)
+        _ = try fleet.ok("laptop", user: "alice", "add", "Eggs", "--list", list)
+        try fleet.sync("laptop", user: "alice")
+        // Bob has no lists on the server yet: the share says so on stderr.
+        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob"]).stdout
+        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
+        try fleet.sync("phone", user: "bob")
+        let before = try fleet.exportText("laptop", user: "alice")
+
+        let refused = try fleet.run("phone", user: "bob", ["list", "delete", "Family", "--yes"])
+        #expect(refused.status == 3, "\(refused)")
+        #expect(refused.errorLine == "list “Family” is alice's, shared with you: only alice can delete it; "
+                + "'reminders leave Family' takes it off your devices", "\(refused)")
+        try fleet.sync("phone", user: "bob")
+        try fleet.sync("laptop", user: "alice")
+        #expect(try fleet.exportText("laptop", user: "alice") == before)
+        #expect(try fleet.export("phone", user: "bob").reminders.map(\.title).sorted() == ["Eggs", "Milk"])
+    }
+
     @Test func readOnlyRemovedAndUninvitedUsersCannotChangeOrReadTheList() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }

@@ -62,12 +62,28 @@ import TestSupport
         let refused = try await bobSharing.waitFor(timeout: 10) { !$0.isBusy && $0.messageIsError }
         #expect(refused.message?.contains("owner") == true)
 
+        // Nor delete alice's list: Home refuses instead of asking, and the
+        // store refuses whatever asks it (read-write or not, only the owner
+        // deletes a list).
+        let home = HomeViewModel(environment: bobEnv)
+        #expect(home.deletionSummary(listID: listID)?.refusal == "“Groceries” is alice's: only alice can delete it")
+        #expect(throws: CoreError.self) { try bob.store.deleteList(id: listID) }
+        #expect(try bob.listTitles() == ["Groceries"])
+
         // Alice sees the acceptance, then makes bob read-write.
         sharing.refreshShares()
         state = try await sharing.waitFor(timeout: 10) { $0.participants.first?.status == .accepted }
         sharing.setPermission("bob", .readWrite)
         state = try await sharing.waitFor(timeout: 10) { !$0.isBusy && $0.participants.first?.permission == .readWrite }
         #expect(state.message == "bob is now read-write")
+        bobSharing.refreshShares()
+        try eventually(timeout: 10, "bob read-write") { !bobEnv.isReadOnly(listID: listID) }
+        do {
+            try bob.store.deleteList(id: listID)
+            Issue.record("a participant deleted the owner's list")
+        } catch CoreError.readOnly(let message) {
+            #expect(message == "list 'Groceries' is alice's, shared with you: only alice can delete it; leave it instead")
+        }
 
         // Removing bob leaves no participants.
         sharing.remove("bob")

@@ -143,6 +143,11 @@ final class HomeScreen: ScreenController {
         case .deleteList:
             guard let id = selectedListID else { return notAList(app) }
             guard let summary = viewModel.deletionSummary(listID: id) else { return true }
+            if let refusal = summary.refusal {
+                // Another user's list: not asked, as the store would refuse.
+                app.show(.failed(refusal))
+                return true
+            }
             let viewModel = self.viewModel
             app.present(ConfirmOverlay(
                 title: "Delete list", question: summary.question,
