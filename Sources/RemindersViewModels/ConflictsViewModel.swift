@@ -34,6 +34,9 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// The log's entry, as this device sees it.
     public var entry: ConflictEntry
     public var id: String { entry.id }
+    /// A delete the share refused: the record stayed on the server and is
+    /// back here.
+    public var isRefusedDelete: Bool { entry.cause != nil && entry.local == "deleted" }
     /// "Reminder", "List", "Tag", "List cover", "Tag link".
     public var kind: String
     /// The reminder's or list's title now; once the record is gone, the
@@ -278,7 +281,10 @@ public final class ConflictsViewModel: ViewModel {
             fieldName: isWhole ? "Whole \(ConflictText.kind(entry.recordType).lowercased())" : ConflictText.field(entry.field),
             ancestor: isWhole ? nil : try ConflictText.value(entry.ancestor, field: entry.field, table: entry.recordType, db),
             thisDevice: try side(entry.local, entry.localTime, entry.localDevice),
-            otherDevice: try side(entry.remote, entry.remoteTime, entry.remoteDevice),
+            otherDevice: entry.cause != nil && entry.local == "deleted" && entry.remote == nil
+                // A delete the share refused: the server kept the record, and it is back.
+                ? ConflictSide(value: "as it was", time: nil, device: nil)
+                : try side(entry.remote, entry.remoteTime, entry.remoteDevice),
             winner: winner,
             reason: reason(entry, isAboutThisDevice: isAboutThisDevice),
             resolvedAt: Date(timeIntervalSince1970: Double(entry.resolvedAt) / 1000),

@@ -488,13 +488,20 @@ struct SendRound {
                 let meta = try Metadata.fetch(db, type: table, name: key)
                 switch current[id] {
                 case .success(let record)?:
-                    // A row a re-join made pending carries no edit of the user's.
-                    if meta?.hasLocalEdits ?? true {
+                    // A row a re-join made pending carries no edit of the
+                    // user's. A delete is the user's too: the row comes
+                    // back, and is logged once back, so that the entry
+                    // names the list it is in.
+                    let refusedDelete = meta?.isPendingDelete == true
+                    if !refusedDelete, meta?.hasLocalEdits ?? true {
                         try engine.logRefused(db, table: table, key: key, meta: meta, record: record, owner: id.zoneID.ownerName)
                     }
                     try Metadata.save(db, type: table, name: key, lastKnown: record, editTimes: [:],
                                       isPendingSave: false, isPendingDelete: false)
                     try engine.writeRow(db, table: schema, key: key, record: record, columns: schema.columns, insert: true)
+                    if refusedDelete {
+                        try engine.logRefused(db, table: table, key: key, meta: meta, record: record, owner: id.zoneID.ownerName)
+                    }
                 default:
                     if meta?.hasLocalEdits ?? true {
                         let root = try engine.shareRoot(db, table: table, key: key)

@@ -311,7 +311,9 @@ struct ConflictsCommand: ParsableCommand {
         let line: String
         if entry.cause != nil {
             let kept = try ConflictText.kept(entry.local, table: entry.recordType, db)
-            line = "your edit (\(kept ?? "none")) was not saved: \(reason)"
+            line = entry.local == "deleted"
+                ? "your delete was not taken, it is back: \(reason)"
+                : "your edit (\(kept ?? "none")) was not saved: \(reason)"
         } else {
             let (here, there) = isHere ? ("here", "there") : (entry.localDevice ?? "a device", entry.remoteDevice ?? "another device")
             // Text as it was typed goes in quotes; a value put in words

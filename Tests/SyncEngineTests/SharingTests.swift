@@ -190,6 +190,30 @@ import TestSupport
         #expect(ConflictsViewModel.reason(entry) == "refused: “Groceries” is now read-only (alice changed your permission)")
     }
 
+    /// Bob deletes a reminder of Alice's list while it is read-write; Alice
+    /// makes it read-only before his send. The reminder comes back, and the
+    /// delete the server refused is logged, naming the list, as a refused
+    /// edit is (it used to come back without a word).
+    @Test func aDeleteRefusedByADowngradeComesBackAndIsLogged() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.sync()
+        try p.bob.store.deleteReminder(id: p.reminder.id)
+        _ = try self.share(p, .readOnly)
+        let report = try p.bob.sync()
+        #expect(report.dropped == 1)
+        #expect(try p.bob.reminder(p.reminder.id)?.title == p.reminder.title)
+        let entry = try #require(try p.bob.engine.conflicts().first)
+        #expect(entry.cause == .readOnly)
+        #expect(entry.local == "deleted" && entry.recordID == p.reminder.id)
+        #expect(ConflictsViewModel.reason(entry) == "refused: “Groceries” is now read-only (alice changed your permission)")
+        #expect(try p.bob.pending() == 0)
+        try p.alice.sync()
+        // (Tags are each person's own: Alice's "food" is not Bob's.)
+        #expect(try p.alice.export().reminders.map(\.title) == p.bob.export().reminders.map(\.title))
+    }
+
     /// Bob's later edit beats Alice's: Bob's device logs it, and now so do
     /// Alice's (both of them, as one entry), from her side, naming Bob's
     /// device; putting her value back is an edit that reaches Bob.

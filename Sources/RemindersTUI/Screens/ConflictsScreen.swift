@@ -198,7 +198,7 @@ final class ConflictsScreen: ViewModelScreen {
         var columns = [Int](repeating: column + labelWidth, count: 3)
         for (slot, index) in shown.enumerated() { columns[index] = column + labelWidth + slot * columnWidth }
         let headers = item.entry.cause != nil
-            ? ["Ancestor", "Your edit", "On the server"]
+            ? ["Ancestor", item.isRefusedDelete ? "Your delete" : "Your edit", "On the server"]
             : ["Ancestor", item.isAboutThisDevice ? "This device" : item.thisSide, item.isAboutThisDevice ? "Other device" : (item.otherDevice.device ?? "Other device")]
         let winning = item.winner == .thisDevice ? 1 : (item.winner == .otherDevice ? 2 : -1)
         for (index, header) in headers.enumerated() where shown.contains(index) {
@@ -239,6 +239,7 @@ final class ConflictsScreen: ViewModelScreen {
 
         let verdict: String
         switch item.winner {
+        case _ where item.entry.cause != nil && item.isRefusedDelete: verdict = "✗ Delete not taken, it is back"
         case _ where item.entry.cause != nil: verdict = "✗ Not saved"
         case .thisDevice: verdict = "✓ Kept \(item.thisSide)'s value"
         case .otherDevice: verdict = "✓ Kept \(item.otherDevice.device.map { $0 + "'s" } ?? "the other device's") value"
