@@ -60,11 +60,12 @@ extension SyncEngine {
         let spellings = [user, user.lowercased(), user.prefix(1).uppercased() + user.dropFirst().lowercased()]
         let known = try knownUsers(among: spellings)
         guard !known.contains(user) else { return nil }
-        var note = "nobody named '\(user)' has lists on this server yet; they will see the invitation when they sync"
+        // The likelier mistake first, where a short line still shows it.
         if let other = known.sorted().first {
-            note += " (user names are case-sensitive: did you mean '\(other)'?)"
+            return "did you mean '\(other)'? User names are case-sensitive, and nobody named '\(user)' has lists "
+                + "on this server yet (the invitation stands)"
         }
-        return note
+        return "nobody named '\(user)' has lists on this server yet; they will see the invitation when they sync"
     }
 
     /// Reads the shares this user owns and was invited to from the server

@@ -27,13 +27,29 @@ struct ShareCommand: ParsableCommand {
             throw CoreError.invalidInput("you are \(user): a list cannot be shared with its own owner")
         }
         let listID = try context.list(list)
+        let title = quoted(try context.read { try Queries.listTitle($0, id: listID) } ?? list)
         try context.connect()
+        let permission = readOnly ? SharePermission.readOnly : .readWrite
+        // Someone in the share already (as of the last refresh) has their
+        // permission changed, not an invitation.
+        let before = try context.engine.localShares().first { $0.rootKey == listID }?.participant(user)
         let share = try context.withServer { engine in
-            try engine.share(table: RemindersList.databaseTableName, key: listID,
-                             with: [(user, readOnly ? SharePermission.readOnly : .readWrite)])
+            try engine.share(table: RemindersList.databaseTableName, key: listID, with: [(user, permission)])
         }
-        // Only a note: a server that cannot answer (an older one) leaves it out.
-        if let note = try? context.withServer({ try $0.unknownUserNote(user) }) {
+        let member = before.map { $0.status != .removed } ?? false
+        let same = before?.permission == permission
+        let line = switch (before?.status, permission) {
+        case (.pending?, _) where same: "\(user) is invited to \(title) already (\(permission.rawValue))."
+        case (.pending?, _): "\(user)'s invitation to \(title) is now \(permission.rawValue)."
+        case (.accepted?, _) where same: "\(user) already \(permission == .readOnly ? "may only read" : "may change") \(title)."
+        case (.accepted?, .readOnly): "\(user) may now only read \(title)."
+        case (.accepted?, .readWrite): "\(user) may now change \(title)."
+        default: "Invited \(user) to \(title) (\(permission.rawValue)): they accept with 'reminders accept'."
+        }
+        FileHandle.standardError.write(Data((TerminalText.clean(line) + "\n").utf8))
+        // Only a note, for an invitation: a server that cannot answer (an
+        // older one) leaves it out.
+        if !member, let note = try? context.withServer({ try $0.unknownUserNote(user) }) {
             FileHandle.standardError.write(Data(("reminders: note: " + TerminalText.clean(note) + "\n").utf8))
         }
         print(share.id)
@@ -55,11 +71,12 @@ struct UnshareCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let listID = try context.list(list)
         try context.connect()
+        let title = quoted(try context.read { try Queries.listTitle($0, id: listID) } ?? list)
         try context.withServer { engine in
             try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
             try engine.sync()
         }
-        print(user.map { "Removed \($0)." } ?? "Stopped sharing.")
+        print(TerminalText.clean(user.map { "Removed \($0) from \(title)." } ?? "Stopped sharing \(title)."))
     }
 }
 

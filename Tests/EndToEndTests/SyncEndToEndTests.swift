@@ -106,16 +106,18 @@ import TestSupport
         // Nobody named bob has lists here yet: the invitation stands, with a word.
         let early = try runner.run(["share", "Chores", "--with", "bob"], environment: alice)
         #expect(early.status == 0)
-        #expect(early.stderr == "reminders: note: nobody named 'bob' has lists on this server yet; they will see the invitation when they sync\n")
+        #expect(early.stderr == "Invited bob to “Chores” (read-write): they accept with 'reminders accept'.\n"
+                + "reminders: note: nobody named 'bob' has lists on this server yet; they will see the invitation when they sync\n")
         #expect(try runner.run(["list", "add", "Bob's own"], environment: bob).status == 0)
         #expect(try runner.run(["sync"], environment: bob).status == 0)
         // Now bob is known: "Bob" gets the suggestion, "bob" no word at all.
         let misspelt = try runner.run(["share", "Chores", "--with", "Bob"], environment: alice)
         #expect(misspelt.status == 0)
-        #expect(misspelt.stderr.hasSuffix("(user names are case-sensitive: did you mean 'bob'?)\n"), "\(misspelt)")
+        #expect(misspelt.stderr.hasSuffix("reminders: note: did you mean 'bob'? User names are case-sensitive, and nobody named 'Bob' "
+                                          + "has lists on this server yet (the invitation stands)\n"), "\(misspelt)")
         #expect(try runner.run(["unshare", "Chores", "--with", "Bob"], environment: alice).status == 0)
         let known = try runner.run(["share", "Chores", "--with", "bob"], environment: alice)
-        #expect(known.status == 0 && known.stderr.isEmpty, "\(known)")
+        #expect(known.status == 0 && known.stderr == "bob is invited to “Chores” already (read-write).\n", "\(known)")
         let unknown = try runner.run(["accept", "Garden"], environment: bob)
         #expect(unknown.status == 2)
         #expect(unknown.errorLine?.contains("no invitation is for a list titled 'Garden'") == true, "\(unknown)")
@@ -123,6 +125,12 @@ import TestSupport
         #expect(accepted.status == 0, "\(accepted)")
         #expect(accepted.stdout == "Accepted: Chores, shared by alice.\n")
         #expect(try runner.run(["lists"], environment: bob).stdout.contains("Chores"))
+        // Once bob is in, sharing again changes what he may do, with no
+        // word of invitations.
+        #expect(try runner.run(["sync"], environment: alice).status == 0)
+        let readOnly = try runner.run(["share", "Chores", "--with", "bob", "--read-only"], environment: alice)
+        #expect(readOnly.status == 0 && readOnly.stderr == "bob may now only read “Chores”.\n", "\(readOnly)")
+        #expect(try runner.run(["unshare", "Chores", "--with", "bob"], environment: alice).stdout == "Removed bob from “Chores”.\n")
     }
 
     @Test func unreachableServerExitsFourAndKeepsLocalData() throws {
