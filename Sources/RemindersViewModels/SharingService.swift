@@ -15,6 +15,9 @@ public enum SharingRequest: Sendable, Equatable {
     case accept(shareID: String)
     /// Declines an invitation, or leaves a share already accepted.
     case decline(shareID: String)
+    /// Leaves the share of a list another user owns: the list goes from
+    /// this user's devices, and stays the owner's.
+    case leave(listID: String)
 }
 
 /// Where sharing requests run: off the caller's thread, with the engine

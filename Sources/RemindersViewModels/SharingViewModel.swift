@@ -165,6 +165,12 @@ public final class SharingViewModel: ViewModel {
         request(.remove(listID: listID, user: user), done: "Removed \(user)")
     }
 
+    /// Leaves a list another user owns (a participant's way out: only the
+    /// owner deletes it).
+    public func leave() {
+        request(.leave(listID: listID), done: "Left “\(state.listTitle)”, \(state.ownerName)’s list")
+    }
+
     /// Stops sharing the list with everyone.
     public func stopSharing() {
         request(.stopSharing(listID: listID), done: "Stopped sharing")

@@ -92,6 +92,39 @@ import TestSupport
         #expect(state.isShared == false)
     }
 
+    /// Bob leaves alice's list from its Sharing screen: it goes from his
+    /// device, alice keeps it with its reminders, and the share says he
+    /// is out.
+    @Test func aParticipantLeavesTheList() async throws {
+        let cloud = DeviceWorld()
+        let alice = try cloud.device("mac", user: "alice")
+        let bob = try cloud.device("phone", user: "bob")
+        let list = try alice.store.createList(title: "Trip")
+        _ = try alice.store.createReminder(ReminderDraft(listID: list.id, title: "Pack bags"))
+        let aliceLive = cloud.live(alice)
+        let bobLive = cloud.live(bob)
+        try eventually(timeout: 5, "first rounds") {
+            aliceLive.currentStatus().lastSync != nil && bobLive.currentStatus().lastSync != nil
+        }
+        let share = try alice.engine.share(table: "remindersLists", key: list.id, with: [("bob", .readWrite)])
+        try bob.engine.acceptShare(id: share.id)
+        try bob.engine.sync()
+        #expect(try bob.listTitles() == ["Trip"])
+
+        let bobSharing = SharingViewModel(environment: environment(bob, bobLive), listID: list.id)
+        defer { bobSharing.stop() }
+        #expect(try await bobSharing.waitFor(timeout: 5) { $0.isLoaded }.isOwner == false)
+        bobSharing.leave()
+        let left = try await bobSharing.waitFor(timeout: 10) { !$0.isBusy && $0.message != nil }
+        #expect(left.messageIsError == false)
+        #expect(left.message == "Left “Trip”, alice’s list")
+        try eventually(timeout: 10, "the list gone from bob's device") { try bob.listTitles().isEmpty }
+        try alice.engine.refreshShares()
+        #expect(try alice.engine.localShares().first?.participant("bob")?.status == .removed)
+        #expect(try alice.listTitles() == ["Trip"])
+        #expect(try await alice.store.writer.read { db in try Reminder.fetchCount(db) } == 1)
+    }
+
     @Test func withoutAServerActionsReportAnError() async throws {
         let store = RemindersStore(writer: try AppDatabase.inMemory(), clock: AppClock())
         let listID = try store.createList(title: "Solo").id

@@ -100,7 +100,7 @@ enum Action: String, CaseIterable, Hashable, Sendable {
     // Due alerts
     case openAlerts, completeDue, snoozeTenMinutes, snoozeHour, snoozeTomorrow, dismissAlert
     // Sharing
-    case inviteParticipant, toggleSharePermission, removeParticipant, stopSharing, acceptInvitation, declineInvitation
+    case inviteParticipant, toggleSharePermission, removeParticipant, stopSharing, leaveShare, acceptInvitation, declineInvitation
     // First start
     case startEmpty, addSampleData
     // A parent's tick
@@ -414,6 +414,7 @@ struct KeyMap: Sendable {
                    hint: "permission"),
         KeyBinding([.character("d"), .delete], [.sharing], .removeParticipant, "Remove the participant", hint: "remove"),
         KeyBinding([.character("X")], [.sharing], .stopSharing, "Stop sharing the list (asks first)", hint: "stop sharing"),
+        KeyBinding([.character("L")], [.sharing], .leaveShare, "Leave a list someone shared with you (asks first)", hint: "leave"),
         KeyBinding([.enter, .character("a")], [.invitations], .acceptInvitation, "Accept the invitation", hint: "accept"),
         KeyBinding([.character("d"), .delete], [.invitations], .declineInvitation, "Decline the invitation", hint: "decline"),
 

@@ -145,7 +145,10 @@ final class HomeScreen: ScreenController {
             guard let summary = viewModel.deletionSummary(listID: id) else { return true }
             if let refusal = summary.refusal {
                 // Another user's list: not asked, as the store would refuse.
-                app.show(.failed(refusal))
+                let way = app.keyMap.key(for: .openSharing, in: [.home]).flatMap { sharing in
+                    app.keyMap.key(for: .leaveShare, in: [.sharing]).map { " (\(sharing), then \($0), leaves it)" }
+                }
+                app.show(.failed(refusal + (way ?? "")))
                 return true
             }
             let viewModel = self.viewModel

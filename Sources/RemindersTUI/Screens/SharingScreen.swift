@@ -19,6 +19,7 @@ final class SharingScreen: ViewModelScreen {
         let state = viewModel.state
         var hidden: Set<Action> = [.open]
         if !state.isOwner { return hidden.union([.inviteParticipant, .toggleSharePermission, .removeParticipant, .stopSharing]) }
+        hidden.insert(.leaveShare)
         if state.participants.isEmpty { hidden.formUnion([.toggleSharePermission, .removeParticipant, .stopSharing]) }
         return hidden
     }
@@ -58,6 +59,20 @@ final class SharingScreen: ViewModelScreen {
         case .removeParticipant:
             guard let person = selected else { return true }
             viewModel.remove(person.userName)
+        case .leaveShare:
+            guard !state.isOwner else {
+                app.showError("You own “\(state.listTitle)”: X stops sharing it")
+                return true
+            }
+            let viewModel = self.viewModel
+            app.present(ConfirmOverlay(
+                title: "Leave list", question: "Leave “\(state.listTitle)”?",
+                detail: "It goes from your devices; \(state.ownerName) keeps it.", confirmLabel: "Leave"
+            ) { app in
+                viewModel.leave()
+                // The list goes with the next sync: back to Home.
+                app.pop()
+            })
         case .stopSharing:
             guard !state.participants.isEmpty else { return true }
             let viewModel = self.viewModel
@@ -86,7 +101,8 @@ final class SharingScreen: ViewModelScreen {
         var row = area.row + 1
         buffer.draw("Sharing “\(state.listTitle)”", row: row, column: column, maxWidth: width, style: theme.title)
         row += 1
-        let owner = state.isOwner ? "You own this list." : "Owned by \(state.ownerName): only they can change its sharing."
+        let leave = app.keyMap.key(for: .leaveShare, in: [.sharing]).map { "; \($0) leaves it" } ?? ""
+        let owner = state.isOwner ? "You own this list." : "Owned by \(state.ownerName): only they can change its sharing\(leave)."
         buffer.draw(owner, row: row, column: column, maxWidth: width, style: theme.dim)
         row += 2
         hitRows = [:]
