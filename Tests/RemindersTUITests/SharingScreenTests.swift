@@ -67,6 +67,16 @@ import Testing
         let text = world.text
         #expect(text.contains("INVITATIONS"))
         #expect(text.contains("alice invites you to a list (read-write)"))
+        // Nothing was chosen yet: the invitation is, so that Enter, which
+        // its heading says accepts, does.
+        #expect((world.app.top as? HomeScreen)?.selection == .invitation("share-2"))
+        // Once the user moves, an invitation that comes takes nothing.
+        world.press(.character("j"))
+        try addShares(world, [(id: "share-3", listID: "another-list", owner: "carol", participants: """
+            [{"userName":"me","permission":"read-write","status":"pending"}]
+            """)])
+        _ = world.text
+        #expect((world.app.top as? HomeScreen)?.selection != .invitation("share-3"))
     }
 
     @Test func anInvitationIsNamedByTheTitleTheServerShowed() throws {

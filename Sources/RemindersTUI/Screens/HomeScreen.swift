@@ -15,7 +15,13 @@ final class HomeScreen: ScreenController {
     let viewModel: HomeViewModel
     /// Incoming share invitations, shown above the smart lists when any.
     let invitations: InvitationsViewModel
-    private(set) var selection: HomeItem = .smart(.today)
+    private(set) var selection: HomeItem = .smart(.today) {
+        didSet { selectionIsChosen = true }
+    }
+    /// Whether anything chose the selection since the start: until then,
+    /// an invitation that shows is selected, so that Enter, which its
+    /// heading says accepts, does (it opened Today).
+    private var selectionIsChosen = false
     private var scrollTop = 0
     /// Where each item was drawn, for the mouse.
     private var hitRows: [Int: HomeItem] = [:]
@@ -230,6 +236,9 @@ final class HomeScreen: ScreenController {
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
         let state = viewModel.state
         let items = Self.items(of: state, invitations: invitations.state.invitations)
+        if !selectionIsChosen, let first = invitations.state.invitations.first {
+            selection = .invitation(first.id)
+        }
         if items.contains(selection) {
             if awaitedSelection == selection { awaitedSelection = nil }
         } else if awaitedSelection != selection, let first = items.first {
