@@ -102,6 +102,22 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         return ConflictEntry.keptValues(entry.local) ?? ConflictEntry.keptValues(entry.remote)
     }
 
+    /// A reminder the share refused that is gone from here (one made in a
+    /// list that became read-only, or whose list is no longer shared),
+    /// with the text its entry kept: put back as a copy in one of this
+    /// user's lists, under an id of its own (the refused record may be the
+    /// owner's, and come back if the list is shared again). Nil otherwise.
+    public var refusedReminderValues: [(column: String, value: String)]? {
+        guard entry.cause != nil, isGone, entry.local != "deleted", entry.recordType == Reminder.databaseTableName else { return nil }
+        return ConflictEntry.keptValues(entry.local)
+    }
+
+    /// What "put back" makes a reminder of again: a reminder a delete took
+    /// (under its id), or one the share refused (a copy).
+    public var putBackValues: [(column: String, value: String)]? {
+        lostReminderValues ?? refusedReminderValues
+    }
+
     /// The list a reminder a delete took was in, as its entry kept it (nil
     /// for an entry from before it was kept); it may be gone too.
     public var lostReminderListID: String? {
@@ -112,7 +128,11 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     public var whyNoOtherValue: String {
         // A refusal first: it may also read as a delete (a new reminder
         // refused in a list that is gone).
-        if entry.cause != nil { return "The edit that lost was refused by the share, not merged: there is no value to put back" }
+        if entry.cause != nil {
+            return entry.local == "deleted"
+                ? "The delete was refused by the share: the reminder is back already"
+                : "The edit that lost was refused by the share, not merged: there is no value to put back"
+        }
         if winner == .delete {
             if entry.recordType != Reminder.databaseTableName { return "A deleted \(kind.lowercased()) cannot be put back from here" }
             if !isGone { return "\(subject) is here: there is nothing to put back" }
@@ -193,22 +213,27 @@ public final class ConflictsViewModel: ViewModel {
 
     /// Puts back a reminder a delete took (`ConflictItem.lostReminderValues`)
     /// into `listID`, else the list it was in if that is here, else the
-    /// default list, as a new reminder that syncs; marks the entry as seen.
+    /// default list, as a new reminder that syncs; or a copy of one the
+    /// share refused (`refusedReminderValues`) into `listID`, else the
+    /// default list, else the first list this user may change. Marks the
+    /// entry as seen.
     @discardableResult
     public func restoreLost(id: String, listID: String? = nil) -> ActionResult {
         guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
         guard let item = state.items.first(where: { $0.id == id }) else { return .failed("That conflict is gone") }
-        guard let values = item.lostReminderValues else { return .failed(item.whyNoOtherValue) }
+        guard let values = item.putBackValues else { return .failed(item.whyNoOtherValue) }
         let defaultList = environment.defaultList
+        let refused = item.lostReminderValues == nil
         return perform {
             let lists = try environment.writer.read(Queries.listsInOrder)
+            let writable = lists.filter { !environment.isReadOnly(listID: $0.id) }
             let chosen = listID.flatMap { id in lists.first { $0.id == id } }
-                ?? item.lostReminderListID.flatMap { id in lists.first { $0.id == id } }
-                ?? ReminderFormViewModel.defaultList(in: lists, named: defaultList)
+                ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id } })
+                ?? ReminderFormViewModel.defaultList(in: writable, named: defaultList)
             guard let list = chosen else { return .failed("There is no list to put it in: make one on Home first") }
-            try store.restoreLost(id: item.entry.recordID, values: values, listID: list.id)
+            try store.restoreLost(id: refused ? newID() : item.entry.recordID, values: values, listID: list.id)
             try controls.dismissConflict(id: id)
-            return ActionResult(message: "“\(item.title ?? "The reminder")” is back, in \(list.title); syncing")
+            return ActionResult(message: "“\(item.title ?? "The reminder")” is back, \(refused ? "as a copy " : "")in \(list.title); syncing")
         }
     }
 

@@ -169,16 +169,24 @@ struct ConflictsCommand: ParsableCommand {
     }
 
     /// Puts back a reminder a delete took, in `--list`, else the list it
-    /// was in if that is here, else the default list.
+    /// was in if that is here, else the default list; or a copy of one the
+    /// share refused, under an id of its own, in `--list`, else the default
+    /// list (its own list is the one that refused it).
     private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
-        let lists = try context.read(Queries.listsInOrder)
+        let refused = item.lostReminderValues == nil
+        let sharing = context.session.sharing
+        // A copy goes to a list this user may change.
+        let lists = try context.read { db in
+            try Queries.listsInOrder(db).filter { try !refused || !sharing.isReadOnly(db, listID: $0.id) }
+        }
         let listID = try list.map { try context.list($0) }
-            ?? item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id }
+            ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id })
             ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists)
-        let reminder = try context.store.restoreLost(id: item.entry.recordID, values: values, listID: listID)
+        let reminder = try context.store.restoreLost(id: refused ? newID() : item.entry.recordID, values: values, listID: listID)
         try context.engine.dismissConflict(id: item.entry.id)
         let listTitle = try context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID
-        print(TerminalText.clean("“\(reminder.title)” is back, in \(listTitle) (a new reminder: 'reminders sync' sends it)."))
+        print(TerminalText.clean("“\(reminder.title)” is back, \(refused ? "as a copy " : "")in \(listTitle) "
+                                 + "(a new reminder: 'reminders sync' sends it)."))
     }
 
     /// The one entry `prefix` names.
@@ -245,11 +253,13 @@ struct ConflictsCommand: ParsableCommand {
             let entry = try Self.entry(keepOtherID, in: entries)
             let device = context.location.device
             let item = try context.read { db in try ConflictsViewModel.item(entry, db, device: device) }
-            if let values = item.lostReminderValues {
+            if let values = item.putBackValues {
                 try restore(item, values: values, context: context)
                 return
             }
-            if list != nil { throw CoreError.invalidInput("--list is for a reminder a delete took; \(item.subject) is not one") }
+            if list != nil {
+                throw CoreError.invalidInput("--list is for a reminder a delete took or the share refused; \(item.subject) is neither")
+            }
             guard item.canKeepOther, let losing = item.losingSide else { throw CoreError.invalidInput(item.whyNoOtherValue.lowercasingFirst) }
             guard try context.engine.restoreLosingValue(conflictID: entry.id) else {
                 throw CoreError.notFound("\(item.subject) no longer exists")

@@ -37,6 +37,45 @@ struct PermissionTests {
         #expect(try fleet.export("phone", user: "bob").reminders.map(\.title).sorted() == ["Eggs", "Milk"])
     }
 
+    /// A reminder Bob made in Alice's list, refused when she made it
+    /// read-only before his sync, comes back as a copy in a list of his
+    /// own from the conflict log (under an id of its own: the refused one
+    /// may be Alice's some day); a delete the share refused has nothing to
+    /// put back, and says why.
+    @Test func aReminderTheShareRefusedComesBackAsACopyInAListOfYourOwn() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Trip")
+        let hotel = try fleet.ok("laptop", user: "alice", "add", "Book hotel", "--list", list)
+        try fleet.sync("laptop", user: "alice")
+        _ = try fleet.ok("phone", user: "bob", "list", "add", "Mine")
+        try fleet.sync("phone", user: "bob")
+        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob"]).stdout
+        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
+        try fleet.sync("phone", user: "bob")
+        let pending = try fleet.ok("phone", user: "bob", "add", "Bob pending", "--list", list, "--notes", "call first")
+        try fleet.ok("phone", user: "bob", "delete", hotel)
+        _ = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob", "--read-only"])
+        try fleet.sync("phone", user: "bob")
+
+        let log = try fleet.run("phone", user: "bob", ["conflicts", "--json"]).stdout
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(log.utf8)) as? [[String: Any]])
+        let made = try #require(entries.first { $0["recordID"] as? String == pending })
+        let deleted = try #require(entries.first { $0["recordID"] as? String == hotel })
+        let refusedDelete = try fleet.run("phone", user: "bob", ["conflicts", "--keep-other", String((deleted["id"] as? String ?? "").prefix(8))])
+        #expect(refusedDelete.status == 2)
+        #expect(refusedDelete.errorLine == "the delete was refused by the share: the reminder is back already")
+        let back = try fleet.run("phone", user: "bob", ["conflicts", "--keep-other", String((made["id"] as? String ?? "").prefix(8))])
+        #expect(back.status == 0, "\(back)")
+        #expect(back.stdout == "“Bob pending” is back, as a copy in Mine (a new reminder: 'reminders sync' sends it).\n")
+        try fleet.sync("phone", user: "bob")
+        let bob = try fleet.export("phone", user: "bob").reminders
+        let copy = try #require(bob.first { $0.title == "Bob pending" })
+        #expect(copy.id != pending && copy.notes == "call first")
+        #expect(bob.map(\.title).sorted() == ["Bob pending", "Book hotel"])
+        #expect(try fleet.export("laptop", user: "alice").reminders.map(\.title) == ["Book hotel"])
+    }
+
     @Test func readOnlyRemovedAndUninvitedUsersCannotChangeOrReadTheList() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }

@@ -23,7 +23,7 @@ final class ConflictsScreen: ViewModelScreen {
         var hidden: Set<Action> = [.open]
         let state = viewModel.state
         if !state.isAvailable || state.items.isEmpty { return hidden.union([.keepOtherValue, .dismissConflict, .dismissAllConflicts]) }
-        if selected.map({ $0.canKeepOther || $0.lostReminderValues != nil }) != true || selected?.isDismissed == true {
+        if selected.map({ $0.canKeepOther || $0.putBackValues != nil }) != true || selected?.isDismissed == true {
             hidden.insert(.keepOtherValue)
         }
         if selected?.isDismissed != false { hidden.insert(.dismissConflict) }
@@ -46,7 +46,7 @@ final class ConflictsScreen: ViewModelScreen {
         case .keepOtherValue:
             guard let item = selected else { return true }
             // A reminder a delete took comes back whole.
-            app.show(item.lostReminderValues != nil ? viewModel.restoreLost(id: item.id) : viewModel.keepOtherValue(id: item.id))
+            app.show(item.putBackValues != nil ? viewModel.restoreLost(id: item.id) : viewModel.keepOtherValue(id: item.id))
         case .dismissConflict:
             guard let item = selected, !item.isDismissed else { return true }
             let result = viewModel.dismiss(id: item.id)
@@ -265,7 +265,9 @@ final class ConflictsScreen: ViewModelScreen {
             buffer.draw("Dismissed.", row: row, column: column, maxWidth: width, style: theme.dim)
         } else if let key = app.keyMap.key(for: .keepOtherValue, in: contexts),
                   let what = item.lostReminderValues != nil
-                    ? "the reminder, in the default list (a new reminder that syncs)" : Self.losingValue(item) {
+                    ? "the reminder, in the default list (a new reminder that syncs)"
+                    : item.refusedReminderValues != nil
+                    ? "a copy of the reminder in one of your lists (the default one)" : Self.losingValue(item) {
             let lines = DisplayWidth.wrap("\(key) puts back \(what)", width: width, maxLines: max(1, bottom - row))
             for (offset, line) in lines.enumerated() {
                 let spans = offset == 0 && line.hasPrefix(key)
