@@ -380,7 +380,10 @@ public final class RemindersStore: Sendable {
             } else {
                 reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
             }
-            try self.writeGuard(db, touched)
+            // Tags alone are the user's own (their links live in the user's
+            // own zone, on a list shared read-only too): only a change of
+            // the reminder itself is guarded.
+            if reminder != before { try self.writeGuard(db, touched) }
             try reminder.updateChanges(db, from: before)
             let schedule = changes.dueDate != nil || changes.repeatRule != nil || changes.occurrence != nil
             if schedule, reminder.repeatRule != nil || before.repeatRule != nil, reminder.occurrence == before.occurrence {

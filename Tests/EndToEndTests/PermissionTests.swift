@@ -111,7 +111,10 @@ struct PermissionTests {
             #expect(result.status == 3, "bob \(arguments): \(result)")
             #expect(result.errorLine != nil, "bob \(arguments): \(result)")
         }
+        // His own tags he may put on it: they are his, in his own zone.
+        try fleet.ok("phone", user: "bob", "edit", milk, "--tags", "bobs")
         try fleet.sync("phone", user: "bob")
+        #expect(try fleet.export("phone", user: "bob").reminders.first?.tags == ["bobs"])
 
         // Carol's device still holds the list until it syncs; whatever she
         // changes there is refused by the server and undone here.
