@@ -301,14 +301,20 @@ public final class LiveSync: SyncStatusProvider, Sendable {
         do {
             try connect()
             let head = shared.withLock { $0.connection }?.head() ?? -1
+            var report = SyncReport()
             if send && fetch {
-                try engine.sync()
+                report = try engine.sync()
             } else if send {
-                try engine.sendChanges()
+                report = try engine.sendChanges()
             } else {
-                try engine.fetchChanges()
+                report = try engine.fetchChanges()
                 // A fetch can leave merged edits to send.
-                try engine.sendChanges()
+                report.goneShares += try engine.sendChanges().goneShares
+            }
+            if !report.goneShares.isEmpty {
+                let notice = GoneShareNotice(sentence: GoneShareWords.sentence(report.goneShares.map { ($0.owner, $0.name) }),
+                                             at: Date())
+                shared.withLock { $0.status.goneShares = notice }
             }
             if fetch { shared.withLock { $0.lastHead = head } }
             // `reminders status` says when the device last synced, the app

@@ -37,6 +37,10 @@ public struct SyncStatus: Equatable, Sendable {
     /// whose image the server could not give (everything else synced),
     /// one line with the repair, or nil.
     public var unavailableCover: String?
+    /// The last round's word that lists shared with this user went from
+    /// this device (their owner deleted them or stopped sharing), with
+    /// when, for the app to say once; nil before any.
+    public var goneShares: GoneShareNotice?
 
     /// A status, for a fake sync layer or a test.
     public init(connection: Connection = .localOnly, pendingCount: Int = 0, lastSync: Date? = nil,
@@ -137,5 +141,42 @@ public struct LocalOnlySyncStatus: SyncStatusProvider {
     public func currentStatus() -> SyncStatus { .localOnly }
     public func observeStatus(_ onChange: @escaping @Sendable () -> Void) -> StatusSubscription {
         StatusSubscription(cancel: {})
+    }
+}
+
+/// Lists shared with this user that a round took from this device.
+public struct GoneShareNotice: Equatable, Sendable {
+    /// One sentence for them all (`GoneShareWords.sentence`).
+    public var sentence: String
+    public var at: Date
+
+    public init(sentence: String, at: Date) {
+        self.sentence = sentence
+        self.at = at
+    }
+}
+
+/// The word that a list someone shared went from this device: its owner
+/// deleted it or stopped sharing it, which this side cannot tell apart.
+public enum GoneShareWords {
+    /// "alice's list “Trip” is gone from this device: alice deleted it or
+    /// stopped sharing it with you."; several: "alice's lists “Trip” and
+    /// “Food” are gone…", owners named as they come.
+    public static func sentence(_ gone: [(owner: String, name: String?)]) -> String {
+        guard !gone.isEmpty else { return "" }
+        let owners = gone.reduce(into: [String]()) { if !$0.contains($1.owner) { $0.append($1.owner) } }
+        let names = gone.map { $0.name.map { "“\($0)”" } ?? "a list" }
+        let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        if owners.count == 1 {
+            let owner = owners[0]
+            return "\(owner)'s \(gone.count == 1 ? "list" : "lists") \(listed) \(gone.count == 1 ? "is" : "are") gone from this device: "
+                + "\(owner) deleted \(gone.count == 1 ? "it" : "them") or stopped sharing \(gone.count == 1 ? "it" : "them") with you."
+        }
+        return "Lists \(listed) shared with you are gone from this device: their owners deleted them or stopped sharing them with you."
+    }
+
+    /// One list, as `sentence` says it.
+    public static func sentence(owner: String, name: String?) -> String {
+        sentence([(owner, name)])
     }
 }

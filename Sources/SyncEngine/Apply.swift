@@ -412,7 +412,14 @@ extension SyncEngine {
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown, through: through)
         let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
-        if try deleteLocally(db, table: table, key: key) { report.receivedDeletes += 1 }
+        // Another user's root (a list shared with this user) said by name
+        // while its row is here, for the word that it went.
+        let gone = id.zoneID.ownerName != userName && table.parent == nil
+            ? GoneShare(owner: id.zoneID.ownerName, name: try rowName(db, table: table, key: key)) : nil
+        if try deleteLocally(db, table: table, key: key) {
+            report.receivedDeletes += 1
+            if let gone { report.goneShares.append(gone) }
+        }
         // What went with it that the triggers logged was deleted by the same
         // device; so was it, where a send found it deleted and logged the
         // edit it beat not knowing by whom.
@@ -536,7 +543,12 @@ extension SyncEngine {
                                     subject: try shareRootSubject(db, table: meta.recordType, key: meta.recordName))
                     report.conflicts += 1
                 }
-                if try deleteLocally(db, table: table, key: meta.recordName) { report.receivedDeletes += 1 }
+                let gone = zone.ownerName != userName && table.parent == nil
+                    ? GoneShare(owner: zone.ownerName, name: try rowName(db, table: table, key: meta.recordName)) : nil
+                if try deleteLocally(db, table: table, key: meta.recordName) {
+                    report.receivedDeletes += 1
+                    if let gone { report.goneShares.append(gone) }
+                }
             }
             try forgetWaitingAssets(db, inZone: zone)
             for meta in metas { try forgetLostEdits(db, table: meta.recordType, key: meta.recordName) }
@@ -552,6 +564,13 @@ extension SyncEngine {
     }
 
     // MARK: Rows
+
+    /// A row's first text field (a list's title), if it is here.
+    func rowName(_ db: Database, table: TableSchema, key: String) throws -> String? {
+        guard let column = table.nameColumn, let row = try fetchRow(db, table: table, key: key),
+              case .string(let text)? = RecordCoder.values(of: row, table: table).values[column] else { return nil }
+        return text
+    }
 
     /// The row with every column, primary key first (what
     /// `RecordCoder.values` reads).

@@ -315,6 +315,10 @@ public struct SyncReport: Equatable, Sendable, Codable {
     /// Set when the server turned out not to be the one this device last
     /// synced with, and the device re-joined it (see `RejoinReason`).
     public var rejoined: RejoinReason?
+    /// Shared lists (another user's roots) that went from this device: the
+    /// owner deleted them or stopped sharing them with this user. Each is
+    /// its owner and its name (its first text: a list's title).
+    public var goneShares: [GoneShare] = []
 
     public init() {}
 
@@ -332,5 +336,18 @@ public struct SyncReport: Equatable, Sendable, Codable {
         conflicts += other.conflicts
         dropped += other.dropped
         rejoined = rejoined ?? other.rejoined
+        goneShares += other.goneShares
+    }
+}
+
+/// A root another user shared with this one (a list) that a fetch took
+/// from this device: deleted by its owner, or no longer shared.
+public struct GoneShare: Equatable, Sendable, Codable {
+    public var owner: String
+    public var name: String?
+
+    public init(owner: String, name: String?) {
+        self.owner = owner
+        self.name = name
     }
 }

@@ -53,6 +53,9 @@ struct SyncCommand: ParsableCommand {
             let dropped = report.dropped > 0
                 ? "; \(count(report.dropped, "change")) not taken (deleted elsewhere, or refused by a share)" : ""
             print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
+            if !report.goneShares.isEmpty {
+                print(TerminalText.clean(GoneShareWords.sentence(report.goneShares.map { ($0.owner, $0.name) })))
+            }
         }
         let waiting = try context.engine.waitingAssets()
         if !waiting.isEmpty { throw SyncFailure(waiting: waiting) }

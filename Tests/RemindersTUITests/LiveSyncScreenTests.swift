@@ -280,6 +280,27 @@ final class ConflictWorld {
         #expect(world.app.toast?.message == "Sync is not set up on this device")
     }
 
+    /// A list someone shared that a round took from this device (deleted
+    /// by its owner, or no longer shared) is said once, not only gone from
+    /// Home without a word.
+    @Test func listsSharedWithYouThatWentAreSaidOnce() throws {
+        let sync = FakeSync(SyncStatus(connection: .online))
+        let environment = try seededEnvironment(sync: sync)
+        let app = makeApp(environment: environment, width: 120, height: 30)
+        _ = app.render()
+        let sentence = GoneShareWords.sentence(owner: "alice", name: "Trip")
+        #expect(sentence == "alice's list “Trip” is gone from this device: alice deleted it or stopped sharing it with you.")
+        sync.set { $0.goneShares = GoneShareNotice(sentence: sentence, at: pinnedNow) }
+        app.statusBar.queue.sync {}
+        app.refresh()
+        #expect(app.tick())
+        #expect(app.toast?.message == sentence)
+        // Said once: the next tick has nothing new to say.
+        #expect(!app.announceGoneShares())
+        #expect(GoneShareWords.sentence([("alice", "Trip"), ("alice", "Food")])
+                == "alice's lists “Trip” and “Food” are gone from this device: alice deleted them or stopped sharing them with you.")
+    }
+
     @Test func theStatusBarShowsSyncStateBadgeAndLastSync() throws {
         let lastSync = pinnedNow.addingTimeInterval(-18 * 60)
         let sync = FakeSync(SyncStatus(connection: .online, pendingCount: 2, lastSync: lastSync, conflictsCount: 1))

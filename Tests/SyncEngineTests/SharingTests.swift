@@ -292,7 +292,9 @@ import TestSupport
         try p.bob.engine.acceptShare(id: share.id)
         try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(title: "Pending edit"))
         try p.alice.engine.unshare(table: "remindersLists", key: p.list.id, user: "bob")
-        try p.bob.sync()
+        let report = try p.bob.sync()
+        // The list that went is named, for the word that it did.
+        #expect(report.goneShares == [GoneShare(owner: "alice", name: "Groceries")])
         #expect(try p.bob.export().lists.isEmpty)
         #expect(try p.bob.export().reminders.isEmpty)
         #expect(try p.bob.pending() == 0)

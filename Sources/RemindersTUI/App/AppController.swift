@@ -44,6 +44,7 @@ final class AppController {
     let syncNotices = Mailbox()
     /// The re-join of the server last announced (LiveSyncUI.swift).
     var announcedRejoin: Date?
+    var announcedGoneShares: Date?
     /// Set by ^L: the terminal repaints everything.
     var wantsFullRepaint = false
     /// Set by ^Z: the terminal suspends the process.
@@ -221,6 +222,7 @@ final class AppController {
         if withdrawFirstRunOffer() { changed = true }
         if announceConflicts() { changed = true }
         if announceRejoin() { changed = true }
+        if announceGoneShares() { changed = true }
         if let toast, toast.expires <= now() {
             self.toast = nil
             changed = true

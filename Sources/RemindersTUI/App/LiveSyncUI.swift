@@ -101,6 +101,15 @@ extension AppController {
         return true
     }
 
+    /// Tells the user once that lists shared with them went (their owner
+    /// deleted them or stopped sharing): they left Home without a word.
+    func announceGoneShares() -> Bool {
+        guard let gone = statusBar.state.sync.goneShares, gone.at != announcedGoneShares else { return false }
+        announcedGoneShares = gone.at
+        showMessage(TextSanitizer.firstLine(gone.sentence), duration: Self.rejoinToastDuration, isNews: true)
+        return true
+    }
+
     // MARK: Status bar and error line
 
     /// The sync part of the status bar: "synced 10:42", "offline · last
