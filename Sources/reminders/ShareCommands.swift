@@ -72,9 +72,19 @@ struct UnshareCommand: ParsableCommand {
         let listID = try context.list(list)
         try context.connect()
         let title = quoted(try context.read { try Queries.listTitle($0, id: listID) } ?? list)
-        try context.withServer { engine in
-            try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
-            try engine.sync()
+        let owner = try context.read { context.owner($0, ofList: listID) }
+        guard owner == context.location.user else {
+            throw CoreError.readOnly("list \(TerminalText.clean(title)) is \(owner)'s: only \(owner) can change its sharing")
+        }
+        do {
+            try context.withServer { engine in
+                try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
+                try engine.sync()
+            }
+        } catch let failure as SyncFailure where failure.message.hasPrefix("it is not shared") {
+            // Not a permission: nothing to take back. Said with the list.
+            throw CoreError.invalidInput(user.map { "list \(TerminalText.clean(title)) is not shared with \($0)" }
+                                         ?? "list \(TerminalText.clean(title)) is not shared with anyone")
         }
         print(TerminalText.clean(user.map { "Removed \($0) from \(title)." } ?? "Stopped sharing \(title)."))
     }

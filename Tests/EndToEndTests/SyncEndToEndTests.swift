@@ -131,6 +131,14 @@ import TestSupport
         let readOnly = try runner.run(["share", "Chores", "--with", "bob", "--read-only"], environment: alice)
         #expect(readOnly.status == 0 && readOnly.stderr == "bob may now only read “Chores”.\n", "\(readOnly)")
         #expect(try runner.run(["unshare", "Chores", "--with", "bob"], environment: alice).stdout == "Removed bob from “Chores”.\n")
+        // Someone not in the share, or a list shared with nobody: said
+        // with the list, as bad input (2), not as a permission (3).
+        let nobody = try runner.run(["unshare", "Chores", "--with", "carol"], environment: alice)
+        #expect(nobody.status == 2 && nobody.errorLine == "list “Chores” is not shared with carol", "\(nobody)")
+        let notShared = try runner.run(["unshare", "Bob's own"], environment: bob)
+        #expect(notShared.status == 2 && notShared.errorLine == "list “Bob's own” is not shared with anyone", "\(notShared)")
+        let notHis = try runner.run(["unshare", "Chores"], environment: bob)
+        #expect(notHis.status == 3 && notHis.errorLine == "list “Chores” is alice's: only alice can change its sharing", "\(notHis)")
     }
 
     @Test func unreachableServerExitsFourAndKeepsLocalData() throws {
