@@ -483,6 +483,11 @@ struct SendRound {
             readOnlyRoots.insert(share.rootRecordID.recordName)
         }
         try engine.applyWrite { db in
+            // Deletes went children first, so their rows come back in that
+            // order too: a subtask before its parent. The foreign keys are
+            // checked once all are back (for this transaction only), or the
+            // write back failed, and every send after it.
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             for id in ids {
                 guard let (table, key) = RecordCoder.split(id.recordName), let schema = engine.tablesByName[table] else { continue }
                 let meta = try Metadata.fetch(db, type: table, name: key)
