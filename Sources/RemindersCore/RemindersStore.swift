@@ -166,11 +166,15 @@ public final class RemindersStore: Sendable {
     /// before they sync make one list, not two (equal creates merge as one
     /// record), and a list shared with another person never takes the id
     /// of theirs. `made` says whether it is new.
-    public func firstList(user: String) throws -> (list: RemindersList, made: Bool) {
+    /// `usable`: whether a list may take the reminder (a list shared with
+    /// the user read-only may not); one that may not is passed over.
+    public func firstList(user: String, usable: (Database, String) throws -> Bool = { _, _ in true }) throws
+        -> (list: RemindersList, made: Bool) {
         try write { db in
-            if let first = try Queries.listsInOrder(db).first { return (first, false) }
-            let list = RemindersList(id: derivedID("first list", user), title: Self.firstListTitle,
-                                     color: try Self.nextColor(db), position: 0)
+            if let first = try Queries.listsInOrder(db).first(where: { try usable(db, $0.id) }) { return (first, false) }
+            let id = derivedID("first list", user)
+            if let made = try RemindersList.fetchOne(db, key: id) { return (made, false) }
+            let list = RemindersList(id: id, title: Self.firstListTitle, color: try Self.nextColor(db), position: 0)
             try list.insert(db)
             return (list, true)
         }
@@ -380,13 +384,15 @@ public final class RemindersStore: Sendable {
             } else {
                 reminder.occurrence = Repeats.occurrence(before: before, after: reminder, oneOccurrence: oneOccurrence)
             }
+            let schedule = changes.dueDate != nil || changes.repeatRule != nil || changes.occurrence != nil
+            let restamps = schedule && (reminder.repeatRule != nil || before.repeatRule != nil)
+                && reminder.occurrence == before.occurrence
             // Tags alone are the user's own (their links live in the user's
             // own zone, on a list shared read-only too): only a change of
-            // the reminder itself is guarded.
-            if reminder != before { try self.writeGuard(db, touched) }
+            // the reminder itself (or its occurrence's stamp) is guarded.
+            if reminder != before || restamps { try self.writeGuard(db, touched) }
             try reminder.updateChanges(db, from: before)
-            let schedule = changes.dueDate != nil || changes.repeatRule != nil || changes.occurrence != nil
-            if schedule, reminder.repeatRule != nil || before.repeatRule != nil, reminder.occurrence == before.occurrence {
+            if restamps {
                 try Repeats.restampOccurrence(db, id: id, reminder.occurrence)
             }
             if reminder.remindersListID != before.remindersListID {

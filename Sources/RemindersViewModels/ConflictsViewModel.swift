@@ -108,8 +108,12 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// user's lists, under an id of its own (the refused record may be the
     /// owner's, and come back if the list is shared again). Nil otherwise.
     public var refusedReminderValues: [(column: String, value: String)]? {
-        guard entry.cause != nil, isGone, entry.local != "deleted", entry.recordType == Reminder.databaseTableName else { return nil }
-        return ConflictEntry.keptValues(entry.local)
+        guard entry.cause != nil, isGone, entry.local != "deleted", entry.recordType == Reminder.databaseTableName,
+              let values = ConflictEntry.keptValues(entry.local),
+              // An entry that kept only the edited fields (a share that
+              // ended on an edit of notes) has no reminder to make.
+              values.contains(where: { $0.column == "title" && !$0.value.isEmpty }) else { return nil }
+        return values
     }
 
     /// What "put back" makes a reminder of again: a reminder a delete took

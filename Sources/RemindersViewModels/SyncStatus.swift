@@ -159,9 +159,10 @@ public struct GoneShareNotice: Equatable, Sendable {
 /// The word that a list someone shared went from this device: its owner
 /// deleted it or stopped sharing it, which this side cannot tell apart.
 public enum GoneShareWords {
-    /// "alice's list “Trip” is gone from this device: alice deleted it or
-    /// stopped sharing it with you."; several: "alice's lists “Trip” and
-    /// “Food” are gone…", owners named as they come.
+    /// "alice's list “Trip” is gone from this device: it was deleted, or
+    /// is no longer shared with you."; several: "alice's lists “Trip” and
+    /// “Food” are gone…", owners named as they come. Who did it this side
+    /// cannot tell (the owner, or this user leaving on another device).
     public static func sentence(_ gone: [(owner: String, name: String?)]) -> String {
         guard !gone.isEmpty else { return "" }
         let owners = gone.reduce(into: [String]()) { if !$0.contains($1.owner) { $0.append($1.owner) } }
@@ -169,10 +170,11 @@ public enum GoneShareWords {
         let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
         if owners.count == 1 {
             let owner = owners[0]
-            return "\(owner)'s \(gone.count == 1 ? "list" : "lists") \(listed) \(gone.count == 1 ? "is" : "are") gone from this device: "
-                + "\(owner) deleted \(gone.count == 1 ? "it" : "them") or stopped sharing \(gone.count == 1 ? "it" : "them") with you."
+            return gone.count == 1
+                ? "\(owner)'s list \(listed) is gone from this device: it was deleted, or is no longer shared with you."
+                : "\(owner)'s lists \(listed) are gone from this device: they were deleted, or are no longer shared with you."
         }
-        return "Lists \(listed) shared with you are gone from this device: their owners deleted them or stopped sharing them with you."
+        return "Lists \(listed) shared with you are gone from this device: they were deleted, or are no longer shared with you."
     }
 
     /// One list, as `sentence` says it.

@@ -205,10 +205,12 @@ extension RemindersContext {
         if !settings.defaultList.value.isEmpty {
             return try settings.blamingFile(settings.defaultList) { try list(settings.defaultList.value) }
         }
-        if let first = lists.first { return first.id }
-        let (made, isNew) = try store.firstList(user: location.user)
+        let sharing = session.sharing
+        let usable: (Database, String) throws -> Bool = { db, id in try !sharing.isReadOnly(db, listID: id) }
+        if let first = try read({ db in try lists.first { try usable(db, $0.id) } }) { return first.id }
+        let (made, isNew) = try store.firstList(user: location.user, usable: usable)
         if isNew {
-            FileHandle.standardError.write(Data("No list yet: made “\(made.title)”.\n".utf8))
+            FileHandle.standardError.write(Data("No list to add to: made “\(made.title)”.\n".utf8))
         }
         return made.id
     }

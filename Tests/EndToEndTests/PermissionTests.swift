@@ -76,6 +76,22 @@ struct PermissionTests {
         #expect(try fleet.export("laptop", user: "alice").reminders.map(\.title) == ["Book hotel"])
     }
 
+    /// Bob's only list is Alice's, shared with him read-only: his first
+    /// `add` without a list makes his own "Reminders" instead of failing
+    /// on hers.
+    @Test func theFirstAddOfSomeoneWithOnlyAReadOnlyListMakesTheirOwn() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Trip")
+        try fleet.sync("laptop", user: "alice")
+        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob", "--read-only"]).stdout
+        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
+        try fleet.sync("phone", user: "bob")
+        let added = try fleet.run("phone", user: "bob", ["add", "Milk"])
+        #expect(added.status == 0, "\(added)")
+        #expect(added.stderr == "No list to add to: made “Reminders”.\nAdded “Milk” to Reminders\n")
+    }
+
     @Test func readOnlyRemovedAndUninvitedUsersCannotChangeOrReadTheList() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }

@@ -201,10 +201,10 @@ struct QuickAddCommandTests {
         let laptop = ["REMINDERS_DEVICE": "laptop"], desktop = ["REMINDERS_DEVICE": "desktop"]
         let first = try cli.run(["add", "Milk"], environment: laptop)
         #expect(first.status == 0)
-        #expect(first.stderr == "No list yet: made “Reminders”.\nAdded “Milk” to Reminders\n")
+        #expect(first.stderr == "No list to add to: made “Reminders”.\nAdded “Milk” to Reminders\n")
         let second = try cli.run(["add", "Eggs"], environment: laptop)
         #expect(second.stderr == "Added “Eggs” to Reminders\n")
-        #expect(try cli.run(["add", "Bread"], environment: desktop).stderr == "No list yet: made “Reminders”.\nAdded “Bread” to Reminders\n")
+        #expect(try cli.run(["add", "Bread"], environment: desktop).stderr == "No list to add to: made “Reminders”.\nAdded “Bread” to Reminders\n")
         for device in [laptop, desktop, laptop] {
             #expect(try cli.run(["sync"], environment: device).status == 0)
         }

@@ -289,7 +289,7 @@ final class ConflictWorld {
         let app = makeApp(environment: environment, width: 120, height: 30)
         _ = app.render()
         let sentence = GoneShareWords.sentence(owner: "alice", name: "Trip")
-        #expect(sentence == "alice's list “Trip” is gone from this device: alice deleted it or stopped sharing it with you.")
+        #expect(sentence == "alice's list “Trip” is gone from this device: it was deleted, or is no longer shared with you.")
         sync.set { $0.goneShares = GoneShareNotice(sentence: sentence, at: pinnedNow) }
         app.statusBar.queue.sync {}
         app.refresh()
@@ -298,7 +298,7 @@ final class ConflictWorld {
         // Said once: the next tick has nothing new to say.
         #expect(!app.announceGoneShares())
         #expect(GoneShareWords.sentence([("alice", "Trip"), ("alice", "Food")])
-                == "alice's lists “Trip” and “Food” are gone from this device: alice deleted them or stopped sharing them with you.")
+                == "alice's lists “Trip” and “Food” are gone from this device: they were deleted, or are no longer shared with you.")
     }
 
     @Test func theStatusBarShowsSyncStateBadgeAndLastSync() throws {
