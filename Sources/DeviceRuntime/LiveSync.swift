@@ -312,7 +312,7 @@ public final class LiveSync: SyncStatusProvider, Sendable {
                 report.goneShares += try engine.sendChanges().goneShares
             }
             if !report.goneShares.isEmpty {
-                let notice = GoneShareNotice(sentence: GoneShareWords.sentence(report.goneShares.map { ($0.owner, $0.name) }),
+                let notice = GoneShareNotice(sentence: GoneShareWords.sentence(report.goneShares),
                                              at: Date())
                 shared.withLock { $0.status.goneShares = notice }
             }

@@ -29,11 +29,9 @@ extension SharingRequest {
         case .decline(let shareID):
             try engine.leaveShare(id: shareID)
         case .leave(let listID):
-            try engine.refreshShares()
-            guard let share = try engine.localShares().first(where: { $0.rootKey == listID && $0.ownerName != engine.userName }) else {
+            guard try engine.leaveShare(ofRoot: lists, key: listID) != nil else {
                 throw CoreError.invalidInput("this list is not shared with you by someone else")
             }
-            try engine.leaveShare(id: share.id)
         }
         return nil
     }

@@ -172,9 +172,8 @@ public final class RemindersStore: Sendable {
         -> (list: RemindersList, made: Bool) {
         try write { db in
             if let first = try Queries.listsInOrder(db).first(where: { try usable(db, $0.id) }) { return (first, false) }
-            let id = derivedID("first list", user)
-            if let made = try RemindersList.fetchOne(db, key: id) { return (made, false) }
-            let list = RemindersList(id: id, title: Self.firstListTitle, color: try Self.nextColor(db), position: 0)
+            let list = RemindersList(id: derivedID("first list", user), title: Self.firstListTitle,
+                                     color: try Self.nextColor(db), position: 0)
             try list.insert(db)
             return (list, true)
         }

@@ -192,6 +192,11 @@ public enum UndoAction: Equatable, Sendable {
         guard let row = try store.writer.read({ db in try Queries.reminder(db, id: id, clock: store.clock) }) else {
             throw CoreError.notFound("the reminder is gone")
         }
+        return fields(of: row)
+    }
+
+    /// A reminder's editable fields as `row` has them.
+    public static func fields(of row: ReminderRow) -> ReminderChanges {
         let reminder = row.reminder
         return ReminderChanges(title: reminder.title, notes: reminder.notes, dueDate: .some(reminder.dueDate),
                                priority: reminder.priority, isFlagged: reminder.isFlagged,

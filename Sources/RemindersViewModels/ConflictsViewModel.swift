@@ -36,7 +36,7 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     public var id: String { entry.id }
     /// A delete the share refused: the record stayed on the server and is
     /// back here.
-    public var isRefusedDelete: Bool { entry.cause != nil && entry.local == "deleted" }
+    public var isRefusedDelete: Bool { entry.isRefusedDelete }
     /// "Reminder", "List", "Tag", "List cover", "Tag link".
     public var kind: String
     /// The reminder's or list's title now; once the record is gone, the
@@ -108,7 +108,7 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// user's lists, under an id of its own (the refused record may be the
     /// owner's, and come back if the list is shared again). Nil otherwise.
     public var refusedReminderValues: [(column: String, value: String)]? {
-        guard entry.cause != nil, isGone, entry.local != "deleted", entry.recordType == Reminder.databaseTableName,
+        guard entry.cause != nil, isGone, !isRefusedDelete, entry.recordType == Reminder.databaseTableName,
               let values = ConflictEntry.keptValues(entry.local),
               // An entry that kept only the edited fields (a share that
               // ended on an edit of notes) has no reminder to make.
@@ -133,7 +133,7 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         // A refusal first: it may also read as a delete (a new reminder
         // refused in a list that is gone).
         if entry.cause != nil {
-            return entry.local == "deleted"
+            return isRefusedDelete
                 ? "The delete was refused by the share: the reminder is back already"
                 : "The edit that lost was refused by the share, not merged: there is no value to put back"
         }
@@ -310,7 +310,7 @@ public final class ConflictsViewModel: ViewModel {
             fieldName: isWhole ? "Whole \(ConflictText.kind(entry.recordType).lowercased())" : ConflictText.field(entry.field),
             ancestor: isWhole ? nil : try ConflictText.value(entry.ancestor, field: entry.field, table: entry.recordType, db),
             thisDevice: try side(entry.local, entry.localTime, entry.localDevice),
-            otherDevice: entry.cause != nil && entry.local == "deleted" && entry.remote == nil
+            otherDevice: entry.isRefusedDelete && entry.remote == nil
                 // A delete the share refused: the server kept the record, and it is back.
                 ? ConflictSide(value: "as it was", time: nil, device: nil)
                 : try side(entry.remote, entry.remoteTime, entry.remoteDevice),
@@ -530,4 +530,9 @@ public enum ConflictText {
         if value.hasPrefix("“") { return value }
         return "“\(value)”"
     }
+}
+
+extension ConflictEntry {
+    /// A delete the share refused (the entry's own side is "deleted").
+    var isRefusedDelete: Bool { cause != nil && local == "deleted" }
 }

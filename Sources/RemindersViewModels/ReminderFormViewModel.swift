@@ -440,18 +440,19 @@ public final class ReminderFormViewModel: ViewModel {
     /// the date's day at that time, or with no date the rule's first day
     /// at it (a date with another time of its own is `repeatTimeClash`).
     private func readDue(_ fields: ReminderFields) -> Result<DueDate?, DueDateInputError> {
-        let typed = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
-        guard case .success(let due) = typed, case .success(let (rule, time?)?) = readRepeat(fields),
-              case .success(let combined) = environment.naturalDates.due(due, repeating: rule, at: time) else { return typed }
-        return .success(combined)
+        readSchedule(fields).due
     }
 
-    /// A repeat that names one time and a due date that names another.
-    private func repeatTimeClash(_ fields: ReminderFields) -> RepeatTimeClash? {
-        guard case .success(let due?) = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates),
-              case .success(let (rule, time?)?) = readRepeat(fields),
-              case .failure(let clash) = environment.naturalDates.due(due, repeating: rule, at: time) else { return nil }
-        return clash
+    /// The due date as `readDue` gives it, and, when the repeat names one
+    /// time and the due date another, that clash (the due date then keeps
+    /// its own).
+    private func readSchedule(_ fields: ReminderFields) -> (due: Result<DueDate?, DueDateInputError>, clash: RepeatTimeClash?) {
+        let typed = DueDateInput.parse(date: fields.dueDate, time: fields.dueTime, dates: environment.naturalDates)
+        guard case .success(let due) = typed, case .success(let (rule, time?)?) = readRepeat(fields) else { return (typed, nil) }
+        switch environment.naturalDates.due(due, repeating: rule, at: time) {
+        case .success(let combined): return (.success(combined), nil)
+        case .failure(let clash): return (typed, clash)
+        }
     }
 
     private func check(_ fields: ReminderFields) -> ([ReminderField: String], DueDate?) {
@@ -459,7 +460,8 @@ public final class ReminderFormViewModel: ViewModel {
         do { _ = try Validation.title(fields.title) } catch { errors[.title] = Self.describe(error) }
         do { _ = try Validation.notes(fields.notes) } catch { errors[.notes] = Self.describe(error) }
         var due: DueDate?
-        switch readDue(fields) {
+        let schedule = readSchedule(fields)
+        switch schedule.due {
         case .success(let value): due = value
         case .failure(let error):
             errors[.dueDate] = error.date
@@ -478,7 +480,7 @@ public final class ReminderFormViewModel: ViewModel {
         }
         if case .failure(let problem) = readRepeat(fields) {
             errors[.repeatRule] = repeatProblem(problem)
-        } else if let clash = repeatTimeClash(fields) {
+        } else if let clash = schedule.clash {
             errors[.repeatRule] = clash.message(repeatName: "the repeat", dueName: "the due date")
         }
         return (errors, due)

@@ -1,5 +1,6 @@
 import Foundation
 import RemindersCore
+import SyncEngine
 import Synchronization
 
 /// What the status bar says about sync.
@@ -163,7 +164,7 @@ public enum GoneShareWords {
     /// is no longer shared with you."; several: "alice's lists “Trip” and
     /// “Food” are gone…", owners named as they come. Who did it this side
     /// cannot tell (the owner, or this user leaving on another device).
-    public static func sentence(_ gone: [(owner: String, name: String?)]) -> String {
+    public static func sentence(_ gone: [GoneShare]) -> String {
         guard !gone.isEmpty else { return "" }
         let owners = gone.reduce(into: [String]()) { if !$0.contains($1.owner) { $0.append($1.owner) } }
         let names = gone.map { $0.name.map { "“\($0)”" } ?? "a list" }
@@ -175,10 +176,5 @@ public enum GoneShareWords {
                 : "\(owner)'s lists \(listed) are gone from this device: they were deleted, or are no longer shared with you."
         }
         return "Lists \(listed) shared with you are gone from this device: they were deleted, or are no longer shared with you."
-    }
-
-    /// One list, as `sentence` says it.
-    public static func sentence(owner: String, name: String?) -> String {
-        sentence([(owner, name)])
     }
 }

@@ -412,10 +412,7 @@ extension SyncEngine {
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown, through: through)
         let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
-        // Another user's root (a list shared with this user) said by name
-        // while its row is here, for the word that it went.
-        let gone = id.zoneID.ownerName != userName && table.parent == nil
-            ? GoneShare(owner: id.zoneID.ownerName, name: try rowName(db, table: table, key: key)) : nil
+        let gone = try goneShare(db, table: table, key: key, zone: id.zoneID)
         if try deleteLocally(db, table: table, key: key) {
             report.receivedDeletes += 1
             if let gone { report.goneShares.append(gone) }
@@ -543,8 +540,7 @@ extension SyncEngine {
                                     subject: try shareRootSubject(db, table: meta.recordType, key: meta.recordName))
                     report.conflicts += 1
                 }
-                let gone = zone.ownerName != userName && table.parent == nil
-                    ? GoneShare(owner: zone.ownerName, name: try rowName(db, table: table, key: meta.recordName)) : nil
+                let gone = try goneShare(db, table: table, key: meta.recordName, zone: zone)
                 if try deleteLocally(db, table: table, key: meta.recordName) {
                     report.receivedDeletes += 1
                     if let gone { report.goneShares.append(gone) }
@@ -564,6 +560,14 @@ extension SyncEngine {
     }
 
     // MARK: Rows
+
+    /// Another user's root (a list shared with this user) about to go
+    /// from here, said by name while its row is, for the word that it
+    /// went; nil for any other row.
+    func goneShare(_ db: Database, table: TableSchema, key: String, zone: ZoneID) throws -> GoneShare? {
+        guard zone.ownerName != userName, table.parent == nil else { return nil }
+        return GoneShare(owner: zone.ownerName, name: try rowName(db, table: table, key: key))
+    }
 
     /// A row's first text field (a list's title), if it is here.
     func rowName(_ db: Database, table: TableSchema, key: String) throws -> String? {

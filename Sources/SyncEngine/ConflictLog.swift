@@ -221,11 +221,8 @@ extension SyncEngine {
     /// The first text field of the root the row is shared through (a
     /// list's title), read while the row is still here.
     func shareRootSubject(_ db: Database, table: String, key: String) throws -> String? {
-        guard let (root, key) = try shareRoot(db, table: table, key: key),
-              let column = root.nameColumn,
-              let row = try fetchRow(db, table: root, key: key),
-              case .string(let text)? = RecordCoder.values(of: row, table: root).values[column] else { return nil }
-        return text
+        guard let (root, key) = try shareRoot(db, table: table, key: key) else { return nil }
+        return try rowName(db, table: root, key: key)
     }
 
     /// The id of the entry of a confirmed row that went with its parent,

@@ -46,6 +46,18 @@ extension SyncEngine {
         try ShareClient(engine: self).leave(id: id)
     }
 
+    /// Leaves the share through which another user shares the row `key`
+    /// of `table` with this user (a list), as the server has it now;
+    /// returns that share, or nil when the row is shared with this user
+    /// by nobody else.
+    public func leaveShare(ofRoot table: String, key: String) throws -> LocalShare? {
+        try refreshShares()
+        guard let share = try localShares().first(where: { $0.rootTable == table && $0.rootKey == key && $0.ownerName != userName })
+        else { return nil }
+        try leaveShare(id: share.id)
+        return share
+    }
+
     /// Which of `names` the server knows as users who have synced, so an
     /// invitation to a name nobody uses ("Bob" for "bob") can be pointed out.
     public func knownUsers(among names: [String]) throws -> Set<String> {

@@ -121,8 +121,7 @@ extension SyncEngine {
             return text
         }
         guard let parent = record.parent, let (tableName, key) = RecordCoder.split(parent.recordName),
-              let table = tablesByName[tableName], let column = table.nameColumn, let row = try fetchRow(db, table: table, key: key),
-              case .string(let text)? = RecordCoder.values(of: row, table: table).values[column], !text.isEmpty else { return nil }
+              let table = tablesByName[tableName], let text = try rowName(db, table: table, key: key), !text.isEmpty else { return nil }
         return text
     }
 }

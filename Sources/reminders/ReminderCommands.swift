@@ -304,11 +304,12 @@ struct EditCommand: ParsableCommand {
         changes.alertBefore = try schedule.alert()
         if let parent = schedule.parent { changes.parentID = .some(try context.reminder(parent)) }
         if schedule.noParent { changes.parentID = .some(nil) }
-        let fieldsBefore = try UndoAction.fields(of: id, in: context.store)
+        // As the edit finds it: the notes editor may have been open a while.
+        let found = notesEditor ? try context.reminderRow(id: id) : before
         try context.store.updateReminder(id: id, changes)
         let after = try context.reminderRow(id: id)
-        let fieldsAfter = try UndoAction.fields(of: id, in: context.store)
-        let restoring = UndoAction.restoring(fieldsBefore, after: fieldsAfter)
+        let fieldsAfter = UndoAction.fields(of: after)
+        let restoring = UndoAction.restoring(UndoAction.fields(of: found), after: fieldsAfter)
         if restoring != ReminderChanges() {
             try UndoJournal.push(UndoJournal.Entry(what: "take back the edit of \(quoted(after.reminder.title))",
                                                    change: .restoreFields(id: id, fields: restoring, expecting: fieldsAfter)),

@@ -221,13 +221,10 @@ struct LeaveCommand: ParsableCommand {
         let context = try RemindersContext(common)
         let listID = try context.list(list)
         try context.connect()
-        try context.withServer { try $0.refreshShares() }
-        let me = context.location.user
-        guard let share = try context.engine.localShares().first(where: { $0.rootKey == listID && $0.ownerName != me }) else {
+        let title = try context.read { try Queries.listTitle($0, id: listID) } ?? list
+        guard let share = try context.withServer({ try $0.leaveShare(ofRoot: RemindersList.databaseTableName, key: listID) }) else {
             throw CoreError.invalidInput("list '\(list)' is not shared with you by someone else")
         }
-        let title = try context.read { try Queries.listTitle($0, id: listID) } ?? list
-        try context.withServer { try $0.leaveShare(id: share.id) }
         print("Left “\(TerminalText.clean(title))”, shared by \(share.ownerName).")
     }
 }

@@ -54,7 +54,7 @@ struct SyncCommand: ParsableCommand {
                 ? "; \(count(report.dropped, "change")) not taken (deleted elsewhere, or refused by a share)" : ""
             print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
             if !report.goneShares.isEmpty {
-                print(TerminalText.clean(GoneShareWords.sentence(report.goneShares.map { ($0.owner, $0.name) })))
+                print(TerminalText.clean(GoneShareWords.sentence(report.goneShares)))
             }
         }
         let waiting = try context.engine.waitingAssets()
@@ -177,11 +177,9 @@ struct ConflictsCommand: ParsableCommand {
     /// list (its own list is the one that refused it).
     private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
         let refused = item.lostReminderValues == nil
-        let sharing = context.session.sharing
-        // A copy goes to a list this user may change.
-        let lists = try context.read { db in
-            try Queries.listsInOrder(db).filter { try !refused || !sharing.isReadOnly(db, listID: $0.id) }
-        }
+        // A copy goes to a list this user may change: `defaultListID`
+        // passes over the read-only ones.
+        let lists = try context.read(Queries.listsInOrder)
         let listID = try list.map { try context.list($0) }
             ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id })
             ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists)

@@ -288,7 +288,7 @@ final class ConflictWorld {
         let environment = try seededEnvironment(sync: sync)
         let app = makeApp(environment: environment, width: 120, height: 30)
         _ = app.render()
-        let sentence = GoneShareWords.sentence(owner: "alice", name: "Trip")
+        let sentence = GoneShareWords.sentence([GoneShare(owner: "alice", name: "Trip")])
         #expect(sentence == "alice's list “Trip” is gone from this device: it was deleted, or is no longer shared with you.")
         sync.set { $0.goneShares = GoneShareNotice(sentence: sentence, at: pinnedNow) }
         app.statusBar.queue.sync {}
@@ -297,7 +297,7 @@ final class ConflictWorld {
         #expect(app.toast?.message == sentence)
         // Said once: the next tick has nothing new to say.
         #expect(!app.announceGoneShares())
-        #expect(GoneShareWords.sentence([("alice", "Trip"), ("alice", "Food")])
+        #expect(GoneShareWords.sentence([GoneShare(owner: "alice", name: "Trip"), GoneShare(owner: "alice", name: "Food")])
                 == "alice's lists “Trip” and “Food” are gone from this device: they were deleted, or are no longer shared with you.")
     }
 

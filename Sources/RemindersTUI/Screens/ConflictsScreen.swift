@@ -239,7 +239,7 @@ final class ConflictsScreen: ViewModelScreen {
 
         let verdict: String
         switch item.winner {
-        case _ where item.entry.cause != nil && item.isRefusedDelete: verdict = "✗ Delete not taken, it is back"
+        case _ where item.isRefusedDelete: verdict = "✗ Delete not taken, it is back"
         case _ where item.entry.cause != nil: verdict = "✗ Not saved"
         case .thisDevice: verdict = "✓ Kept \(item.thisSide)'s value"
         case .otherDevice: verdict = "✓ Kept \(item.otherDevice.device.map { $0 + "'s" } ?? "the other device's") value"
