@@ -122,6 +122,16 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
         lostReminderValues ?? refusedReminderValues
     }
 
+    /// The id "put back" makes the reminder under: its own for one a delete
+    /// took; for a copy of one the share refused, an id derived from the
+    /// refused one, so that this user's devices, which all see the entry,
+    /// put back one copy between them, not one each.
+    public var putBackID: String? {
+        if lostReminderValues != nil { return entry.recordID }
+        if refusedReminderValues != nil { return derivedID(entry.recordID, "copy put back") }
+        return nil
+    }
+
     /// The list a reminder a delete took was in, as its entry kept it (nil
     /// for an entry from before it was kept); it may be gone too.
     public var lostReminderListID: String? {
@@ -225,20 +235,32 @@ public final class ConflictsViewModel: ViewModel {
     public func restoreLost(id: String, listID: String? = nil) -> ActionResult {
         guard let controls = environment.syncControls else { return .failed("Sync is not set up on this device") }
         guard let item = state.items.first(where: { $0.id == id }) else { return .failed("That conflict is gone") }
-        guard let values = item.putBackValues else { return .failed(item.whyNoOtherValue) }
+        guard let values = item.putBackValues, let reminderID = item.putBackID else { return .failed(item.whyNoOtherValue) }
         let defaultList = environment.defaultList
         let refused = item.lostReminderValues == nil
         return perform {
+            if let copy = try environment.writer.read({ db in try ConflictsViewModel.copyPutBack(db, id: reminderID) }) {
+                try controls.dismissConflict(id: id)
+                return .failed(copy)
+            }
             let lists = try environment.writer.read(Queries.listsInOrder)
             let writable = lists.filter { !environment.isReadOnly(listID: $0.id) }
             let chosen = listID.flatMap { id in lists.first { $0.id == id } }
                 ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id } })
                 ?? ReminderFormViewModel.defaultList(in: writable, named: defaultList)
             guard let list = chosen else { return .failed("There is no list to put it in: make one on Home first") }
-            try store.restoreLost(id: refused ? newID() : item.entry.recordID, values: values, listID: list.id)
+            try store.restoreLost(id: reminderID, values: values, listID: list.id)
             try controls.dismissConflict(id: id)
             return ActionResult(message: "“\(item.title ?? "The reminder")” is back, \(refused ? "as a copy " : "")in \(list.title); syncing")
         }
+    }
+
+    /// What to say of a put-back whose reminder is here already (put back
+    /// on another of this user's devices, and synced): nil if it is not.
+    public static func copyPutBack(_ db: Database, id: String) throws -> String? {
+        guard let reminder = try Reminder.fetchOne(db, key: id) else { return nil }
+        let list = try RemindersList.fetchOne(db, key: reminder.remindersListID)?.title ?? reminder.remindersListID
+        return "“\(reminder.title)” was put back already, in \(list)"
     }
 
     /// Marks the entry as seen; it stays in the log, dimmed.

@@ -177,13 +177,18 @@ struct ConflictsCommand: ParsableCommand {
     /// list (its own list is the one that refused it).
     private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
         let refused = item.lostReminderValues == nil
+        guard let reminderID = item.putBackID else { return }
+        if let copy = try context.read({ db in try ConflictsViewModel.copyPutBack(db, id: reminderID) }) {
+            try context.engine.dismissConflict(id: item.entry.id)
+            throw CoreError.invalidInput(TerminalText.clean(copy))
+        }
         // A copy goes to a list this user may change: `defaultListID`
         // passes over the read-only ones.
         let lists = try context.read(Queries.listsInOrder)
         let listID = try list.map { try context.list($0) }
             ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id })
             ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists)
-        let reminder = try context.store.restoreLost(id: refused ? newID() : item.entry.recordID, values: values, listID: listID)
+        let reminder = try context.store.restoreLost(id: reminderID, values: values, listID: listID)
         try context.engine.dismissConflict(id: item.entry.id)
         let listTitle = try context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID
         print(TerminalText.clean("“\(reminder.title)” is back, \(refused ? "as a copy " : "")in \(listTitle) "

@@ -76,6 +76,44 @@ struct PermissionTests {
         #expect(try fleet.export("laptop", user: "alice").reminders.map(\.title) == ["Book hotel"])
     }
 
+    /// Bob's phone and tablet both see the entry of a reminder the share
+    /// refused (the log syncs), and both put it back before they sync
+    /// again: they make one copy between them, not one each, and a third
+    /// put-back says it is back already.
+    @Test func twoDevicesPuttingBackOneRefusedReminderMakeOneCopy() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Trip")
+        try fleet.sync("laptop", user: "alice")
+        _ = try fleet.ok("phone", user: "bob", "list", "add", "Mine")
+        try fleet.sync("phone", user: "bob")
+        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob"]).stdout
+        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
+        try fleet.sync("phone", user: "bob")
+        let pending = try fleet.ok("phone", user: "bob", "add", "Bob pending", "--list", list)
+        _ = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob", "--read-only"])
+        try fleet.sync("phone", user: "bob")
+        try fleet.sync("tablet", user: "bob")
+
+        let log = try fleet.run("tablet", user: "bob", ["conflicts", "--json"]).stdout
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(log.utf8)) as? [[String: Any]])
+        let entry = try #require(entries.first { $0["recordID"] as? String == pending }?["id"] as? String)
+        for device in ["phone", "tablet"] {
+            let back = try fleet.run(device, user: "bob", ["conflicts", "--keep-other", String(entry.prefix(8))])
+            #expect(back.status == 0, "\(device): \(back)")
+        }
+        try fleet.sync("phone", user: "bob")
+        try fleet.sync("tablet", user: "bob")
+        try fleet.sync("phone", user: "bob")
+        for device in ["phone", "tablet"] {
+            let copies = try fleet.export(device, user: "bob").reminders.filter { $0.title == "Bob pending" }
+            #expect(copies.count == 1, "\(device): \(copies)")
+        }
+        let again = try fleet.run("phone", user: "bob", ["conflicts", "--keep-other", String(entry.prefix(8))])
+        #expect(again.status == 2)
+        #expect(again.errorLine == "“Bob pending” was put back already, in Mine")
+    }
+
     /// Bob's only list is Alice's, shared with him read-only: his first
     /// `add` without a list makes his own "Reminders" instead of failing
     /// on hers.
