@@ -3,6 +3,7 @@ import CloudServer
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 import SyncEngine
 
 /// `reminders share LIST --with USER`: invites another user to a list.
@@ -76,10 +77,11 @@ struct UnshareCommand: ParsableCommand {
         guard owner == context.location.user else {
             throw CoreError.readOnly("list \(TerminalText.clean(title)) is \(owner)'s: only \(owner) can change its sharing")
         }
+        let report: SyncReport
         do {
-            try context.withServer { engine in
+            report = try context.withServer { engine in
                 try engine.unshare(table: RemindersList.databaseTableName, key: listID, user: user)
-                try engine.sync()
+                return try engine.sync()
             }
         } catch let failure as SyncFailure where failure.message.hasPrefix("it is not shared") {
             // Not a permission: nothing to take back. Said with the list.
@@ -87,6 +89,9 @@ struct UnshareCommand: ParsableCommand {
                                          ?? "list \(TerminalText.clean(title)) is not shared with anyone")
         }
         print(TerminalText.clean(user.map { "Removed \($0) from \(title)." } ?? "Stopped sharing \(title)."))
+        // The sync that sent it may have found a list shared with this user
+        // gone: said here, as `sync` would have (the next one will not).
+        if !report.goneShares.isEmpty { print(TerminalText.clean(GoneShareWords.sentence(report.goneShares))) }
     }
 }
 
