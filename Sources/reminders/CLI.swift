@@ -53,6 +53,12 @@ enum CLI {
             let suggestion = CommandSuggestion.question(for: first).map { ": " + $0 } ?? ""
             fail("'\(TerminalText.clean(first))' is not a command\(suggestion)", hint: "see 'reminders --help'", code: 2)
         }
+        // A mistyped option of the program itself ("--versoin") reads as
+        // one of the app's, which has no such option to suggest.
+        if path == ["reminders", "tui"], let option = arguments.first, option.hasPrefix("--"), !message.contains("Did you mean"),
+           let name = CommandSuggestion.closest(to: String(option.dropFirst(2)), among: ["version", "help"]).first {
+            fail("unknown option '\(TerminalText.clean(option))': did you mean '--\(name)'?", hint: "see 'reminders --help'", code: 2)
+        }
         // An option typed before its command ("reminders --due tomorrow add
         // x") reads as the app's: say where it goes.
         if path == ["reminders", "tui"], let option = arguments.first, option.hasPrefix("-"),
