@@ -138,9 +138,13 @@ struct ImportCommand: ParsableCommand {
             text += "; new \(summary.listsCreated.count == 1 ? "list" : "lists"): "
                 + summary.listsCreated.map { TerminalText.clean($0) }.joined(separator: ", ")
         }
-        if summary.unfollowedRules > 0 {
-            text += "; \(summary.unfollowedRules == 1 ? "1 to-do repeats" : "\(summary.unfollowedRules) to-dos repeat") by a rule "
-                + "this version cannot follow: kept, and written back by export, but not repeating here"
+        let unfollowed = summary.unfollowedRules
+        if !unfollowed.isEmpty {
+            // Named, the first three: the user has to know which ones will not come round again.
+            let names = unfollowed.prefix(3).map { "“\(TerminalText.clean($0))”" }.joined(separator: ", ")
+                + (unfollowed.count > 3 ? " and \(unfollowed.count - 3) more" : "")
+            text += "; \(unfollowed.count == 1 ? "1 to-do repeats" : "\(unfollowed.count) to-dos repeat") by a rule "
+                + "this version cannot follow (\(names)): kept, and written back by export, but not repeating here"
         }
         if summary.skippedComponents > 0 {
             text += "; skipped \(summary.skippedComponents) \(summary.skippedComponents == 1 ? "component that is" : "components that are") not a to-do"

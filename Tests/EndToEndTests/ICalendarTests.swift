@@ -159,7 +159,7 @@ struct ICalendarEndToEndTests {
                        "DUE;VALUE=DATE:20261201", "RRULE:FREQ=SOMETIMES", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
         try Data(oddText.utf8).write(to: URL(fileURLWithPath: odd))
         let said = try cli.ok("import", odd)
-        #expect(said.contains("1 to-do repeats by a rule this version cannot follow: kept, and written back by export, "
+        #expect(said.contains("1 to-do repeats by a rule this version cannot follow (“Water plants”): kept, and written back by export, "
                               + "but not repeating here"), "\(said)")
         #expect(try cli.ok("export", "--ics").contains("RRULE:FREQ=SOMETIMES"))
         let events = cli.home.appendingPathComponent("ev.ics").path
@@ -199,7 +199,7 @@ struct ICalendarEndToEndTests {
         #expect(result.stdout.contains("would be added: Inbox › "))
         // "Stretch" repeats every two hours, which no rule here follows.
         #expect(result.stdout.hasSuffix("Dry run, nothing changed: would import 5 new, 0 updated, 0 unchanged, 0 deleted; new list: Inbox; "
-                                        + "1 to-do repeats by a rule this version cannot follow: kept, and written back by export, "
+                                        + "1 to-do repeats by a rule this version cannot follow (“Stretch”): kept, and written back by export, "
                                         + "but not repeating here\n"), "\(result.stdout)")
         #expect(try cli.ok("lists", "--json") == "[]")
     }

@@ -370,7 +370,6 @@ import TestSupport
             (calendar("BEGIN:VTODO\nUID:1\nSUMMARY:x\nDUE;TZID=Mars/Olympus:20260101T090000\nEND:VTODO"), "bad.ics:8: unknown time zone 'Mars/Olympus' in DUE"),
             (calendar("BEGIN:VTODO\nUID:1\nDUE:20260230\nEND:VTODO"), "bad.ics:7: DUE: '20260230' is not a real date"),
             (calendar("BEGIN:VTODO\nUID:1\nPRIORITY:12\nEND:VTODO"), "bad.ics:7: PRIORITY '12' is not a number from 0 to 9"),
-            (calendar("BEGIN:VTODO\nSUMMARY:x\nEND:VTODO"), "bad.ics:5: a VTODO without a UID"),
             (calendar("BEGIN:VTODO\nUID:1\nSUMMARY:a\u{85}b\nEND:VTODO"), "bad.ics:7: SUMMARY: title must not contain control characters"),
             (calendar("BEGIN:VTODO\nUID:1\nEND:VTODO\nBEGIN:VTODO\nUID:1\nEND:VTODO"), "bad.ics:8: UID '1' is also on line 5 of"),
             ("PK\u{03}\u{04}binary", "bad.ics:1: not iCalendar"),
@@ -385,6 +384,24 @@ import TestSupport
             #expect(try store.read { try Reminder.fetchCount($0) } == 0)
             #expect(try store.read { try RemindersList.fetchCount($0) } == 0)
         }
+    }
+
+    /// A to-do without a UID (RFC 5545 asks for one) is imported under one
+    /// made from its text: the same file again changes nothing, the same
+    /// text twice is two to-dos, and export writes the UID it was given.
+    @Test func aTodoWithoutAUIDIsGivenOneFromItsText() throws {
+        let store = try makeStore()
+        let text = calendar("BEGIN:VTODO\nSUMMARY:Milk\nDTSTAMP:20260101T000000Z\nEND:VTODO\n"
+                            + "BEGIN:VTODO\nSUMMARY:Milk\nEND:VTODO\nBEGIN:VTODO\nSUMMARY:Bread\nEND:VTODO")
+        let first = try importFile(try file("n.ics", text), into: store)
+        #expect(first.count(.added) == 3)
+        let again = try importFile(try file("n.ics", text.replacingOccurrences(of: "20260101T000000Z", with: "20260202T000000Z")),
+                                   into: store)
+        #expect(again.count(.added) == 0 && again.unchanged == 3)
+        let titles = try store.read { try Reminder.fetchAll($0).map(\.title).sorted() }
+        #expect(titles == ["Bread", "Milk", "Milk"])
+        let exported = ICalendarExport.text(try store.read { try ICalendarExport.calendars($0, timeZone: store.clock.timeZone, now: store.clock.now) })
+        #expect(exported.components(separatedBy: "UID:").count == 4)
     }
 
     @Test func aDryRunChangesNothing() throws {

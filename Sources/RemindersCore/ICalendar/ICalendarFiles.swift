@@ -237,10 +237,19 @@ public enum ICalendarFiles {
                 collection.skipped += 1
             }
         }
+        var unnamed: [String: Int] = [:]
         for todo in masters {
             let uid = todo.property("UID")?.text ?? ""
+            var madeUID: String?
+            if todo.property("UID") == nil {
+                // The same text twice in a file ("Milk" on a list twice) is two to-dos.
+                let made = TodoMapping.uid(forUnnamed: todo)
+                let before = unnamed[made, default: 0]
+                unnamed[made] = before + 1
+                madeUID = before == 0 ? made : derivedID(made, String(before))
+            }
             do throws(ICalError) {
-                let imported = try mapping.importTodo(todo, overrides: overrides[uid] ?? [], now: now)
+                let imported = try mapping.importTodo(todo, overrides: overrides[uid] ?? [], now: now, madeUID: madeUID)
                 collection.items.append(ICalendarCollection.Item(
                     todo: imported, file: file, sourceHash: TodoMapping.sourceHash(todo, overrides: overrides[uid] ?? []),
                     fileSHA: fileSHA))

@@ -40,9 +40,10 @@ public enum ICalendarImport {
         public var listsCreated: [String] = []
         public var listsUpdated: [String] = []
         public var skippedComponents = 0
-        /// To-dos whose repeat rule this version cannot follow (kept as
-        /// written, and exported so; they do not repeat here).
-        public var unfollowedRules = 0
+        /// The titles of to-dos whose repeat rule this version cannot
+        /// follow (kept as written, and exported so; they do not repeat
+        /// here), in the files' order.
+        public var unfollowedRules: [String] = []
 
         public func count(_ kind: Kind) -> Int { changes.filter { $0.kind == kind }.count }
     }
@@ -99,7 +100,7 @@ public enum ICalendarImport {
         var seen: [String: (String, Int)] = [:]
         for collection in collections {
             summary.skippedComponents += collection.skipped
-            summary.unfollowedRules += collection.items.filter(\.todo.hasUnfollowedRule).count
+            summary.unfollowedRules += collection.items.filter(\.todo.hasUnfollowedRule).map(\.todo.reminder.title)
             for item in collection.items {
                 if let (file, line) = seen[item.todo.reminder.id] {
                     throw CoreError.invalidInput(

@@ -47,15 +47,32 @@ struct TodoVersion: Equatable {
 }
 
 extension TodoMapping {
+    /// The UID of a VTODO that has none (RFC 5545 asks for one; some tools
+    /// leave it out): an id derived from the to-do's own text, less its
+    /// DTSTAMP, which a tool writes anew each time. Importing the same
+    /// file again finds the to-do rather than making it twice; export
+    /// writes the id as its UID from then on.
+    static func uid(forUnnamed todo: ICalComponent) -> String {
+        let text = todo.properties.filter { $0.name != "DTSTAMP" }.map { property in
+            property.name + property.parameters.map { ";\($0.name)=\($0.values.joined(separator: ","))" }.joined() + ":" + property.value
+        }
+        return derivedID("icalendar-no-uid", text.joined(separator: "\n"))
+    }
+
     /// Reads a VTODO (and the VTODOs that override its occurrences).
     /// `now` stands in for a COMPLETED time the file does not give.
-    func importTodo(_ todo: ICalComponent, overrides: [ICalComponent], now: Date) throws(ICalError) -> ImportedTodo {
-        guard let uidProperty = todo.property("UID") else {
-            throw ICalError(line: todo.line, "a VTODO without a UID")
-        }
-        let uid = uidProperty.text.trimmingWhitespace()
-        guard !uid.isEmpty, uid.count <= 255, !uid.unicodeScalars.contains(where: Validation.isControl) else {
-            throw ICalError(line: uidProperty.line, "UID must be 1 to 255 characters without control characters")
+    /// `madeUID` stands in for a UID the to-do does not have
+    /// (`uid(forUnnamed:)`).
+    func importTodo(_ todo: ICalComponent, overrides: [ICalComponent], now: Date, madeUID: String? = nil) throws(ICalError) -> ImportedTodo {
+        let uidProperty = todo.property("UID")
+        let uid: String
+        if let uidProperty {
+            uid = uidProperty.text.trimmingWhitespace()
+            guard !uid.isEmpty, uid.count <= 255, !uid.unicodeScalars.contains(where: Validation.isControl) else {
+                throw ICalError(line: uidProperty.line, "UID must be 1 to 255 characters without control characters")
+            }
+        } else {
+            uid = madeUID ?? Self.uid(forUnnamed: todo)
         }
         var fields: [Field: [ICalProperty]] = [:]
         var others: [ICalProperty] = []
@@ -129,7 +146,7 @@ extension TodoMapping {
         // modelled property written otherwise than export would, every
         // property the app does not model, and the components.
         var kept = ICalComponent("VTODO")
-        if uid != reminder.id { kept.properties.append(uidProperty.content) }
+        if let uidProperty, uid != reminder.id { kept.properties.append(uidProperty.content) }
         for field in Field.allCases {
             let given = (fields[field] ?? []).map(\.content)
             guard !given.isEmpty else { continue }
