@@ -8,7 +8,19 @@ import PackageDescription
 // every shared library's symbols up in the program first, and the
 // runtime's dladdr of its own path walks the table. `reminders --version`
 // 9.4-9.7 -> 7.9-8.5 ms (60 starts, three times alternated).
-let executableLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+//
+// They allocate with mimalloc (Debian's libmimalloc-dev): linked into a
+// program, it takes malloc and free for the whole process, SQLite's and
+// the Swift runtime's included. A first sync makes and frees some
+// millions of small blocks (records, their fields, rows, statements'
+// memory); with glibc's malloc 8 % of its processor time was in the
+// allocator alone. The first sync of 10,000 reminders, 5 runs alternated:
+// 1.41 -> 1.30 s (jemalloc 1.32 s). The libraries link no allocator of
+// their own: a program that uses them keeps its own.
+let executableLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+    .linkedLibrary("mimalloc", .when(platforms: [.linux])),
+]
 
 // The project's modules reach the metadata of concrete generic types
 // through accessor functions rather than mangled names. A mangled name is

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-packages=(libsqlite3-dev libncursesw5-dev libpng-dev libjpeg-dev tmux tzdata)
+packages=(libsqlite3-dev libncursesw5-dev libpng-dev libjpeg-dev libmimalloc-dev tmux tzdata)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
