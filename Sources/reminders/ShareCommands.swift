@@ -159,8 +159,12 @@ struct SharesCommand: ParsableCommand {
             print("No shares.")
         }
         for share in outgoing {
-            let people = share.participants.map { "\($0.user) (\($0.permission), \($0.status))" }.joined(separator: ", ")
-            print(TerminalText.clean("\(share.id.prefix(8))  \(share.listTitle)  shared with \(people.isEmpty ? "nobody" : people)"))
+            // Those removed no longer have it: named apart, after the ones who do.
+            let removed = share.participants.filter { $0.status == ParticipantStatus.removed.rawValue }.map(\.user)
+            let people = share.participants.filter { !removed.contains($0.user) }
+                .map { "\($0.user) (\($0.permission), \($0.status))" }.joined(separator: ", ")
+            let gone = removed.isEmpty ? "" : "; removed: " + removed.joined(separator: ", ")
+            print(TerminalText.clean("\(share.id.prefix(8))  \(share.listTitle)  shared with \(people.isEmpty ? "nobody" : people)\(gone)"))
         }
         for share in incoming {
             print(TerminalText.clean("\(share.id.prefix(8))  \(share.listTitle)  shared by \(share.owner) (\(share.permission), \(share.status))"))

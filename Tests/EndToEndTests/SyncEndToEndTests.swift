@@ -131,6 +131,9 @@ import TestSupport
         let readOnly = try runner.run(["share", "Chores", "--with", "bob", "--read-only"], environment: alice)
         #expect(readOnly.status == 0 && readOnly.stderr == "bob may now only read “Chores”.\n", "\(readOnly)")
         #expect(try runner.run(["unshare", "Chores", "--with", "bob"], environment: alice).stdout == "Removed bob from “Chores”.\n")
+        // Those removed are named apart from those who have the list.
+        let shares = try runner.run(["shares"], environment: alice).stdout
+        #expect(shares.hasSuffix("  Chores  shared with nobody; removed: Bob, bob\n"), "\(shares)")
         // Someone not in the share, or a list shared with nobody: said
         // with the list, as bad input (2), not as a permission (3).
         let nobody = try runner.run(["unshare", "Chores", "--with", "carol"], environment: alice)
