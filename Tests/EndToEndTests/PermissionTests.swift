@@ -45,14 +45,8 @@ struct PermissionTests {
     @Test func aReminderTheShareRefusedComesBackAsACopyInAListOfYourOwn() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }
-        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Trip")
-        let hotel = try fleet.ok("laptop", user: "alice", "add", "Book hotel", "--list", list)
-        try fleet.sync("laptop", user: "alice")
-        _ = try fleet.ok("phone", user: "bob", "list", "add", "Mine")
-        try fleet.sync("phone", user: "bob")
-        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob"]).stdout
-        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
-        try fleet.sync("phone", user: "bob")
+        let (list, booked) = try Self.aliceSharesTripWithBob(fleet, holding: "Book hotel")
+        let hotel = try #require(booked)
         let pending = try fleet.ok("phone", user: "bob", "add", "Bob pending", "--list", list, "--notes", "call first")
         try fleet.ok("phone", user: "bob", "delete", hotel)
         _ = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob", "--read-only"])
@@ -76,6 +70,20 @@ struct PermissionTests {
         #expect(try fleet.export("laptop", user: "alice").reminders.map(\.title) == ["Book hotel"])
     }
 
+    /// Alice's list "Trip" (with `reminder` in it, if given), shared with
+    /// Bob, who has a list "Mine" of his own and has accepted on his phone.
+    private static func aliceSharesTripWithBob(_ fleet: DeviceFleet, holding reminder: String? = nil) throws -> (list: String, reminder: String?) {
+        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Trip")
+        let made = try reminder.map { try fleet.ok("laptop", user: "alice", "add", $0, "--list", list) }
+        try fleet.sync("laptop", user: "alice")
+        _ = try fleet.ok("phone", user: "bob", "list", "add", "Mine")
+        try fleet.sync("phone", user: "bob")
+        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob"]).stdout
+        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
+        try fleet.sync("phone", user: "bob")
+        return (list, made)
+    }
+
     /// Bob's phone and tablet both see the entry of a reminder the share
     /// refused (the log syncs), and both put it back before they sync
     /// again: they make one copy between them, not one each, and a third
@@ -83,13 +91,7 @@ struct PermissionTests {
     @Test func twoDevicesPuttingBackOneRefusedReminderMakeOneCopy() throws {
         let fleet = try DeviceFleet()
         defer { fleet.cleanUp() }
-        let list = try fleet.ok("laptop", user: "alice", "list", "add", "Trip")
-        try fleet.sync("laptop", user: "alice")
-        _ = try fleet.ok("phone", user: "bob", "list", "add", "Mine")
-        try fleet.sync("phone", user: "bob")
-        let share = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob"]).stdout
-        try fleet.ok("phone", user: "bob", "accept", String(share.prefix(8)))
-        try fleet.sync("phone", user: "bob")
+        let (list, _) = try Self.aliceSharesTripWithBob(fleet)
         let pending = try fleet.ok("phone", user: "bob", "add", "Bob pending", "--list", list)
         _ = try fleet.run("laptop", user: "alice", ["share", list, "--with", "bob", "--read-only"])
         try fleet.sync("phone", user: "bob")

@@ -156,6 +156,40 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(app.overlays.isEmpty)
     }
 
+    /// On a list shared read-only the reminder opens to read, and `#` picks
+    /// this user's own tags on it: saved as the picker closes (the store
+    /// guards the reminder's fields, not its tags), and shown at once.
+    @Test func yourOwnTagsGoOnAReminderOfAReadOnlyList() throws {
+        let queue = try AppDatabase.inMemory()
+        let store = RemindersStore(writer: queue, clock: AppClock(pinned: pinnedNow, timeZone: TimeZone(identifier: "UTC")!),
+                                   writeGuard: { _, _ in throw CoreError.readOnly("read-only: shared by alice") })
+        try SampleData.seed(RemindersStore(writer: queue, clock: store.clock))
+        let environment = AppEnvironment(store: store, userName: "me", deviceName: "laptop", syncStatus: LocalOnlySyncStatus(),
+                                         sharing: ReadOnlySharing(), completionDelay: 60)
+        let app = makeApp(environment: environment)
+        for _ in 0..<6 { app.handle(.key(.character("j"))) }
+        app.handle(.key(.enter))
+        app.refresh()
+        app.handle(.key(.enter))
+        #expect(app.render().text.contains("# your tags"))
+        app.handle(.key(.character("#")))
+        #expect(app.overlays.last is TagPickerOverlay)
+        for character in "mine" { app.handle(.key(.character(character))) }
+        app.handle(.key(.enter))
+        app.handle(.key(.escape))
+        #expect(app.overlays.last is ReminderPreviewOverlay)
+        let text = app.render().text
+        #expect(text.contains("#mine"), "\(text)")
+        let tagged = try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT reminders.title FROM reminders JOIN remindersTags ON remindersTags.reminderID = reminders.id
+                JOIN tags ON tags.id = remindersTags.tagID WHERE tags.title = 'mine'
+                """)
+        }
+        #expect(tagged == ["Prepare sprint demo"])
+        #expect(app.toast == nil)
+    }
+
     /// A list shared with this user that leaves the device (the owner
     /// deleted it, or stopped sharing it) is not said to be deleted.
     @Test func aSharedListThatLeavesSaysItIsNoLongerShared() throws {

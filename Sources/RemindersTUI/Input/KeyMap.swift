@@ -435,6 +435,8 @@ struct KeyMap: Sendable {
         KeyBinding([.escape, .character("q"), .enter], [.reminderPreview], .dismiss, "Close", hint: "close"),
         KeyBinding([.character("j"), .down], [.reminderPreview], .down, "Scroll down"),
         KeyBinding([.character("k"), .up], [.reminderPreview], .up, "Scroll up"),
+        KeyBinding([.character("#"), .character("+")], [.reminderPreview], .openPicker,
+                   "Your tags on it: pick or create (they are yours alone)", hint: "tags"),
 
         // Help
         KeyBinding([.escape, .character("?")], [.help], .dismiss, "Close the help (Esc clears the filter first)", hint: "close"),

@@ -3,9 +3,11 @@ import RemindersViewModels
 
 /// A reminder of a list shared read-only, shown to read: title, list, due
 /// date, priority, flag, tags and the whole notes, scrolled with the arrows.
-/// Nothing in it can be changed (the list's owner did not allow it).
+/// Only its tags can be changed: they are this user's own, kept in their
+/// own zone (`RemindersStore.updateReminder` guards the reminder's fields,
+/// not its tags); nothing else (the list's owner did not allow it).
 final class ReminderPreviewOverlay: Overlay {
-    let row: ReminderRow
+    private(set) var row: ReminderRow
     let sharedBy: String?
     private var scrollTop = 0
 
@@ -19,12 +21,38 @@ final class ReminderPreviewOverlay: Overlay {
     func perform(_ action: Action, app: AppController) -> Bool {
         switch action {
         case .dismiss: app.dismiss(self)
+        case .openPicker: pickTags(app)
         case .down: scrollTop += 1
         case .up: scrollTop = max(0, scrollTop - 1)
         case .quit: return false
         default: break
         }
         return true
+    }
+
+    /// The tag picker of the form, on this reminder's tags; what it chose
+    /// is saved as it closes, and shown here.
+    private func pickTags(_ app: AppController) {
+        let environment = app.environment
+        let id = row.id
+        let form: ReminderFormViewModel
+        do {
+            form = try ReminderFormViewModel(environment: environment, reminderID: id)
+        } catch {
+            app.showError("\(error)")
+            return
+        }
+        let before = form.tags
+        app.present(TagPickerOverlay(viewModel: form) { [weak self, weak app] in
+            let after = form.tags
+            guard after != before else { return }
+            do {
+                try environment.store.updateReminder(id: id, ReminderChanges(tags: after))
+                self?.row.tags = after
+            } catch {
+                app?.showError("\(error)")
+            }
+        })
     }
 
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
@@ -62,7 +90,8 @@ final class ReminderPreviewOverlay: Overlay {
             buffer.draw(lines[scrollTop + offset], row: inside.row + offset, column: inside.column, maxWidth: inside.width)
         }
         let close = app.keyMap.key(for: .dismiss, in: contexts) ?? "Esc"
-        let footer = lines.count > visible ? "↑↓ scroll · \(close) close" : "\(close) close"
+        let tags = app.keyMap.key(for: .openPicker, in: contexts).map { "\($0) your tags · " } ?? ""
+        let footer = (lines.count > visible ? "↑↓ scroll · " : "") + tags + "\(close) close"
         buffer.draw(footer, row: inside.bottom - 1, column: inside.column, maxWidth: inside.width, style: theme.onDialog(theme.dim))
     }
 }

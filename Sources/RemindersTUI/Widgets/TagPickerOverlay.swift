@@ -6,9 +6,13 @@ final class TagPickerOverlay: Overlay {
     let viewModel: ReminderFormViewModel
     private(set) var filter = TextField()
     private var index = 0
+    /// Run as the picker closes (tags of a read-only reminder, saved
+    /// alone); nil in the form, which saves them with the rest.
+    private let onDone: (() -> Void)?
 
-    init(viewModel: ReminderFormViewModel) {
+    init(viewModel: ReminderFormViewModel, onDone: (() -> Void)? = nil) {
         self.viewModel = viewModel
+        self.onDone = onDone
     }
 
     var contexts: [KeyContext] { [.tagPicker, .textEntry] }
@@ -65,6 +69,7 @@ final class TagPickerOverlay: Overlay {
             }
         case .dismiss:
             app.dismiss(self)
+            onDone?()
         default:
             if filter.apply(action) {
                 index = 0
