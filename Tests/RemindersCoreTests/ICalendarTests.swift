@@ -370,6 +370,8 @@ import TestSupport
             (calendar("BEGIN:VTODO\nUID:1\nSUMMARY:x\nDUE;TZID=Mars/Olympus:20260101T090000\nEND:VTODO"), "bad.ics:8: unknown time zone 'Mars/Olympus' in DUE"),
             (calendar("BEGIN:VTODO\nUID:1\nDUE:20260230\nEND:VTODO"), "bad.ics:7: DUE: '20260230' is not a real date"),
             (calendar("BEGIN:VTODO\nUID:1\nPRIORITY:12\nEND:VTODO"), "bad.ics:7: PRIORITY '12' is not a number from 0 to 9"),
+            (calendar("BEGIN:VTODO\nSUMMARY:x\nRECURRENCE-ID:20260101T090000Z\nEND:VTODO"),
+             "bad.ics:5: a VTODO with RECURRENCE-ID needs the UID of the to-do whose occurrence it is"),
             (calendar("BEGIN:VTODO\nUID:1\nSUMMARY:a\u{85}b\nEND:VTODO"), "bad.ics:7: SUMMARY: title must not contain control characters"),
             (calendar("BEGIN:VTODO\nUID:1\nEND:VTODO\nBEGIN:VTODO\nUID:1\nEND:VTODO"), "bad.ics:8: UID '1' is also on line 5 of"),
             ("PK\u{03}\u{04}binary", "bad.ics:1: not iCalendar"),
@@ -400,6 +402,10 @@ import TestSupport
         #expect(again.count(.added) == 0 && again.unchanged == 3)
         let titles = try store.read { try Reminder.fetchAll($0).map(\.title).sorted() }
         #expect(titles == ["Bread", "Milk", "Milk"])
+        // Completed elsewhere, it is the same to-do.
+        let done = try importFile(try file("n.ics", text.replacingOccurrences(of: "SUMMARY:Bread", with: "SUMMARY:Bread\nSTATUS:COMPLETED")),
+                                  into: store)
+        #expect(done.count(.added) == 0 && done.count(.updated) == 1)
         let exported = ICalendarExport.text(try store.read { try ICalendarExport.calendars($0, timeZone: store.clock.timeZone, now: store.clock.now) })
         #expect(exported.components(separatedBy: "UID:").count == 4)
     }

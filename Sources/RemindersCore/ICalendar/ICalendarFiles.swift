@@ -226,7 +226,11 @@ public enum ICalendarFiles {
         for component in calendar.components {
             switch component.name {
             case "VTODO":
-                if component.property("RECURRENCE-ID") != nil, let uid = component.property("UID")?.text {
+                if component.property("RECURRENCE-ID") != nil {
+                    guard let uid = component.property("UID")?.text else {
+                        throw CoreError.invalidInput("\(file):\(component.line): a VTODO with RECURRENCE-ID needs the UID of the to-do "
+                                                     + "whose occurrence it is")
+                    }
                     overrides[uid, default: []].append(component)
                 } else {
                     masters.append(component)
@@ -239,21 +243,27 @@ public enum ICalendarFiles {
         }
         var unnamed: [String: Int] = [:]
         for todo in masters {
-            let uid = todo.property("UID")?.text ?? ""
+            let uid = todo.property("UID")?.text
             var madeUID: String?
-            if todo.property("UID") == nil {
+            if uid == nil {
+                // A vdir file holds one to-do, and its name stays through
+                // edits made elsewhere; in a calendar file, the calendar and
+                // the to-do's own text are all there is to know it by.
+                let made = collection.folder != nil
+                    ? TodoMapping.uid(forUnnamed: todo, in: URL(fileURLWithPath: file).lastPathComponent, byText: false)
+                    : TodoMapping.uid(forUnnamed: todo, in: collection.listID ?? collection.name ?? collection.fallbackName, byText: true)
                 // The same text twice in a file ("Milk" on a list twice) is two to-dos.
-                let made = TodoMapping.uid(forUnnamed: todo)
                 let before = unnamed[made, default: 0]
                 unnamed[made] = before + 1
                 madeUID = before == 0 ? made : derivedID(made, String(before))
             }
+            let occurrences = uid.flatMap { overrides[$0] } ?? []
             do throws(ICalError) {
-                let imported = try mapping.importTodo(todo, overrides: overrides[uid] ?? [], now: now, madeUID: madeUID)
+                let imported = try mapping.importTodo(todo, overrides: occurrences, now: now, madeUID: madeUID)
                 collection.items.append(ICalendarCollection.Item(
-                    todo: imported, file: file, sourceHash: TodoMapping.sourceHash(todo, overrides: overrides[uid] ?? []),
+                    todo: imported, file: file, sourceHash: TodoMapping.sourceHash(todo, overrides: occurrences),
                     fileSHA: fileSHA))
-                overrides[uid] = nil
+                if let uid { overrides[uid] = nil }
             } catch {
                 throw CoreError.invalidInput("\(file):\(error.line): \(error.message)")
             }

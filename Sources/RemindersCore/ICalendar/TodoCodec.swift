@@ -48,15 +48,22 @@ struct TodoVersion: Equatable {
 
 extension TodoMapping {
     /// The UID of a VTODO that has none (RFC 5545 asks for one; some tools
-    /// leave it out): an id derived from the to-do's own text, less its
-    /// DTSTAMP, which a tool writes anew each time. Importing the same
-    /// file again finds the to-do rather than making it twice; export
-    /// writes the id as its UID from then on.
-    static func uid(forUnnamed todo: ICalComponent) -> String {
-        let text = todo.properties.filter { $0.name != "DTSTAMP" }.map { property in
-            property.name + property.parameters.map { ";\($0.name)=\($0.values.joined(separator: ","))" }.joined() + ":" + property.value
+    /// leave it out): an id derived from where it is (`place`: a vdir
+    /// file's name, or the calendar's id or name) and, `byText`, from its
+    /// title, notes and dates. Importing the same file again finds the
+    /// to-do rather than making it twice, and export writes the id as its
+    /// UID from then on. Known by its text, a to-do whose title, notes or
+    /// dates are edited elsewhere is a new one: nothing else names it.
+    /// (Its status and stamps are left out: completed elsewhere, it is
+    /// the same to-do.)
+    static func uid(forUnnamed todo: ICalComponent, in place: String, byText: Bool) -> String {
+        var parts = ["icalendar-no-uid", place]
+        if byText {
+            for name in ["SUMMARY", "DESCRIPTION", "DTSTART", "DUE"] {
+                parts.append(todo.properties.filter { $0.name == name }.map(\.value).joined(separator: "\n"))
+            }
         }
-        return derivedID("icalendar-no-uid", text.joined(separator: "\n"))
+        return derivedID(parts.joined(separator: "\u{1F}"))
     }
 
     /// Reads a VTODO (and the VTODOs that override its occurrences).
@@ -72,7 +79,8 @@ extension TodoMapping {
                 throw ICalError(line: uidProperty.line, "UID must be 1 to 255 characters without control characters")
             }
         } else {
-            uid = madeUID ?? Self.uid(forUnnamed: todo)
+            guard let madeUID else { throw ICalError(line: todo.line, "a VTODO without a UID") }
+            uid = madeUID
         }
         var fields: [Field: [ICalProperty]] = [:]
         var others: [ICalProperty] = []
