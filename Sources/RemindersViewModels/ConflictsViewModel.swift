@@ -105,8 +105,9 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     /// A reminder the share refused that is gone from here (one made in a
     /// list that became read-only, or whose list is no longer shared),
     /// with the text its entry kept: put back as a copy in one of this
-    /// user's lists, under an id of its own (the refused record may be the
-    /// owner's, and come back if the list is shared again). Nil otherwise.
+    /// user's lists, under an id of its own (`putBackID`: the refused
+    /// record may be the owner's, and come back if the list is shared
+    /// again). Nil otherwise.
     public var refusedReminderValues: [(column: String, value: String)]? {
         guard entry.cause != nil, isGone, !isRefusedDelete, entry.recordType == Reminder.databaseTableName,
               let values = ConflictEntry.keptValues(entry.local),
@@ -124,11 +125,12 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
 
     /// The id "put back" makes the reminder under: its own for one a delete
     /// took; for a copy of one the share refused, an id derived from the
-    /// refused one, so that this user's devices, which all see the entry,
-    /// put back one copy between them, not one each.
+    /// entry (which syncs), so that this user's devices, which all see it,
+    /// put back one copy between them, not one each, and two entries of
+    /// one refused reminder (edits of two devices) make a copy each.
     public var putBackID: String? {
         if lostReminderValues != nil { return entry.recordID }
-        if refusedReminderValues != nil { return derivedID(entry.recordID, "copy put back") }
+        if refusedReminderValues != nil { return derivedID(entry.id, "copy put back") }
         return nil
     }
 
@@ -240,8 +242,9 @@ public final class ConflictsViewModel: ViewModel {
         let refused = item.lostReminderValues == nil
         return perform {
             if let copy = try environment.writer.read({ db in try ConflictsViewModel.copyPutBack(db, id: reminderID) }) {
+                // Put back on another device of this user's: what was asked for is here.
                 try controls.dismissConflict(id: id)
-                return .failed(copy)
+                return ActionResult(message: copy)
             }
             let lists = try environment.writer.read(Queries.listsInOrder)
             let writable = lists.filter { !environment.isReadOnly(listID: $0.id) }

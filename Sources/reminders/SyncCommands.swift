@@ -173,14 +173,16 @@ struct ConflictsCommand: ParsableCommand {
 
     /// Puts back a reminder a delete took, in `--list`, else the list it
     /// was in if that is here, else the default list; or a copy of one the
-    /// share refused, under an id of its own, in `--list`, else the default
+    /// share refused, under an id of its own (`ConflictItem.putBackID`), in `--list`, else the default
     /// list (its own list is the one that refused it).
     private func restore(_ item: ConflictItem, values: [(column: String, value: String)], context: RemindersContext) throws {
         let refused = item.lostReminderValues == nil
-        guard let reminderID = item.putBackID else { return }
+        guard let reminderID = item.putBackID else { throw CoreError.invalidInput(item.whyNoOtherValue.lowercasingFirst) }
         if let copy = try context.read({ db in try ConflictsViewModel.copyPutBack(db, id: reminderID) }) {
+            // Put back on another device of this user's: what was asked for is here.
             try context.engine.dismissConflict(id: item.entry.id)
-            throw CoreError.invalidInput(TerminalText.clean(copy))
+            print(TerminalText.clean(copy) + ".")
+            return
         }
         // A copy goes to a list this user may change: `defaultListID`
         // passes over the read-only ones.
