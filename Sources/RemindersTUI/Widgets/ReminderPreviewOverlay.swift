@@ -30,8 +30,8 @@ final class ReminderPreviewOverlay: Overlay {
         return true
     }
 
-    /// The tag picker of the form, on this reminder's tags; what it chose
-    /// is saved as it closes, and shown here.
+    /// The tag picker of the form, on this reminder's tags; each pick is
+    /// saved at once, and shown here.
     private func pickTags(_ app: AppController) {
         let environment = app.environment
         let id = row.id
@@ -42,13 +42,11 @@ final class ReminderPreviewOverlay: Overlay {
             app.showError("\(error)")
             return
         }
-        let before = form.tags
         app.present(TagPickerOverlay(viewModel: form) { [weak self, weak app] in
-            let after = form.tags
-            guard after != before else { return }
+            let tags = form.tags
             do {
-                try environment.store.updateReminder(id: id, ReminderChanges(tags: after))
-                self?.row.tags = after
+                try environment.store.updateReminder(id: id, ReminderChanges(tags: tags))
+                self?.row.tags = tags
             } catch {
                 app?.showError("\(error)")
             }

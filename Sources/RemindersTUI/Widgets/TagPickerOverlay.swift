@@ -6,13 +6,14 @@ final class TagPickerOverlay: Overlay {
     let viewModel: ReminderFormViewModel
     private(set) var filter = TextField()
     private var index = 0
-    /// Run as the picker closes (tags of a read-only reminder, saved
-    /// alone); nil in the form, which saves them with the rest.
-    private let onDone: (() -> Void)?
+    /// Run at each pick (tags of a read-only reminder, saved alone and at
+    /// once, so that quitting loses none); nil in the form, which saves
+    /// them with the rest.
+    private let onChange: (() -> Void)?
 
-    init(viewModel: ReminderFormViewModel, onDone: (() -> Void)? = nil) {
+    init(viewModel: ReminderFormViewModel, onChange: (() -> Void)? = nil) {
         self.viewModel = viewModel
-        self.onDone = onDone
+        self.onChange = onChange
     }
 
     var contexts: [KeyContext] { [.tagPicker, .textEntry] }
@@ -59,17 +60,18 @@ final class TagPickerOverlay: Overlay {
             switch rows[index] {
             case .tag(let tag):
                 viewModel.toggleTag(tag)
+                onChange?()
             case .create(let text):
                 if let error = viewModel.addTag(text) {
                     app.showError(error)
                 } else {
                     filter = TextField()
                     index = 0
+                    onChange?()
                 }
             }
         case .dismiss:
             app.dismiss(self)
-            onDone?()
         default:
             if filter.apply(action) {
                 index = 0
