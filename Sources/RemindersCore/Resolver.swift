@@ -59,9 +59,14 @@ public enum Resolver {
         if needle.count < 4, needle.allSatisfy(\.isHexDigit) {
             throw CoreError.invalidInput("no \(kind) is titled '\(needle)', and an id prefix needs at least 4 characters")
         }
-        // Where to look instead.
-        let hint = table == Reminder.databaseTableName
+        // Where to look instead: for a list, first the one it may have
+        // meant (there are few lists; reminders are searched instead).
+        var hint = table == Reminder.databaseTableName
             ? "'reminders search WORDS' finds one by the words in it" : "'reminders lists' shows them"
+        if table == RemindersList.databaseTableName {
+            let near = NearestWords.closest(to: needle, among: try String.fetchAll(db, sql: "SELECT title FROM remindersLists"))
+            if near.count == 1 { hint = "did you mean '\(near[0])'? " + hint }
+        }
         throw CoreError.notFound("no \(kind) matches '\(needle)'; \(hint)")
     }
 
