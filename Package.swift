@@ -14,9 +14,10 @@ import PackageDescription
 // the Swift runtime's included. A first sync makes and frees some
 // millions of small blocks (records, their fields, rows, statements'
 // memory); with glibc's malloc 8 % of its processor time was in the
-// allocator alone. The first sync of 10,000 reminders, 5 runs alternated:
-// 1.41 -> 1.30 s (jemalloc 1.32 s). The libraries link no allocator of
-// their own: a program that uses them keeps its own.
+// allocator alone. The first sync of 10,000 reminders, 8 runs alternated:
+// 1.397 -> 1.309 s (preloaded instead, 5 runs: 1.41 -> 1.30 s, jemalloc
+// 1.32 s). The libraries link no allocator of their own: a program that
+// uses them keeps its own.
 let executableLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
     .linkedLibrary("mimalloc", .when(platforms: [.linux])),
