@@ -26,6 +26,9 @@ struct ImportedTodo {
     /// version cannot follow: the rule is kept and exported as written,
     /// and the reminder does not repeat here.
     var hasUnfollowedRule = false
+    /// The fingerprint of the reminder it was exported from, when this app
+    /// (on any device) wrote it (`TodoMapping.exportedMarker`).
+    var exportedState: String?
 }
 
 /// The revision of a to-do: SEQUENCE first, then LAST-MODIFIED (RFC 5545
@@ -84,8 +87,11 @@ extension TodoMapping {
         }
         var fields: [Field: [ICalProperty]] = [:]
         var others: [ICalProperty] = []
+        var exportedState: String?
         for property in todo.properties where property.name != "UID" {
-            if let field = Field.allCases.first(where: { $0.property == property.name }),
+            if property.name == Self.exportedMarker {
+                exportedState = property.value
+            } else if let field = Field.allCases.first(where: { $0.property == property.name }),
                field != .parent || Self.isParentLink(property) {
                 fields[field, default: []].append(property)
             } else {
@@ -179,7 +185,7 @@ extension TodoMapping {
         return ImportedTodo(
             uid: uid, reminder: reminder, tags: tags, parentUID: parentLink?.text, repeatOfUID: item.repeatOfUID,
             position: try value(.position).flatMap { Int($0) }, kept: kept, version: version,
-            givesCompletedAt: givesCompletedAt, line: todo.line, hasUnfollowedRule: unfollowed)
+            givesCompletedAt: givesCompletedAt, line: todo.line, hasUnfollowedRule: unfollowed, exportedState: exportedState)
     }
 
     /// The hash of a to-do's text as read (and of the VTODOs overriding
@@ -231,6 +237,7 @@ extension TodoMapping {
             let number = Int(sequence.value) ?? 0
             todo.properties.append(unchanged ? sequence : ICalProperty("SEQUENCE", String(number + 1)))
         }
+        todo.properties.append(ICalProperty(Self.exportedMarker, fingerprint(item)))
         for field in Field.allCases {
             let shadows = fieldsKept[field] ?? []
             switch field {
