@@ -41,6 +41,8 @@ enum CLI {
         }
         var message = RemindersCommand.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        // ArgumentParser's suggestion, in the words of the program's own.
+        message = message.replacingOccurrences(of: "'. Did you mean '", with: "': did you mean '")
         let details = ParseFailure(error)
         if details.isValueRefused {
             fail(message, code: 2)
@@ -55,7 +57,7 @@ enum CLI {
         }
         // A mistyped option of the program itself ("--versoin") reads as
         // one of the app's, which has no such option to suggest.
-        if path == ["reminders", "tui"], let option = arguments.first, option.hasPrefix("--"), !message.contains("Did you mean"),
+        if path == ["reminders", "tui"], let option = arguments.first, option.hasPrefix("--"), !message.contains("did you mean"),
            let name = CommandSuggestion.closest(to: String(option.dropFirst(2)), among: ["version", "help"]).first {
             fail("unknown option '\(TerminalText.clean(option))': did you mean '--\(name)'?", hint: "see 'reminders --help'", code: 2)
         }
@@ -67,6 +69,10 @@ enum CLI {
            }), command != "tui" {
             fail("'\(TerminalText.clean(option))' comes before the command '\(command)': options go after it",
                  hint: "see 'reminders \(command) --help'", code: 2)
+        }
+        // `add` and `edit` take --list; `show` takes the list itself.
+        if path == ["reminders", "show"], message.lowercased().hasPrefix("unknown option '--list'") {
+            fail("'show' takes the list itself, not --list: 'reminders show LIST'", hint: "see 'reminders show --help'", code: 2)
         }
         fail(message, hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
     }
