@@ -10,7 +10,7 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the reminders of a list or a smart list (all open reminders by default).")
 
-    @Argument(help: ArgumentHelp("A list: id, id prefix or title; or a reminder, shown whole with its notes.", valueName: "list"),
+    @Argument(help: ArgumentHelp("A list: id, id prefix or title (Today, Scheduled, All, Flagged and Completed too, as 'lists' shows them); or a reminder, shown whole with its notes.", valueName: "list"),
               completion: ShellCompletion.lists)
     var list: String?
 
@@ -59,11 +59,21 @@ struct ShowCommand: ParsableCommand {
         let context = try ReadingContext(common)
         let filter: ReminderFilter
         let heading: String
+        let smart: [String: (ReminderFilter, String)] = [
+            "today": (.today, "Today"), "scheduled": (.scheduled, "Scheduled"), "all": (.all, "All"),
+            "flagged": (.flagged, "Flagged"), "completed": (.completed, "Completed"),
+        ]
         if let list {
             let id: String
             do {
                 id = try context.list(list)
             } catch CoreError.notFound(let why) {
+                // The smart lists `lists` shows first, by name, when no list
+                // of the user's has it.
+                if let (smartFilter, name) = smart[list.trimmingWhitespace().lowercased()] {
+                    try show(smartFilter, heading: name, context: context)
+                    return
+                }
                 // Not a list: one reminder, whole, when the words name one;
                 // words that name several say so, as for any reminder.
                 let reminderID: String
@@ -97,6 +107,10 @@ struct ShowCommand: ParsableCommand {
         } else {
             (filter, heading) = (.all, "All")
         }
+        try show(filter, heading: heading, context: context)
+    }
+
+    private func show(_ filter: ReminderFilter, heading: String, context: ReadingContext) throws {
         let order = sort.flatMap(SortOrder.init(rawValue:)) ?? ViewSettings.standard(for: filter).sort
         let rows = try context.read { db in
             try Queries.reminders(db, filter: filter, sort: order, showCompleted: showCompleted, clock: context.clock)

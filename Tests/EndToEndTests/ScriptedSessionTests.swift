@@ -122,6 +122,9 @@ struct ScriptedSessionTests {
         // `done` is `complete`; `list` alone shows the lists, as `lists` does.
         #expect(try cli.run(["done", "--help"]).stdout.contains("Mark a reminder completed"))
         #expect(try cli.ok("list") == cli.ok("lists"))
+        // The smart lists `lists` shows are shown by name too.
+        #expect(try cli.ok("show", "completed") == cli.ok("show", "--completed"))
+        #expect(try cli.ok("show", "Flagged", "--json") == cli.ok("show", "--flagged", "--json"))
         #expect(try cli.ok("list", "--json") == cli.ok("lists", "--json"))
         for bad in badInputs {
             let result = try cli.run(bad.arguments)
