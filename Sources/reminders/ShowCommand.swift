@@ -101,7 +101,11 @@ struct ShowCommand: ParsableCommand {
             // A tag no reminder ever had is a mistyped name, as a list is.
             let title = try Validation.tag(tag)
             guard let shown = try context.read({ try Queries.tagTitle($0, title) }) else {
-                throw CoreError.notFound("no tag matches '\(TerminalText.clean(tag))'; 'reminders tags' lists them")
+                let near = try context.read { db in
+                    NearestWords.closest(to: title, among: try String.fetchAll(db, sql: "SELECT title FROM tags"))
+                }
+                let guess = near.count == 1 ? "did you mean '\(TerminalText.clean(near[0]))'? " : ""
+                throw CoreError.notFound("no tag matches '\(TerminalText.clean(tag))'; \(guess)'reminders tags' lists them")
             }
             (filter, heading) = (.tag(title), "#" + shown)
         } else {

@@ -114,6 +114,7 @@ struct ScriptedSessionTests {
             (["conflict"], 2, "'conflict' is not a command: did you mean 'conflicts'? (see 'reminders --help')"),
             (["add", "Eggs", "--lst", "Groceries"], 2, "unknown option '--lst': did you mean '--list'? (see 'reminders add --help')"),
             (["show", "--list", "Groceries"], 2, "'show' takes the list itself, not --list: 'reminders show LIST' (see 'reminders show --help')"),
+            (["show", "--tag", "bakrey"], 2, "no tag matches 'bakrey'; did you mean 'bakery'? 'reminders tags' lists them"),
             (["--versoin"], 2, "unknown option '--versoin': did you mean '--version'? (see 'reminders --help')"),
             (["--due", "tomorrow", "add", "x"], 2, "'--due' comes before the command 'add': options go after it (see 'reminders add --help')"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
