@@ -50,8 +50,10 @@ struct SyncCommand: ParsableCommand {
             // Changes the server did not take: their record was deleted
             // elsewhere meanwhile (the delete won), or the share became
             // read-only or ended (the server's version was put back).
+            // What they lost is in the log, which can put it back.
             let dropped = report.dropped > 0
-                ? "; \(count(report.dropped, "change")) not taken (deleted elsewhere, or refused by a share)" : ""
+                ? "; \(count(report.dropped, "change")) not taken (deleted elsewhere, or refused by a share"
+                    + (report.conflicts > 0 ? ")" : ": see 'reminders conflicts')") : ""
             print("\(sent); \(received); merged \(report.merged)\(conflicts)\(dropped).")
             if !report.goneShares.isEmpty {
                 print(TerminalText.clean(GoneShareWords.sentence(report.goneShares)))
