@@ -223,7 +223,8 @@ extension TodoMapping {
             }
         }
         let uid = kept.property("UID")?.text ?? reminder.id
-        let unchanged = markers[Self.stateMarker] == fingerprint(item)
+        let state = fingerprint(item)
+        let unchanged = markers[Self.stateMarker] == state
         let stamp = ICalendarTime.utcText(now)
         var todo = ICalComponent("VTODO")
         todo.properties.append(.text("UID", uid))
@@ -237,7 +238,7 @@ extension TodoMapping {
             let number = Int(sequence.value) ?? 0
             todo.properties.append(unchanged ? sequence : ICalProperty("SEQUENCE", String(number + 1)))
         }
-        todo.properties.append(ICalProperty(Self.exportedMarker, fingerprint(item)))
+        todo.properties.append(ICalProperty(Self.exportedMarker, state))
         for field in Field.allCases {
             let shadows = fieldsKept[field] ?? []
             switch field {
