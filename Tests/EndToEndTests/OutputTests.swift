@@ -61,10 +61,12 @@ struct OutputTests {
         try cli.ok("add", "Latte", "--list", "Home", "--tag", "CAFÉ", "--tag", "cafe\u{301}")
         try cli.ok("edit", espresso, "--tags", "café,Work,WORK")
         #expect(try cli.ok("show", "--tag", "CAFE\u{301}").hasPrefix("#Café (2 open)"))
-        // A tag no reminder ever had is a mistyped name, as a list's is.
+        // A tag no reminder ever had is a mistyped name, as a list's is,
+        // and the nearest one is suggested.
         let unknown = try cli.run("show", "--tag", "cafes")
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "reminders: no tag matches 'cafes'; 'reminders tags' lists them\n")
+        #expect(unknown.stderr == "reminders: no tag matches 'cafes'; did you mean 'Café'? 'reminders tags' lists them\n")
+        #expect(try cli.run("show", "--tag", "gardening").stderr == "reminders: no tag matches 'gardening'; 'reminders tags' lists them\n")
         let tags = try #require(try json(cli.ok("tags", "--json")) as? [[String: Any]])
         #expect(tags.map { $0["title"] as? String } == ["Café", "Work"])
         let export = try #require(try json(cli.ok("export", "--json")) as? [String: Any])

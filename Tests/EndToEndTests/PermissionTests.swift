@@ -116,6 +116,22 @@ struct PermissionTests {
         #expect(again.stdout == "“Bob pending” was put back already, in Mine.\n")
     }
 
+    /// A sync inside `unshare` that finds a list shared with this user gone
+    /// says so, as `sync` does: the next sync would not.
+    @Test func unshareSaysASharedListItsSyncFoundGone() throws {
+        let fleet = try DeviceFleet()
+        defer { fleet.cleanUp() }
+        let (trip, _) = try Self.aliceSharesTripWithBob(fleet)
+        _ = try fleet.run("phone", user: "bob", ["share", "Mine", "--with", "carol"])
+        try fleet.sync("phone", user: "bob")
+        try fleet.ok("laptop", user: "alice", "list", "delete", trip, "--yes")
+        try fleet.sync("laptop", user: "alice")
+        let unshared = try fleet.run("phone", user: "bob", ["unshare", "Mine", "--with", "carol"])
+        #expect(unshared.status == 0, "\(unshared)")
+        #expect(unshared.stdout == "Removed carol from “Mine”.\n"
+                + "alice's list “Trip” is gone from this device: it was deleted, or is no longer shared with you.\n", "\(unshared)")
+    }
+
     /// Bob's only list is Alice's, shared with him read-only: his first
     /// `add` without a list makes his own "Reminders" instead of failing
     /// on hers.
