@@ -39,7 +39,9 @@ public struct ListSharing: SharingInfoProvider {
         if share.ownerName == userName {
             let people = share.participants.filter { $0.status != .removed }
             guard !people.isEmpty else { return nil }
-            return .sharedWith(people.map { SharedPerson(name: $0.userName, isInvited: $0.status == .pending) })
+            return .sharedWith(people.map {
+                SharedPerson(name: $0.userName, isInvited: $0.status == .pending, isReadOnly: $0.permission == .readOnly)
+            })
         }
         return .sharedBy(owner: share.ownerName, isReadOnly: share.participant(userName)?.permission == .readOnly)
     }

@@ -15,11 +15,14 @@ public struct SharedPerson: Equatable, Sendable {
     public var name: String
     /// Invited, not accepted yet.
     public var isInvited: Bool
+    /// May read the list, not change it.
+    public var isReadOnly: Bool
 
     /// A person a list is shared with.
-    public init(name: String, isInvited: Bool) {
+    public init(name: String, isInvited: Bool, isReadOnly: Bool = false) {
         self.name = name
         self.isInvited = isInvited
+        self.isReadOnly = isReadOnly
     }
 }
 

@@ -8,6 +8,9 @@ import Testing
         #expect(ShareText.line(.sharedBy(owner: "alice", isReadOnly: false)) == "Shared by alice")
         #expect(ShareText.line(.sharedWith([SharedPerson(name: "bob", isInvited: false), SharedPerson(name: "carol", isInvited: true)]))
                 == "Shared with bob, carol (invited)")
+        #expect(ShareText.line(.sharedWith([SharedPerson(name: "bob", isInvited: false, isReadOnly: true),
+                                            SharedPerson(name: "carol", isInvited: true, isReadOnly: true)]))
+                == "Shared with bob (read-only), carol (invited, read-only)")
     }
 
     @Test func theReadOnlyToastNamesTheOwner() {

@@ -2,11 +2,15 @@ import RemindersViewModels
 
 /// A list's sharing in words, for the screens that show it.
 enum ShareText {
-    /// "Shared with bob, carol (invited)", "Shared by alice · read-only".
+    /// "Shared with bob (read-only), carol (invited)", "Shared by alice ·
+    /// read-only": the owner sees what each person may do, as they do.
     static func line(_ status: ListShareStatus) -> String {
         switch status {
         case .sharedWith(let people):
-            "Shared with " + people.map { $0.isInvited ? "\($0.name) (invited)" : $0.name }.joined(separator: ", ")
+            "Shared with " + people.map { person in
+                let notes = (person.isInvited ? ["invited"] : []) + (person.isReadOnly ? ["read-only"] : [])
+                return notes.isEmpty ? person.name : "\(person.name) (\(notes.joined(separator: ", ")))"
+            }.joined(separator: ", ")
         case .sharedBy(let owner, let isReadOnly):
             "Shared by \(owner)" + (isReadOnly ? " · read-only" : "")
         }
