@@ -416,7 +416,7 @@ import TestSupport
     /// file (elsewhere, after the export) is updated.
     @Test func anOlderExportReadBackLeavesWhatChangedSince() throws {
         let store = try makeStore()
-        try importFile(try file("a.ics", calendar("BEGIN:VTODO\nUID:w\nSUMMARY:Water plants\nEND:VTODO\n"
+        try importFile(try file("a.ics", calendar("BEGIN:VTODO\nUID:w\nSUMMARY:Water plants\nLOCATION:Balcony\nEND:VTODO\n"
                                                    + "BEGIN:VTODO\nUID:t\nSUMMARY:Take out trash\nEND:VTODO")), into: store)
         let exported = ICalendarExport.text(try store.read { try ICalendarExport.calendars($0, timeZone: store.clock.timeZone, now: store.clock.now) })
         #expect(exported.contains("X-REMINDERS-EXPORTED-STATE:"))
@@ -433,6 +433,12 @@ import TestSupport
         #expect(try store.read { try Reminder.fetchOne($0, key: plants)?.status } == .completed)
         // The marker is not kept: the next export writes the reminder's own.
         #expect(try store.read { try Reminder.fetchOne($0, key: trash)?.icalendar }?.contains("X-REMINDERS-EXPORTED-STATE") == false)
+        // A property the app keeps but does not model, edited in the file, is an edit too.
+        let moved = exported.replacingOccurrences(of: "LOCATION:Balcony", with: "LOCATION:Kitchen")
+        #expect(moved != exported)
+        let third = try importFile(try file("e3.ics", moved), into: store)
+        #expect(third.count(.updated) >= 1)
+        #expect(try store.read { try Reminder.fetchOne($0, key: plants)?.icalendar }?.contains("LOCATION:Kitchen") == true)
     }
 
     @Test func aDryRunChangesNothing() throws {

@@ -288,12 +288,9 @@ public enum ICalendarImport {
         if sameRow == existing, tagsHere == tagsThere, stable(keptHere) == keptThere {
             return true
         }
-        // This app's own export read back, unedited since (its to-do says
-        // what the reminder said when exported): nothing in it is newer
-        // than the reminder here, which may have changed since.
-        if let exported = item.todo.exportedState, exported == kept.property(TodoMapping.stateMarker)?.value {
-            return true
-        }
+        // This app's own export read back, unedited since: nothing in it is
+        // newer than the reminder here, which may have changed since.
+        if item.todo.isUneditedExport { return true }
         let versionHere = TodoVersion(
             sequence: keptHere?.property("SEQUENCE").flatMap { Int($0.value) },
             lastModified: keptHere?.property("LAST-MODIFIED").flatMap { try? ICalDateTime(parsing: $0.value) }

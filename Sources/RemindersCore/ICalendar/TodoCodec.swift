@@ -26,9 +26,9 @@ struct ImportedTodo {
     /// version cannot follow: the rule is kept and exported as written,
     /// and the reminder does not repeat here.
     var hasUnfollowedRule = false
-    /// The fingerprint of the reminder it was exported from, when this app
-    /// (on any device) wrote it (`TodoMapping.exportedMarker`).
-    var exportedState: String?
+    /// It is this app's own export (from any device) with nothing in it
+    /// changed since but its times (`TodoMapping.exportedMarker`).
+    var isUneditedExport = false
 }
 
 /// The revision of a to-do: SEQUENCE first, then LAST-MODIFIED (RFC 5545
@@ -185,11 +185,21 @@ extension TodoMapping {
         return ImportedTodo(
             uid: uid, reminder: reminder, tags: tags, parentUID: parentLink?.text, repeatOfUID: item.repeatOfUID,
             position: try value(.position).flatMap { Int($0) }, kept: kept, version: version,
-            givesCompletedAt: givesCompletedAt, line: todo.line, hasUnfollowedRule: unfollowed, exportedState: exportedState)
+            givesCompletedAt: givesCompletedAt, line: todo.line, hasUnfollowedRule: unfollowed,
+            isUneditedExport: exportedState.map { $0 == Self.exportedHash(todo, siblings: overrides) } ?? false)
     }
 
     /// The hash of a to-do's text as read (and of the VTODOs overriding
     /// its occurrences): equal hashes, the same file content.
+    /// The hash of a to-do as export wrote it, less its times and revision
+    /// (which an export writes anew) and the marker that carries the hash
+    /// (`exportedMarker`), with the VTODOs written after it.
+    static func exportedHash(_ todo: ICalComponent, siblings: [ICalComponent]) -> String {
+        var written = todo
+        written.properties.removeAll { versionProperties.contains($0.name) || $0.name == exportedMarker }
+        return sourceHash(written, overrides: siblings)
+    }
+
     static func sourceHash(_ todo: ICalComponent, overrides: [ICalComponent]) -> String {
         var bytes: [UInt8] = []
         ICalWriter.write(todo.content, into: &bytes)
@@ -223,8 +233,7 @@ extension TodoMapping {
             }
         }
         let uid = kept.property("UID")?.text ?? reminder.id
-        let state = fingerprint(item)
-        let unchanged = markers[Self.stateMarker] == state
+        let unchanged = markers[Self.stateMarker] == fingerprint(item)
         let stamp = ICalendarTime.utcText(now)
         var todo = ICalComponent("VTODO")
         todo.properties.append(.text("UID", uid))
@@ -238,7 +247,6 @@ extension TodoMapping {
             let number = Int(sequence.value) ?? 0
             todo.properties.append(unchanged ? sequence : ICalProperty("SEQUENCE", String(number + 1)))
         }
-        todo.properties.append(ICalProperty(Self.exportedMarker, state))
         for field in Field.allCases {
             let shadows = fieldsKept[field] ?? []
             switch field {
@@ -297,6 +305,7 @@ extension TodoMapping {
         if (mapped?.lead ?? 0) != wantedLead, wantedLead > 0 {
             todo.components.append(Self.alarm(lead: wantedLead, title: reminder.title))
         }
+        todo.properties.append(ICalProperty(Self.exportedMarker, Self.exportedHash(todo, siblings: siblings)))
         return [todo] + siblings
     }
 }

@@ -50,10 +50,11 @@ struct TodoMapping {
     /// became, which tell whether either changed since.
     static let sourceMarker = "X-REMINDERS-IMPORTED-SOURCE"
     static let stateMarker = "X-REMINDERS-IMPORTED-STATE"
-    /// Written by export: the fingerprint of the reminder as exported. A
-    /// file read back whose to-do still says exactly that is this app's
-    /// own export, unedited since: it says nothing newer than the reminder
-    /// had then, and what changed here since stays. Never kept.
+    /// Written by export: the hash of the to-do as written, less its times
+    /// (`exportedHash`). A to-do read back that still hashes so is this
+    /// app's own export, unedited since (any property, kept ones too): it
+    /// says nothing newer than the reminder had then, and what changed
+    /// here since stays. Never kept.
     static let exportedMarker = "X-REMINDERS-EXPORTED-STATE"
     /// The due date a to-do with a DTSTART was imported with, kept beside
     /// it: export moves the start as the due date moved since (a series
