@@ -194,10 +194,31 @@ extension TodoMapping {
     /// The hash of a to-do as export wrote it, less its times and revision
     /// (which an export writes anew) and the marker that carries the hash
     /// (`exportedMarker`), with the VTODOs written after it.
+    /// Hashed as parsed (names, parameters, values), not as text: no line
+    /// is written or folded for it.
     static func exportedHash(_ todo: ICalComponent, siblings: [ICalComponent]) -> String {
-        var written = todo
-        written.properties.removeAll { versionProperties.contains($0.name) || $0.name == exportedMarker }
-        return sourceHash(written, overrides: siblings)
+        var hasher = SHA256()
+        func feed(_ text: String) {
+            var text = text
+            text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            hasher.update(data: [0x1F])
+        }
+        func feed(_ component: ICalComponent) {
+            feed(component.name)
+            for property in component.properties where !versionProperties.contains(property.name) && property.name != exportedMarker {
+                feed(property.name)
+                for parameter in property.parameters {
+                    feed(parameter.name)
+                    for value in parameter.values { feed(value) }
+                }
+                feed(property.value)
+            }
+            for child in component.components { feed(child) }
+            feed("END")
+        }
+        feed(todo)
+        for sibling in siblings { feed(sibling) }
+        return hexDigits(hasher.finalize().prefix(16))
     }
 
     static func sourceHash(_ todo: ICalComponent, overrides: [ICalComponent]) -> String {
