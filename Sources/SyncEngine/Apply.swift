@@ -412,11 +412,7 @@ extension SyncEngine {
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown, through: through)
         let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
-        let gone = try goneShare(db, table: table, key: key, zone: id.zoneID)
-        if try deleteLocally(db, table: table, key: key) {
-            report.receivedDeletes += 1
-            if let gone { report.goneShares.append(gone) }
-        }
+        try deleteFetched(db, table: table, key: key, zone: id.zoneID, into: &report)
         // What went with it that the triggers logged was deleted by the same
         // device; so was it, where a send found it deleted and logged the
         // edit it beat not knowing by whom.
@@ -540,11 +536,7 @@ extension SyncEngine {
                                     subject: try shareRootSubject(db, table: meta.recordType, key: meta.recordName))
                     report.conflicts += 1
                 }
-                let gone = try goneShare(db, table: table, key: meta.recordName, zone: zone)
-                if try deleteLocally(db, table: table, key: meta.recordName) {
-                    report.receivedDeletes += 1
-                    if let gone { report.goneShares.append(gone) }
-                }
+                try deleteFetched(db, table: table, key: meta.recordName, zone: zone, into: &report)
             }
             try forgetWaitingAssets(db, inZone: zone)
             for meta in metas { try forgetLostEdits(db, table: meta.recordType, key: meta.recordName) }
@@ -561,12 +553,16 @@ extension SyncEngine {
 
     // MARK: Rows
 
-    /// Another user's root (a list shared with this user) about to go
-    /// from here, said by name while its row is, for the word that it
-    /// went; nil for any other row.
-    func goneShare(_ db: Database, table: TableSchema, key: String, zone: ZoneID) throws -> GoneShare? {
-        guard zone.ownerName != userName, table.parent == nil else { return nil }
-        return GoneShare(owner: zone.ownerName, name: try rowName(db, table: table, key: key))
+    /// Deletes a row the server no longer has for this device (deleted, or
+    /// its zone gone), counting it; another user's root (a list shared
+    /// with this user) is named while its row is still here, for the word
+    /// that it went (`SyncReport.goneShares`).
+    func deleteFetched(_ db: Database, table: TableSchema, key: String, zone: ZoneID, into report: inout SyncReport) throws {
+        let isSharedRoot = zone.ownerName != userName && table.parent == nil
+        let name = isSharedRoot ? try rowName(db, table: table, key: key) : nil
+        guard try deleteLocally(db, table: table, key: key) else { return }
+        report.receivedDeletes += 1
+        if isSharedRoot { report.goneShares.append(GoneShare(owner: zone.ownerName, name: name)) }
     }
 
     /// A row's first text field (a list's title), if it is here.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GRDB
 import RemindersCore
+import RemindersViewModels
 
 /// `reminders show [LIST | --today | --scheduled | --all | --flagged |
 /// --completed | --tag T] [--sort ...] [--show-completed] [--json]`.
@@ -59,10 +60,6 @@ struct ShowCommand: ParsableCommand {
         let context = try ReadingContext(common)
         let filter: ReminderFilter
         let heading: String
-        let smart: [String: (ReminderFilter, String)] = [
-            "today": (.today, "Today"), "scheduled": (.scheduled, "Scheduled"), "all": (.all, "All"),
-            "flagged": (.flagged, "Flagged"), "completed": (.completed, "Completed"),
-        ]
         if let list {
             let id: String
             do {
@@ -70,8 +67,9 @@ struct ShowCommand: ParsableCommand {
             } catch CoreError.notFound(let why) {
                 // The smart lists `lists` shows first, by name, when no list
                 // of the user's has it.
-                if let (smartFilter, name) = smart[list.trimmingWhitespace().lowercased()] {
-                    try show(smartFilter, heading: name, context: context)
+                let name = list.trimmingWhitespace().lowercased()
+                if let smart = SmartList.allCases.first(where: { $0.title.lowercased() == name }) {
+                    try show(smart.filter, heading: smart.title, context: context)
                     return
                 }
                 // Not a list: one reminder, whole, when the words name one;

@@ -189,8 +189,6 @@ extension TodoMapping {
             isUneditedExport: exportedState.map { $0 == Self.exportedHash(todo, siblings: overrides) } ?? false)
     }
 
-    /// The hash of a to-do's text as read (and of the VTODOs overriding
-    /// its occurrences): equal hashes, the same file content.
     /// The hash of a to-do as export wrote it, less its times and revision
     /// (which an export writes anew) and the marker that carries the hash
     /// (`exportedMarker`), with the VTODOs written after it.
@@ -221,6 +219,8 @@ extension TodoMapping {
         return hexDigits(hasher.finalize().prefix(16))
     }
 
+    /// The hash of a to-do's text as read (and of the VTODOs overriding
+    /// its occurrences): equal hashes, the same file content.
     static func sourceHash(_ todo: ICalComponent, overrides: [ICalComponent]) -> String {
         var bytes: [UInt8] = []
         ICalWriter.write(todo.content, into: &bytes)

@@ -61,7 +61,8 @@ final class SharingScreen: ViewModelScreen {
             viewModel.remove(person.userName)
         case .leaveShare:
             guard !state.isOwner else {
-                app.showError("You own “\(state.listTitle)”: X stops sharing it")
+                let stop = app.keyMap.key(for: .stopSharing, in: contexts) ?? "X"
+                app.showError("You own “\(state.listTitle)”: \(stop) stops sharing it")
                 return true
             }
             let viewModel = self.viewModel
