@@ -16,19 +16,33 @@ extension SyncEngine {
     ///
     /// `known`: rows earlier pages of the same fetch wrote or found, used
     /// (and added to) only unguarded: see `KnownRows`.
+    ///
+    /// `fresh`: the device held no synced rows when the fetch began. Then
+    /// a page none of whose records an earlier page carried is taken to
+    /// be new here, without reading metadata or rows (a twelfth of a new
+    /// device's first download), and goes in with plain INSERTs: a row or
+    /// metadata made since under the same key fails the page, which is
+    /// applied again guarded, looking everything up.
     func applyPage(_ db: Database, _ page: ZoneChanges, assets: [String: Data], guarded: Bool,
-                   known: KnownRows? = nil) throws -> SyncReport {
+                   known: KnownRows? = nil, fresh: Bool = false) throws -> SyncReport {
         var report = SyncReport()
         // The clock moves past every time of the page at once.
         try absorb(db, times: page.changed.lazy.flatMap { $0.fieldModificationTimes.values })
         // A version waiting for its asset is replaced by this page's.
         try forgetWaitingAssets(db, of: page.changed.map(\.id) + page.deleted.map(\.id))
         let hints = guarded ? nil : try known.flatMap { try checksForeignKeysAtOnce(db) ? $0 : nil }
-        let writes = PageWrites(batchingInserts: !guarded, known: hints)
+        let assumesNew = fresh && !guarded && known.map { known in
+            !page.changed.contains { known.mayHold($0.id.recordName) }
+        } == true
+        let writes = PageWrites(batchingInserts: !guarded, assumesNew: assumesNew, known: hints)
         // Saves first: a row moved away from a parent deleted in the
         // same page must move before the parent's delete cascades.
         let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
-        if !guarded { try prefetch(records, into: writes, db) }
+        if assumesNew {
+            writes.reserve(records.count)
+        } else if !guarded {
+            try prefetch(records, into: writes, db)
+        }
         for record in records {
             // Parents are in the database before their children look.
             if writes.queuedTable != nil, writes.queuedTable != record.recordType {
@@ -653,10 +667,13 @@ extension SyncEngine {
     /// Inserts the rows a page queued, and then their metadata, many per
     /// statement.
     func flush(_ writes: PageWrites, _ db: Database) throws {
+        let plain = writes.assumesNew
         for (table, columns, rows) in writes.takeQueued() {
-            try Self.writeInChunks(rows, db) { statements.upsert(table, columns: columns, rows: $0) }
+            try Self.writeInChunks(rows, db) {
+                plain ? statements.insert(table, columns: columns, rows: $0) : statements.upsert(table, columns: columns, rows: $0)
+            }
         }
-        try Self.writeInChunks(writes.takeQueuedMetadata(), db) { Metadata.saveSQL(rows: $0) }
+        try Self.writeInChunks(writes.takeQueuedMetadata(), db) { plain ? Metadata.insertSQL(rows: $0) : Metadata.saveSQL(rows: $0) }
     }
 
     /// Runs the statement `sql(n)` for every `n` rows of `rows` (sizes from

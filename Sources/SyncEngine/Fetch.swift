@@ -102,6 +102,9 @@ struct FetchRound {
         var bulkLoading = false
         defer { if bulkLoading { engine.endBulkLoad() } }
         let known = KnownRows()
+        // Whether the device held no synced rows when the fetch began, as
+        // a new device's first download: see `applyPage`.
+        var fresh = false
         while true {
             let page: ZoneChanges
             do {
@@ -119,8 +122,9 @@ struct FetchRound {
             }
             if refetchingAll { seen.formUnion(page.changed.map(\.id.recordName)) }
             let assets = try loadAssets(of: page.changed, database: database)
-            let (pageReport, bulkAfter) = try engine.applyWrite { db -> (SyncReport, Bool) in
+            let (pageReport, bulkAfter, freshAfter) = try engine.applyWrite { db -> (SyncReport, Bool, Bool) in
                 try cache.widen(db, forPageOf: page.changed.count + page.deleted.count)
+                let fresh = try fresh || token == nil && Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM sync_metadata)") == true
                 let bulk = try bulkLoading || engine.beginBulkLoad(db, firstPage: token == nil, records: page.changed.count)
                 // The whole page at once, and only if a record is set aside
                 // (refused, or waiting for its asset) again record by
@@ -129,7 +133,7 @@ struct FetchRound {
                 var pageReport = SyncReport()
                 do {
                     try db.inSavepoint {
-                        pageReport = try engine.applyPage(db, page, assets: assets, guarded: false, known: known)
+                        pageReport = try engine.applyPage(db, page, assets: assets, guarded: false, known: known, fresh: fresh)
                         return .commit
                     }
                 } catch let error where SyncEngine.setsARecordAside(error) {
@@ -146,9 +150,11 @@ struct FetchRound {
                     ON CONFLICT DO UPDATE SET token = excluded.token, isCreated = 1
                     """, arguments: [scope.rawValue, zone.name, zone.ownerName, page.token.sequence])
                 if bulk, !page.moreComing { try engine.bulkLoad?.end(db) }
-                return (pageReport, bulk && page.moreComing)
+                return (pageReport, bulk && page.moreComing, fresh)
             }
             bulkLoading = bulkAfter
+            fresh = freshAfter
+            known.noteCarried(page)
             report.add(pageReport)
             token = page.token
             if !page.moreComing { break }

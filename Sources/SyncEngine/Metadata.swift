@@ -113,14 +113,27 @@ struct Metadata: Sendable {
         saveTexts[rows] ?? makeSaveSQL(rows: rows)
     }
 
-    private static let saveTexts = Dictionary(uniqueKeysWithValues: PageWrites.chunkSizes.map { ($0, makeSaveSQL(rows: $0)) })
+    /// Inserts `rows` rows of `values` in one statement, failing where one
+    /// exists (`PageWrites.assumesNew`).
+    static func insertSQL(rows: Int) -> String {
+        insertTexts[rows] ?? makeInsertSQL(rows: rows)
+    }
 
-    private static func makeSaveSQL(rows: Int) -> String {
+    private static let saveTexts = Dictionary(uniqueKeysWithValues: PageWrites.chunkSizes.map { ($0, makeSaveSQL(rows: $0)) })
+    private static let insertTexts = Dictionary(uniqueKeysWithValues: PageWrites.chunkSizes.map { ($0, makeInsertSQL(rows: $0)) })
+
+    private static func makeInsertSQL(rows: Int) -> String {
         let row = "(?, ?, ?, ?, ?, ?, ?, ?, 0)"
         return """
             INSERT INTO sync_metadata (recordType, recordName, zoneName, ownerName, lastKnownServerRecord, editTimes,
                                        isPendingSave, isPendingDelete, changeCount)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            """
+    }
+
+    private static func makeSaveSQL(rows: Int) -> String {
+        makeInsertSQL(rows: rows) + """
+
             ON CONFLICT (recordType, recordName) DO UPDATE SET
               zoneName = excluded.zoneName, ownerName = excluded.ownerName,
               lastKnownServerRecord = excluded.lastKnownServerRecord, editTimes = excluded.editTimes,

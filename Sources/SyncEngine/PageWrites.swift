@@ -17,6 +17,11 @@ final class PageWrites {
     static let chunkSizes = [256, 64, 16, 4, 1]
 
     let batchingInserts: Bool
+    /// Whether the page's records were taken to be new here without a
+    /// look (`SyncEngine.applyPage`): their rows and metadata go in with a
+    /// plain INSERT, which fails, and sends the page down the guarded
+    /// path, should one exist after all (an upsert would write over it).
+    let assumesNew: Bool
     private var present: Set<String> = []
     /// Metadata of the page's records read up front (nil inside: none).
     private var metadata: [String: Metadata?] = [:]
@@ -30,8 +35,9 @@ final class PageWrites {
     /// Rows earlier pages of the fetch wrote, for a page applied unguarded.
     let known: KnownRows?
 
-    init(batchingInserts: Bool, known: KnownRows? = nil) {
+    init(batchingInserts: Bool, assumesNew: Bool = false, known: KnownRows? = nil) {
         self.batchingInserts = batchingInserts
+        self.assumesNew = assumesNew && batchingInserts
         self.known = known
     }
 
@@ -48,16 +54,19 @@ final class PageWrites {
         present.reserveCapacity(present.count + count)
     }
 
+    /// Notes a record as read up front: `metadata`, and whether its row
+    /// exists.
     func prefetched(_ recordName: String, metadata: Metadata?, exists: Bool) {
         self.metadata[recordName] = .some(metadata)
         if !exists { absent.insert(recordName) }
     }
 
-    /// The record's metadata as read up front: `.some(nil)` for none, nil
-    /// when not read up front.
-    func prefetchedMetadata(_ recordName: String) -> Metadata?? { metadata[recordName] }
+    /// The record's metadata as read up front: `.some(nil)` for none (for
+    /// every record of a page that `assumesNew`), nil when not read up
+    /// front.
+    func prefetchedMetadata(_ recordName: String) -> Metadata?? { assumesNew ? .some(nil) : metadata[recordName] }
 
-    func isKnownAbsent(_ recordName: String) -> Bool { absent.contains(recordName) }
+    func isKnownAbsent(_ recordName: String) -> Bool { assumesNew || absent.contains(recordName) }
 
     func markPresent(_ recordName: String) { present.insert(recordName) }
 
@@ -96,10 +105,29 @@ final class PageWrites {
 /// fails its statement and the page is applied again guarded, without
 /// these hints, looking every parent up. For the same reason the names
 /// are kept as hashes: a collision only costs that fallback.
+///
+/// It also keeps every record name the fetch's pages carried, saved or
+/// deleted, applied or not (`mayHold`): on a device that held no synced
+/// rows when the fetch began, a record no earlier page carried can only
+/// be here if the user made it since, under a key derived as the other
+/// device derived it (a tag, a tag's link), which the plain INSERT of
+/// `PageWrites.assumesNew` finds.
 final class KnownRows {
     private var hashes: Set<Int> = []
+    private var carried: Set<Int> = []
 
     func contains(_ recordName: String) -> Bool { hashes.contains(recordName.hashValue) }
+
+    /// Whether an earlier page carried the record (or one whose name
+    /// hashes alike: a look that was not needed).
+    func mayHold(_ recordName: String) -> Bool { carried.contains(recordName.hashValue) }
+
+    /// After a page, however it was applied: every record it carried.
+    func noteCarried(_ page: ZoneChanges) {
+        carried.reserveCapacity(carried.count + page.changed.count + page.deleted.count)
+        for record in page.changed { carried.insert(record.id.recordName.hashValue) }
+        for deletion in page.deleted { carried.insert(deletion.id.recordName.hashValue) }
+    }
 
     /// After a page applied unguarded: the rows it wrote or found, less
     /// the records it deleted.

@@ -430,16 +430,28 @@ struct SendRound {
     /// case they stay pending for the next send. One statement, as this
     /// runs for every record sent.
     private func confirmSave(_ db: Database, change: OutgoingChange, saved: ServerRecord) throws {
+        // The row read for the request, found by its rowid (no descent of
+        // the key's index): what it sent is confirmed, unless edited since.
+        let archive = try RecordCoder.encode(saved)
         try db.executeCached("""
             UPDATE sync_metadata SET
               zoneName = ?, ownerName = ?, lastKnownServerRecord = ?,
-              editTimes = CASE WHEN changeCount = ? THEN '{}' ELSE editTimes END,
-              isPendingSave = CASE WHEN changeCount = ? THEN 0 ELSE isPendingSave END
-            WHERE recordType = ? AND recordName = ?
+              editTimes = CASE WHEN changeCount = ?4 THEN '{}' ELSE editTimes END,
+              isPendingSave = CASE WHEN changeCount = ?4 THEN 0 ELSE isPendingSave END
+            WHERE rowid = ? AND recordType = ? AND recordName = ?
             """, arguments: [
-                saved.id.zoneID.name, saved.id.zoneID.ownerName, try RecordCoder.encode(saved),
-                change.metadata.changeCount, change.metadata.changeCount, change.table.name, change.key,
+                saved.id.zoneID.name, saved.id.zoneID.ownerName, archive, change.metadata.changeCount,
+                change.metadata.rowID, change.table.name, change.key,
             ])
+        if db.changesCount == 0 {
+            // Deleted and made again with the same key meanwhile (its
+            // metadata a new row, whose count of edits starts again): the
+            // server has the version sent, and the row's own edits go next.
+            try db.executeCached("""
+                UPDATE sync_metadata SET zoneName = ?, ownerName = ?, lastKnownServerRecord = ?
+                WHERE recordType = ? AND recordName = ?
+                """, arguments: [saved.id.zoneID.name, saved.id.zoneID.ownerName, archive, change.table.name, change.key])
+        }
         if db.changesCount == 0 {
             // Deleted (and forgotten) while the request was in flight: the
             // server now has it, so it must be deleted there too.

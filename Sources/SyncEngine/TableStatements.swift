@@ -7,7 +7,7 @@ import Synchronization
 /// cost a third of the write.
 final class TableStatements: Sendable {
     private enum Kind: Hashable {
-        case upsert(rows: Int), update, row, pendingSaves(waiting: Bool), pendingDeletes, exists
+        case upsert(rows: Int), insert(rows: Int), update, row, pendingSaves(waiting: Bool), pendingDeletes, exists
     }
 
     private struct Key: Hashable {
@@ -32,6 +32,21 @@ final class TableStatements: Sendable {
                 INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
                 VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
                 ON CONFLICT (\(pk)) DO UPDATE SET \(updates)
+                """
+        }
+    }
+
+    /// Inserts `rows` rows with `columns` (after the primary key, in that
+    /// order), failing where a row exists (`PageWrites.assumesNew`): OR
+    /// ABORT overrides a key declared ON CONFLICT REPLACE, which would
+    /// delete the row here and put the record in its place.
+    func insert(_ table: TableSchema, columns: [String], rows: Int = 1) -> String {
+        text(Key(table: table.name, columns: columns, kind: .insert(rows: rows))) {
+            let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
+            let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
+            return """
+                INSERT OR ABORT INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
+                VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
                 """
         }
     }

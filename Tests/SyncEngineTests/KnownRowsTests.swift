@@ -54,6 +54,54 @@ import TestSupport
         #expect(try b.export() == a.export())
     }
 
+    /// A device that held no synced rows when its fetch began takes a
+    /// page's records for new without looking (`PageWrites.assumesNew`).
+    /// A tag the user makes between two pages has the key the other
+    /// device derived for the same tag: the page that brings that tag
+    /// must merge it with the one here (the later spelling wins), not
+    /// write over it and forget the edit.
+    @Test func aTagMadeHereDuringAFirstDownloadMergesWithTheOneThatArrives() throws {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server)
+        let list = try a.store.createList(title: "Home").id
+        let reminder = try a.store.createReminder(ReminderDraft(listID: list, title: "Milk", tags: ["errands"])).id
+        try a.sync()
+
+        // B fetches one record per page. Before the page with the tag, the
+        // user here makes a list and a reminder tagged "Errands".
+        let b = try Device("B", server: server)
+        b.clock.advance(60_000)
+        let base = server.databases(user: b.user, device: b.name)
+        let pagesBefore = Mutex(0)
+        let tagged = Mutex(false)
+        let store = b.store
+        b.engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, fetchZoneChanges: { zone, token, _ in
+                let page = try base.private.fetchZoneChanges(zoneID: zone, since: token, limit: 1)
+                if page.changed.contains(where: { $0.recordType == "tags" }), pagesBefore.withLock({ $0 }) > 0,
+                   !tagged.withLock({ $0 }) {
+                    let mine = try store.createList(title: "Mine").id
+                    _ = try store.createReminder(ReminderDraft(listID: mine, title: "Bread", tags: ["Errands"]))
+                    tagged.withLock { $0 = true }
+                }
+                pagesBefore.withLock { $0 += 1 }
+                return page
+            }),
+            sharedDatabase: base.shared)
+        try b.sync()
+        #expect(tagged.withLock { $0 }, "the tag came in the first page: the test made nothing between pages")
+
+        let titles = { (device: Device) in try device.db.read { db in try String.fetchAll(db, sql: "SELECT title FROM tags") } }
+        #expect(try titles(b) == ["Errands"], "the page wrote over the tag made here")
+        try b.sync()
+        try a.sync()
+        #expect(try titles(a) == ["Errands"])
+        #expect(try b.export() == a.export())
+        let links = try a.db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM remindersTags") }
+        #expect(links == 2)
+        #expect(try a.reminder(reminder)?.title == "Milk")
+    }
+
     /// The hints are used only where a child of a gone parent fails its own
     /// statement: foreign keys on and not deferred.
     @Test func hintsNeedForeignKeysCheckedAtEachStatement() throws {
