@@ -274,8 +274,30 @@ public enum Schema {
                 ALTER TABLE reminders ADD COLUMN occurrence TEXT;
                 """)
         }
+        migrator.registerMigration("v15: a search index without column sizes") { db in
+            // FTS5 keeps each row's column sizes for ranking (bm25), which
+            // search does not use: its hits sort by title. Without them a
+            // new device's first download builds the index in about 80 %
+            // of the time (41 against 52 ms at 10,000), and each edit
+            // writes a row less. The triggers name the table and stay; a
+            // bulk load stopped midway keeps the search triggers aside,
+            // which come back first.
+            try DerivedData.resume(db)
+            try db.execute(sql: """
+                DROP TABLE reminderSearch;
+                \(searchTableSQL)
+                """)
+            try db.execute(sql: DerivedData.searchRebuildSQL)
+        }
         return migrator
     }
+
+    /// The search index from version 15: titles, notes and tags as the
+    /// triggers fold them, by trigrams, without the column sizes only
+    /// ranking reads.
+    static let searchTableSQL = """
+        CREATE VIRTUAL TABLE reminderSearch USING fts5(title, notes, tags, tokenize = 'trigram', columnsize = 0);
+        """
 
     /// The triggers that keep the search index, from version 12: the text
     /// goes in through `reminders_fold` (see CSQLiteSetup), so "cafe" finds
