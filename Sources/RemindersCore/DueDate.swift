@@ -99,7 +99,7 @@ public struct DueDate: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// `value` with leading zeros to `width` (screens format thousands of
     /// dates a frame; `String(format:)` cost more than reading them).
-    private static func digits(_ value: Int, _ width: Int) -> String {
+    static func digits(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }

@@ -31,6 +31,8 @@ public enum Validation {
         if raw.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) {
             throw CoreError.invalidInput("notes must not contain control characters other than new lines and tabs")
         }
+        // Foundation's replacing copies every string through NSString.
+        guard raw.utf8.contains(UInt8(ascii: "\r")) else { return raw }
         return raw.replacingOccurrences(of: "\r\n", with: "\n")
     }
 

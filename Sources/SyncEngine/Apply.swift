@@ -34,7 +34,8 @@ extension SyncEngine {
         let assumesNew = fresh && !guarded && known.map { known in
             !page.changed.contains { known.mayHold($0.id.recordName) }
         } == true
-        let writes = PageWrites(batchingInserts: !guarded, assumesNew: assumesNew, known: hints)
+        let holdsNone = try Bool.fetchOne(db.cachedStatement(sql: "SELECT NOT EXISTS (SELECT 1 FROM sync_held_records)")) ?? false
+        let writes = PageWrites(batchingInserts: !guarded, assumesNew: assumesNew, known: hints, holdsNone: holdsNone)
         // Saves first: a row moved away from a parent deleted in the
         // same page must move before the parent's delete cascades.
         let records = page.changed.sorted { (order[$0.recordType] ?? 0) < (order[$1.recordType] ?? 0) }
@@ -182,6 +183,11 @@ extension SyncEngine {
               tableName == record.recordType else { return outcome }
         // A page's times were absorbed before its records.
         if page == nil { try absorb(db, times: record.fieldModificationTimes.values) }
+        // A version of this record held for its parent is older than this
+        // one: when the parent came it would be applied over it.
+        if page?.holdsNone != true {
+            try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
+        }
         var meta = try page?.prefetchedMetadata(record.id.recordName) ?? Metadata.fetch(db, type: tableName, name: key)
         if let known = meta?.lastKnown, known.changeTag == record.changeTag, !(meta?.isPendingSave ?? false) {
             return outcome
@@ -235,6 +241,9 @@ extension SyncEngine {
                 page?.markPresent(parentName)
                 continue
             }
+            // Neither branch below writes the row, so a page taken for new
+            // would not find the record here by a failed INSERT.
+            try confirmNew(db, table: table, key: key, page: page)
             let targetMeta = try Metadata.fetch(db, type: reference.parentTable, name: target)
             if targetMeta?.isPendingDelete == true, reference.onDelete == "CASCADE" {
                 // Created elsewhere under a row deleted here: it goes too,
@@ -323,6 +332,17 @@ extension SyncEngine {
                           isPendingSave: !clientWins.isEmpty, isPendingDelete: false)
         outcome.applied = true
         return outcome
+    }
+
+    /// For a record of a page taken for new (`PageWrites.assumesNew`)
+    /// that is held or goes with its parent, and so writes no row: looks
+    /// it up after all, and if it is here fails as the INSERT would have,
+    /// sending the page down the guarded path.
+    private func confirmNew(_ db: Database, table: TableSchema, key: String, page: PageWrites?) throws {
+        guard page?.assumesNew == true else { return }
+        if try Metadata.fetch(db, type: table.name, name: key) != nil || rowExists(db, table: table.name, key: key) {
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "\(table.name) \(key), taken for new, is here")
+        }
     }
 
     /// Whether a delete a re-join sends again (pending, without a

@@ -35,10 +35,16 @@ final class PageWrites {
     /// Rows earlier pages of the fetch wrote, for a page applied unguarded.
     let known: KnownRows?
 
-    init(batchingInserts: Bool, assumesNew: Bool = false, known: KnownRows? = nil) {
+    /// Whether no record was held for its parent when the page began
+    /// (`sync_held_records` empty): then none of the page's records has an
+    /// older version held to forget.
+    let holdsNone: Bool
+
+    init(batchingInserts: Bool, assumesNew: Bool = false, known: KnownRows? = nil, holdsNone: Bool = false) {
         self.batchingInserts = batchingInserts
         self.assumesNew = assumesNew && batchingInserts
         self.known = known
+        self.holdsNone = holdsNone
     }
 
     func isPresent(_ recordName: String) -> Bool {

@@ -44,6 +44,27 @@ struct DueDateTests {
         }
     }
 
+    /// An iCalendar import's completion timestamp ("YYYY-MM-DDTHH:MM:SS"
+    /// on a zone's clock), worked out from the zone's offset, is the one a
+    /// Gregorian calendar in that zone gives, to the second.
+    @Test func aCompletionTimestampIsTheCalendarsInEveryZone() throws {
+        let seed = UInt64.random(in: 0...UInt64(UInt32.max))
+        print("aCompletionTimestampIsTheCalendarsInEveryZone seed \(seed)")
+        var random = SeededGenerator(seed: seed)
+        let zones: [TimeZone] = try ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "Australia/Lord_Howe",
+                                     "Pacific/Kiritimati", "America/Los_Angeles"].map { try #require(TimeZone(identifier: $0)) }
+        for _ in 0..<2000 {
+            let moment = Date(timeIntervalSince1970: Double.random(in: -2_170_000_000...7_200_000_000, using: &random))
+            let zone = try #require(zones.randomElement(using: &random))
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+                                  c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+            #expect(ICalendarTime.timestamp(moment, in: zone) == expected, "\(moment) in \(zone.identifier)")
+        }
+    }
+
     /// A wall-clock time's moment, worked out from the zone's offsets, is
     /// the one a Gregorian calendar in that zone gives: random times from
     /// 1901 to 2199, and times around each change of the clocks (the hour

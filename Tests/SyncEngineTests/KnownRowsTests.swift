@@ -102,6 +102,48 @@ import TestSupport
         #expect(try a.reminder(reminder)?.title == "Milk")
     }
 
+    /// A record fetched before its parent waits (`sync_held_records`). A
+    /// newer version of it applied before the parent comes replaces what
+    /// waits: when the parent and the newer version arrive in one page,
+    /// the older version held must not be applied over it.
+    @Test func aHeldVersionIsNotAppliedOverANewerOne() throws {
+        let server = try makeServer(directory)
+        let a = try Device("A", server: server)
+        let list = try a.store.createList(title: "Home").id
+        let reminder = try a.store.createReminder(ReminderDraft(listID: list, title: "First")).id
+        try a.sync()
+        // The list's edit moves it after the reminder in the zone's changes.
+        try a.store.updateList(id: list, title: "House")
+        try a.sync()
+
+        // B's first page holds the reminder alone (its list not here yet);
+        // A then edits the reminder, and B's next page brings the list and
+        // the edited reminder together.
+        let b = try Device("B", server: server)
+        let base = server.databases(user: b.user, device: b.name)
+        let pages = Mutex<[[String]]>([])
+        let (storeA, engineA) = (a.store, a.engine)
+        b.engine.connect(
+            privateDatabase: InterceptingDatabase(base: base.private, fetchZoneChanges: { zone, token, _ in
+                let first = pages.withLock { $0.isEmpty }
+                let page = try base.private.fetchZoneChanges(zoneID: zone, since: token, limit: first ? 1 : 100)
+                pages.withLock { $0.append(page.changed.map(\.recordType)) }
+                if first {
+                    try storeA.updateReminder(id: reminder, ReminderChanges(title: "Second"))
+                    try engineA.sync()
+                }
+                return page
+            }),
+            sharedDatabase: base.shared)
+        try b.sync()
+        let seen = pages.withLock { $0 }
+        #expect(seen.first == ["reminders"], "the first page did not hold the reminder: \(seen)")
+        #expect(try b.reminder(reminder)?.title == "Second", "the held version was applied over the newer one")
+        #expect(try b.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_held_records") } == 0)
+        try b.sync()
+        #expect(try b.export() == a.export())
+    }
+
     /// The hints are used only where a child of a gone parent fails its own
     /// statement: foreign keys on and not deferred.
     @Test func hintsNeedForeignKeysCheckedAtEachStatement() throws {

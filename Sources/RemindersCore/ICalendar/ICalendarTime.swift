@@ -21,10 +21,16 @@ enum ICalendarTime {
 
     /// "YYYY-MM-DDTHH:MM:SS" on the clock of `zone`, the form of
     /// `Reminder.completedAt`.
+    /// Worked out from the zone's offset at that moment and the day's
+    /// number (`DueDate`), written digit by digit: a calendar's components
+    /// and `String(format:)` were a seventh of a big import.
     static func timestamp(_ moment: Date, in zone: TimeZone) -> String {
-        let c = calendars.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year ?? 1970, c.month ?? 1, c.day ?? 1,
-                      c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        let local = DueDate.wallClockSeconds(of: moment, in: zone)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let date = DueDate(daysSince1970: days)
+        let second = local - days * 86_400
+        return DueDate.digits(date.year, 4) + "-" + DueDate.digits(date.month, 2) + "-" + DueDate.digits(date.day, 2) + "T"
+            + DueDate.digits(second / 3600, 2) + ":" + DueDate.digits(second % 3600 / 60, 2) + ":" + DueDate.digits(second % 60, 2)
     }
 
     /// The moment of a `completedAt` timestamp on the clock of `zone`.
