@@ -48,10 +48,10 @@ public enum Resolver {
         // "Brötchen"), as search finds it: looked for only when nothing
         // else matched, among titles of about its length.
         let folded = Self.folded(needle)
-        let alike = try Row.fetchAll(db, sql: """
+        let sameLength = try Row.fetchAll(db, sql: """
             SELECT id, title, \(completedColumn(table)) FROM \(table) WHERE length(title) BETWEEN ? AND ? ORDER BY id
             """, arguments: [needle.count - 4, needle.count + 4])
-            .filter { Self.folded($0["title"]) == folded }
+        let alike = sameLength.filter { Self.folded($0["title"]) == folded }
         if alike.count == 1 { return alike[0]["id"] }
         if alike.count > 1 {
             throw CoreError.ambiguous("\(kind) '\(needle)' is ambiguous: \(describe(Array(alike.prefix(5)))); use an id")
@@ -63,10 +63,13 @@ public enum Resolver {
         // meant (there are few lists; reminders are searched instead).
         var hint = table == Reminder.databaseTableName
             ? "'reminders search WORDS' finds one by the words in it" : "'reminders lists' shows them"
-        if table == RemindersList.databaseTableName {
-            let near = NearestWords.closest(to: needle, among: try String.fetchAll(db, sql: "SELECT title FROM remindersLists"))
-            if near.count == 1 { hint = "did you mean '\(near[0])'? " + hint }
-        }
+        // Then the title it may have meant: any list's, or a reminder's of
+        // about its length (a typo adds or drops a letter or two).
+        let titles = table == RemindersList.databaseTableName
+            ? try String.fetchAll(db, sql: "SELECT title FROM remindersLists")
+            : Array(Set(sameLength.map { $0["title"] as String }))
+        let near = NearestWords.closest(to: needle, among: titles)
+        if near.count == 1 { hint = "did you mean '\(near[0])'? " + hint }
         throw CoreError.notFound("no \(kind) matches '\(needle)'; \(hint)")
     }
 

@@ -95,6 +95,7 @@ struct ScriptedSessionTests {
             (["edit", "Buy milk", "--tags", "a,,b\u{7}"], 2, "tag must not contain commas or control characters"),
             (["edit", "Buy milk", "--list", "Nowhere"], 2, "no list matches 'Nowhere'"),
             (["complete", "Nothing"], 2, "no reminder matches 'Nothing'"),
+            (["complete", "Buy mlik"], 2, "no reminder matches 'Buy mlik'; did you mean 'Buy milk'? 'reminders search WORDS'"),
             (["complete", "abc"], 2, "no reminder is titled 'abc', and an id prefix needs at least 4 characters"),
             (["uncomplete", "Twin"], 2, "is ambiguous"),
             (["delete", "Nothing"], 2, "no reminder matches 'Nothing'; 'reminders search WORDS' finds one by the words in it"),
