@@ -23,16 +23,10 @@ final class TableStatements: Sendable {
     func upsert(_ table: TableSchema, columns: [String], rows: Int = 1) -> String {
         text(Key(table: table.name, columns: columns, kind: .upsert(rows: rows))) {
             let pk = table.primaryKey.quotedDatabaseIdentifier
-            let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
             let updates = columns.isEmpty
                 ? "\(pk) = excluded.\(pk)"
                 : columns.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
-            let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
-            return """
-                INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
-                VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-                ON CONFLICT (\(pk)) DO UPDATE SET \(updates)
-                """
+            return insertSQL("INSERT", table, columns: columns, rows: rows) + "\nON CONFLICT (\(pk)) DO UPDATE SET \(updates)"
         }
     }
 
@@ -42,13 +36,19 @@ final class TableStatements: Sendable {
     /// delete the row here and put the record in its place.
     func insert(_ table: TableSchema, columns: [String], rows: Int = 1) -> String {
         text(Key(table: table.name, columns: columns, kind: .insert(rows: rows))) {
-            let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
-            let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
-            return """
-                INSERT OR ABORT INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
-                VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-                """
+            insertSQL("INSERT OR ABORT", table, columns: columns, rows: rows)
         }
+    }
+
+    /// `verb` INTO the table, the primary key and `columns`, `rows` rows
+    /// of parameters.
+    private func insertSQL(_ verb: String, _ table: TableSchema, columns: [String], rows: Int) -> String {
+        let names = ([table.primaryKey] + columns).map(\.quotedDatabaseIdentifier)
+        let row = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
+        return """
+            \(verb) INTO \(table.name.quotedDatabaseIdentifier) (\(names.joined(separator: ", ")))
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            """
     }
 
     /// Updates `columns` (in that order), then the primary key to match.

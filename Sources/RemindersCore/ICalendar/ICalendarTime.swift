@@ -26,11 +26,9 @@ enum ICalendarTime {
     /// and `String(format:)` were a seventh of a big import.
     static func timestamp(_ moment: Date, in zone: TimeZone) -> String {
         let local = DueDate.wallClockSeconds(of: moment, in: zone)
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let date = DueDate(daysSince1970: days)
-        let second = local - days * 86_400
-        return DueDate.digits(date.year, 4) + "-" + DueDate.digits(date.month, 2) + "-" + DueDate.digits(date.day, 2) + "T"
-            + DueDate.digits(second / 3600, 2) + ":" + DueDate.digits(second % 3600 / 60, 2) + ":" + DueDate.digits(second % 60, 2)
+        // "YYYY-MM-DDTHH:MM", then the seconds (of a minute that began
+        // before 1970 too).
+        return DueDate(wallClockSeconds: local).description + ":" + DueDate.digits((local % 60 + 60) % 60, 2)
     }
 
     /// The moment of a `completedAt` timestamp on the clock of `zone`.
