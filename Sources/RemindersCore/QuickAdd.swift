@@ -74,8 +74,11 @@ public struct QuickAdd: Equatable, Sendable {
     ///     the list "Work Projects" rather than "Work" and a title word.
     ///   - readingRepeats: false when the repeat is given otherwise (an
     ///     option): repeat words then stay in the title.
+    ///   - readingDates: false when the due date is given otherwise (an
+    ///     option): a date in the text then stays in the title ("Test sat"
+    ///     due Monday).
     public init(parsing text: String, dates: NaturalDate, listTitles: [String] = [],
-                readingRepeats: Bool = true) throws(QuickAddError) {
+                readingRepeats: Bool = true, readingDates: Bool = true) throws(QuickAddError) {
         let whole: String
         do {
             whole = try Validation.title(text)
@@ -136,7 +139,7 @@ public struct QuickAdd: Equatable, Sendable {
                 words.removeSubrange(range)
             }
         }
-        if let (range, due) = Self.datePhrase(in: words, dates: dates),
+        if readingDates, let (range, due) = Self.datePhrase(in: words, dates: dates),
            // "every monday" alone is a title, not "every" due Monday.
            range.lowerBound == 0 || words[range.lowerBound - 1].lowercased() != "every" {
             self.due = due
@@ -157,7 +160,7 @@ public struct QuickAdd: Equatable, Sendable {
         }
         // A date written as one (2026-02-30) that is none is a mistake, not
         // a title word: said, as --due says it.
-        if due == nil, let word = words.first(where: Self.isWrittenAsADate) {
+        if readingDates, due == nil, let word = words.first(where: Self.isWrittenAsADate) {
             do throws(NaturalDateError) {
                 _ = try dates.parse(word)
             } catch {

@@ -19,7 +19,7 @@ struct AddCommand: ParsableCommand {
             or where it cannot be part of the title), a repeat ('every monday', 'every 2 weeks', \
             or daily, weekly, monthly, yearly at the end or before the date; with --repeat, they are title), \
             #tag, ! !! !!! (low, medium, high), \
-            ^List (by title), * (flagged). Options win over the text. Without a list in either, \
+            ^List (by title), * (flagged). Options win over the text; with --due, a date in the text is title. Without a list in either, \
             the reminder goes to the default list (default-list in the config file), else the first list; with no list yet, to a new list Reminders. Use single quotes: in double quotes, \
             interactive shells expand !!.
             """)
@@ -68,7 +68,7 @@ struct AddCommand: ParsableCommand {
             if literal {
                 _ = try Validation.title(text)
             } else {
-                _ = try QuickAdd(parsing: text, dates: dates, readingRepeats: !repeatIsGiven)
+                _ = try QuickAdd(parsing: text, dates: dates, readingRepeats: !repeatIsGiven, readingDates: due == nil)
             }
             if let notes { _ = try Validation.notes(notes) }
             if let due { _ = try dates.parse(due) }
@@ -84,7 +84,8 @@ struct AddCommand: ParsableCommand {
         let lists = try context.read { try Queries.listsInOrder($0) }
         let line = literal
             ? QuickAdd(literal: try Validation.title(text))
-            : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title), readingRepeats: !repeatIsGiven)
+            : try QuickAdd(parsing: text, dates: dates, listTitles: lists.map(\.title), readingRepeats: !repeatIsGiven,
+                             readingDates: due == nil)
         let parent = try schedule.parent.map { try context.reminderRow(id: try context.reminder($0)).reminder }
         let parentID = parent?.id
         let listID: String

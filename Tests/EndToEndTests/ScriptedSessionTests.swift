@@ -49,6 +49,11 @@ struct ScriptedSessionTests {
         #expect(try cli.ok("complete", "brotchen KAUFEN").contains("Brötchen kaufen"))
         try cli.ok("delete", rolls)
 
+        // With --due, a date in the text is title.
+        let tickets = try cli.ok("add", "Pick up tickets sat", "--list", "Groceries", "--due", "2026-03-06")
+        #expect(try cli.ok("show", tickets).hasPrefix("“Pick up tickets sat”"))
+        try cli.ok("delete", tickets)
+
         // Words that name a reminder rather than a list show it whole.
         let shown = try cli.ok("show", "write report").split(separator: "\n").map(String.init)
         #expect(shown.first == "“Write report” (\(report.prefix(8))) in Office", "\(shown)")

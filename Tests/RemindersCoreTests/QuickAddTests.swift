@@ -159,6 +159,20 @@ struct QuickAddTests {
         #expect(parsed.hasMarks == (parsed.repeatRule != nil || parsed.due != nil || parsed.listName != nil || !parsed.tags.isEmpty))
     }
 
+    /// With the due date given by an option (`add --due`), a date in the
+    /// text is title; the other marks are still read.
+    @Test func aGivenDueLeavesTheTextsDateInTheTitle() throws {
+        let parsed = try QuickAdd(parsing: "Pick up tickets sat #fun !", dates: naturalDates(), readingDates: false)
+        #expect(parsed.title == "Pick up tickets sat")
+        #expect(parsed.due == nil)
+        #expect(parsed.tags == ["fun"])
+        // A date that is none is no mistake then: a title word.
+        let odd = try QuickAdd(parsing: "Plan 2026-02-30 party", dates: naturalDates(), readingDates: false)
+        #expect(odd.title == "Plan 2026-02-30 party")
+        // Read as before without the option.
+        #expect(try QuickAdd(parsing: "Pick up tickets sat", dates: naturalDates()).title == "Pick up tickets")
+    }
+
     @Test func literalKeepsEverything() {
         let literal = QuickAdd(literal: "Pay rent tomorrow #bills !!")
         #expect(literal.title == "Pay rent tomorrow #bills !!")
