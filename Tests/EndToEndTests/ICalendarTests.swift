@@ -96,6 +96,7 @@ struct ICalendarEndToEndTests {
             }
             // Exported back: every property and component of each to-do, as written.
             let exported = try #require(try ICalParser.parse(Array(cli.ok("export", "--ics").utf8)))
+            #expect(try Self.undefinedZones(exported).isEmpty, "\(name): a TZID without its VTIMEZONE")
             let back = exported.flatMap(\.components).filter { $0.name == "VTODO" }
             for todo in source.components where todo.name == "VTODO" {
                 let uid = try #require(todo.property("UID")).text
@@ -168,6 +169,60 @@ struct ICalendarEndToEndTests {
         try Data(eventText.utf8).write(to: URL(fileURLWithPath: events))
         #expect(try cli.ok("import", events) == "Imported 0 new, 0 updated, 0 unchanged; skipped 1 component that is not a to-do")
         #expect(!(try cli.ok("lists")).contains("ev "))
+    }
+
+    /// A zone named only by the file (a TZID whose VTIMEZONE gives its
+    /// X-LIC-LOCATION) is kept by that location, and every zone an export
+    /// names is defined in it (RFC 5545 3.6.5), in a calendar file and in
+    /// a vdir to-do's file.
+    @Test func everyZoneAnExportNamesIsDefinedInIt() throws {
+        let cli = try CommandRunner(now: "2026-11-25T10:00:00Z")
+        defer { cli.cleanUp() }
+        let file = cli.home.appendingPathComponent("zones.ics").path
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "X-WR-CALNAME:Zones", "BEGIN:VTIMEZONE", "TZID:Custom Berlin",
+            "X-LIC-LOCATION:Europe/Berlin", "BEGIN:STANDARD", "DTSTART:19701025T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
+            "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD", "BEGIN:DAYLIGHT", "DTSTART:19700329T020000",
+            "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT", "END:VTIMEZONE",
+            "BEGIN:VTODO", "UID:tz-1", "SUMMARY:Dentist", "DTSTART;TZID=Custom Berlin:20261210T090000",
+            "DUE;TZID=Custom Berlin:20261210T100000", "END:VTODO",
+            "BEGIN:VTODO", "UID:tz-2", "SUMMARY:Call", "DUE;TZID=America/New_York:20261211T100000", "END:VTODO",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try cli.ok("import", file).hasPrefix("Imported 2 new"))
+        let exported = try cli.ok("export", "--ics")
+        #expect(exported.contains("DTSTART;TZID=Europe/Berlin:20261210T090000"), "\(exported)")
+        #expect(!exported.contains("Custom Berlin"))
+        let calendars = try ICalParser.parse(Array(exported.utf8))
+        #expect(try Self.undefinedZones(calendars).isEmpty)
+        #expect(calendars.flatMap(\.components).filter { $0.name == "VTIMEZONE" }.compactMap { $0.property("TZID")?.value }
+            == ["America/New_York", "Europe/Berlin"])
+        let vdir = cli.home.appendingPathComponent("vdir")
+        try cli.ok("export", "--vdir", vdir.path)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") }
+        #expect(files.count == 2)
+        for name in files {
+            let calendars = try ICalParser.parse(Array(Data(contentsOf: vdir.appendingPathComponent(name))))
+            #expect(try Self.undefinedZones(calendars).isEmpty, "\(name)")
+            #expect(calendars.flatMap(\.components).filter { $0.name == "VTIMEZONE" }.count == 1, "\(name)")
+        }
+        // Read back, the same moments: nothing changes.
+        #expect(try cli.ok("import", file).hasPrefix("Imported 0 new, 0 updated, 2 unchanged"))
+    }
+
+    /// The TZIDs calendars' values name that no VTIMEZONE of the same
+    /// calendar defines.
+    static func undefinedZones(_ calendars: [ICalComponent]) throws -> Set<String> {
+        var undefined = Set<String>()
+        for calendar in calendars {
+            let defined = Set(calendar.components.filter { $0.name == "VTIMEZONE" }.compactMap { $0.property("TZID")?.value })
+            func named(_ component: ICalComponent) -> [String] {
+                component.properties.compactMap { $0.parameter("TZID") } + component.components.flatMap(named)
+            }
+            undefined.formUnion(calendar.components.filter { $0.name != "VTIMEZONE" }.flatMap(named).filter { !defined.contains($0) })
+        }
+        return undefined
     }
 
     /// What an import keeps travels with the reminder: another device of
@@ -304,6 +359,27 @@ struct ICalendarInteropTests {
         #expect(Set(trip["categories"] as? [String] ?? []) == ["travel", "Été"] || (trip["categories"] as? [String])?.count == 2)
         #expect(todos.contains { ($0["related_to"] as? [String])?.isEmpty == false })
         #expect(todos.contains { ($0["rrule"] as? String)?.contains("FREQ=DAILY") == true })
+    }
+
+    /// python icalendar finds every zone our export names defined, and the
+    /// definitions, read by it, give the IANA database's offset at every
+    /// hour they cover.
+    @Test func pythonIcalendarFindsEveryZoneDefined() throws {
+        let cli = try CommandRunner(now: "2026-11-25T10:00:00Z")
+        defer { cli.cleanUp() }
+        for name in ["thunderbird.ics", "todoman.ics", "apple-reminders.ics"] {
+            #expect(try cli.run("import", ICalendarEndToEndTests.fixtures.appendingPathComponent(name).path).status == 0)
+        }
+        let file = cli.home.appendingPathComponent("all.ics").path
+        #expect(try cli.run("export", "--ics", "--output", file).status == 0)
+        let report = try #require(try json(InteropClients.run(["icalendar-zones", file])) as? [String: Any])
+        #expect((report["missing"] as? [String]) == [], "\(report)")
+        let zones = try #require(report["zones"] as? [[String: Any]])
+        #expect(Set(zones.compactMap { $0["tzid"] as? String }) == ["Europe/Berlin", "America/New_York"], "\(zones)")
+        for zone in zones {
+            #expect((zone["checked"] as? Int ?? 0) > 80_000, "\(zone)")
+            #expect(zone["mismatches"] as? Int == 0, "\(zone)")
+        }
     }
 }
 

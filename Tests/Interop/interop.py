@@ -11,6 +11,7 @@ one line to stderr and exits 1.
   todoman-done  --vdir-root ROOT --uid UID
   caldav-roundtrip --from DIR_A --to DIR_B --workdir W
   icalendar-parse FILE
+  icalendar-zones FILE
   vdir-todos ROOT
 
 Time zone: todoman runs with TZ=UTC, so the wall clock it reports is UTC
@@ -554,6 +555,42 @@ def cmd_icalendar_parse(args: argparse.Namespace) -> Any:
     return {"calendars": len(cals), "todos": todos}
 
 
+def cmd_icalendar_zones(args: argparse.Namespace) -> Any:
+    """Each calendar's TZIDs without a VTIMEZONE (icalendar's own check),
+    and each VTIMEZONE read by icalendar into a tzinfo and compared, hour by
+    hour from its first onset through a year past its last, with the zone
+    of that name in the IANA database (zoneinfo)."""
+    import zoneinfo
+    cals = read_calendars(Path(args.file))
+    missing: list[str] = []
+    zones = []
+    for cal in cals:
+        missing += sorted(cal.get_missing_tzids())
+        for vtz in cal.walk("VTIMEZONE"):
+            tzid = str(vtz["TZID"])
+            reference = zoneinfo.ZoneInfo(tzid.split("/", 3)[-1] if tzid.startswith("/") else tzid)
+            mine = vtz.to_tz()
+            onsets = []
+            for obs in vtz.subcomponents:
+                onsets.append(obs.decoded("DTSTART"))
+                for rdate in as_list(obs.get("RDATE")):
+                    onsets += [p.dt for p in rdate.dts]
+            start = min(onsets).replace(tzinfo=dt.timezone.utc)
+            end = max(onsets).replace(tzinfo=dt.timezone.utc) + dt.timedelta(days=365)
+            checked = mismatches = 0
+            moment = start + dt.timedelta(days=1)
+            first_mismatch = None
+            while moment < end:
+                checked += 1
+                if moment.astimezone(mine).utcoffset() != moment.astimezone(reference).utcoffset():
+                    mismatches += 1
+                    first_mismatch = first_mismatch or moment.isoformat()
+                moment += dt.timedelta(hours=1)
+            zones.append({"tzid": tzid, "checked": checked, "mismatches": mismatches,
+                          "first_mismatch": first_mismatch})
+    return {"missing": missing, "zones": zones}
+
+
 def cmd_vdir_todos(args: argparse.Namespace) -> Any:
     root = Path(args.root)
     if not root.is_dir():
@@ -609,6 +646,10 @@ def main(argv: list[str]) -> int:
     p = sub.add_parser("icalendar-parse")
     p.add_argument("file")
     p.set_defaults(func=cmd_icalendar_parse)
+
+    p = sub.add_parser("icalendar-zones")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_icalendar_zones)
 
     p = sub.add_parser("vdir-todos")
     p.add_argument("root")

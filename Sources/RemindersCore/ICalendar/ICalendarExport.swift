@@ -27,7 +27,7 @@ public enum ICalendarExport {
             for item in content.reminders[list.id] ?? [] {
                 calendar.components += content.todo(item, mapping: mapping, now: now)
             }
-            return calendar
+            return ICalendarZoneDefinitions.adding(to: calendar)
         }
     }
 
@@ -162,6 +162,7 @@ public enum ICalendarExport {
                         ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", productID),
                     ])
                     calendar.components = content.todo(item, mapping: mapping, now: now)
+                    calendar = ICalendarZoneDefinitions.adding(to: calendar)
                     var bytes: [UInt8] = []
                     ICalWriter.write(calendar, into: &bytes)
                     written.insert(path)

@@ -85,7 +85,18 @@ struct TimeZones {
         return nil
     }
 
-    private static func known(_ name: String) -> TimeZone? {
+    /// A TZID that names an X-LIC-LOCATION of the file rather than a zone
+    /// Foundation knows ("Custom Berlin"), as that location: the name a
+    /// to-do keeps it by, since export defines zones by Foundation's names
+    /// (`ICalendarZoneDefinitions`); nil for any other TZID.
+    func location(naming tzid: String) -> String? {
+        guard Self.known(tzid) == nil, let location = locations[tzid], Self.known(location) != nil else { return nil }
+        return location
+    }
+
+    /// A zone Foundation knows by `name`, or by its end behind a
+    /// publisher's prefix.
+    static func known(_ name: String) -> TimeZone? {
         var parts = name.split(separator: "/", omittingEmptySubsequences: true)
         while !parts.isEmpty {
             let candidate = parts.joined(separator: "/")

@@ -179,6 +179,7 @@ extension TodoMapping {
             kept.components.append(component.content)
         }
         kept.components += overrides.map(\.content)
+        kept.renameTimeZones(zones.location(naming:))
         if let position = fields[.position]?.first, Int(position.value.trimmingWhitespace()) == nil {
             throw ICalError(line: position.line, "X-APPLE-SORT-ORDER '\(ICalParser.clip(position.value))' is not a whole number")
         }
@@ -359,6 +360,18 @@ extension TodoMapping {
 }
 
 extension ICalComponent {
+    /// Its properties' TZID parameters, and its components', renamed where
+    /// `rename` gives a name.
+    mutating func renameTimeZones(_ rename: (String) -> String?) {
+        for index in properties.indices {
+            for parameter in properties[index].parameters.indices where properties[index].parameters[parameter].name == "TZID" {
+                let values = properties[index].parameters[parameter].values
+                properties[index].parameters[parameter].values = values.map { rename($0) ?? $0 }
+            }
+        }
+        for index in components.indices { components[index].renameTimeZones(rename) }
+    }
+
     /// The component without source lines, for comparing content.
     var content: ICalComponent {
         ICalComponent(name, properties: properties.map(\.content), components: components.map(\.content))
