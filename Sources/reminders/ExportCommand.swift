@@ -140,15 +140,18 @@ struct ImportCommand: ParsableCommand {
         }
         let unfollowed = summary.unfollowedRules
         if !unfollowed.isEmpty {
-            // Named, the first three: the user has to know which ones will not come round again.
-            let names = unfollowed.prefix(3).map { "“\(TerminalText.clean($0))”" }.joined(separator: ", ")
-                + (unfollowed.count > 3 ? " and \(unfollowed.count - 3) more" : "")
             text += "; \(unfollowed.count == 1 ? "1 to-do repeats" : "\(unfollowed.count) to-dos repeat") by a rule "
-                + "this version cannot follow (\(names)): kept, and written back by export, but not repeating here"
+                + "this version cannot follow: kept, and written back by export, but not repeating here"
         }
         if summary.skippedComponents > 0 {
             text += "; skipped \(summary.skippedComponents) \(summary.skippedComponents == 1 ? "component that is" : "components that are") not a to-do"
         }
+        // Named, each with what is wrong with its rule, the first five: the
+        // user has to know which ones will not come round again, and why.
+        for rule in unfollowed.prefix(5) {
+            text += "\n  “\(TerminalText.clean(rule.title))”: \(TerminalText.clean(rule.problem))"
+        }
+        if unfollowed.count > 5 { text += "\n  and \(unfollowed.count - 5) more" }
         return text
     }
 }

@@ -40,10 +40,16 @@ public enum ICalendarImport {
         public var listsCreated: [String] = []
         public var listsUpdated: [String] = []
         public var skippedComponents = 0
-        /// The titles of to-dos whose repeat rule this version cannot
-        /// follow (kept as written, and exported so; they do not repeat
-        /// here), in the files' order.
-        public var unfollowedRules: [String] = []
+        /// The to-dos whose repeat rule this version cannot follow (kept
+        /// as written, and exported so; they do not repeat here), in the
+        /// files' order: each title, and what is wrong with its rule.
+        public var unfollowedRules: [UnfollowedRule] = []
+
+        /// A to-do whose repeat rule cannot be followed here, and why.
+        public struct UnfollowedRule: Equatable, Sendable {
+            public var title: String
+            public var problem: String
+        }
 
         public func count(_ kind: Kind) -> Int { changes.filter { $0.kind == kind }.count }
     }
@@ -100,7 +106,9 @@ public enum ICalendarImport {
         var seen: [String: (String, Int)] = [:]
         for collection in collections {
             summary.skippedComponents += collection.skipped
-            summary.unfollowedRules += collection.items.filter(\.todo.hasUnfollowedRule).map(\.todo.reminder.title)
+            summary.unfollowedRules += collection.items.compactMap { item in
+                item.todo.unfollowedRule.map { Summary.UnfollowedRule(title: item.todo.reminder.title, problem: $0) }
+            }
             for item in collection.items {
                 if let (file, line) = seen[item.todo.reminder.id] {
                     throw CoreError.invalidInput(

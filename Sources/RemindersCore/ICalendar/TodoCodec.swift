@@ -23,9 +23,9 @@ struct ImportedTodo {
     /// Where it starts in its file.
     var line: Int
     /// It gives a repeat rule (with a due date to repeat) that this
-    /// version cannot follow: the rule is kept and exported as written,
-    /// and the reminder does not repeat here.
-    var hasUnfollowedRule = false
+    /// version cannot follow: why (the first rule's problem). The rule is
+    /// kept and exported as written, and the reminder does not repeat here.
+    var unfollowedRule: String?
     /// It is this app's own export (from any device) with nothing in it
     /// changed since but its times (`TodoMapping.exportedMarker`).
     var isUneditedExport = false
@@ -136,7 +136,7 @@ extension TodoMapping {
         }
         let rules = fields[.rule] ?? []
         var rule = rules.lazy.compactMap { self.rule($0) }.first
-        let unfollowed = !rules.isEmpty && rule == nil && due != nil
+        let unfollowed = rule == nil && due != nil ? rules.first.map(ruleProblem) : nil
         // A rule repeats a due date; without one it is kept, not followed.
         if due == nil { rule = nil }
         let parentLink = fields[.parent]?.first
@@ -186,7 +186,7 @@ extension TodoMapping {
         return ImportedTodo(
             uid: uid, reminder: reminder, tags: tags, parentUID: parentLink?.text, repeatOfUID: item.repeatOfUID,
             position: try value(.position).flatMap { Int($0) }, kept: kept, version: version,
-            givesCompletedAt: givesCompletedAt, line: todo.line, hasUnfollowedRule: unfollowed,
+            givesCompletedAt: givesCompletedAt, line: todo.line, unfollowedRule: unfollowed,
             isUneditedExport: exportedState.map { $0 == Self.exportedHash(todo, siblings: overrides) } ?? false)
     }
 

@@ -183,9 +183,25 @@ struct TodoMapping {
     /// An RRULE the app can follow, as its canonical text; nil for a rule
     /// it cannot (kept as it was written, and exported so).
     func rule(_ property: ICalProperty) -> String? {
+        try? RepeatRule(rrule: Self.ruleText(property)).rrule
+    }
+
+    /// Why an RRULE is one the app cannot follow ("FREQ=SOMETIMES is not a
+    /// frequency…", "BYSETPOS is not supported…").
+    func ruleProblem(_ property: ICalProperty) -> String {
+        do throws(RepeatRuleError) {
+            _ = try RepeatRule(rrule: Self.ruleText(property))
+            return "it reads, yet not as a repeat"
+        } catch {
+            return error.message
+        }
+    }
+
+    /// An RRULE's value, with "after completion" from its parameter.
+    private static func ruleText(_ property: ICalProperty) -> String {
         var text = property.value
-        if property.parameter(Self.fromCompletionParameter)?.uppercased() == "COMPLETION" { text += ";FROM=COMPLETION" }
-        return try? RepeatRule(rrule: text).rrule
+        if property.parameter(fromCompletionParameter)?.uppercased() == "COMPLETION" { text += ";FROM=COMPLETION" }
+        return text
     }
 
     /// RELATED-TO names a parent when its RELTYPE is PARENT or absent.
