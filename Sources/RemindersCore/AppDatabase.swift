@@ -156,6 +156,10 @@ public enum AppDatabase {
     /// empty file.
     @discardableResult
     static func checkHeader(path: String) throws -> Int {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CoreError.database("database \(path) is a directory; --db takes the path of a file (such as \(path)/reminders.sqlite)")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CoreError.database("cannot read database \(path): permission denied")
         }
@@ -176,14 +180,25 @@ public enum AppDatabase {
     /// refuse must be left exactly as it was.
     static func checkVersion(path: String) throws {
         let superseded: Bool
+        let foreign: [String]
         do {
             let queue = try readOnlyQueue(path: path)
-            superseded = try queue.read { db in
-                try Schema.migrator.hasBeenSuperseded(db)
+            (superseded, foreign) = try queue.read { db in
+                // Tables and no record of migrations: another program's
+                // database, which a migration would write ours into.
+                let tables = try String.fetchAll(db, sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                    """)
+                return (try Schema.migrator.hasBeenSuperseded(db), tables.contains("grdb_migrations") ? [] : tables)
             }
             try queue.close()
         } catch {
             throw CoreError.database(damaged(path: path, error))
+        }
+        if !foreign.isEmpty {
+            let names = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
+            throw CoreError.database("database \(path) is not a reminders database (it holds another program's tables: \(names)); "
+                                     + "it was left untouched: point --db at a file of its own")
         }
         if superseded {
             throw CoreError.database("database \(path) was written by a newer version of reminders; upgrade reminders to open it")

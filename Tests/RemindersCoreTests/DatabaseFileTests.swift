@@ -32,6 +32,39 @@ struct DatabaseFileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
     }
 
+    /// Another program's SQLite database (tables, and no record of our
+    /// migrations) is refused, for writing and for reading, and its file
+    /// left byte for byte as it was; an empty file becomes ours.
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("other.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE foo (x); INSERT INTO foo VALUES (1); CREATE TABLE bar (y)")
+            }
+            try queue.close()
+        }
+        let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+        #expect(error?.exitCode == 1)
+        #expect(error?.description.contains("is not a reminders database (it holds another program's tables: bar, foo)") == true,
+                "\(String(describing: error))")
+        expectErrorKind(.database("")) { _ = try AppDatabase.openReadOnly(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["other.sqlite"])
+
+        let empty = folder.url.appendingPathComponent("empty.sqlite").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        try AppDatabase.open(path: empty).close()
+    }
+
+    @Test func aFolderGivenAsTheDatabaseIsNamedSo() throws {
+        let folder = TemporaryDirectory()
+        let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: folder.url.path) }
+        #expect(error?.description.contains("is a directory; --db takes the path of a file") == true, "\(String(describing: error))")
+    }
+
     @Test func aDamagedDatabaseIsRefusedAndLeftAlone() throws {
         let folder = TemporaryDirectory()
         let path = folder.url.appendingPathComponent("damaged.sqlite").path
