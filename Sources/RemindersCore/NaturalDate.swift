@@ -20,7 +20,8 @@ import Foundation
 /// - `14/3` is day/month or month/day as the user's locale writes dates;
 /// - an hour alone after `at` (`at 3`) is read in waking hours: 1 to 6 in
 ///   the afternoon, 7 to 11 in the morning (`at 7pm`, `at 19` for the
-///   evening); after `tonight`, in the evening;
+///   evening); after `tonight`, in the evening; so is an hour of one digit
+///   with minutes (`3:30` is 15:30, `03:30` and `3:30am` the morning's);
 /// - `tonight` is today at 20:00, `eod` and `end of day` today at 17:00,
 ///   `this weekend` the coming Saturday (today on a weekend day),
 ///   `next weekend` the one after, `end of week` the coming Friday (today
@@ -278,7 +279,11 @@ public struct NaturalDate: Sendable {
     /// number, `14th`, `3d`); an error when it is, but a wrong one.
     /// `dotted`: `9.30` is a time too (typed as a date or a time; at the
     /// end of a title it is more often a price).
-    private func readTime(_ words: [String], _ raw: [String], at index: Int, dotted: Bool = false) throws(NaturalDateError)
+    /// `wakingHours`: an hour of one digit from 1 to 6 with minutes and no
+    /// am or pm (`3:30`) is the afternoon's, as `at 3` is (not in an ISO
+    /// date's time, which is a 24-hour clock).
+    private func readTime(_ words: [String], _ raw: [String], at index: Int, dotted: Bool = false,
+                          wakingHours: Bool = true) throws(NaturalDateError)
         -> ((hour: Int, minute: Int), Int)? {
         let word = words[index]
         switch word {
@@ -312,6 +317,7 @@ public struct NaturalDate: Sendable {
             hour = hour % 12 + (meridiem == .pm ? 12 : 0)
         } else {
             guard (0...23).contains(hour) else { throw failure(phrase, .hourOutOfRange(phrase, twelveHour: false)) }
+            if wakingHours, parts[0].count == 1, (1...6).contains(hour) { hour += 12 }
         }
         guard (0...59).contains(minute) else { throw failure(phrase, .minuteOutOfRange(phrase)) }
         return ((hour, minute), used)
@@ -497,7 +503,7 @@ public struct NaturalDate: Sendable {
         let date = try self.date(year: year, month: month, day: day, phrase: String(pieces[0]))
         guard pieces.count == 2 else { return .day(date) }
         let clock = String(pieces[1])
-        guard clock.contains(":"), let (time, _) = try readTime([clock], [clock], at: 0) else {
+        guard clock.contains(":"), let (time, _) = try readTime([clock], [clock], at: 0, wakingHours: false) else {
             throw failure(word, .notATime(clock))
         }
         return .moment(date.at(time))

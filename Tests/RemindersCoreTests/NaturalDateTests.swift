@@ -105,6 +105,15 @@ struct NaturalDateTests {
         ("fri at 12", "2026-11-27T12:00"),
         ("fri at 19", "2026-11-27T19:00"),
         ("at 3", "2026-11-25T15:00"),
+        // So is an hour of one digit with minutes; two digits, am or an ISO time are the clock's.
+        ("at 3:30", "2026-11-25T15:30"),
+        ("fri 6:45", "2026-11-27T18:45"),
+        ("fri 7:15", "2026-11-27T07:15"),
+        ("fri 03:30", "2026-11-27T03:30"),
+        ("fri 3:30am", "2026-11-27T03:30"),
+        ("fri 0:30", "2026-11-27T00:30"),
+        ("tomorrow 3.30", "2026-11-26T15:30"),
+        ("2026-11-27T3:30", "2026-11-27T03:30"),
         // Typed as a date, an hour alone after the day, and a dotted time.
         ("tomorrow 9", "2026-11-26T09:00"),
         ("tomorrow 3", "2026-11-26T15:00"),
@@ -298,6 +307,8 @@ struct NaturalDateTests {
         // An hour alone in waking hours, as after "at"; an hour with an "h".
         #expect(try dates.time("9") == (9, 0))
         #expect(try dates.time("3") == (15, 0))
+        #expect(try dates.time("3:30") == (15, 30))
+        #expect(try dates.time("03:30") == (3, 30))
         #expect(try dates.time("21h") == (21, 0))
         #expect(try dates.time("9h30") == (9, 30))
         #expect(try dates.time("9.30") == (9, 30))
