@@ -66,9 +66,15 @@ struct EffectiveSettings {
             : nil
         user = named ?? Setting(signedIn ?? "me", from: .standard)
 
+        // A database given by path, with no device named, is a device of
+        // its own name (`--db desktop.sqlite` is "desktop"): two databases
+        // that both said "default" would each take the other's saves for
+        // its own (the merge's ancestor, the conflict log's sides).
+        let givenDatabase = option(common.db, "--db") ?? variable("REMINDERS_DB")
+        let fileName = givenDatabase.map { URL(fileURLWithPath: $0.value).deletingPathExtension().lastPathComponent }
         device = .pick(option: option(common.device, "--device"), environment: variable("REMINDERS_DEVICE"),
-                       file: nil, standard: Setting("default", from: .standard))
-        database = .pick(option: option(common.db, "--db"), environment: variable("REMINDERS_DB"), file: nil,
+                       file: nil, standard: Setting(fileName.flatMap { $0.isEmpty ? nil : $0 } ?? "default", from: .standard))
+        database = .pick(option: givenDatabase, environment: nil, file: nil,
                          standard: Setting("\(dataDirectory)/devices/\(user.value)-\(device.value).sqlite", from: .standard))
 
         defaultList = .pick(option: option(list, "--list"), environment: variable("REMINDERS_DEFAULT_LIST"),

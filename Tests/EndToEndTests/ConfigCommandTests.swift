@@ -72,6 +72,36 @@ struct ConfigCommandTests {
         #expect(option.stdout.contains("option --user"))
     }
 
+    /// A database given by path with no device named is a device of the
+    /// file's name, so that two databases on one server are two devices;
+    /// a device named wins.
+    @Test func aDatabaseGivenByPathIsADeviceOfItsName() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        func device(_ arguments: [String], environment: [String: String] = [:]) throws -> String? {
+            let text = try cli.run(["config"] + arguments, environment: environment).stdout
+            return text.split(separator: "\n").first { $0.hasPrefix("device ") }?
+                .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+        }
+        let desk = cli.home.appendingPathComponent("desk.sqlite").path
+        #expect(try device([]) == "default")
+        #expect(try device(["--db", desk]) == "desk")
+        #expect(try device([], environment: ["REMINDERS_DB": desk]) == "desk")
+        #expect(try device(["--db", desk, "--device", "laptop"]) == "laptop")
+        // Two devices: an edit on each, the later one wins, and the
+        // conflict names each side's device.
+        try cli.ok("list", "add", "Inbox")
+        try cli.ok("add", "Milk", "--list", "Inbox")
+        try cli.ok("sync")
+        try cli.ok("sync", "--db", desk)
+        try cli.ok("edit", "Milk", "--notes", "here")
+        try cli.ok("edit", "Milk", "--notes", "there", "--db", desk)
+        try cli.ok("sync", "--db", desk)
+        try cli.ok("sync")
+        let conflicts = try cli.ok("conflicts")
+        #expect(conflicts.contains(#"here "here" (default), there "there" (desk); remote won"#), "\(conflicts)")
+    }
+
     @Test func configJSONHasTheSameFacts() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }
