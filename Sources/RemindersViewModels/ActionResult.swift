@@ -211,7 +211,8 @@ public enum UndoAction: Equatable, Sendable {
     /// would stay "completing" until the app ends). Never throws: a failure
     /// is the result's error. The result's `undo` takes this one back (a
     /// redo).
-    public func perform(in environment: AppEnvironment) -> ActionResult {
+    /// `redoing`: it does again what an undo took back (its toast says so).
+    public func perform(in environment: AppEnvironment, redoing: Bool = false) -> ActionResult {
         do {
             switch self {
             case .uncomplete(let id), .complete(let id), .deleteReminder(let id): environment.completions.cancelled(id)
@@ -222,7 +223,7 @@ public enum UndoAction: Equatable, Sendable {
             let subject = subject(in: environment.store)
             let inverse = try apply(to: environment.store)
             for id in restoredCompletingIDs { environment.completions.scheduled(id) }
-            return ActionResult(message: doneMessage(subject: subject), undo: inverse)
+            return ActionResult(message: doneMessage(subject: subject, redoing: redoing), undo: inverse)
         } catch CoreError.notFound(let what) {
             // The reminder it changes deleted since, here (with its list)
             // or on another device; else what was not found says itself.
@@ -300,7 +301,7 @@ public enum UndoAction: Equatable, Sendable {
     /// The toast's line after undoing, naming what it was about (`subject`,
     /// from `subject(in:)`) where that is one reminder or list; without a
     /// subject, in words that need none.
-    public func doneMessage(subject: String? = nil) -> String {
+    public func doneMessage(subject: String? = nil, redoing: Bool = false) -> String {
         let name = subject.map { "“\($0)”" }
         func named(_ with: (String) -> String, _ without: String) -> String { name.map(with) ?? without }
         switch self {
@@ -321,6 +322,7 @@ public enum UndoAction: Equatable, Sendable {
             let level = priority == .none ? "none" : priority.name
             return named({ "\($0): priority \(level) again" }, "Priority: \(level) again")
         case .restoreFields(_, let fields, _):
+            if redoing { return (fields.title ?? subject).map { "Edited “\($0)” again" } ?? "Edited the reminder again" }
             return (fields.title ?? subject).map { "Put back “\($0)” as it was" } ?? "Put back the reminder as it was"
         case .deleteReminder: return named({ "Deleted \($0) again" }, "Deleted again")
         case .deleteReminders(let ids):

@@ -153,8 +153,11 @@ import RemindersViewModels
         world.press(.character("u"))
         #expect(try world.reminder(titled: "Demo the sync") == nil)
         #expect(try world.reminder(titled: "Prepare sprint demo")?.reminder.notes == "Show sync between two terminals")
+        #expect(world.app.toast?.message == "Put back “Prepare sprint demo” as it was · ^R redo")
+        // The redo's toast says the edit was made again, not put back.
         world.press(.control("r"))
         #expect(try world.reminder(titled: "Demo the sync") != nil)
+        #expect(world.app.toast?.message == "Edited “Demo the sync” again")
     }
 
     @Test func undoStillWorksAfterLeavingTheScreen() throws {

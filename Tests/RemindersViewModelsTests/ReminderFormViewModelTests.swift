@@ -285,7 +285,7 @@ import Testing
         #expect(series.repeatRule == "FREQ=WEEKLY;BYDAY=MO")
         #expect(series.occurrence?.description == "2026-03-02T08:00")
         #expect(Repeats.nextOccurrences(series, count: 1).map(\.description) == ["2026-03-09T08:00"])
-        #expect(redo.perform(in: world.environment).message == "Put back “Bins” as it was")
+        #expect(redo.perform(in: world.environment, redoing: true).message == "Edited “Bins” again")
         series = try #require(try world.row(id)?.reminder)
         #expect(UndoAction.setFlag(id: id, true).perform(in: world.environment).message == "Flagged “Bins”")
         #expect(UndoAction.setPriority(id: id, .high).perform(in: world.environment).message == "“Bins”: priority high again")

@@ -196,16 +196,17 @@ final class AppController {
             showError("Could not \(verb): \(error)")
             return
         }
-        if let inverse = result.undo { target.append(UndoEntry(action: inverse, perform: storeUndo())) }
+        // What an undo files takes back the undo: a redo.
+        if let inverse = result.undo { target.append(UndoEntry(action: inverse, perform: storeUndo(redoing: verb == "undo"))) }
         if let id = entry.action.revealedReminderID { top?.reveal(reminderID: id) }
         showMessage((result.message ?? "Done") + suffix)
     }
 
     /// Undo for an action whose view model may be gone by the time the user
     /// presses `u`: goes through the store directly.
-    func storeUndo() -> (UndoAction) -> ActionResult {
+    func storeUndo(redoing: Bool = false) -> (UndoAction) -> ActionResult {
         let environment = self.environment
-        return { action in action.perform(in: environment) }
+        return { action in action.perform(in: environment, redoing: redoing) }
     }
 
     // MARK: Time
