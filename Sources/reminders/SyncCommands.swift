@@ -123,6 +123,15 @@ struct StatusCommand: ParsableCommand {
             return
         }
         print("\(output.user)@\(output.device) · server \(TerminalText.clean(output.server))")
+        // A directory is looked at (no request): a mistyped --server shows here.
+        var isDirectory: ObjCBool = false
+        if !Credentials.isURL(output.server), !FileManager.default.fileExists(atPath: output.server, isDirectory: &isDirectory) {
+            print(status.hasReachedServer
+                  ? "The server directory does not exist: 'reminders sync' refuses it (is --server mistyped?)."
+                  : "The server directory does not exist yet: the first 'reminders sync' makes it.")
+        } else if !Credentials.isURL(output.server), !isDirectory.boolValue {
+            print("The server is a file, not a directory: 'reminders sync' refuses it.")
+        }
         // The device's switch, not the server's health: status reads only
         // this device's database, and says so.
         print(status.isOffline ? "Offline: edits wait until 'reminders sync --online'."

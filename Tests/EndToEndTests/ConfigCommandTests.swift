@@ -100,6 +100,13 @@ struct ConfigCommandTests {
         try cli.ok("sync")
         let conflicts = try cli.ok("conflicts")
         #expect(conflicts.contains(#"here "here" (default), there "there" (desk); remote won"#), "\(conflicts)")
+
+        // status says when the server directory is not there (a mistyped --server).
+        let elsewhere = cli.home.appendingPathComponent("no-such-server").path
+        let missing = try cli.ok("status", "--server", elsewhere)
+        #expect(missing.contains("The server directory does not exist: 'reminders sync' refuses it (is --server mistyped?)"),
+                "\(missing)")
+        #expect(!(try cli.ok("status")).contains("does not exist"))
     }
 
     @Test func configJSONHasTheSameFacts() throws {
