@@ -187,28 +187,33 @@ struct ICalendarEndToEndTests {
             "BEGIN:VTODO", "UID:tz-1", "SUMMARY:Dentist", "DTSTART;TZID=Custom Berlin:20261210T090000",
             "DUE;TZID=Custom Berlin:20261210T100000", "END:VTODO",
             "BEGIN:VTODO", "UID:tz-2", "SUMMARY:Call", "DUE;TZID=America/New_York:20261211T100000", "END:VTODO",
+            // As Outlook writes a zone: by its Windows name.
+            "BEGIN:VTODO", "UID:tz-3", "SUMMARY:Standup", "DTSTART;TZID=Tokyo Standard Time:20261212T080000",
+            "DUE;TZID=Tokyo Standard Time:20261212T090000", "END:VTODO",
             "END:VCALENDAR", "",
         ].joined(separator: "\r\n")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        #expect(try cli.ok("import", file).hasPrefix("Imported 2 new"))
+        #expect(try cli.ok("import", file).hasPrefix("Imported 3 new"))
+        let dump = try cli.ok("export", "--json")
+        #expect(dump.contains(#""dueDate" : "2026-12-12T00:00""#), "\(dump)")
         let exported = try cli.ok("export", "--ics")
         #expect(exported.contains("DTSTART;TZID=Europe/Berlin:20261210T090000"), "\(exported)")
         #expect(!exported.contains("Custom Berlin"))
         let calendars = try ICalParser.parse(Array(exported.utf8))
         #expect(try Self.undefinedZones(calendars).isEmpty)
         #expect(calendars.flatMap(\.components).filter { $0.name == "VTIMEZONE" }.compactMap { $0.property("TZID")?.value }
-            == ["America/New_York", "Europe/Berlin"])
+            == ["America/New_York", "Europe/Berlin", "Tokyo Standard Time"])
         let vdir = cli.home.appendingPathComponent("vdir")
         try cli.ok("export", "--vdir", vdir.path)
         let files = try FileManager.default.subpathsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") }
-        #expect(files.count == 2)
+        #expect(files.count == 3)
         for name in files {
             let calendars = try ICalParser.parse(Array(Data(contentsOf: vdir.appendingPathComponent(name))))
             #expect(try Self.undefinedZones(calendars).isEmpty, "\(name)")
             #expect(calendars.flatMap(\.components).filter { $0.name == "VTIMEZONE" }.count == 1, "\(name)")
         }
         // Read back, the same moments: nothing changes.
-        #expect(try cli.ok("import", file).hasPrefix("Imported 0 new, 0 updated, 2 unchanged"))
+        #expect(try cli.ok("import", file).hasPrefix("Imported 0 new, 0 updated, 3 unchanged"))
     }
 
     /// The TZIDs calendars' values name that no VTIMEZONE of the same

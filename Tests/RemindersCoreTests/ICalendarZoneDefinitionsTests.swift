@@ -118,6 +118,21 @@ struct ICalendarZoneDefinitionsTests {
         #expect(ICalendarZoneDefinitions.adding(to: plain) == plain)
     }
 
+    /// Every Windows zone name reads as a zone Foundation knows, with the
+    /// offsets its name says where the name says one.
+    @Test func everyWindowsZoneNameIsAZoneHere() throws {
+        for (name, identifier) in WindowsZoneNames.table {
+            let zone = try #require(TimeZones.known(name), "\(name) → \(identifier)")
+            #expect(TimeZone(identifier: identifier) == zone, "\(name)")
+        }
+        let winter = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
+        #expect(TimeZones.known("Eastern Standard Time")?.secondsFromGMT(for: winter) == -5 * 3600)
+        #expect(TimeZones.known("W. Europe Standard Time")?.secondsFromGMT(for: winter) == 3600)
+        #expect(TimeZones.known("India Standard Time")?.secondsFromGMT(for: winter) == 19_800)
+        #expect(TimeZones.known("UTC+12")?.secondsFromGMT(for: winter) == 12 * 3600)
+        #expect(TimeZones.known("Nowhere Standard Time") == nil)
+    }
+
     @Test(arguments: [(3600, "+0100"), (-18_000, "-0500"), (20_700, "+0545"), (-12_600, "-0330"), (3208, "+005328"), (0, "+0000")])
     func anOffsetIsWrittenAsUTCOffset(seconds: Int, text: String) {
         #expect(ICalendarZoneDefinitions.offsetText(seconds) == text)

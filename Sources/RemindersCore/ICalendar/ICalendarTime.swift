@@ -65,8 +65,9 @@ enum ICalendarTime {
 
 /// The time zones a file's TZID parameters name: an Olson name Foundation
 /// knows ("Europe/Berlin"), one behind a publisher's prefix
-/// ("/mozilla.org/20050126_1/Europe/Berlin"), or the X-LIC-LOCATION its
-/// VTIMEZONE gives.
+/// ("/mozilla.org/20050126_1/Europe/Berlin"), a Windows zone name as
+/// Outlook writes them ("W. Europe Standard Time", `WindowsZoneNames`), or
+/// the X-LIC-LOCATION its VTIMEZONE gives.
 struct TimeZones {
     /// X-LIC-LOCATION by TZID, from the file's VTIMEZONEs.
     var locations: [String: String] = [:]
@@ -95,8 +96,9 @@ struct TimeZones {
     }
 
     /// A zone Foundation knows by `name`, or by its end behind a
-    /// publisher's prefix.
+    /// publisher's prefix, or a Windows zone name's.
     static func known(_ name: String) -> TimeZone? {
+        if let windows = WindowsZoneNames.zone(name) { return TimeZone(identifier: windows) }
         var parts = name.split(separator: "/", omittingEmptySubsequences: true)
         while !parts.isEmpty {
             let candidate = parts.joined(separator: "/")
