@@ -56,6 +56,17 @@ import Testing
         world.press(.character("X"))
         #expect(world.text.contains("Stop sharing “\(list.title)” with everyone?"))
         world.press(.character("n"))
+
+        // So does removing one person: an accepted one loses the list.
+        world.press(.character("g"), .character("d"))
+        #expect(world.text.contains("Remove bob from “\(list.title)”?"), "\(world.text)")
+        #expect(world.text.contains("They lose their copy of the list"))
+        world.press(.character("n"))
+        #expect(!world.text.contains("Remove bob"))
+        #expect(world.text.split(separator: "\n").contains { $0.contains("bob") && $0.contains("accepted") })
+        world.press(.character("j"), .character("d"))
+        #expect(world.text.contains("Withdraw the invitation of carol to “\(list.title)”?"), "\(world.text)")
+        world.press(.character("n"))
     }
 
     @Test func homeShowsInvitationsOnlyWhenThereAreAny() throws {

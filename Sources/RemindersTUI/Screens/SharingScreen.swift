@@ -57,8 +57,18 @@ final class SharingScreen: ViewModelScreen {
             guard let person = selected else { return true }
             viewModel.setPermission(person.userName, person.permission == .readOnly ? .readWrite : .readOnly)
         case .removeParticipant:
+            // Asks first, as stopping sharing does: there is no undo, and
+            // one who accepted loses the list and what they had not synced.
             guard let person = selected else { return true }
-            viewModel.remove(person.userName)
+            let viewModel = self.viewModel
+            let accepted = person.status == .accepted
+            app.present(ConfirmOverlay(
+                title: "Remove \(person.userName)",
+                question: accepted ? "Remove \(person.userName) from “\(state.listTitle)”?"
+                                   : "Withdraw the invitation of \(person.userName) to “\(state.listTitle)”?",
+                detail: accepted ? "They lose their copy of the list, and edits they have not synced." : nil,
+                confirmLabel: accepted ? "Remove" : "Withdraw"
+            ) { _ in viewModel.remove(person.userName) })
         case .leaveShare:
             guard !state.isOwner else {
                 let stop = app.keyMap.key(for: .stopSharing, in: contexts) ?? "X"
