@@ -12,6 +12,13 @@ import Glibc
 /// contract (2 bad usage, unknown or ambiguous names; 3 read-only; 1 runtime).
 enum CLI {
     static func main(_ arguments: [String]) async -> Never {
+        // `help ad`: ArgumentParser prints the whole help for a command it
+        // does not know, and succeeds; a mistyped name is bad usage here.
+        if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-"),
+           !CommandSuggestion.allCommandNames.contains(arguments[1]) {
+            let suggestion = CommandSuggestion.question(for: arguments[1]).map { ": " + $0 } ?? ""
+            fail("'\(TerminalText.clean(arguments[1]))' is not a command\(suggestion)", hint: "see 'reminders --help'", code: 2)
+        }
         var command: ParsableCommand
         do {
             command = try RemindersCommand.parseAsRoot(arguments)

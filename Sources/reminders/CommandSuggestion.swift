@@ -14,6 +14,13 @@ enum CommandSuggestion {
         }
     }
 
+    /// Every subcommand's name and other names, hidden ones too.
+    static var allCommandNames: Set<String> {
+        Set(RemindersCommand.configuration.subcommands.flatMap { command -> [String] in
+            (command.configuration.commandName.map { [$0] } ?? []) + command.configuration.aliases
+        })
+    }
+
     /// The names closest to `word` (`NearestWords`).
     static func closest(to word: String, among names: [String] = commandNames) -> [String] {
         NearestWords.closest(to: word, among: names)

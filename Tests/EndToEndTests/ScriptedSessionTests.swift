@@ -116,6 +116,7 @@ struct ScriptedSessionTests {
             (["tui", "frobnicate"], 2, "unexpected argument 'frobnicate' (see 'reminders tui --help')"),
             (["serch", "milk"], 2, "'serch' is not a command: did you mean 'search'? (see 'reminders --help')"),
             (["lsit"], 2, "'lsit' is not a command: did you mean 'list'? (see 'reminders --help')"),
+            (["help", "ad"], 2, "'ad' is not a command: did you mean 'add'? (see 'reminders --help')"),
             (["comp", "Milk"], 2, "'comp' is not a command: did you mean 'complete'? (see 'reminders --help')"),
             (["conflict"], 2, "'conflict' is not a command: did you mean 'conflicts'? (see 'reminders --help')"),
             (["add", "Eggs", "--lst", "Groceries"], 2, "unknown option '--lst': did you mean '--list'? (see 'reminders add --help')"),
