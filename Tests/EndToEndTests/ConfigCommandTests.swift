@@ -107,6 +107,11 @@ struct ConfigCommandTests {
         #expect(missing.contains("The server directory does not exist: 'reminders sync' refuses it (is --server mistyped?)"),
                 "\(missing)")
         #expect(!(try cli.ok("status")).contains("does not exist"))
+        // A server given whose folder is not there either is not made, folders and all.
+        let deep = cli.home.appendingPathComponent("no-such-folder/deeper/server").path
+        let refused = try cli.run("sync", "--server", deep, "--db", cli.home.appendingPathComponent("fresh.sqlite").path)
+        #expect(refused.status == 4 && refused.stderr.contains("server directory \(deep) cannot be made: its folder"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("no-such-folder").path))
     }
 
     @Test func configJSONHasTheSameFacts() throws {
