@@ -47,14 +47,29 @@ public enum ServerAddress: Equatable, Sendable, CustomStringConvertible {
     /// become a new, empty server that the device fills with everything it
     /// holds, leaving its shares and the other devices behind.
     public func open(createIfMissing: Bool = true, knownLocation: String?) throws -> any ServerConnection {
-        if case .directory(let url) = self, createIfMissing, let knownLocation,
-           URL(fileURLWithPath: knownLocation).standardizedFileURL.path != url.standardizedFileURL.path,
-           !FileManager.default.fileExists(atPath: url.path) {
-            throw CloudError.serverUnavailable(
-                "there is no server directory \(url.path); this device syncs with the server at \(knownLocation). "
-                + "Point --server there, or make the directory first (mkdir -p) to move this device to a new server")
+        if createIfMissing, let refusal = refusal(knownLocation: knownLocation) {
+            throw CloudError.serverUnavailable(refusal)
         }
         return try open(createIfMissing: createIfMissing)
+    }
+
+    /// Why `open(knownLocation:)` refuses a server directory that does not
+    /// exist: one elsewhere than this device's server (see there), or one
+    /// whose folder does not exist either (`/nonexistent/deep/dir` is more
+    /// likely a mistyped path than a server to make, folders and all). Nil
+    /// when it opens or makes it (and for a network service).
+    public func refusal(knownLocation: String?) -> String? {
+        guard case .directory(let url) = self, !FileManager.default.fileExists(atPath: url.path) else { return nil }
+        if let knownLocation, URL(fileURLWithPath: knownLocation).standardizedFileURL.path != url.standardizedFileURL.path {
+            return "there is no server directory \(url.path); this device syncs with the server at \(knownLocation). "
+                + "Point --server there, or make the directory first (mkdir -p) to move this device to a new server"
+        }
+        let folder = url.standardizedFileURL.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            return "server directory \(url.path) cannot be made: its folder \(folder.path) does not exist "
+                + "(is --server mistyped? make the folder first to start a server there)"
+        }
+        return nil
     }
 
     /// A watch that calls `onTick` whenever the server may have changed,

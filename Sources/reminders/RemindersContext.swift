@@ -73,7 +73,6 @@ struct RemindersContext: DeviceReading {
     @discardableResult
     func connect() throws -> any ServerConnection {
         if let serverProblem { throw serverProblem }
-        try location.refuseUnmadeFolders()
         do {
             return try session.connect()
         } catch let error as CloudError {
@@ -179,23 +178,6 @@ struct ReadingContext: DeviceReading {
 }
 
 extension Location {
-    /// A server directory given by --server (or the environment, or the
-    /// config file) is made where its folder exists, not with every folder
-    /// above it: `/nonexistent/deep/dir` is more likely a mistyped path
-    /// than a server to make. The default one under the data directory is
-    /// made with its folders.
-    func refuseUnmadeFolders() throws {
-        guard !Credentials.isURL(server), server != "\(dataDirectory)/server" else { return }
-        let directory = URL(fileURLWithPath: server).standardizedFileURL
-        let parent = directory.deletingLastPathComponent()
-        guard !FileManager.default.fileExists(atPath: directory.path), !FileManager.default.fileExists(atPath: parent.path) else {
-            return
-        }
-        throw SyncFailure(CloudError.serverUnavailable(
-            "server directory \(server) cannot be made: its folder \(parent.path) does not exist (is --server mistyped? "
-                + "make the folder first to start a server there)"))
-    }
-
     /// Where the server is and how to reach it: a directory, or a network
     /// service with the credential `reminders login` stored for this user.
     func serverAddress(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerAddress {
@@ -206,7 +188,15 @@ extension Location {
         if !Credentials.isURL(server), server.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
             throw CLIFailure("'\(server)' is not a server directory or URL (http://HOST:PORT or https://HOST:PORT)", code: 2)
         }
-        guard Credentials.isURL(server) else { return .directory(URL(fileURLWithPath: server)) }
+        guard Credentials.isURL(server) else {
+            // The default server is made with the folders above it (a new
+            // machine's data directory); one given is made only where its
+            // folder exists (`ServerAddress.refusal`).
+            if server == "\(dataDirectory)/server" {
+                try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            }
+            return .directory(URL(fileURLWithPath: server))
+        }
         let url = try Credentials.serviceURL(server)
         let credential = try Credentials.load(from: Credentials.path(environment: environment))
             .credential(for: server, user: user)

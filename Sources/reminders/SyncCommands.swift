@@ -126,9 +126,12 @@ struct StatusCommand: ParsableCommand {
         // A directory is looked at (no request): a mistyped --server shows here.
         var isDirectory: ObjCBool = false
         if !Credentials.isURL(output.server), !FileManager.default.fileExists(atPath: output.server, isDirectory: &isDirectory) {
-            print(status.hasReachedServer
-                  ? "The server directory does not exist: 'reminders sync' refuses it (is --server mistyped?)."
-                  : "The server directory does not exist yet: the first 'reminders sync' makes it.")
+            let address = try context.location.serverAddress()
+            if let refusal = address.refusal(knownLocation: try context.engine.knownServerLocation()) {
+                print("The server directory does not exist, and 'reminders sync' refuses it: \(TerminalText.clean(refusal)).")
+            } else {
+                print("The server directory does not exist: 'reminders sync' makes it.")
+            }
         } else if !Credentials.isURL(output.server), !isDirectory.boolValue {
             print("The server is a file, not a directory: 'reminders sync' refuses it.")
         }
