@@ -45,3 +45,19 @@ extension Database {
             """), arguments: [name]) ?? false
     }
 }
+
+extension SyncEngine {
+    /// The device name the engine last ran under in the database at
+    /// `path`, read without writing anything; nil for a file that is not
+    /// there, not a database, or never synced.
+    public static func storedDeviceName(databaseAt path: String) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        defer { try? queue.close() }
+        return try? queue.read { db in
+            try db.hasTable("sync_state") ? try SyncState.value(db, "deviceName", as: String.self) : nil
+        }
+    }
+}

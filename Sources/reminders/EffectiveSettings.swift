@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemindersConfig
+import SyncEngine
 import RemindersCore
 import RemindersTUI
 
@@ -66,14 +67,18 @@ struct EffectiveSettings {
             : nil
         user = named ?? Setting(signedIn ?? "me", from: .standard)
 
-        // A database given by path, with no device named, is a device of
-        // its own name (`--db desktop.sqlite` is "desktop"): two databases
-        // that both said "default" would each take the other's saves for
-        // its own (the merge's ancestor, the conflict log's sides).
+        // A database given by path, with no device named, keeps the name it
+        // last synced under; a new one is a device of its file's name
+        // (`--db desktop.sqlite` is "desktop"): two databases that both
+        // said "default" would each take the other's saves for its own
+        // (the merge's ancestor, the conflict log's sides).
         let givenDatabase = option(common.db, "--db") ?? variable("REMINDERS_DB")
-        let fileName = givenDatabase.map { URL(fileURLWithPath: $0.value).deletingPathExtension().lastPathComponent }
-        device = .pick(option: option(common.device, "--device"), environment: variable("REMINDERS_DEVICE"),
-                       file: nil, standard: Setting(fileName.flatMap { $0.isEmpty ? nil : $0 } ?? "default", from: .standard))
+        let namedDevice = option(common.device, "--device") ?? variable("REMINDERS_DEVICE")
+        let standardDevice = namedDevice != nil ? "default" : givenDatabase.map { given in
+            let path = Location.expand(given.value)
+            return SyncEngine.storedDeviceName(databaseAt: path) ?? Self.deviceName(fromFile: path)
+        } ?? "default"
+        device = .pick(option: namedDevice, environment: nil, file: nil, standard: Setting(standardDevice, from: .standard))
         database = .pick(option: givenDatabase, environment: nil, file: nil,
                          standard: Setting("\(dataDirectory)/devices/\(user.value)-\(device.value).sqlite", from: .standard))
 
@@ -110,6 +115,17 @@ struct EffectiveSettings {
         } catch {
             throw ConfigFailure(ConfigError(path: file.path, line: error.line, message: error.message))
         }
+    }
+
+    /// A device name from a database file's name: `desk.sqlite` is "desk",
+    /// `My Reminders.db` "My-Reminders"; "default" for a name that leaves
+    /// nothing (`.sqlite`, `/`).
+    static func deviceName(fromFile path: String) -> String {
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = String(String(stem.unicodeScalars.map { scalar -> Character in
+            scalar == " " || scalar == "/" || scalar.properties.generalCategory == .control ? "-" : Character(scalar)
+        }).prefix(64))
+        return name.isEmpty || name == "." || name == ".." || name.hasPrefix(".") ? "default" : name
     }
 
     /// Settings read in a `validate()`: their errors become usage errors

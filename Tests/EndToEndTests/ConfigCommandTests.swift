@@ -88,6 +88,10 @@ struct ConfigCommandTests {
         #expect(try device(["--db", desk]) == "desk")
         #expect(try device([], environment: ["REMINDERS_DB": desk]) == "desk")
         #expect(try device(["--db", desk, "--device", "laptop"]) == "laptop")
+        // A file's name that is no device name is made one.
+        let spaced = cli.home.appendingPathComponent("My Reminders.sqlite").path
+        #expect(try device(["--db", spaced]) == "My-Reminders")
+        #expect(try cli.run("lists", "--db", spaced).status == 0)
         // Two devices: an edit on each, the later one wins, and the
         // conflict names each side's device.
         try cli.ok("list", "add", "Inbox")
@@ -100,11 +104,16 @@ struct ConfigCommandTests {
         try cli.ok("sync")
         let conflicts = try cli.ok("conflicts")
         #expect(conflicts.contains(#"here "here" (default), there "there" (desk); remote won"#), "\(conflicts)")
+        // A database keeps the name it synced under, however it is named
+        // later: the default device's file given by path is still "default".
+        let defaultFile = try #require(try cli.ok("config").split(separator: "\n").first { $0.hasPrefix("db ") }?
+            .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init))
+        #expect(try device(["--db", defaultFile]) == "default")
 
         // status says when the server directory is not there (a mistyped --server).
         let elsewhere = cli.home.appendingPathComponent("no-such-server").path
         let missing = try cli.ok("status", "--server", elsewhere)
-        #expect(missing.contains("The server directory does not exist: 'reminders sync' refuses it (is --server mistyped?)"),
+        #expect(missing.contains("The server directory does not exist, and 'reminders sync' refuses it: there is no server directory"),
                 "\(missing)")
         #expect(!(try cli.ok("status")).contains("does not exist"))
         // A server given whose folder is not there either is not made, folders and all.
