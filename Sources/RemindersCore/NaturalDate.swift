@@ -167,6 +167,17 @@ public struct NaturalDate: Sendable {
         return minute < 60 ? (hour, minute) : nil
     }
 
+    /// Whether a time's phrase is one read in waking hours: an hour of one
+    /// digit from 1 to 6, alone or with minutes, without am or pm (`at 6`,
+    /// `6:30`, `6.30`).
+    private static func isWakingHour(_ phrase: String) -> Bool {
+        var text = Substring(phrase.lowercased())
+        if text.hasPrefix("at ") { text = text.dropFirst(3) }
+        guard let first = text.first, ("1"..."6").contains(first) else { return false }
+        let rest = text.dropFirst()
+        return rest.isEmpty || (rest.count == 3 && (rest.first == ":" || rest.first == ".") && rest.dropFirst().allSatisfy(\.isNumber))
+    }
+
     /// An hour alone, `3` in `at 3`, read in waking hours (see the type).
     private static func bareHour(_ word: String) -> Int? {
         guard (1...2).contains(word.count), word.allSatisfy({ $0.isASCII && $0.isNumber }), let hour = Int(word),
@@ -210,7 +221,9 @@ public struct NaturalDate: Sendable {
             // end of a title, more often a price).
             let afterAt = index > 0 && words[index - 1] == "at"
             let lastAfterADay = endingTheText && part != nil && index == words.count - 1
-            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt) {
+            // After an ISO date, a time is the 24-hour clock's, as in its own form.
+            let afterISODate = index > 0 && words[index - 1].range(of: #"^\d{4}-\d{1,2}-\d{1,2}$"#, options: .regularExpression) != nil
+            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt, wakingHours: !afterISODate) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
@@ -255,10 +268,12 @@ public struct NaturalDate: Sendable {
         switch (part?.value, time?.value) {
         case (.moment(let due)?, _):
             return due
-        case (.dayAt(let day, _, let evening)?, let time?):
-            // "tonight at 9" is at 21:00.
+        case (.dayAt(let day, let defaultTime, let evening)?, let time?):
+            // "tonight at 9" is at 21:00; "tomorrow morning at 6" (or 6:30)
+            // at 06:00, not the waking hours' afternoon.
             let shift = evening && time.hour < 12 && !saysAMOrPM(timePhrase)
-            return day.at(shift ? (time.hour + 12, time.minute) : time)
+            let morning = !evening && defaultTime.hour < 12 && time.hour > 12 && Self.isWakingHour(timePhrase)
+            return day.at(shift ? (time.hour + 12, time.minute) : morning ? (time.hour - 12, time.minute) : time)
         case (.dayAt(let day, let defaultTime, _)?, nil):
             return day.at(defaultTime)
         case (.day(let day)?, let time?):

@@ -114,6 +114,11 @@ struct NaturalDateTests {
         ("fri 0:30", "2026-11-27T00:30"),
         ("tomorrow 3.30", "2026-11-26T15:30"),
         ("2026-11-27T3:30", "2026-11-27T03:30"),
+        ("2026-11-27 3:30", "2026-11-27T03:30"),
+        // A morning named: its hours, not the afternoon's.
+        ("tomorrow morning 6:30", "2026-11-26T06:30"),
+        ("tomorrow morning at 6", "2026-11-26T06:00"),
+        ("tomorrow evening at 6:30", "2026-11-26T18:30"),
         // Typed as a date, an hour alone after the day, and a dotted time.
         ("tomorrow 9", "2026-11-26T09:00"),
         ("tomorrow 3", "2026-11-26T15:00"),
