@@ -113,6 +113,15 @@ struct ICalendarZoneDefinitionsTests {
         let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
         let years = changes.map { DueDate(moment: Date(timeIntervalSince1970: TimeInterval($0.moment)), in: zone).year }
         #expect(years.min() == 2026 && years.max() == 2030 + ICalendarZoneDefinitions.yearsAhead)
+        // Near the last year a date can have, the span stops there; a
+        // year no date can have defines nothing.
+        let late = ICalComponent("VCALENDAR", components: [ICalComponent("VTODO", properties: [
+            ICalProperty("DUE", "99950701T090000", parameters: [ICalParameter("TZID", "Europe/Berlin")]),
+            ICalProperty("EXDATE", "18990701T090000", parameters: [ICalParameter("TZID", "Europe/Berlin")]),
+        ])])
+        let lateChanges = try Self.changes(try #require(ICalendarZoneDefinitions.adding(to: late).components.first))
+        let lateYears = lateChanges.map { DueDate(moment: Date(timeIntervalSince1970: TimeInterval($0.moment)), in: zone).year }
+        #expect(lateYears.min() == 9995 && lateYears.max() == 9999, "\(lateYears)")
         // Nothing to add: the calendar as it was.
         let plain = ICalComponent("VCALENDAR", components: [ICalComponent("VTODO", properties: [ICalProperty("DUE", "20261210T090000")])])
         #expect(ICalendarZoneDefinitions.adding(to: plain) == plain)

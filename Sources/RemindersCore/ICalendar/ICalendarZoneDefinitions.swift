@@ -33,7 +33,8 @@ enum ICalendarZoneDefinitions {
         var definitions: [ICalComponent] = []
         for (tzid, span) in years.sorted(by: { $0.key < $1.key }) where !defined.contains(tzid) {
             guard let zone = TimeZones.known(tzid) else { continue }
-            definitions.append(definition(tzid: tzid, zone: zone, years: span.lowerBound...span.upperBound + yearsAhead))
+            let last = min(span.upperBound + yearsAhead, DueDate.years.upperBound)
+            definitions.append(definition(tzid: tzid, zone: zone, years: span.lowerBound...last))
         }
         guard !definitions.isEmpty else { return calendar }
         var calendar = calendar
@@ -49,7 +50,8 @@ enum ICalendarZoneDefinitions {
             guard let tzid = property.parameter("TZID") else { continue }
             for value in property.value.split(separator: ",") {
                 let start = value.split(separator: "/").first.map(String.init) ?? ""
-                guard let year = (try? ICalDateTime(parsing: start))?.year else { continue }
+                // A year no due date can have (DueDate.years) defines nothing.
+                guard let year = (try? ICalDateTime(parsing: start))?.year, DueDate.years.contains(year) else { continue }
                 let known = years[tzid]
                 years[tzid] = min(known?.lowerBound ?? year, year)...max(known?.upperBound ?? year, year)
             }
@@ -62,7 +64,7 @@ enum ICalendarZoneDefinitions {
         // From midnight of the first year on the zone's clock.
         let midnight = Self.start(of: years.lowerBound)
         let start = midnight.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: midnight)))
-        let end = Self.start(of: years.upperBound + 1)
+        let end = Self.start(of: years.upperBound).addingTimeInterval(TimeInterval(Self.days(in: years.upperBound)) * 86_400)
         // The offset the span begins in: an observance from its first moment.
         let first = zone.secondsFromGMT(for: start)
         var observances: [Observance] = [
@@ -109,6 +111,11 @@ enum ICalendarZoneDefinitions {
     private static func start(of year: Int) -> Date {
         let day = DueDate(year: year, month: 1, day: 1)?.dayNumber ?? DueDate.epochDayNumber
         return Date(timeIntervalSince1970: TimeInterval(day - DueDate.epochDayNumber) * 86_400)
+    }
+
+    /// The days of `year`.
+    private static func days(in year: Int) -> Int {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 366 : 365
     }
 
     /// `moment` as a local DATE-TIME on the clock `offset` seconds east of
