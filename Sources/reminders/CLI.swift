@@ -14,7 +14,7 @@ enum CLI {
     static func main(_ arguments: [String]) async -> Never {
         // `help ad`: ArgumentParser prints the whole help for a command it
         // does not know, and succeeds; a mistyped name is bad usage here.
-        if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-"),
+        if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-"), arguments[1] != "help",
            !CommandSuggestion.allCommandNames.contains(arguments[1]) {
             let suggestion = CommandSuggestion.question(for: arguments[1]).map { ": " + $0 } ?? ""
             fail("'\(TerminalText.clean(arguments[1]))' is not a command\(suggestion)", hint: "see 'reminders --help'", code: 2)
