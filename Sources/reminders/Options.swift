@@ -24,7 +24,7 @@ struct CommonOptions: ParsableArguments {
     var user: String?
 
     @Option(name: .customLong("device"), help: ArgumentHelp(
-        "This device's name (env REMINDERS_DEVICE; default 'default', or with --db the file's name: desk.sqlite is 'desk').", valueName: "name"))
+        "This device's name (env REMINDERS_DEVICE; default 'default'; with --db, the name that database synced under, or for a new one the file's name: desk.sqlite is 'desk').", valueName: "name"))
     var device: String?
 
     @Option(name: .customLong("db"), help: ArgumentHelp(
