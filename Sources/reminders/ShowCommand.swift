@@ -126,7 +126,12 @@ struct ShowCommand: ParsableCommand {
         title += filter == .completed ? " (\(rows.count))" : " (\(open) open)"
         print(title)
         if rows.isEmpty {
-            print("  No reminders.")
+            // Completed ones left out are said, not hidden without a word.
+            let completed = showCompleted || filter == .completed ? 0 : try context.read { db in
+                try Queries.reminders(db, filter: filter, sort: order, showCompleted: true, clock: context.clock).count
+            }
+            print(completed == 0 ? "  No reminders."
+                  : "  No open reminders; \(TerminalText.count(completed, "completed one")) (--show-completed shows \(completed == 1 ? "it" : "them")).")
             return
         }
         if case .list = filter {

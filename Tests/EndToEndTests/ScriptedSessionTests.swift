@@ -54,6 +54,13 @@ struct ScriptedSessionTests {
         #expect(try cli.ok("show", tickets).hasPrefix("“Pick up tickets sat”"))
         try cli.ok("delete", tickets)
 
+        // A list whose reminders are all completed says so, rather than "No reminders".
+        try cli.ok("list", "add", "Done soon")
+        let last = try cli.ok("add", "Last one", "--list", "Done soon")
+        try cli.ok("complete", last)
+        #expect(try cli.ok("show", "Done soon") == "Done soon (0 open)\n  No open reminders; 1 completed one (--show-completed shows it).")
+        try cli.ok("list", "delete", "Done soon", "--yes")
+
         // Words that name a reminder rather than a list show it whole.
         let shown = try cli.ok("show", "write report").split(separator: "\n").map(String.init)
         #expect(shown.first == "“Write report” (\(report.prefix(8))) in Office", "\(shown)")
