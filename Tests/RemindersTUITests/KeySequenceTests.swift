@@ -160,6 +160,20 @@ import RemindersViewModels
         #expect(world.app.toast?.message == "Edited “Demo the sync” again")
     }
 
+    /// An edit that moves the reminder to another list says where.
+    @Test func anEditThatMovesAReminderSaysWhere() throws {
+        let world = try TestWorld()
+        world.openList("Work")
+        world.press(.character("e"))
+        for _ in ReminderField.allCases.prefix(while: { $0 != .list }) { world.press(.tab) }
+        world.press(.right)
+        world.press(.control("s"))
+        let moved = try #require(try world.reminder(titled: "Prepare sprint demo")?.reminder.remindersListID)
+        let list = try #require(try world.lists().first { $0.id == moved })
+        #expect(list.title != "Work")
+        #expect(world.app.toast?.message == "Saved “Prepare sprint demo” · moved to \(list.title)")
+    }
+
     @Test func undoStillWorksAfterLeavingTheScreen() throws {
         let world = try TestWorld()
         world.openList("Work")

@@ -7,13 +7,15 @@ extension AppController {
     /// Saved: closes the form, shows “Added “Milk”” for a new record (with
     /// the form's verb) or “Saved “Milk”” for an edit, and hands on the id.
     /// Invalid: `invalid` points at the fields. Failed: shows why.
+    /// `movedTo`: the list an edit moved the record to, said after it.
     func end<Field>(_ save: FormSaveResult<Field>, titled title: String, isNew: Bool, createdVerb: String,
-                    onSave: ((String) -> Void)?, invalid: ([Field: String]) -> Void) {
+                    movedTo: String? = nil, onSave: ((String) -> Void)?, invalid: ([Field: String]) -> Void) {
         switch save {
         case .saved(let id):
             let name = title.trimmingCharacters(in: .whitespaces)
             pop()
-            showMessage(isNew ? "\(createdVerb) “\(name)”" : "Saved “\(name)”")
+            let moved = movedTo.map { " · moved to \($0)" } ?? ""
+            showMessage(isNew ? "\(createdVerb) “\(name)”" : "Saved “\(name)”\(moved)")
             onSave?(id)
         case .invalid(let errors):
             invalid(errors)

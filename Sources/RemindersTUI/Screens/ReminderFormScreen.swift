@@ -233,8 +233,11 @@ final class ReminderFormScreen: ViewModelScreen {
     /// that the focus went there, when it moved.
     func save(_ app: AppController) {
         let isNew = viewModel.state.isNew
+        // An edit that moved the reminder says where it went.
+        let movedTo = isNew || viewModel.listID == initialFields.listID ? nil
+            : viewModel.state.lists.first { $0.id == viewModel.listID }?.title
         let result = viewModel.save()
-        app.end(result, titled: viewModel.title, isNew: isNew, createdVerb: "Added", onSave: onSave) { errors in
+        app.end(result, titled: viewModel.title, isNew: isNew, createdVerb: "Added", movedTo: movedTo, onSave: onSave) { errors in
             let state = viewModel.state
             let name = Self.name(state.focus)
             var line = "\(name): \(errors[state.focus] ?? "not valid")"
