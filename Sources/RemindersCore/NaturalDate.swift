@@ -94,10 +94,10 @@ public struct NaturalDate: Sendable {
         // "3" or "at 3", as a date takes it after "at" (in waking hours),
         // and "21h" or "9h30".
         if words.count == start + 1, try readTime(words, raw, at: start, dotted: true) == nil {
-            if let hour = Self.bareHour(words[start]) { return (hour, 0) }
+            if let bare = Self.bareHour(words[start]) { return (bare.hour, 0) }
             if let time = Self.hourMark(words[start], alone: false) { return time }
         }
-        guard let (time, used) = try readTime(words, raw, at: start, dotted: true), start + used == words.count else {
+        guard let (time, used, _) = try readTime(words, raw, at: start, dotted: true), start + used == words.count else {
             throw failure(trimmed, .notATime(trimmed))
         }
         return time
@@ -167,22 +167,19 @@ public struct NaturalDate: Sendable {
         return minute < 60 ? (hour, minute) : nil
     }
 
-    /// Whether a time's phrase is one read in waking hours: an hour of one
-    /// digit from 1 to 6, alone or with minutes, without am or pm (`at 6`,
-    /// `6:30`, `6.30`).
-    private static func isWakingHour(_ phrase: String) -> Bool {
-        var text = Substring(phrase.lowercased())
-        if text.hasPrefix("at ") { text = text.dropFirst(3) }
-        guard let first = text.first, ("1"..."6").contains(first) else { return false }
-        let rest = text.dropFirst()
-        return rest.isEmpty || (rest.count == 3 && (rest.first == ":" || rest.first == ".") && rest.dropFirst().allSatisfy(\.isNumber))
+    /// An hour from 1 to 6 as waking hours read it: the afternoon's.
+    private static func inWakingHours(_ hour: Int) -> Int {
+        (1...6).contains(hour) ? hour + 12 : hour
     }
 
-    /// An hour alone, `3` in `at 3`, read in waking hours (see the type).
-    private static func bareHour(_ word: String) -> Int? {
+    /// An hour alone, `3` in `at 3`, read in waking hours (see the type);
+    /// `waking`: one digit moved to the afternoon, which a morning named
+    /// takes back (`tomorrow morning at 6`).
+    private static func bareHour(_ word: String) -> (hour: Int, waking: Bool)? {
         guard (1...2).contains(word.count), word.allSatisfy({ $0.isASCII && $0.isNumber }), let hour = Int(word),
               (0...23).contains(hour) else { return nil }
-        return (1...6).contains(hour) ? hour + 12 : hour
+        let read = inWakingHours(hour)
+        return (read, word.count == 1 && read != hour)
     }
 
     /// `typedAsADate`: the whole text was given as a date (an option, a
@@ -194,7 +191,8 @@ public struct NaturalDate: Sendable {
         guard !raw.isEmpty else { throw failure(text, .empty) }
         let words = raw.map { $0.lowercased() }
         var part: (value: Part, phrase: String)?
-        var time: (value: (hour: Int, minute: Int), phrase: String)?
+        // `waking`: read in waking hours (see `bareHour`, `readTime`).
+        var time: (value: (hour: Int, minute: Int), phrase: String, waking: Bool)?
         // "tonight at 9" is 21:00, "tomorrow night 1am" 01:00.
         func saysAMOrPM(_ phrase: String) -> Bool {
             Self.meridiem(phrase.lowercased().filter(\.isLetter)) != nil
@@ -206,11 +204,11 @@ public struct NaturalDate: Sendable {
                 guard index + 1 < words.count else {
                     throw failure(text, .incomplete(raw[index], word == "at" ? .time : .date))
                 }
-                if word == "at", try readTime(words, raw, at: index + 1) == nil, let hour = Self.bareHour(words[index + 1]) {
+                if word == "at", try readTime(words, raw, at: index + 1) == nil, let bare = Self.bareHour(words[index + 1]) {
                     let phrase = raw[index...index + 1].joined(separator: " ")
                     if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                     if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
-                    time = ((hour, 0), phrase)
+                    time = ((bare.hour, 0), phrase, bare.waking)
                     index += 2
                     continue
                 }
@@ -223,11 +221,12 @@ public struct NaturalDate: Sendable {
             let lastAfterADay = endingTheText && part != nil && index == words.count - 1
             // After an ISO date, a time is the 24-hour clock's, as in its own form.
             let afterISODate = index > 0 && words[index - 1].range(of: #"^\d{4}-\d{1,2}-\d{1,2}$"#, options: .regularExpression) != nil
-            if let (value, used) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt, wakingHours: !afterISODate) {
+            if let (value, used, waking) = try readTime(words, raw, at: index, dotted: typedAsADate || afterAt,
+                                                        wakingHours: !afterISODate) {
                 let phrase = raw[index..<index + used].joined(separator: " ")
                 if let time { throw failure(text, .twoTimes(time.phrase, phrase)) }
                 if let part, case .moment = part.value { throw failure(text, .twoTimes(part.phrase, phrase)) }
-                time = (value, phrase)
+                time = (value, phrase, waking)
                 index += used
                 continue
             }
@@ -235,7 +234,7 @@ public struct NaturalDate: Sendable {
             // "21h" counts 21 hours from now, which a day cannot take).
             if typedAsADate || lastAfterADay, time == nil, let value = Self.hourMark(word, alone: part == nil) {
                 if let day = part, case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
-                time = (value, raw[index])
+                time = (value, raw[index], false)
                 index += 1
                 continue
             }
@@ -256,15 +255,16 @@ public struct NaturalDate: Sendable {
             // the day: "tomorrow 9", read in waking hours as after "at".
             // (At the end of a title, to 12 only: "Tickets for fri 13" is a date.)
             if typedAsADate || (lastAfterADay && (Int(word) ?? 99) <= 12), let day = part, time == nil,
-               let hour = Self.bareHour(word) {
+               let bare = Self.bareHour(word) {
                 if case .moment = day.value { throw failure(text, .twoTimes(day.phrase, raw[index])) }
-                time = ((hour, 0), raw[index])
+                time = ((bare.hour, 0), raw[index], bare.waking)
                 index += 1
                 continue
             }
             throw failure(text, .notUnderstood(raw[index]))
         }
         let timePhrase = time?.phrase ?? ""
+        let readInWakingHours = time?.waking ?? false
         switch (part?.value, time?.value) {
         case (.moment(let due)?, _):
             return due
@@ -272,7 +272,7 @@ public struct NaturalDate: Sendable {
             // "tonight at 9" is at 21:00; "tomorrow morning at 6" (or 6:30)
             // at 06:00, not the waking hours' afternoon.
             let shift = evening && time.hour < 12 && !saysAMOrPM(timePhrase)
-            let morning = !evening && defaultTime.hour < 12 && time.hour > 12 && Self.isWakingHour(timePhrase)
+            let morning = !evening && defaultTime.hour < 12 && readInWakingHours
             return day.at(shift ? (time.hour + 12, time.minute) : morning ? (time.hour - 12, time.minute) : time)
         case (.dayAt(let day, let defaultTime, _)?, nil):
             return day.at(defaultTime)
@@ -296,14 +296,15 @@ public struct NaturalDate: Sendable {
     /// end of a title it is more often a price).
     /// `wakingHours`: an hour of one digit from 1 to 6 with minutes and no
     /// am or pm (`3:30`) is the afternoon's, as `at 3` is (not in an ISO
-    /// date's time, which is a 24-hour clock).
+    /// date's time, which is a 24-hour clock). Returns the time, the words
+    /// it took, and whether waking hours moved it.
     private func readTime(_ words: [String], _ raw: [String], at index: Int, dotted: Bool = false,
                           wakingHours: Bool = true) throws(NaturalDateError)
-        -> ((hour: Int, minute: Int), Int)? {
+        -> ((hour: Int, minute: Int), Int, waking: Bool)? {
         let word = words[index]
         switch word {
-        case "noon", "midday": return ((12, 0), 1)
-        case "midnight": return ((0, 0), 1)
+        case "noon", "midday": return ((12, 0), 1, false)
+        case "midnight": return ((0, 0), 1, false)
         default: break
         }
         if dotted, Self.isDottedDate(word) { return nil }
@@ -332,10 +333,10 @@ public struct NaturalDate: Sendable {
             hour = hour % 12 + (meridiem == .pm ? 12 : 0)
         } else {
             guard (0...23).contains(hour) else { throw failure(phrase, .hourOutOfRange(phrase, twelveHour: false)) }
-            if wakingHours, parts[0].count == 1, (1...6).contains(hour) { hour += 12 }
+            if wakingHours, parts[0].count == 1 { hour = Self.inWakingHours(hour) }
         }
         guard (0...59).contains(minute) else { throw failure(phrase, .minuteOutOfRange(phrase)) }
-        return ((hour, minute), used)
+        return ((hour, minute), used, hour != hourValue && meridiem == nil)
     }
 
     private enum Meridiem { case am, pm }
@@ -518,7 +519,7 @@ public struct NaturalDate: Sendable {
         let date = try self.date(year: year, month: month, day: day, phrase: String(pieces[0]))
         guard pieces.count == 2 else { return .day(date) }
         let clock = String(pieces[1])
-        guard clock.contains(":"), let (time, _) = try readTime([clock], [clock], at: 0, wakingHours: false) else {
+        guard clock.contains(":"), let (time, _, _) = try readTime([clock], [clock], at: 0, wakingHours: false) else {
             throw failure(word, .notATime(clock))
         }
         return .moment(date.at(time))

@@ -6,19 +6,17 @@ import RemindersCore
 enum CommandSuggestion {
     /// The names of `RemindersCommand`'s visible subcommands and their
     /// other names (`done`).
-    static var commandNames: [String] {
-        RemindersCommand.configuration.subcommands.flatMap { command -> [String] in
-            let configuration = command.configuration
-            guard configuration.shouldDisplay, let name = configuration.commandName else { return [] }
-            return [name] + configuration.aliases
-        }
-    }
+    static var commandNames: [String] { names(includingHidden: false) }
 
     /// Every subcommand's name and other names, hidden ones too.
-    static var allCommandNames: Set<String> {
-        Set(RemindersCommand.configuration.subcommands.flatMap { command -> [String] in
-            (command.configuration.commandName.map { [$0] } ?? []) + command.configuration.aliases
-        })
+    static var allCommandNames: Set<String> { Set(names(includingHidden: true)) }
+
+    private static func names(includingHidden: Bool) -> [String] {
+        RemindersCommand.configuration.subcommands.flatMap { command -> [String] in
+            let configuration = command.configuration
+            guard includingHidden || configuration.shouldDisplay, let name = configuration.commandName else { return [] }
+            return [name] + configuration.aliases
+        }
     }
 
     /// The names closest to `word` (`NearestWords`).

@@ -125,7 +125,8 @@ struct EffectiveSettings {
         let name = String(String(stem.unicodeScalars.map { scalar -> Character in
             scalar == " " || scalar == "/" || scalar.properties.generalCategory == .control ? "-" : Character(scalar)
         }).prefix(64))
-        return name.isEmpty || name == "." || name == ".." || name.hasPrefix(".") ? "default" : name
+        // What is left must pass the check a device name typed passes.
+        return name.hasPrefix(".") || (try? CommonOptions.checkName(name, what: "device")) == nil ? "default" : name
     }
 
     /// Settings read in a `validate()`: their errors become usage errors

@@ -126,8 +126,7 @@ struct StatusCommand: ParsableCommand {
         // A directory is looked at (no request): a mistyped --server shows here.
         var isDirectory: ObjCBool = false
         if !Credentials.isURL(output.server), !FileManager.default.fileExists(atPath: output.server, isDirectory: &isDirectory) {
-            let address = try context.location.serverAddress()
-            if let refusal = address.refusal(knownLocation: try context.engine.knownServerLocation()) {
+            if let refusal = context.session.server.refusal(knownLocation: try context.engine.knownServerLocation()) {
                 print("The server directory does not exist, and 'reminders sync' refuses it: \(TerminalText.clean(refusal)).")
             } else {
                 print("The server directory does not exist: 'reminders sync' makes it.")

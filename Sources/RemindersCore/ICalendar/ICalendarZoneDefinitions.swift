@@ -62,9 +62,9 @@ enum ICalendarZoneDefinitions {
     /// A VTIMEZONE named `tzid` for `zone` through `years`.
     static func definition(tzid: String, zone: TimeZone, years: ClosedRange<Int>) -> ICalComponent {
         // From midnight of the first year on the zone's clock.
-        let midnight = Self.start(of: years.lowerBound)
+        let midnight = Self.midnight(DueDate(year: years.lowerBound, month: 1, day: 1))
         let start = midnight.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: midnight)))
-        let end = Self.start(of: years.upperBound).addingTimeInterval(TimeInterval(Self.days(in: years.upperBound)) * 86_400)
+        let end = Self.midnight(DueDate(year: years.upperBound, month: 12, day: 31)).addingTimeInterval(86_400)
         // The offset the span begins in: an observance from its first moment.
         let first = zone.secondsFromGMT(for: start)
         var observances: [Observance] = [
@@ -107,15 +107,11 @@ enum ICalendarZoneDefinitions {
         }
     }
 
-    /// January 1 of `year`, 00:00 UTC.
-    private static func start(of year: Int) -> Date {
-        let day = DueDate(year: year, month: 1, day: 1)?.dayNumber ?? DueDate.epochDayNumber
+    /// The start of `date`, 00:00 UTC (of 1970-01-01 for none: the years
+    /// a definition covers are all dates').
+    private static func midnight(_ date: DueDate?) -> Date {
+        let day = date?.dayNumber ?? DueDate.epochDayNumber
         return Date(timeIntervalSince1970: TimeInterval(day - DueDate.epochDayNumber) * 86_400)
-    }
-
-    /// The days of `year`.
-    private static func days(in year: Int) -> Int {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 366 : 365
     }
 
     /// `moment` as a local DATE-TIME on the clock `offset` seconds east of
