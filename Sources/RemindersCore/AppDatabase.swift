@@ -19,10 +19,10 @@ public enum AppDatabase {
         }
         let existed = FileManager.default.fileExists(atPath: path)
         if existed {
-            let stamp = try checkHeader(path: path)
+            let header = try checkHeader(path: path)
             // The file's own header says this version migrated it last: no
             // need for a connection of its own to ask (see `versionStamp`).
-            if stamp != versionStamp { try checkVersion(path: path) }
+            if header != Header(version: versionStamp, application: applicationID) { try checkVersion(path: path) }
             guard isWritable(path: path) else {
                 throw CoreError.readOnly("database \(path) is read-only (the file or its folder cannot be written): "
                                          + "lists, show, search, export, tags and due can read it, nothing can change it")
@@ -114,6 +114,22 @@ public enum AppDatabase {
     /// before the stamp), goes through `checkVersion`.
     static var versionStamp: Int { Schema.migrator.migrations.count }
 
+    /// What `PRAGMA application_id` holds in a database of ours ("RMDR"):
+    /// SQLite's place in the header for saying which program a file
+    /// belongs to. A version stamp alone cannot tell: another program's
+    /// file may hold any `user_version`, ours among them. A file marked
+    /// for another program is refused before anything opens it; one with
+    /// no mark (ours from before the mark, or anybody's) goes through
+    /// `checkVersion`, and `migrate` marks it.
+    static let applicationID = 0x524D_4452
+
+    /// The two numbers of a database file's header that say whose it is
+    /// and how far it was migrated.
+    struct Header: Equatable {
+        var version: Int
+        var application: Int
+    }
+
     static func migrate(_ writer: some DatabaseWriter, path: String) throws {
         let migrator = Schema.migrator
         let known = Set(migrator.migrations)
@@ -122,10 +138,11 @@ public enum AppDatabase {
             // written at all. Read on the writer's connection, which opening
             // the pool set up already: the first read of a reader costs it
             // its own reading of the schema (a twentieth of a start).
-            let (applied, suspended, stamp) = try writer.writeWithoutTransaction { db in
+            let (applied, suspended, stamp, mark) = try writer.writeWithoutTransaction { db in
                 try db.readOnly {
                     (try migrator.appliedIdentifiers(db), try DerivedData.isSuspended(db),
-                     try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+                     try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+                     try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0)
                 }
             }
             if !applied.isSubset(of: known) {
@@ -137,9 +154,11 @@ public enum AppDatabase {
             if suspended {
                 try writer.write { db in try DerivedData.resume(db) }
             }
-            guard applied != known || stamp != versionStamp else { return }
+            guard applied != known || stamp != versionStamp || mark != applicationID else { return }
             try migrator.migrate(writer)
-            try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(versionStamp)") }
+            try writer.write { db in
+                try db.execute(sql: "PRAGMA user_version = \(versionStamp); PRAGMA application_id = \(applicationID)")
+            }
             // Into the file itself, where the next start reads it, rather
             // than waiting in the log for the next checkpoint.
             _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
@@ -150,12 +169,13 @@ public enum AppDatabase {
         }
     }
 
-    /// A non-empty file must start with SQLite's magic header; anything else
-    /// is refused before SQLite touches it.
-    /// Returns the header's `user_version` (see `versionStamp`), 0 for an
-    /// empty file.
+    /// A non-empty file must start with SQLite's magic header, and not be
+    /// marked as another program's (`applicationID`); anything else is
+    /// refused before SQLite touches it. Returns the header's
+    /// `user_version` (see `versionStamp`) and `application_id`, zeros for
+    /// an empty file.
     @discardableResult
-    static func checkHeader(path: String) throws -> Int {
+    static func checkHeader(path: String) throws -> Header {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CoreError.database("database \(path) is a directory; --db takes the path of a file (such as \(path)/reminders.sqlite)")
@@ -164,14 +184,21 @@ public enum AppDatabase {
             throw CoreError.database("cannot read database \(path): permission denied")
         }
         defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        if header.isEmpty { return 0 }
-        guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
+        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        if bytes.isEmpty { return Header(version: 0, application: 0) }
+        guard bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
             throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")
         }
-        guard header.count == 100 else { return 0 }
-        // A big-endian 32-bit integer at offset 60.
-        return header[60..<64].reduce(0) { $0 << 8 | Int($1) }
+        guard bytes.count == 100 else { return Header(version: 0, application: 0) }
+        // Big-endian 32-bit integers at offsets 60 and 68.
+        let header = Header(version: bytes[60..<64].reduce(0) { $0 << 8 | Int($1) },
+                            application: bytes[68..<72].reduce(0) { $0 << 8 | Int($1) })
+        if header.application != 0, header.application != applicationID {
+            let mark = String(header.application, radix: 16)
+            throw CoreError.database("database \(path) is not a reminders database (another program marked it as its own: "
+                                     + "application id 0x\(mark)); it was left untouched: point --db at a file of its own")
+        }
+        return header
     }
 
     /// Refuses a database that a newer version migrated, through a
@@ -184,12 +211,15 @@ public enum AppDatabase {
         do {
             let queue = try readOnlyQueue(path: path)
             (superseded, foreign) = try queue.read { db in
-                // Tables and no record of migrations: another program's
-                // database, which a migration would write ours into.
+                // Tables and no record of our first migration: another
+                // program's database (perhaps one that keeps GRDB's record
+                // of migrations too), which a migration would write ours into.
                 let tables = try String.fetchAll(db, sql: """
                     SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
                     """)
-                return (try Schema.migrator.hasBeenSuperseded(db), tables.contains("grdb_migrations") ? [] : tables)
+                let ours = try tables.contains("grdb_migrations")
+                    && Schema.migrator.appliedIdentifiers(db).contains(Schema.firstMigration)
+                return (try Schema.migrator.hasBeenSuperseded(db), ours ? [] : tables.filter { $0 != "grdb_migrations" })
             }
             try queue.close()
         } catch {

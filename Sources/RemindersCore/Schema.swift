@@ -24,13 +24,16 @@ public enum Schema {
     /// import keeps of one to-do.
     public static let maximumICalendarBytes = 256 * 1024
 
+    /// The first migration's name: every database of ours records it.
+    static let firstMigration = "v1: lists, reminders, tags, search"
+
     /// The device database's migrations, in order. Migrations are only
     /// ever added, never removed: their number is the version stamp a
     /// migrated database carries in its header (`AppDatabase.versionStamp`),
     /// which is how a start tells at once that no newer version wrote it.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: lists, reminders, tags, search") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.execute(sql: """
                 CREATE TABLE remindersLists (
                   id TEXT PRIMARY KEY NOT NULL ON CONFLICT REPLACE DEFAULT \(uuidExpression),

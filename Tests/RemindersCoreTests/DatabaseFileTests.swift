@@ -59,6 +59,36 @@ struct DatabaseFileTests {
         try AppDatabase.open(path: empty).close()
     }
 
+    /// Another program's database that happens to carry our version stamp,
+    /// or keeps GRDB's record of migrations too, or marks itself with an
+    /// application id of its own: refused, byte for byte as it was.
+    @Test func anotherProgramsDatabaseIsRefusedWhateverItsHeaderSays() throws {
+        let folder = TemporaryDirectory()
+        let cases: [(name: String, sql: String, says: String)] = [
+            ("stamped.sqlite", "CREATE TABLE foo (x); PRAGMA user_version = \(AppDatabase.versionStamp)",
+             "it holds another program's tables: foo"),
+            ("migrated.sqlite", """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('createNotes'); CREATE TABLE notes (body)
+                """, "it holds another program's tables: notes"),
+            ("marked.sqlite", "PRAGMA application_id = 1179602510", "application id 0x464f4e4e"),
+        ]
+        for (name, sql, says) in cases {
+            let path = folder.url.appendingPathComponent(name).path
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
+            try queue.close()
+            let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+            let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: path) }
+            #expect(error?.description.contains("is not a reminders database (") == true, "\(name): \(String(describing: error))")
+            #expect(error?.description.contains(says) == true, "\(name): \(String(describing: error))")
+            expectErrorKind(.database("")) { _ = try AppDatabase.openReadOnly(path: path) }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents, "\(name)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+                == cases.map(\.name).sorted())
+    }
+
     @Test func aFolderGivenAsTheDatabaseIsNamedSo() throws {
         let folder = TemporaryDirectory()
         let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: folder.url.path) }
@@ -107,7 +137,8 @@ struct DatabaseFileTests {
             let pool = try AppDatabase.open(path: path)
             try pool.close()
         }
-        #expect(try AppDatabase.checkHeader(path: path) == Schema.migrator.migrations.count)
+        #expect(try AppDatabase.checkHeader(path: path)
+                == AppDatabase.Header(version: Schema.migrator.migrations.count, application: 0x524D_4452))
         #expect(AppDatabase.versionStamp == Schema.migrator.migrations.count)
         // Stamped as this version's, yet migrated further (the log holds it).
         do {
@@ -126,9 +157,10 @@ struct DatabaseFileTests {
             try Schema.migrator.migrate(queue)
             try queue.close()
         }
-        #expect(try AppDatabase.checkHeader(path: old) == 0)
+        #expect(try AppDatabase.checkHeader(path: old) == AppDatabase.Header(version: 0, application: 0))
         try AppDatabase.open(path: old).close()
-        #expect(try AppDatabase.checkHeader(path: old) == Schema.migrator.migrations.count)
+        #expect(try AppDatabase.checkHeader(path: old)
+                == AppDatabase.Header(version: Schema.migrator.migrations.count, application: AppDatabase.applicationID))
     }
 
     @Test func aDatabaseFromANewerVersionInRollbackModeIsLeftAlone() throws {
