@@ -315,7 +315,8 @@ extension SyncEngine {
         if tableName != Self.conflictTable {
             try noteLostEdits(db, table: tableName, key: key, record: record,
                               columns: table.columns.filter { resolved.outcomes[$0] == .clientWon },
-                              serverTime: { conflict.server.time($0) })
+                              serverTime: { conflict.server.time($0) },
+                              ancestor: { RecordCoder.display(ancestor?.values[$0]) })
         }
         var clientWins = resolved.clientWins.filter { local[$0] != record.fields[$0] }
         // A row made again here after every edit of this version (an undo

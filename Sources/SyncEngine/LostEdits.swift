@@ -21,6 +21,10 @@ struct LostEdit: Codable, Equatable {
     /// Who made it.
     var user: String
     var device: String
+    /// The value both sides had before, as the merge's log shows it, so
+    /// that both people's entries name the same one. Absent in a note
+    /// from a version before it was sent, and where the merge had none.
+    var ancestor: String?
 }
 
 extension SyncEngine {
@@ -38,7 +42,7 @@ extension SyncEngine {
     /// A merge saved by another person can still name them for an edit
     /// they merged in; the receiving side checks too (`logEditsLostHere`).
     func noteLostEdits(_ db: Database, table: String, key: String, record: ServerRecord, columns: [String],
-                       serverTime: (String) -> Int64?) throws {
+                       serverTime: (String) -> Int64?, ancestor: (String) -> String?) throws {
         guard !columns.isEmpty, let user = record.modifiedByUser, user != userName, let device = record.modifiedByDevice,
               let newest = record.fieldModificationTimes.values.max() else { return }
         var lost = try String.fetchOne(db.cachedStatement(sql: "SELECT lost FROM sync_lost_edits WHERE recordType = ? AND recordName = ?"),
@@ -47,7 +51,7 @@ extension SyncEngine {
         for column in columns {
             guard let time = serverTime(column), time == newest else { continue }
             lost.removeAll { $0.field == column }
-            lost.append(LostEdit(field: column, time: time, user: user, device: device))
+            lost.append(LostEdit(field: column, time: time, user: user, device: device, ancestor: ancestor(column)))
         }
         guard !lost.isEmpty else { return }
         try db.executeCached("INSERT OR REPLACE INTO sync_lost_edits (recordType, recordName, lost) VALUES (?, ?, ?)",
@@ -87,8 +91,8 @@ extension SyncEngine {
             try db.executeCached("""
                 INSERT OR IGNORE INTO sync_conflicts (id, recordType, recordName, field, ancestor, local, remote, localTime, remoteTime,
                                                       winner, localDevice, remoteDevice, resolvedAt)
-                VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, 'remote', ?, ?, ?)
-                """, arguments: [id, table.name, key, edit.field, RecordCoder.display(known.fields[edit.field]),
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'remote', ?, ?, ?)
+                """, arguments: [id, table.name, key, edit.field, edit.ancestor, RecordCoder.display(known.fields[edit.field]),
                                  RecordCoder.display(record.fields[edit.field]), edit.time, winTime, edit.device,
                                  remoteName(of: record), functions.wallClock()])
             if try captureDerivedEntry(db, id: id) { logged += 1 }

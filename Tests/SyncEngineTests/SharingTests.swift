@@ -251,6 +251,7 @@ import TestSupport
         try p.bob.sync()
         let bobs = try p.bob.engine.conflicts().filter { $0.recordID == p.reminder.id }
         #expect(bobs.map(\.field) == ["title"] && bobs.first?.winner == "local" && bobs.first?.remoteDevice == "alice@laptop")
+        #expect(bobs.first?.ancestor == p.reminder.title)
 
         try p.alice.sync()
         try p.alice2.sync()
@@ -263,6 +264,8 @@ import TestSupport
             let entry = try #require(entries.first)
             #expect(entry.field == "title" && entry.local == "Oat milk" && entry.remote == "Soy milk" && entry.winner == "remote")
             #expect(entry.localDevice == "laptop" && entry.remoteDevice == "bob@desktop")
+            // The value both had before, as Bob's side names it.
+            #expect(entry.ancestor == p.reminder.title, "\(device.name): \(entry)")
             #expect(ConflictsViewModel.reason(entry) == "bob@desktop's edit is the later one")
         }
         // Once: the next saves carry no note, and nothing more is logged.
