@@ -832,6 +832,10 @@ public final class RemindersStore: Sendable {
     /// The list colors offered by forms, first one the default.
     public static let palette = ["#4a99ef", "#e8524a", "#f0a030", "#f5d23c", "#5cc15a", "#a86fe0", "#a5826a", "#8e8e93"]
 
+    /// The palette's colours by name, in its order: `--color green` and
+    /// the list form say them so.
+    public static let paletteNames = ["blue", "red", "orange", "yellow", "green", "purple", "brown", "gray"]
+
     /// A new list's colour when none is given: the palette's first that no
     /// list uses, else the palette in turn, so that a new list stands apart
     /// from the others on every screen, however it was made.

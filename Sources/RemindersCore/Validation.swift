@@ -39,10 +39,16 @@ public enum Validation {
     /// "#rrggbb" (or "rrggbb", any case), returned as lower-case "#rrggbb".
     public static func color(_ raw: String) throws -> String {
         var hex = raw.trimmingWhitespace().lowercased()
-        if hex.hasPrefix("#") { hex.removeFirst() }
-        guard hex.count == 6, hex.allSatisfy({ $0.isHexDigit && $0.isASCII }) else {
-            throw CoreError.invalidInput("color '\(raw)' is not of the form #RRGGBB")
+        if let index = RemindersStore.paletteNames.firstIndex(of: hex == "grey" ? "gray" : hex) {
+            return RemindersStore.palette[index]
         }
+        if hex.hasPrefix("#") { hex.removeFirst() }
+        guard hex.count == 6 || hex.count == 3, hex.allSatisfy({ $0.isHexDigit && $0.isASCII }) else {
+            throw CoreError.invalidInput("color '\(raw)' is not one of \(RemindersStore.paletteNames.joined(separator: ", ")), "
+                                         + "nor of the form #RRGGBB or #RGB")
+        }
+        // "#f80" is "#ff8800", as in CSS.
+        if hex.count == 3 { hex = String(hex.flatMap { [$0, $0] }) }
         return "#" + hex
     }
 

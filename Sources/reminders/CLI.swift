@@ -77,6 +77,16 @@ enum CLI {
             fail("'\(TerminalText.clean(option))' comes before the command '\(command)': options go after it",
                  hint: "see 'reminders \(command) --help'", code: 2)
         }
+        // A value that starts with '-' ("--due -1d", "--notes -urgent") reads
+        // as an option, and the option it was for as missing its value.
+        if message.lowercased().hasPrefix("missing value for '-"),
+           let option = message.dropFirst("missing value for '".count).split(whereSeparator: { $0 == " " || $0 == "'" }).first,
+           let index = arguments.firstIndex(of: String(option)), index + 1 < arguments.count,
+           arguments[index + 1].hasPrefix("-"), arguments[index + 1].count > 1 {
+            let value = TerminalText.clean(arguments[index + 1])
+            fail("'\(value)' reads as an option, so \(option) has no value: to give it one that starts with '-', "
+                 + "write \(option)='\(value)'", hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
+        }
         // `add` and `edit` take --list; `show` takes the list itself.
         if path == ["reminders", "show"], message.lowercased().hasPrefix("unknown option '--list'") {
             fail("'show' takes the list itself, not --list: 'reminders show LIST'", hint: "see 'reminders show --help'", code: 2)

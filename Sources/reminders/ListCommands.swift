@@ -87,7 +87,7 @@ struct ListCommand: ParsableCommand {
         func run() throws { try lists.run() }
     }
 
-    /// `reminders list add TITLE [--color #RRGGBB]`: prints the new list's id.
+    /// `reminders list add TITLE [--color COLOUR]`: prints the new list's id.
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Create a list and print its id.")
@@ -95,7 +95,7 @@ struct ListCommand: ParsableCommand {
         @Argument(help: "The list's title.")
         var title: String
 
-        @Option(help: ArgumentHelp("The list's colour (default: the first of the app's colours no list uses).", valueName: "#RRGGBB"))
+        @Option(help: ArgumentHelp("The list's colour: blue, red, orange, yellow, green, purple, brown, gray, or #RRGGBB (default: the first of these no list uses).", valueName: "colour"))
         var color: String?
 
         @OptionGroup var common: CommonOptions
@@ -127,7 +127,7 @@ struct ListCommand: ParsableCommand {
         @Option(help: "A new title.")
         var title: String?
 
-        @Option(help: ArgumentHelp("A new colour.", valueName: "#RRGGBB"))
+        @Option(help: ArgumentHelp("A new colour: one of the app's by name (blue, red, …, gray), or #RRGGBB.", valueName: "colour"))
         var color: String?
 
         @OptionGroup var common: CommonOptions

@@ -131,6 +131,8 @@ struct ScriptedSessionTests {
             (["show", "--tag", "bakrey"], 2, "no tag matches 'bakrey'; did you mean 'bakery'? 'reminders tags' lists them"),
             (["--versoin"], 2, "unknown option '--versoin': did you mean '--version'? (see 'reminders --help')"),
             (["--due", "tomorrow", "add", "x"], 2, "'--due' comes before the command 'add': options go after it (see 'reminders add --help')"),
+            (["add", "Call mom", "--due", "-1d"], 2,
+             "'-1d' reads as an option, so --due has no value: to give it one that starts with '-', write --due='-1d'"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
         ]

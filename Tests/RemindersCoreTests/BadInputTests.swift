@@ -92,11 +92,18 @@ struct BadInputTests {
 
     @Test func badColors() throws {
         let (store, home, _) = try fixture()
-        for color in ["red", "#12345", "#1234567", "#GGGGGG", ""] {
+        for color in ["crimson", "#12345", "#1234", "#12", "#1234567", "#GGGGGG", "#GGG", ""] {
             try expectRefused(.invalidInput(""), exitCode: 2, in: store) { try store.createList(title: "New", color: color) }
             try expectRefused(.invalidInput(""), exitCode: 2, in: store) { try store.updateList(id: home.id, color: color) }
         }
         #expect(try Validation.color("ABCDEF") == "#abcdef")
+        // The app's colours by name, and CSS's shorthand.
+        #expect(try Validation.color("Green") == "#5cc15a")
+        #expect(try Validation.color(" grey ") == "#8e8e93")
+        #expect(try Validation.color("#F80") == "#ff8800")
+        #expect(try store.createList(title: "Red one", color: "red").color == "#e8524a")
+        let refused = #expect(throws: CoreError.self) { try Validation.color("crimson") }
+        #expect(refused?.description.contains("is not one of blue, red, orange, yellow, green, purple, brown, gray, nor of the form #RRGGBB or #RGB") == true)
     }
 
     @Test func emptyOrOverlongTitles() throws {

@@ -202,8 +202,7 @@ final class ListFormScreen: ViewModelScreen {
 
     // MARK: Drawing
 
-    static let colorNames = ["#4a99ef": "blue", "#e8524a": "red", "#f0a030": "orange", "#f5d23c": "yellow",
-                             "#5cc15a": "green", "#a86fe0": "purple", "#a5826a": "brown", "#8e8e93": "gray"]
+    static let colorNames = Dictionary(uniqueKeysWithValues: zip(RemindersStore.palette, RemindersStore.paletteNames))
 
     func render(into buffer: inout CellBuffer, area: Rect, app: AppController) {
         let theme = app.theme
