@@ -82,7 +82,7 @@ public struct ReminderChanges: Hashable, Sendable {
 /// A deleted reminder with its tags, kept so that a delete can be undone.
 /// A tag as spelled and the reminders it was on, for the undo of its
 /// delete or rename.
-public struct TagLinks: Hashable, Sendable {
+public struct TagLinks: Hashable, Codable, Sendable {
     public var title: String
     public var reminderIDs: [String]
 }
@@ -90,7 +90,7 @@ public struct TagLinks: Hashable, Sendable {
 /// What a tag's rename did: the tag it was, the name it took (as the tag
 /// it merged into is spelled), and the reminders that tag was on before,
 /// nil when the rename made it (or only respelled the old one).
-public struct TagRename: Hashable, Sendable {
+public struct TagRename: Hashable, Codable, Sendable {
     public var old: TagLinks
     public var new: String
     public var newWasOn: [String]?

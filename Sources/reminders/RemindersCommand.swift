@@ -43,6 +43,7 @@ struct RemindersCommand: ParsableCommand {
             AlertsCommand.self,
             SearchCommand.self,
             TagsCommand.self,
+            TagCommand.self,
             ExportCommand.self,
             ImportCommand.self,
             ClearCompletedCommand.self,

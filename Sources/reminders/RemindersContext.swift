@@ -132,6 +132,18 @@ extension DeviceReading {
         try read { try Resolver.list($0, text) }
     }
 
+    /// A tag a user named, spelled any way that has its key, as the tag is
+    /// spelled; a name no tag has is refused, with the nearest one.
+    func tag(_ text: String) throws -> String {
+        let title = try Validation.tag(text)
+        return try read { db in
+            if let shown = try Queries.tagTitle(db, title) { return shown }
+            let near = NearestWords.closest(to: title, among: try Queries.tagTitles(db))
+            let guess = near.count == 1 ? "did you mean '\(TerminalText.clean(near[0]))'? " : ""
+            throw CoreError.notFound("no tag matches '\(TerminalText.clean(text))'; \(guess)'reminders tags' lists them")
+        }
+    }
+
     /// The id of the reminder a user named, as for `list(_:)`.
     func reminder(_ text: String) throws -> String {
         try read { try Resolver.reminder($0, text) }

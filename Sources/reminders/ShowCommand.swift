@@ -97,15 +97,8 @@ struct ShowCommand: ParsableCommand {
         } else if let tag {
             // Any spelling finds the tag; the heading shows the one it has.
             // A tag no reminder ever had is a mistyped name, as a list is.
-            let title = try Validation.tag(tag)
-            guard let shown = try context.read({ try Queries.tagTitle($0, title) }) else {
-                let near = try context.read { db in
-                    NearestWords.closest(to: title, among: try String.fetchAll(db, sql: "SELECT title FROM tags"))
-                }
-                let guess = near.count == 1 ? "did you mean '\(TerminalText.clean(near[0]))'? " : ""
-                throw CoreError.notFound("no tag matches '\(TerminalText.clean(tag))'; \(guess)'reminders tags' lists them")
-            }
-            (filter, heading) = (.tag(title), "#" + shown)
+            let shown = try context.tag(tag)
+            (filter, heading) = (.tag(shown), "#" + shown)
         } else {
             (filter, heading) = (.all, "All")
         }

@@ -26,12 +26,19 @@ enum UndoJournal {
         /// `edit`: the fields it changed as they were, refused if they
         /// changed since (`expecting`: as the edit left them).
         case restoreFields(id: String, fields: ReminderChanges, expecting: ReminderChanges)
+        /// `tag delete`: the tag, on the reminders it was on.
+        case restoreTag(TagLinks)
+        /// `tag rename`: the old tag again, and the new one off the
+        /// reminders it was not on before.
+        case undoRename(TagRename)
 
         var action: UndoAction {
             switch self {
             case .restoreReminder(let deleted): .restoreReminder(deleted)
             case .restoreList(let deleted): .restoreList(deleted)
             case .restoreFields(let id, let fields, let expecting): .restoreFields(id: id, fields, expecting: expecting)
+            case .restoreTag(let links): .restoreTag(links)
+            case .undoRename(let rename): .undoRename(rename)
             }
         }
     }
@@ -68,15 +75,16 @@ enum UndoJournal {
     }
 }
 
-/// `reminders undo`: takes back the last delete or edit made with the
-/// command line on this device.
+/// `reminders undo`: takes back the last delete, edit, or tag rename or
+/// delete made with the command line on this device.
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
         abstract: "Take back the last delete or edit made with this command line on this device.",
         discussion: """
             Puts back a deleted reminder (with its tags and subtasks) or list (with its cover, \
-            reminders and tags) under the same ids, or an edited reminder's fields as they were. \
+            reminders and tags) under the same ids, an edited reminder's fields as they were, \
+            or a deleted or renamed tag on the reminders it was on. \
             Each run takes back one more, up to \(UndoJournal.depth) back. An edit whose fields \
             changed since, here or on another device, is not taken back: the later edit stays. \
             Completing is taken back by 'reminders uncomplete'.

@@ -87,7 +87,7 @@ struct ScriptedSessionTests {
             (["add", "Eggs ^Nowhere"], 2, "no list is titled 'Nowhere' (from ^Nowhere)"),
             (["add", "Eggs", "--list", "Groceries", "--priority", "urgent"], 2, "priority 'urgent' is not one of none, low, medium, high"),
             (["add", "Eggs", "--list", "Groceries", "--bogus"], 2, "unknown option '--bogus'"),
-            (["list", "add", "Home", "--color", "red"], 2, "color 'red' is not of the form #RRGGBB"),
+            (["list", "add", "Home", "--color", "crimson"], 2, "color 'crimson' is not one of blue, red, orange"),
             (["list", "add", ""], 2, "list title must not be empty"),
             (["list", "edit", "Office", "--title", ""], 2, "list title must not be empty"),
             (["list", "edit", "Office"], 2, "nothing to change"),

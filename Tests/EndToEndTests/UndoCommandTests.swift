@@ -88,4 +88,46 @@ struct UndoCommandTests {
         // Refused, it is gone from the journal: the next undo is older.
         #expect(try run("undo").status == 1)
     }
+
+    /// A tag renamed, merged into another, or deleted on the command line:
+    /// every reminder follows, the other device too once synced, and
+    /// `undo` takes each back; a mistyped tag is refused with the nearest.
+    @Test func tagsAreRenamedMergedAndDeletedAndTakenBack() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let laptop = ["REMINDERS_DEVICE": "laptop"], desktop = ["REMINDERS_DEVICE": "desktop"]
+        func ok(_ arguments: String..., on device: [String: String] = laptop) throws -> String {
+            let result = try cli.run(arguments, environment: device)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            return result.stdout
+        }
+        _ = try ok("list", "add", "Home")
+        _ = try ok("add", "Paint the fence", "--list", "Home", "--tag", "diy", "--tag", "garden")
+        _ = try ok("add", "Fix the gate", "--list", "Home", "--tag", "diy")
+        _ = try ok("add", "Mow", "--list", "Home", "--tag", "Garden")
+        let before = try ok("export", "--json")
+
+        #expect(try ok("tag", "rename", "DIY", "Repairs") == "Renamed #diy to #Repairs (on 2 reminders).\n")
+        #expect(try ok("tag", "rename", "repairs", "GARDEN") == "Merged #Repairs into #garden (on 2 reminders).\n")
+        #expect(try ok("tags") == "#garden  3 open\n")
+        _ = try ok("sync")
+        _ = try ok("sync", on: desktop)
+        #expect(try ok("tags", on: desktop) == "#garden  3 open\n")
+        #expect(try ok("tag", "delete", "Garden") == "Deleted #garden (from 3 reminders).\n")
+        #expect(try ok("tag") == "No tags yet. Add one with 'reminders add TITLE --list LIST --tag NAME'.\n")
+
+        #expect(try ok("undo") == "Undone: put back #garden.\n")
+        #expect(try ok("undo") == "Undone: take #Repairs back out of #garden.\n")
+        #expect(try ok("undo") == "Undone: rename #Repairs back to #diy.\n")
+        #expect(try ok("export", "--json") == before)
+        _ = try ok("sync")
+        _ = try ok("sync", on: desktop)
+        #expect(try ok("export", "--json", on: desktop) == before)
+
+        let typo = try cli.run(["tag", "delete", "gardn"], environment: laptop)
+        #expect(typo.status == 2)
+        #expect(typo.stderr == "reminders: no tag matches 'gardn'; did you mean 'garden'? 'reminders tags' lists them\n")
+        let word = try cli.run(["tag", "garden"], environment: laptop)
+        #expect(word.status == 2 && word.stderr.contains("'garden' is not a tag command (rename, delete)"))
+    }
 }

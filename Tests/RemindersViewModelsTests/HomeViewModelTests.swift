@@ -132,7 +132,8 @@ import Testing
         let world = try World()
         let home = HomeViewModel(environment: world.environment)
         #expect(home.createList(title: "  ").errorMessage == "list title must not be empty")
-        #expect(home.createList(title: "X", color: "blue").errorMessage == "color 'blue' is not of the form #RRGGBB")
+        #expect(home.createList(title: "X", color: "crimson").errorMessage?.hasPrefix("color 'crimson' is not one of blue, red") == true)
+        #expect(home.createList(title: "X", color: "blue").errorMessage == nil)
     }
 
     @Test func observationErrorsLandInTheState() async throws {

@@ -100,8 +100,9 @@ import Testing
     @Test func validationErrors() throws {
         let world = try World()
         let form = ListFormViewModel(environment: world.environment)
-        form.color = "red"
-        #expect(form.save() == .invalid([.title: "list title must not be empty", .color: "color 'red' is not of the form #RRGGBB"]))
+        form.color = "crimson"
+        #expect(form.save() == .invalid([.title: "list title must not be empty",
+                                         .color: "color 'crimson' is not one of blue, red, orange, yellow, green, purple, brown, gray, nor of the form #RRGGBB or #RGB"]))
         #expect(try world.environment.writer.read { db in try RemindersList.fetchCount(db) } == 0)
         #expect(throws: CoreError.notFound("list nope not found")) {
             try ListFormViewModel(environment: world.environment, listID: "nope")
