@@ -252,9 +252,34 @@ public final class ConflictsViewModel: ViewModel {
                 ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id } })
                 ?? ReminderFormViewModel.defaultList(in: writable, named: defaultList)
             guard let list = chosen else { return .failed("There is no list to put it in: make one on Home first") }
-            try store.restoreLost(id: reminderID, values: values, listID: list.id)
+            if case .hereAlready(let copy) = try Self.putBack(store, id: reminderID, values: values, listID: list.id) {
+                try controls.dismissConflict(id: id)
+                return ActionResult(message: copy)
+            }
             try controls.dismissConflict(id: id)
             return ActionResult(message: "“\(item.title ?? "The reminder")” is back, \(refused ? "as a copy " : "")in \(list.title); syncing")
+        }
+    }
+
+    /// What a put-back did: made the reminder, or found it here already.
+    public enum PutBack: Equatable {
+        case made(Reminder)
+        /// What to say of it (`copyPutBack`).
+        case hereAlready(String)
+    }
+
+    /// Puts a reminder back (`RemindersStore.restoreLost`), or, when a
+    /// sync brought it back meanwhile (put back on another device of this
+    /// user's, between the caller's look and this write), says where it is.
+    public static func putBack(_ store: RemindersStore, id: String, values: [(column: String, value: String)],
+                               listID: String) throws -> PutBack {
+        do {
+            return .made(try store.restoreLost(id: id, values: values, listID: listID))
+        } catch CoreError.invalidInput(let message) {
+            guard let copy = try store.writer.read({ db in try copyPutBack(db, id: id) }) else {
+                throw CoreError.invalidInput(message)
+            }
+            return .hereAlready(copy)
         }
     }
 

@@ -203,7 +203,16 @@ struct ConflictsCommand: ParsableCommand {
         let listID = try list.map { try context.list($0) }
             ?? (refused ? nil : item.lostReminderListID.flatMap { id in lists.first { $0.id == id }?.id })
             ?? context.defaultListID(try EffectiveSettings(common: common), lists: lists)
-        let reminder = try context.store.restoreLost(id: reminderID, values: values, listID: listID)
+        let reminder: Reminder
+        switch try ConflictsViewModel.putBack(context.store, id: reminderID, values: values, listID: listID) {
+        case .made(let made):
+            reminder = made
+        case .hereAlready(let copy):
+            // Put back on another device of this user's, and synced meanwhile.
+            try context.engine.dismissConflict(id: item.entry.id)
+            print(TerminalText.clean(copy) + ".")
+            return
+        }
         try context.engine.dismissConflict(id: item.entry.id)
         let listTitle = try context.read { db in try RemindersList.fetchOne(db, key: listID)?.title } ?? listID
         print(TerminalText.clean("“\(reminder.title)” is back, \(refused ? "as a copy " : "")in \(listTitle) "

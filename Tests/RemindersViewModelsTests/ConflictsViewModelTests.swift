@@ -236,6 +236,11 @@ import TestSupport
         #expect(model.restoreLost(id: item.id).message == "“Stamps” is back, in Errands; syncing")
         let back = try #require(try laptop.reminder(stamps.id))
         #expect(back.remindersListID == errands.id && back.notes == "first class")
+        // A put-back that finds it here at its write (a sync brought it
+        // between the look and the write) says where it is.
+        let values = try #require(item.putBackValues)
+        #expect(try ConflictsViewModel.putBack(laptop.store, id: stamps.id, values: values, listID: errands.id)
+                == .hereAlready("“Stamps” was put back already, in Errands"))
     }
 
     @Test func withoutSyncThereIsNoLog() throws {
