@@ -555,8 +555,9 @@ public final class RemindersStore: Sendable {
     /// Puts back a reminder a delete made elsewhere took, from the values
     /// the conflict log kept of it (`[(column, value)]` as the log writes
     /// them), under its old id so its entry knows it again, into `listID`
-    /// (its own list may be gone with it). What the log did not keep takes
-    /// its default; a value this version cannot read is left out.
+    /// (its own list may be gone with it), with the tags it kept (made
+    /// again where they are gone). What the log did not keep takes its
+    /// default; a value this version cannot read is left out.
     @discardableResult
     public func restoreLost(id: String, values: [(column: String, value: String)], listID: String) throws -> Reminder {
         try write { db in
@@ -564,6 +565,7 @@ public final class RemindersStore: Sendable {
             guard try RemindersList.exists(db, key: listID) else { throw CoreError.notFound("list \(listID) not found") }
             guard try !Reminder.exists(db, key: id) else { throw CoreError.invalidInput("the reminder is here already") }
             var reminder = Reminder(id: id, remindersListID: listID, title: "", position: try Self.nextPosition(db, listID: listID))
+            var tags: [String] = []
             for (column, value) in values {
                 switch column {
                 case "title": reminder.title = value
@@ -575,14 +577,23 @@ public final class RemindersStore: Sendable {
                 case "completedAt": reminder.completedAt = value
                 case "repeatRule": reminder.repeatRule = try? Validation.repeatRule(value)
                 case "alertBefore": reminder.alertBefore = Int(value)
+                case Tag.databaseTableName: tags = Self.keptTags(value).compactMap { try? Validation.tag($0) }
                 default: break
                 }
             }
             if reminder.dueDate == nil { reminder.alertBefore = nil }
             if reminder.status != .completed { reminder.completedAt = nil }
             try reminder.insert(db)
+            try Self.setTags(db, reminderID: id, tags: tags)
             return reminder
         }
+    }
+
+    /// The tags the conflict log kept of a reminder a delete took: the
+    /// titles as a JSON array (`SyncEngine.linkedNames`); none for any
+    /// other text.
+    public static func keptTags(_ value: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(value.utf8))) ?? []
     }
 
     static func insert(_ db: Database, _ deleted: DeletedReminder) throws {

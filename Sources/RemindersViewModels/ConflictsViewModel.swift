@@ -502,6 +502,7 @@ public enum ConflictText {
         case "parentID": "Parent"
         case "repeatOf": "Repeat of"
         case "occurrence": "Moved from"
+        case Tag.databaseTableName: "Tags"
         default: column
         }
     }
@@ -525,6 +526,7 @@ public enum ConflictText {
         case "priority", "isFlagged", "dueDate", "completedAt": true
         case "remindersListID", "occurrence", "repeatRule", "alertBefore", "parentID", "status": table == Reminder.databaseTableName
         case "tagID": table == ReminderTag.databaseTableName
+        case Tag.databaseTableName: table == Reminder.databaseTableName
         default: false
         }
     }
@@ -565,6 +567,10 @@ public enum ConflictText {
         case "alertBefore" where table == Reminder.databaseTableName:
             guard let raw else { return AlertBefore.describe(nil).lowercased() }
             return Int(raw).map { AlertBefore.describe($0).lowercased() } ?? raw
+        case Tag.databaseTableName where table == Reminder.databaseTableName:
+            // A lost reminder's tags, kept as a JSON array (`SyncEngine.linkedNames`).
+            guard let raw else { return nil }
+            return RemindersStore.keptTags(raw).map { "#" + $0 }.joined(separator: " ")
         case "parentID" where table == Reminder.databaseTableName:
             guard let raw else { return "no parent" }
             return try Queries.recordTitles(db, table: Reminder.databaseTableName, key: raw).title.map { "“\($0)”" } ?? "a deleted reminder"

@@ -164,8 +164,29 @@ extension SyncEngine {
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
         let values = RecordCoder.values(of: row, table: schema).values
         // A row never on the server: its text, which is what a person wrote.
-        guard let meta, meta.lastKnown != nil else { return Self.encodeKept(Self.writtenText(values, table: schema)) }
-        return Self.encodeKept(Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace) { meta.editTimes[$0] != nil })
+        var pairs = meta?.lastKnown == nil ? Self.writtenText(values, table: schema)
+            : Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace) { meta?.editTimes[$0] != nil }
+        // A row that goes keeps the names tied to it (a reminder's tags):
+        // put back, it has them again.
+        if whole, !pairs.isEmpty { pairs += try linkedNames(db, table: table, key: key) }
+        return Self.encodeKept(pairs)
+    }
+
+    /// The names of the rows tied to a row through tables of links (a
+    /// reminder's tags), as kept pairs: the named table's name and its
+    /// rows' names as a JSON array, in their order (`["tags",
+    /// "[\"Home\",\"Work\"]"]`); none for a table with no links, or a
+    /// row with none.
+    func linkedNames(_ db: Database, table: String, key: String) throws -> [[String]] {
+        try (linksByTable[table] ?? []).compactMap { link in
+            let names = try String.fetchAll(db.cachedStatement(sql: """
+                SELECT n.\(link.nameColumn.quotedDatabaseIdentifier) FROM \(link.links.quotedDatabaseIdentifier) AS l
+                JOIN \(link.named.quotedDatabaseIdentifier) AS n ON n.\(link.namedKey.quotedDatabaseIdentifier) = l.\(link.namedColumn.quotedDatabaseIdentifier)
+                WHERE l.\(link.ownColumn.quotedDatabaseIdentifier) = ? ORDER BY 1
+                """), arguments: [key])
+            guard !names.isEmpty, let data = try? JSONEncoder().encode(names) else { return nil }
+            return [link.named, String(decoding: data, as: UTF8.self)]
+        }
     }
 
     /// The edited columns of a row's values, the parent's reference left

@@ -67,6 +67,39 @@ public struct TableSchema: Hashable, Sendable {
     /// Foreign keys from the table to itself (a subtask's parent): a row
     /// new to the server is sent after the row it refers to.
     public var selfReferences: [ForeignKey] { foreignKeys.filter { $0.parentTable == name } }
+
+    /// How rows of another table are tied to this one's through a table
+    /// of links (a reminder's tags through `remindersTags`): the links'
+    /// reference to this table's row, and to the named row.
+    struct Link: Hashable, Sendable {
+        /// The table of links, its reference to this table's row and to
+        /// the named row.
+        var links: String
+        var ownColumn: String
+        var namedColumn: String
+        /// The named table, its primary key and the column it is named by.
+        var named: String
+        var namedKey: String
+        var nameColumn: String
+    }
+
+    /// The links to this table among `schemas`: a table of nothing but
+    /// references, deleted with the rows it ties (ON DELETE CASCADE), one
+    /// of them to this table and one to a table whose rows have names.
+    /// A row the log keeps whole keeps those names too
+    /// (`SyncEngine.linkedNames`), so that putting it back ties it again.
+    func links(among schemas: [TableSchema]) -> [Link] {
+        schemas.compactMap { table in
+            guard !table.holdsWrittenText, table.foreignKeys.count == 2, table.columns.count == 2,
+                  table.foreignKeys.allSatisfy({ $0.onDelete == "CASCADE" }),
+                  let own = table.foreignKeys.first(where: { $0.parentTable == name }),
+                  let other = table.foreignKeys.first(where: { $0.parentTable != name }),
+                  let named = schemas.first(where: { $0.name == other.parentTable }),
+                  other.parentColumn == named.primaryKey, let nameColumn = named.nameColumn else { return nil }
+            return Link(links: table.name, ownColumn: own.column, namedColumn: other.column,
+                        named: named.name, namedKey: named.primaryKey, nameColumn: nameColumn)
+        }
+    }
 }
 
 /// Reads and checks the schema of the tables to sync.

@@ -19,6 +19,8 @@ public final class SyncEngine: Sendable {
     /// Synced tables, parents before children.
     public let tables: [TableSchema]
     let tablesByName: [String: TableSchema]
+    /// By table, the named rows tied to its rows (`TableSchema.links`).
+    let linksByTable: [String: [TableSchema.Link]]
     /// Each table's columns written as one edit (`SyncedTable.editedTogether`).
     let editedTogether: [String: [[String]]]
     let order: [String: Int]
@@ -96,6 +98,7 @@ public final class SyncEngine: Sendable {
         }
         self.tables = schemas
         self.tablesByName = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0) })
+        self.linksByTable = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, $0.links(among: schemas)) })
         functions.writtenTextTables = Set(schemas.filter(\.holdsWrittenText).map(\.name))
         self.order = Dictionary(uniqueKeysWithValues: schemas.enumerated().map { ($1.name, $0) })
         if ready == nil {

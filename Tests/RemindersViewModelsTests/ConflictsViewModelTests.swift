@@ -213,12 +213,13 @@ import TestSupport
     }
 
     /// A reminder deleted on one device while edited on another comes
-    /// back in the list it was in, when that list is still here.
+    /// back in the list it was in, when that list is still here, with its
+    /// tags (made again where a tag is gone meanwhile).
     @Test func aReminderADeleteTookComesBackInItsOwnList() throws {
         let cloud = DeviceWorld()
         let (laptop, desktop, _) = try cloud.milkOnLaptopAndDesktop()
         let errands = try laptop.store.createList(title: "Errands")
-        let stamps = try laptop.store.createReminder(ReminderDraft(listID: errands.id, title: "Stamps"))
+        let stamps = try laptop.store.createReminder(ReminderDraft(listID: errands.id, title: "Stamps", tags: ["post", "Town"]))
         try laptop.syncOnce()
         try desktop.syncOnce()
         _ = try desktop.store.deleteReminder(id: stamps.id)
@@ -233,9 +234,24 @@ import TestSupport
         model.refresh()
         let item = try #require(model.state.items.first { $0.entry.recordID == stamps.id })
         #expect(item.lostReminderListID == errands.id)
+        #expect(item.thisDevice.value?.contains("Tags #Town #post") == true, "\(String(describing: item.thisDevice.value))")
+        try laptop.store.deleteTag("town")
         #expect(model.restoreLost(id: item.id).message == "“Stamps” is back, in Errands; syncing")
         let back = try #require(try laptop.reminder(stamps.id))
         #expect(back.remindersListID == errands.id && back.notes == "first class")
+        func tags(_ device: DeviceSession) throws -> [String] {
+            try device.store.writer.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT tags.title FROM remindersTags JOIN tags ON tags.id = remindersTags.tagID
+                    WHERE remindersTags.reminderID = ? ORDER BY tags.title
+                    """, arguments: [stamps.id])
+            }
+        }
+        #expect(try tags(laptop) == ["Town", "post"])
+        try laptop.syncOnce()
+        try desktop.syncOnce()
+        #expect(try desktop.reminder(stamps.id)?.notes == "first class")
+        #expect(try tags(desktop) == ["Town", "post"])
         // A put-back that finds it here at its write (a sync brought it
         // between the look and the write) says where it is.
         let values = try #require(item.putBackValues)
