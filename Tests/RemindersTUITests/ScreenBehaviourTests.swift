@@ -48,6 +48,20 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(screen.textLines()[1].contains("cover image: needs a 256-color terminal"))
     }
 
+    /// A long message (a server's, a share's) is read whole at 60 and 80
+    /// columns: the toast takes as many as three lines there.
+    @Test func aLongToastIsReadWholeOnANarrowTerminal() throws {
+        let message = "cannot reach the server at https://reminders.example.org:8443: the connection timed out; "
+            + "edits stay here and go once it answers"
+        for width in [60, 80] {
+            let world = try TestWorld(width: width, height: 20)
+            world.app.showError(message)
+            let text = world.screen.textLines().joined(separator: " ")
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            #expect(text.contains("edits stay here and go once it answers"), "\(width): \(text)")
+        }
+    }
+
     @Test func theSelectionAndPastDueAreColored() throws {
         let world = try TestWorld()
         world.press(.enter)

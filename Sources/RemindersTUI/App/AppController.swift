@@ -546,7 +546,9 @@ final class AppController {
     }
 
     /// The toast's text as it is drawn: one line, or two when it is wider
-    /// than the terminal (rather than losing its end); none without a toast.
+    /// than the terminal (rather than losing its end), three on a terminal
+    /// narrower than 100 columns, where a server's or a share's message
+    /// would otherwise lose its end; none without a toast.
     private var toastLines: [String] {
         guard let toast else { return [] }
         var text = " " + toast.message + " "
@@ -554,7 +556,7 @@ final class AppController {
             text += "· \(undo) undo "
         }
         return DisplayWidth.of(text) <= size.width - 2
-            ? [text] : DisplayWidth.wrap(text, width: size.width - 4, maxLines: 2).map { " " + $0 + " " }
+            ? [text] : DisplayWidth.wrap(text, width: size.width - 4, maxLines: size.width < 100 ? 3 : 2).map { " " + $0 + " " }
     }
 
     /// Draws the toast on its own lines under the content, to the right.
