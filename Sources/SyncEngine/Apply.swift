@@ -61,10 +61,11 @@ extension SyncEngine {
         // counted with the page's conflicts.
         if !deletions.isEmpty {
             let lastEntry = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
+            let linked = try linkedNamesOfEdited(db, deletions: deletions)
             try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
                 for deletion in deletions {
                     try applyDeletion(db, id: deletion.id, by: remoteName(user: deletion.deletedByUser, device: deletion.deletedByDevice),
-                                      through: deletion.deletedThrough, into: &report)
+                                      through: deletion.deletedThrough, linked: linked[deletion.id.recordName], into: &report)
                 }
             }
             report.conflicts += try Int.fetchOne(db.cachedStatement(sql: """
@@ -212,7 +213,9 @@ extension SyncEngine {
                 unseen = table.columns.filter { (record.fieldModificationTimes[$0] ?? .min) > seen }
             }
             if !unseen.isEmpty {
-                let pairs = Self.editedPairs(record.fields, table: table, whole: true, keepingPlace: true) { unseen.contains($0) }
+                // With the names it was tied to here, its links deleted too.
+                var pairs = Self.editedPairs(record.fields, table: table, whole: true, keepingPlace: true) { unseen.contains($0) }
+                if !pairs.isEmpty { pairs += try pendingDeletedLinkNames(db, table: tableName, key: key) }
                 try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
                                 remote: Self.encodeKept(pairs) ?? "edited", localTime: nil,
                                 remoteTime: record.fieldModificationTimes.values.max(),
@@ -419,6 +422,20 @@ extension SyncEngine {
         record.modifiedByDevice == deviceName && record.modifiedByUser == userName
     }
 
+    /// The names tied to each row with links (`linkedNames`) that a page
+    /// deletes while it has edits here, read before the page's deletes of
+    /// its links (children first) take them: the entry its delete logs
+    /// keeps them. By record name; none for a page that deletes no such row.
+    func linkedNamesOfEdited(_ db: Database, deletions: [RecordDeletion]) throws -> [String: [[String]]] {
+        var linked: [String: [[String]]] = [:]
+        for deletion in deletions {
+            guard let (table, key) = RecordCoder.split(deletion.id.recordName), linksByTable[table]?.isEmpty == false,
+                  let meta = try Metadata.fetch(db, type: table, name: key), meta.isPendingSave, meta.hasLocalEdits else { continue }
+            linked[deletion.id.recordName] = try linkedNames(db, table: table, key: key)
+        }
+        return linked
+    }
+
     /// Applies a fetched delete: counts the local row that went away, and
     /// the pending edit the delete beat as a conflict.
     ///
@@ -428,7 +445,7 @@ extension SyncEngine {
     /// a row here made after it (`createdAt`) was made again since (an
     /// undo, a reminder put back) and stays, to be created again.
     func applyDeletion(_ db: Database, id: RecordID, by deleter: String? = nil, through: Int64? = nil,
-                       into report: inout SyncReport) throws {
+                       linked: [[String]]? = nil, into report: inout SyncReport) throws {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return }
         try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
         let meta = try Metadata.fetch(db, type: tableName, name: key)
@@ -441,7 +458,7 @@ extension SyncEngine {
             // from here): keep it; the next send creates it again.
             if meta.lastKnown == nil, meta.zoneID == nil { return }
             if meta.hasLocalEdits {
-                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter)
+                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked)
                 report.conflicts += 1
             }
         }

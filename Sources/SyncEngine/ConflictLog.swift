@@ -157,8 +157,10 @@ extension SyncEngine {
     /// keeps its text fields.
     /// `whole`: with the row's name too (its first text, a title), for an
     /// entry whose row goes, which has nothing else to be named by.
+    /// `linked`: the names tied to a row that goes (`linkedNames`), kept
+    /// after its values, so that a put-back ties it again.
     func editedValues(_ db: Database, table: String, key: String, meta: Metadata?, whole: Bool = false,
-                      keepingPlace: Bool = false) throws -> String? {
+                      keepingPlace: Bool = false, linked: [[String]] = []) throws -> String? {
         guard let schema = tablesByName[table] else { return nil }
         if meta?.isPendingDelete == true { return "deleted" }
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
@@ -166,9 +168,7 @@ extension SyncEngine {
         // A row never on the server: its text, which is what a person wrote.
         var pairs = meta?.lastKnown == nil ? Self.writtenText(values, table: schema)
             : Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace) { meta?.editTimes[$0] != nil }
-        // A row that goes keeps the names tied to it (a reminder's tags):
-        // put back, it has them again.
-        if whole, !pairs.isEmpty { pairs += try linkedNames(db, table: table, key: key) }
+        if !pairs.isEmpty { pairs += linked }
         return Self.encodeKept(pairs)
     }
 
@@ -184,9 +184,35 @@ extension SyncEngine {
                 JOIN \(link.named.quotedDatabaseIdentifier) AS n ON n.\(link.namedKey.quotedDatabaseIdentifier) = l.\(link.namedColumn.quotedDatabaseIdentifier)
                 WHERE l.\(link.ownColumn.quotedDatabaseIdentifier) = ? ORDER BY 1
                 """), arguments: [key])
-            guard !names.isEmpty, let data = try? JSONEncoder().encode(names) else { return nil }
-            return [link.named, String(decoding: data, as: UTF8.self)]
+            return Self.keptNames(names, of: link)
         }
+    }
+
+    /// The same for a row deleted here with its links, whose deletes are
+    /// still to be confirmed: the names its links' last-known records
+    /// point at, where those rows are here.
+    func pendingDeletedLinkNames(_ db: Database, table: String, key: String) throws -> [[String]] {
+        try (linksByTable[table] ?? []).compactMap { link in
+            let gone = try Row.fetchAll(db, sql: "SELECT \(Metadata.columns) FROM sync_metadata WHERE recordType = ? AND isPendingDelete",
+                                        arguments: [link.links]).map(Metadata.init(row:))
+            let keys = gone.compactMap { meta -> String? in
+                guard case .string(let own)? = meta.lastKnown?.fields[link.ownColumn], own == key,
+                      case .string(let named)? = meta.lastKnown?.fields[link.namedColumn] else { return nil }
+                return named
+            }
+            guard !keys.isEmpty else { return nil }
+            let names = try String.fetchAll(db, sql: """
+                SELECT \(link.nameColumn.quotedDatabaseIdentifier) FROM \(link.named.quotedDatabaseIdentifier)
+                WHERE \(link.namedKey.quotedDatabaseIdentifier) IN (\(databaseQuestionMarks(count: keys.count))) ORDER BY 1
+                """, arguments: StatementArguments(keys))
+            return Self.keptNames(names, of: link)
+        }
+    }
+
+    /// Names as a kept pair: the named table and a JSON array; nil for none.
+    private static func keptNames(_ names: [String], of link: TableSchema.Link) -> [String]? {
+        guard !names.isEmpty, let data = try? JSONEncoder().encode(names) else { return nil }
+        return [link.named, String(decoding: data, as: UTF8.self)]
     }
 
     /// The edited columns of a row's values, the parent's reference left
@@ -303,10 +329,14 @@ extension SyncEngine {
         return "\(user)@\(device)"
     }
 
-    /// A pending local edit lost to a delete made elsewhere.
-    func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?) throws {
+    /// A pending local edit lost to a delete made elsewhere. `linked`: the
+    /// names tied to the row (`linkedNames`), read before its links went,
+    /// when they may be gone by now (a fetched page deletes them first).
+    func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?,
+                       linked: [[String]]? = nil) throws {
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
-                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true, keepingPlace: true) ?? "edited",
+                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true, keepingPlace: true,
+                                                linked: try linked ?? linkedNames(db, table: table, key: key)) ?? "edited",
                         remote: "deleted",
                         localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: remoteDevice)
     }
@@ -326,8 +356,11 @@ extension SyncEngine {
                 RecordCoder.display(record.fields[column]).map { [column, $0] }
             })
         }
+        // A row that goes (no record: no longer shared) keeps its names too,
+        // for a copy put back; one refused read-only stays, and so do they.
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
-                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true) ?? "edited",
+                        local: try editedValues(db, table: table, key: key, meta: meta, whole: true,
+                                                linked: record == nil ? try linkedNames(db, table: table, key: key) : []) ?? "edited",
                         remote: record == nil ? nil : serverValues,
                         localTime: meta?.editTimes.values.max(), remoteTime: nil,
                         winner: record == nil ? "delete" : "remote", remoteDevice: nil,

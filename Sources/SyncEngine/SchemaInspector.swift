@@ -85,14 +85,15 @@ public struct TableSchema: Hashable, Sendable {
 
     /// The links to this table among `schemas`: a table of nothing but
     /// references, deleted with the rows it ties (ON DELETE CASCADE), one
-    /// of them to this table and one to a table whose rows have names.
+    /// of them to this table, as the links' parent (a tag link is a
+    /// reminder's, not a tag's), and one to a table whose rows have names.
     /// A row the log keeps whole keeps those names too
     /// (`SyncEngine.linkedNames`), so that putting it back ties it again.
     func links(among schemas: [TableSchema]) -> [Link] {
         schemas.compactMap { table in
             guard !table.holdsWrittenText, table.foreignKeys.count == 2, table.columns.count == 2,
                   table.foreignKeys.allSatisfy({ $0.onDelete == "CASCADE" }),
-                  let own = table.foreignKeys.first(where: { $0.parentTable == name }),
+                  let own = table.parent, own.parentTable == name,
                   let other = table.foreignKeys.first(where: { $0.parentTable != name }),
                   let named = schemas.first(where: { $0.name == other.parentTable }),
                   other.parentColumn == named.primaryKey, let nameColumn = named.nameColumn else { return nil }

@@ -111,7 +111,7 @@ struct SendRound {
     private struct Answered {
         var changes: [OutgoingChange]
         var result: ModifyRecordsResult
-        var overwritten: [(OutgoingChange, ServerRecord)]
+        var overwritten: [LostToDelete]
         var database: any CloudDatabase
     }
 
@@ -278,14 +278,20 @@ struct SendRound {
         return (try result.get(), ahead ?? nil)
     }
 
+    /// An edit made elsewhere that a delete of this device's beats: the
+    /// delete, the server's record, and the names the row was tied to
+    /// here (`SyncEngine.pendingDeletedLinkNames`), read while its links'
+    /// deletes are still pending.
+    typealias LostToDelete = (change: OutgoingChange, record: ServerRecord, linked: [[String]])
+
     /// Server records that changed since this device last saw them and that
     /// pending deletes are about to remove: edits made elsewhere that the
     /// delete beats, to be logged once the delete is confirmed.
-    func editsLostToDeletes(_ changes: [OutgoingChange], database: any CloudDatabase) throws -> [(OutgoingChange, ServerRecord)] {
+    func editsLostToDeletes(_ changes: [OutgoingChange], database: any CloudDatabase) throws -> [LostToDelete] {
         let deletes = changes.filter { $0.deleteID != nil }
         guard !deletes.isEmpty else { return [] }
         let current = try database.fetchRecords(deletes.compactMap(\.deleteID))
-        return deletes.compactMap { change in
+        let lost = deletes.compactMap { change -> (OutgoingChange, ServerRecord)? in
             // A delete of a row never confirmed here (remembered, or sent
             // without an answer) cannot tell an edit from what it deletes.
             guard let id = change.deleteID, case .success(let record)? = current[id],
@@ -297,20 +303,28 @@ struct SendRound {
                 : record.changeTag != known.changeTag
             return edited ? (change, record) : nil
         }
+        guard !lost.isEmpty else { return [] }
+        return try engine.writer.read { db in
+            try lost.map { change, record in
+                (change, record, try engine.pendingDeletedLinkNames(db, table: change.table.name, key: change.key))
+            }
+        }
     }
 
-    func logEditsLostToDeletes(_ lost: [(OutgoingChange, ServerRecord)], result: ModifyRecordsResult) throws -> Int {
-        let confirmed = lost.filter { change, _ in
+    func logEditsLostToDeletes(_ lost: [LostToDelete], result: ModifyRecordsResult) throws -> Int {
+        let confirmed = lost.filter { change, _, _ in
             guard let id = change.deleteID, case .success? = result.deleteResults[id] else { return false }
             return true
         }
         guard !confirmed.isEmpty else { return 0 }
         try engine.syncWrite { db in
-            for (change, record) in confirmed {
+            for (change, record, linked) in confirmed {
                 // What the edit wrote, and what else the row had: the entry
-                // can put it back (`restoreLost`).
+                // can put it back (`restoreLost`), with the names it was
+                // tied to here.
                 let known = change.metadata.lastKnown
-                let pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true, keepingPlace: true) { known?.fields[$0] != record.fields[$0] }
+                var pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true, keepingPlace: true) { known?.fields[$0] != record.fields[$0] }
+                if !pairs.isEmpty { pairs += linked }
                 try engine.logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
                                 remote: SyncEngine.encodeKept(pairs) ?? "edited", localTime: nil,
                                 remoteTime: record.fieldModificationTimes.values.max(),

@@ -153,6 +153,33 @@ import TestSupport
         }
     }
 
+    /// A reminder deleted on one device while edited on the other keeps
+    /// its tags in the log entry, whichever way the two meet: the editor
+    /// fetching the delete (the page deletes the links first) or sending
+    /// its edit into it, the deleter fetching the edit or sending its
+    /// delete over it (its links' deletes still pending).
+    @Test(arguments: ["editor fetches", "editor sends", "deleter fetches", "deleter sends"])
+    func aDeleteThatBeatsAnEditKeepsTheReminderTags(_ path: String) throws {
+        let (a, b, list) = try world()
+        let r = try a.store.createReminder(ReminderDraft(listID: list.remindersListID, title: "Stamps", tags: ["post", "Town"]))
+        try a.sync(); try b.sync()
+        try a.store.deleteReminder(id: r.id)
+        try b.store.updateReminder(id: r.id, ReminderChanges(notes: "first class"))
+        switch path {
+        case "editor fetches": try a.sync(); _ = try b.engine.fetchChanges()
+        case "editor sends": try a.sync(); _ = try b.engine.sendChanges()
+        case "deleter fetches": try b.sync(); _ = try a.engine.fetchChanges()
+        default: try b.sync(); _ = try a.engine.sendChanges()
+        }
+        let logger = path.hasPrefix("editor") ? b : a
+        let entries = try logger.engine.conflicts().filter { $0.recordID == r.id && $0.winner == "delete" }
+        #expect(entries.count == 1, "\(path): \(entries)")
+        let entry = try #require(entries.first)
+        let kept = try #require(ConflictEntry.keptValues(entry.local == "deleted" ? entry.remote : entry.local), "\(path): \(entry)")
+        #expect(kept.contains { $0 == ("notes", "first class") }, "\(path): \(kept)")
+        #expect(kept.contains { $0 == ("tags", #"["Town","post"]"#) }, "\(path): \(kept)")
+    }
+
     /// A tags a reminder with a tag B deleted and sent first: A's link
     /// reaches the server after the tag's delete. B, which will never
     /// fetch the tag again, lets the link go with it (and deletes it on
