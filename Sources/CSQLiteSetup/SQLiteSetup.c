@@ -387,3 +387,29 @@ int reminders_sqlite_setup(void) {
     pthread_once(&once, setup);
     return result;
 }
+
+long reminders_read_file_start(const char *path, unsigned char *buffer, int count) {
+    reminders_sqlite_setup();
+    sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+    if (vfs == NULL || count < 0) return -1;
+    sqlite3_file *file = sqlite3_malloc(vfs->szOsFile);
+    if (file == NULL) return -1;
+    memset(file, 0, (size_t)vfs->szOsFile);
+    int flags = 0;
+    // The main-database flag makes the unix layer file the descriptor with
+    // the others of its inode, where a close waits for the locks to go.
+    if (vfs->xOpen(vfs, path, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) != SQLITE_OK) {
+        if (file->pMethods != NULL) file->pMethods->xClose(file);
+        sqlite3_free(file);
+        return -1;
+    }
+    sqlite3_int64 size = 0;
+    long read = -1;
+    if (file->pMethods->xFileSize(file, &size) == SQLITE_OK) {
+        int wanted = size < count ? (int)size : count;
+        if (wanted == 0 || file->pMethods->xRead(file, buffer, wanted, 0) == SQLITE_OK) read = wanted;
+    }
+    file->pMethods->xClose(file);
+    sqlite3_free(file);
+    return read;
+}

@@ -295,10 +295,13 @@ public final class DirectoryServer: RecordStore {
 
     /// The size an SQLite file's header gives (page size times page count),
     /// nil when the header cannot be read or gives none.
+    /// Read through SQLite's file layer (`reminders_read_file_start`): this
+    /// process may hold the store open through another server already (the
+    /// app's live sync beside its first start's), and closing a descriptor
+    /// of its own would drop that server's locks.
     static func expectedSize(_ path: String) -> Int64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+        var header = [UInt8](repeating: 0, count: 100)
+        guard reminders_read_file_start(path, &header, 100) == 100,
               header.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
         func number(_ offset: Int, _ count: Int) -> Int64 {
             header[offset..<offset + count].reduce(0) { $0 << 8 | Int64($1) }

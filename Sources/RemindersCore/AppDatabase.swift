@@ -180,11 +180,13 @@ public enum AppDatabase {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CoreError.database("database \(path) is a directory; --db takes the path of a file (such as \(path)/reminders.sqlite)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CoreError.database("cannot read database \(path): permission denied")
-        }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        // Read through SQLite's file layer (`reminders_read_file_start`):
+        // closing a descriptor of its own would drop the locks of any
+        // connection this process has open on the file.
+        var bytes = [UInt8](repeating: 0, count: 100)
+        let read = reminders_read_file_start(path, &bytes, 100)
+        guard read >= 0 else { throw CoreError.database("cannot read database \(path): permission denied") }
+        bytes.removeLast(100 - read)
         if bytes.isEmpty { return Header(version: 0, application: 0) }
         guard bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
             throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")

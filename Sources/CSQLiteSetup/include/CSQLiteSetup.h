@@ -35,4 +35,18 @@ size_t reminders_fold(const unsigned char *text, size_t length, unsigned char *o
 /// the indexes that use it, as v13 built `reminders_open_title`.
 int reminders_title_compare(const unsigned char *a, size_t aLength, const unsigned char *b, size_t bLength);
 
+/// Reads up to `count` bytes from the start of the file at `path` (a
+/// full path) into `buffer`, through SQLite's own file layer rather than
+/// open(2) and close(2). Closing any descriptor of a file drops every
+/// POSIX lock the process holds on it, SQLite's among them: a process
+/// that holds the file open as a database and reads its header with a
+/// descriptor of its own would lose the lock that tells other processes
+/// it is in use, and the next one to close it would take the database for
+/// unused and delete its write-ahead log and index while this one still
+/// reads and writes them. SQLite keeps such a descriptor open until the
+/// process's locks on the file are gone. Returns the number of bytes read
+/// (fewer at the end of the file, 0 for an empty one), or -1 when the file
+/// cannot be opened for reading.
+long reminders_read_file_start(const char *path, unsigned char *buffer, int count);
+
 #endif
