@@ -38,7 +38,8 @@ public final class DeviceSession: Sendable {
         switch name {
         case ReminderTag.databaseTableName: SyncedTable(name, parentColumn: "reminderID", sharesWithParent: false)
         case Reminder.databaseTableName:
-            SyncedTable(name, parentColumn: "remindersListID", editedTogether: [Repeats.scheduleColumns])
+            SyncedTable(name, parentColumn: "remindersListID", editedTogether: [Repeats.scheduleColumns],
+                        keptWhole: RemindersStore.restoredColumns)
         default: SyncedTable(name)
         }
     }

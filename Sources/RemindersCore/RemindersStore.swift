@@ -552,6 +552,12 @@ public final class RemindersStore: Sendable {
         }
     }
 
+    /// The columns `restoreLost` puts back, besides its list and tags: what
+    /// the conflict log keeps of a reminder a delete takes.
+    /// (A completion time says it was completed: "status" need not be kept.)
+    public static let restoredColumns = ["title", "notes", "dueDate", "priority", "isFlagged", "completedAt",
+                                         "repeatRule", "alertBefore"]
+
     /// Puts back a reminder a delete made elsewhere took, from the values
     /// the conflict log kept of it (`[(column, value)]` as the log writes
     /// them), under its old id so its entry knows it again, into `listID`
@@ -574,7 +580,9 @@ public final class RemindersStore: Sendable {
                 case "priority": reminder.priority = Int(value).flatMap(Priority.init(rawValue:)) ?? .none
                 case "isFlagged": reminder.isFlagged = value == "1"
                 case "status": reminder.status = ReminderStatus(rawValue: value) == .completed ? .completed : .incomplete
-                case "completedAt": reminder.completedAt = value
+                case "completedAt":
+                    reminder.completedAt = value
+                    reminder.status = .completed
                 case "repeatRule": reminder.repeatRule = try? Validation.repeatRule(value)
                 case "alertBefore": reminder.alertBefore = Int(value)
                 case Tag.databaseTableName: tags = Self.keptTags(value).compactMap { try? Validation.tag($0) }

@@ -511,8 +511,9 @@ public enum ConflictText {
     /// Priority high"); text logged plainly stays as it is.
     public static func kept(_ text: String?, table: String, _ db: Database) throws -> String? {
         guard let pairs = ConflictEntry.keptValues(text) else { return text }
-        // A row's place in its list is no one's words.
-        return try pairs.filter { $0.column != "position" }.map { column, raw in
+        // A row's place in its list is no one's words, and a reminder not
+        // completed is what one is unless said.
+        return try pairs.filter { $0.column != "position" && ($0.column, $0.value) != ("status", "incomplete") }.map { column, raw in
             let shown = try value(raw, field: column, table: table, db)
             return "\(field(column)) " + (isWorded(field: column, table: table) ? shown ?? "none" : quoted(shown))
         }.joined(separator: ", ")

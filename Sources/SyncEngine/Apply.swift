@@ -214,7 +214,8 @@ extension SyncEngine {
             }
             if !unseen.isEmpty {
                 // With the names it was tied to here, its links deleted too.
-                var pairs = Self.editedPairs(record.fields, table: table, whole: true, keepingPlace: true) { unseen.contains($0) }
+                var pairs = Self.editedPairs(record.fields, table: table, whole: true, keepingPlace: true,
+                                             kept: keptWhole[tableName] ?? []) { unseen.contains($0) }
                 if !pairs.isEmpty { pairs += try pendingDeletedLinkNames(db, table: tableName, key: key) }
                 try logConflict(db, table: tableName, key: key, field: "*", ancestor: nil, local: "deleted",
                                 remote: Self.encodeKept(pairs) ?? "edited", localTime: nil,

@@ -167,7 +167,8 @@ extension SyncEngine {
         let values = RecordCoder.values(of: row, table: schema).values
         // A row never on the server: its text, which is what a person wrote.
         var pairs = meta?.lastKnown == nil ? Self.writtenText(values, table: schema)
-            : Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace) { meta?.editTimes[$0] != nil }
+            : Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace,
+                               kept: keptWhole[table] ?? []) { meta?.editTimes[$0] != nil }
         if !pairs.isEmpty { pairs += linked }
         return Self.encodeKept(pairs)
     }
@@ -219,16 +220,18 @@ extension SyncEngine {
     /// out; `whole`, with its name (its first text column) too, when an
     /// edit shows (alone, the name would read as the edit); `keepingPlace`
     /// (a row a delete took), with the parent's reference too, so that it
-    /// can be put back where it was.
+    /// can be put back where it was, and the columns of `kept` that hold a
+    /// value (`SyncedTable.keptWhole`), so that it comes back whole.
     static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool, keepingPlace: Bool = false,
-                            edited: (String) -> Bool) -> [[String]] {
+                            kept: Set<String> = [], edited: (String) -> Bool) -> [[String]] {
         let name = whole ? table.nameColumn : nil
         // A row that goes keeps where it was too (a reminder's list), so
         // that it can be put back there.
         let place = keepingPlace ? table.parent?.column : nil
         let pairs: [[String]] = table.columns.compactMap { column in
-            guard column != table.parent?.column || column == place, let text = RecordCoder.display(values[column]),
-                  edited(column) || (column == name && !text.isEmpty) || column == place else { return nil }
+            guard column != table.parent?.column || column == place, let text = RecordCoder.display(values[column]) else { return nil }
+            let held = keepingPlace && kept.contains(column) && !text.isEmpty && (table.types[column] != "INTEGER" || text != "0")
+            guard edited(column) || (column == name && !text.isEmpty) || column == place || held else { return nil }
             return [column, text]
         }
         return pairs.contains { edited($0[0]) } ? pairs : []

@@ -233,9 +233,16 @@ public struct SyncedTable: Hashable, Sendable {
     /// them after a conflict puts back the others the same edits conflicted
     /// on (`SyncEngine.restoreLosingValue`).
     public var editedTogether: [[String]]
+    /// Columns the conflict log keeps of a row a delete takes, edited or
+    /// not, where they hold a value (text not empty, a number not 0): put
+    /// back from the log, the row has them again (a reminder's due date
+    /// and priority, not only the notes that were edited).
+    public var keptWhole: [String]
 
-    public init(_ name: String, parentColumn: String? = nil, sharesWithParent: Bool = true, editedTogether: [[String]] = []) {
+    public init(_ name: String, parentColumn: String? = nil, sharesWithParent: Bool = true, editedTogether: [[String]] = [],
+                keptWhole: [String] = []) {
         self.editedTogether = editedTogether
+        self.keptWhole = keptWhole
         self.name = name
         self.parentColumn = parentColumn
         self.sharesWithParent = sharesWithParent

@@ -323,7 +323,8 @@ struct SendRound {
                 // can put it back (`restoreLost`), with the names it was
                 // tied to here.
                 let known = change.metadata.lastKnown
-                var pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true, keepingPlace: true) { known?.fields[$0] != record.fields[$0] }
+                var pairs = SyncEngine.editedPairs(record.fields, table: change.table, whole: true, keepingPlace: true,
+                                                   kept: engine.keptWhole[change.table.name] ?? []) { known?.fields[$0] != record.fields[$0] }
                 if !pairs.isEmpty { pairs += linked }
                 try engine.logConflict(db, table: change.table.name, key: change.key, field: "*", ancestor: nil, local: "deleted",
                                 remote: SyncEngine.encodeKept(pairs) ?? "edited", localTime: nil,

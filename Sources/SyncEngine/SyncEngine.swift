@@ -23,6 +23,8 @@ public final class SyncEngine: Sendable {
     let linksByTable: [String: [TableSchema.Link]]
     /// Each table's columns written as one edit (`SyncedTable.editedTogether`).
     let editedTogether: [String: [[String]]]
+    /// Each table's columns a row that goes keeps whole (`SyncedTable.keptWhole`).
+    let keptWhole: [String: Set<String>]
     let order: [String: Int]
     private let connection = Mutex<Connection?>(nil)
     let functions: SyncFunctions
@@ -64,6 +66,7 @@ public final class SyncEngine: Sendable {
     ) throws {
         self.writer = writer
         self.editedTogether = Dictionary(tables.map { ($0.name, $0.editedTogether) }, uniquingKeysWith: { $1 })
+        self.keptWhole = Dictionary(tables.map { ($0.name, Set($0.keptWhole)) }, uniquingKeysWith: { $1 })
         self.repair = repair
         self.bulkLoad = bulkLoad
         self.userName = userName

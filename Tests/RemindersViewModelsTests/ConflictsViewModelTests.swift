@@ -219,7 +219,8 @@ import TestSupport
         let cloud = DeviceWorld()
         let (laptop, desktop, _) = try cloud.milkOnLaptopAndDesktop()
         let errands = try laptop.store.createList(title: "Errands")
-        let stamps = try laptop.store.createReminder(ReminderDraft(listID: errands.id, title: "Stamps", tags: ["post", "Town"]))
+        let stamps = try laptop.store.createReminder(ReminderDraft(listID: errands.id, title: "Stamps", dueDate: DueDate("2026-03-05T09:00"),
+                                                                   priority: .high, isFlagged: true, tags: ["post", "Town"]))
         try laptop.syncOnce()
         try desktop.syncOnce()
         _ = try desktop.store.deleteReminder(id: stamps.id)
@@ -239,6 +240,8 @@ import TestSupport
         #expect(model.restoreLost(id: item.id).message == "“Stamps” is back, in Errands; syncing")
         let back = try #require(try laptop.reminder(stamps.id))
         #expect(back.remindersListID == errands.id && back.notes == "first class")
+        // What was not edited comes back too.
+        #expect(back.dueDate == DueDate("2026-03-05T09:00") && back.priority == .high && back.isFlagged)
         func tags(_ device: DeviceSession) throws -> [String] {
             try device.store.writer.read { db in
                 try String.fetchAll(db, sql: """

@@ -154,14 +154,16 @@ import TestSupport
     }
 
     /// A reminder deleted on one device while edited on the other keeps
-    /// its tags in the log entry, whichever way the two meet: the editor
+    /// its tags in the log entry, and what was not edited (its due date,
+    /// its priority), whichever way the two meet: the editor
     /// fetching the delete (the page deletes the links first) or sending
     /// its edit into it, the deleter fetching the edit or sending its
     /// delete over it (its links' deletes still pending).
     @Test(arguments: ["editor fetches", "editor sends", "deleter fetches", "deleter sends"])
     func aDeleteThatBeatsAnEditKeepsTheReminderTags(_ path: String) throws {
         let (a, b, list) = try world()
-        let r = try a.store.createReminder(ReminderDraft(listID: list.remindersListID, title: "Stamps", tags: ["post", "Town"]))
+        let r = try a.store.createReminder(ReminderDraft(listID: list.remindersListID, title: "Stamps", dueDate: DueDate("2026-03-05T09:00"),
+                                                         priority: .high, tags: ["post", "Town"]))
         try a.sync(); try b.sync()
         try a.store.deleteReminder(id: r.id)
         try b.store.updateReminder(id: r.id, ReminderChanges(notes: "first class"))
@@ -178,6 +180,8 @@ import TestSupport
         let kept = try #require(ConflictEntry.keptValues(entry.local == "deleted" ? entry.remote : entry.local), "\(path): \(entry)")
         #expect(kept.contains { $0 == ("notes", "first class") }, "\(path): \(kept)")
         #expect(kept.contains { $0 == ("tags", #"["Town","post"]"#) }, "\(path): \(kept)")
+        #expect(kept.contains { $0 == ("dueDate", "2026-03-05T09:00") } && kept.contains { $0 == ("priority", "3") }, "\(path): \(kept)")
+        #expect(!kept.contains { $0.column == "isFlagged" || $0.column == "icalendar" }, "\(path): \(kept)")
     }
 
     /// A tags a reminder with a tag B deleted and sent first: A's link
