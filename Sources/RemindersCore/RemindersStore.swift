@@ -673,10 +673,15 @@ public final class RemindersStore: Sendable {
 
     /// Creates a tag. A tag with the same key (any case, any accent
     /// encoding) exists already: it stays as it is spelled.
-    public func createTag(_ title: String) throws {
+    /// Returns nil when it made the tag, else the spelling of the tag with
+    /// its key that was there already (which stays as it is).
+    @discardableResult
+    public func createTag(_ title: String) throws -> String? {
         let title = try Validation.tag(title)
-        try write { db in
+        return try write { db in
+            if let existing = try Queries.tagTitle(db, title) { return existing }
             try Self.ensureTag(db, title)
+            return nil
         }
     }
 

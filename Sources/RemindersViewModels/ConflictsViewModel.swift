@@ -44,7 +44,8 @@ public struct ConflictItem: Equatable, Sendable, Identifiable {
     public var title: String?
     /// The record is no longer here (deleted).
     public var isGone: Bool
-    /// A reminder's list, for context.
+    /// A reminder's list, for context; for a reminder a delete took, the
+    /// list it was in, when that list is still here (where it goes back).
     public var listTitle: String?
     /// "Title", "Due date", …; "Whole reminder" for a delete.
     public var fieldName: String
@@ -351,7 +352,7 @@ public final class ConflictsViewModel: ViewModel {
         }
         let current = isWhole || isGone || entry.cause != nil ? nil : try changedSince(entry, db)
         let holdsOther = entry.sides.map { sides in current.map { $0 == sides.losing } == true } ?? false
-        return ConflictItem(
+        var item = ConflictItem(
             entry: entry,
             kind: ConflictText.kind(entry.recordType),
             title: title,
@@ -372,6 +373,12 @@ public final class ConflictsViewModel: ViewModel {
             isAboutThisDevice: isAboutThisDevice,
             now: try current.map { try ConflictText.value($0, field: entry.field, table: entry.recordType, db) ?? "none" },
             holdsOtherValue: holdsOther)
+        // A reminder a delete took goes back to the list it was in, when
+        // that list is here: named, as where "put back" puts it.
+        if item.listTitle == nil, let listID = item.lostReminderListID {
+            item.listTitle = try Queries.listTitle(db, id: listID)
+        }
+        return item
     }
 
     /// A reminder's or list's field as stored now, when it is not the value

@@ -38,7 +38,10 @@ public final class TagsViewModel: ViewModel {
     public func create(_ title: String) -> ActionResult {
         perform {
             let tag = try Validation.tag(title)
-            try store.createTag(tag)
+            // A tag with its key was there already: nothing was made.
+            if let existing = try store.createTag(tag) {
+                return ActionResult(message: "#\(existing) is there already", createdID: existing)
+            }
             return ActionResult(message: "Created #\(tag)", createdID: tag)
         }
     }
@@ -51,6 +54,11 @@ public final class TagsViewModel: ViewModel {
     public func rename(_ old: String, to new: String) -> ActionResult {
         perform {
             let tag = try Validation.tag(new)
+            // Named so already (the prompt left as it was): nothing to do,
+            // and nothing to undo.
+            if try environment.writer.read({ db in try Queries.tagTitle(db, old) }) == tag {
+                return ActionResult(message: "#\(tag) is named so already")
+            }
             let rename = try store.renameTag(old, to: tag)
             // Merged, the tag keeps the spelling it had: say which.
             let message = rename.merged ? "Merged #\(rename.old.title) into #\(rename.new)" : "Renamed #\(rename.old.title) to #\(rename.new)"

@@ -82,10 +82,12 @@ enum CLI {
         if message.lowercased().hasPrefix("missing value for '-"),
            let option = message.dropFirst("missing value for '".count).split(whereSeparator: { $0 == " " || $0 == "'" }).first,
            let index = arguments.firstIndex(of: String(option)), index + 1 < arguments.count,
-           arguments[index + 1].hasPrefix("-"), arguments[index + 1].count > 1 {
+           arguments[index + 1].hasPrefix("-"), !arguments[index + 1].hasPrefix("--"), arguments[index + 1].count > 1 {
+            // (A word with two dashes is taken for the next option, the
+            // value forgotten: ArgumentParser's own words say that.)
             let value = TerminalText.clean(arguments[index + 1])
-            fail("'\(value)' reads as an option, so \(option) has no value: to give it one that starts with '-', "
-                 + "write \(option)='\(value)'", hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
+            fail("\(option) has no value ('\(value)' reads as an option); a value that starts with '-' is written "
+                 + "\(option)='\(value)'", hint: "see '\(path.joined(separator: " ")) --help'", code: 2)
         }
         // `add` and `edit` take --list; `show` takes the list itself.
         if path == ["reminders", "show"], message.lowercased().hasPrefix("unknown option '--list'") {

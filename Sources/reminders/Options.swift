@@ -58,6 +58,7 @@ struct CommonOptions: ParsableArguments {
         for (path, what) in [(server, "server"), (database, "database path")] where path.isEmpty {
             throw ValidationError("\(what) must not be empty")
         }
+
         return Location(
             dataDirectory: Location.dataDirectory(environment: environment),
             server: Credentials.isURL(server) ? server : Location.expand(server),

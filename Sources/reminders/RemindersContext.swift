@@ -168,14 +168,20 @@ extension DeviceReading {
 /// `search`, `export`, `tags`, `due`): on a database this process may
 /// write, the device as every command opens it (made and migrated if new);
 /// on one it may not (a read-only file or folder), a read-only connection,
-/// so that reading works where writing cannot.
+/// so that reading works where writing cannot. A database given by path
+/// that is not there is not made: a mistyped `--db` is refused.
 struct ReadingContext: DeviceReading {
     let location: Location
     let clock: AppClock
     let reader: any DatabaseReader
 
     init(_ options: CommonOptions) throws {
-        let location = try options.resolve()
+        let settings = try EffectiveSettings(common: options)
+        let location = try options.resolve(settings)
+        if settings.database.origin != .standard, !FileManager.default.fileExists(atPath: location.databasePath) {
+            throw CoreError.database("database \(location.databasePath) does not exist, and a command that only reads does not "
+                                     + "make one: check the path ('reminders sync' or 'reminders add' starts a new one)")
+        }
         if AppDatabase.isWritable(path: location.databasePath) {
             let context = try RemindersContext(location: location)
             self.location = context.location

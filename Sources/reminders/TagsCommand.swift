@@ -83,11 +83,17 @@ struct TagCommand: ParsableCommand {
         func run() throws {
             let context = try RemindersContext(common)
             let old = try context.tag(old)
-            let rename = try context.store.renameTag(old, to: try Validation.tag(new))
+            let new = try Validation.tag(new)
+            // Named so already: nothing to do, and nothing for undo to take back.
+            if new == old {
+                print(TerminalText.clean("#\(old) is named so already."))
+                return
+            }
+            let rename = try context.store.renameTag(old, to: new)
             let count = rename.old.reminderIDs.count
             let on = "\(count) \(count == 1 ? "reminder" : "reminders")"
-            let what = rename.merged ? "take #\(rename.old.title) back out of #\(rename.new)"
-                                     : "rename #\(rename.new) back to #\(rename.old.title)"
+            let what = TerminalText.clean(rename.merged ? "take #\(rename.old.title) back out of #\(rename.new)"
+                                                        : "rename #\(rename.new) back to #\(rename.old.title)")
             try UndoJournal.push(UndoJournal.Entry(what: what, change: .undoRename(rename)), on: context.store.writer)
             print(TerminalText.clean(rename.merged ? "Merged #\(rename.old.title) into #\(rename.new) (on \(on))."
                                                    : "Renamed #\(rename.old.title) to #\(rename.new) (on \(on))."))
@@ -110,7 +116,7 @@ struct TagCommand: ParsableCommand {
             let context = try RemindersContext(common)
             let links = try context.store.deleteTag(try context.tag(tag))
             let count = links.reminderIDs.count
-            try UndoJournal.push(UndoJournal.Entry(what: "put back #\(links.title)", change: .restoreTag(links)),
+            try UndoJournal.push(UndoJournal.Entry(what: TerminalText.clean("put back #\(links.title)"), change: .restoreTag(links)),
                                  on: context.store.writer)
             print(TerminalText.clean("Deleted #\(links.title) (from \(count) \(count == 1 ? "reminder" : "reminders"))."))
         }

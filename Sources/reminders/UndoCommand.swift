@@ -102,7 +102,7 @@ struct UndoCommand: ParsableCommand {
         } catch {
             throw CLIFailure("cannot \(entry.what): \(Self.describe(error))")
         }
-        print("Undone: \(entry.what).")
+        print(TerminalText.clean("Undone: \(entry.what)."))
     }
 
     private static func describe(_ error: any Error) -> String {

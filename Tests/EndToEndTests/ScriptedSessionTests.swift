@@ -132,9 +132,11 @@ struct ScriptedSessionTests {
             (["--versoin"], 2, "unknown option '--versoin': did you mean '--version'? (see 'reminders --help')"),
             (["--due", "tomorrow", "add", "x"], 2, "'--due' comes before the command 'add': options go after it (see 'reminders add --help')"),
             (["add", "Call mom", "--due", "-1d"], 2,
-             "'-1d' reads as an option, so --due has no value: to give it one that starts with '-', write --due='-1d'"),
+             "--due has no value ('-1d' reads as an option); a value that starts with '-' is written --due='-1d'"),
             (["lists", "--user", "a/b"], 2, "user name 'a/b' may not contain"),
             (["lists", "--db", notes.path], 1, "is not a reminders database"),
+            (["lists", "--db", cli.home.appendingPathComponent("nowhere/typo.sqlite").path], 1,
+             "does not exist, and a command that only reads does not make one"),
         ]
         // `done` is `complete`; `list` alone shows the lists, as `lists` does.
         #expect(try cli.run(["done", "--help"]).stdout.contains("Mark a reminder completed"))
@@ -151,6 +153,7 @@ struct ScriptedSessionTests {
             #expect(result.errorLine?.contains(bad.message) == true, "\(command): \(result)")
         }
         #expect(try Data(contentsOf: notes) == Data("not a picture\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("nowhere").path), "a mistyped --db is not made")
         #expect(try cli.run(["lists"], environment: ["REMINDERS_NOW": "soon"]).status == 2)
         #expect(try cli.ok("export", "--json") == before)
 

@@ -196,7 +196,7 @@ final class ConflictWorld {
     /// the width, so the text it kept reads at 60 columns, and whole when
     /// there is height.
     @Test func aWholeRecordsKeptTextTakesTheWidth() throws {
-        let kept = #"[["title","Bob's offline add for the party"],["notes","bring the big bowl and two spoons"],["status","incomplete"]]"#
+        let kept = #"[["title","Bob's offline add for the party"],["notes","bring the big bowl and two spoons"],["status","completed"]]"#
         for (width, height) in [(60, 20), (80, 30)] {
             let world = try ConflictWorld(width: width, height: height)
             try ConflictWorld.log(world.session, id: "c9", record: world.milkID, field: "*", ancestor: nil, local: kept,
@@ -207,7 +207,7 @@ final class ConflictWorld {
             #expect(!text.contains("Ancestor"), "\(text)")
             #expect(text.contains("Title “Bob's offline") && text.contains("wins over a concurrent"), "\(text)")
             if height == 30 {
-                #expect(text.contains("big bowl and two spoons”,") && text.contains("Status not completed"), "\(text)")
+                #expect(text.contains("big bowl and two spoons”,") && text.contains("Status completed"), "\(text)")
             }
         }
     }

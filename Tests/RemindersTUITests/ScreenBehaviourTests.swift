@@ -242,6 +242,41 @@ func seededEnvironment(sharing: any SharingInfoProvider = NoSharing(),
         #expect(!app.render().text.contains("u undo"))
     }
 
+    /// Long names of the people a list is shared with give way: the
+    /// list's title stays whole at the head of the list, and on the
+    /// Sharing screen a name too long for its column ends in "…" before
+    /// the permission column, at 60 and 160 columns.
+    @Test func longSharedWithNamesGiveWayToTheTitleAndTheirColumns() throws {
+        struct SharedWithMany: SharingInfoProvider {
+            static let names = ["maximilian.alexander.von.und.zu.schwarzenberg-hohenlohe@ex.org",
+                                "Ñandú-Çelik-Øster-Ågren-Jørgensen-Þórðarson", "bob"]
+            func shareStatus(_ db: Database, listID: String) throws -> ListShareStatus? {
+                .sharedWith(Self.names.map { SharedPerson(name: $0, isInvited: true) })
+            }
+            func isReadOnly(_ db: Database, listID: String) throws -> Bool { false }
+            func people(_ db: Database, listID: String) throws -> (owner: String?, participants: [ListParticipant]) {
+                (nil, Self.names.map { ListParticipant(userName: $0, permission: .readWrite, status: .pending) })
+            }
+        }
+        for width in [60, 160] {
+            let world = try TestWorld(width: width, height: 24, sharing: SharedWithMany())
+            world.openList("Groceries")
+            let header = try #require(world.screen.textLines().first { $0.contains("reminders") })
+            #expect(header.contains("Groceries"), "\(width): \(header)")
+            world.press(.character("S"))
+            let lines = world.screen.textLines()
+            for name in SharedWithMany.names {
+                let line = try #require(lines.first { $0.contains(String(name.prefix(8))) }, "\(width): \(lines)")
+                // The name (whole, or cut with "…") stands apart from its permission.
+                #expect(line.contains(name + " ") || line.contains("… "), "\(width): \(line)")
+                #expect(line.contains(" read-write"), "\(width): \(line)")
+            }
+            if width == 160 {
+                #expect(lines.contains { $0.contains(SharedWithMany.names[0] + " ") }, "the longest name is whole at 160 columns")
+            }
+        }
+    }
+
     @Test func theStatusBarShowsWhoWhereAndTheSyncState() throws {
         let environment = try seededEnvironment(sync: FixedSyncStatus(status: SyncStatus(
             connection: .offline, pendingCount: 3, conflictsCount: 2)))

@@ -265,7 +265,7 @@ final class ConflictsScreen: ViewModelScreen {
             buffer.draw("Dismissed.", row: row, column: column, maxWidth: width, style: theme.dim)
         } else if let key = app.keyMap.key(for: .keepOtherValue, in: contexts),
                   let what = item.lostReminderValues != nil
-                    ? "the reminder, in the default list (a new reminder that syncs)"
+                    ? "the reminder, in \(item.listTitle.map { "“\($0)”" } ?? "the default list") (a new reminder that syncs)"
                     : item.refusedReminderValues != nil
                     ? "a copy of the reminder in one of your lists (the default one)" : Self.losingValue(item) {
             let lines = DisplayWidth.wrap("\(key) puts back \(what)", width: width, maxLines: max(1, bottom - row))

@@ -284,9 +284,17 @@ final class ListDetailScreen: ViewModelScreen {
         // Title line
         let titleStyle = theme.listColor(state.color, [.bold])
         var right: [Span] = []
-        if let share = state.share { right.append(Span(ShareText.line(share) + "  ", theme.dim)) }
         let count = state.headingCount
-        right.append(Span(count == 1 ? "1 reminder" : "\(count) reminders", theme.dim))
+        let countText = count == 1 ? "1 reminder" : "\(count) reminders"
+        if let share = state.share {
+            // Who it is shared with gives way to the title (a third of the
+            // width, or all of it if shorter): cut, or left out on a narrow
+            // screen.
+            let titleRoom = min(DisplayWidth.of(state.title), max(12, area.width / 3))
+            let room = area.width - 6 - titleRoom - DisplayWidth.of(countText) - 2
+            if room >= 8 { right.append(Span(DisplayWidth.truncate(ShareText.line(share), to: room) + "  ", theme.dim)) }
+        }
+        right.append(Span(countText, theme.dim))
         let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
         buffer.draw(state.title, row: row, column: area.column + 2, maxWidth: area.width - rightWidth - 6, style: titleStyle)
         buffer.draw(right, row: row, column: area.right - rightWidth - 2)

@@ -121,13 +121,16 @@ final class SharingScreen: ViewModelScreen {
             let line = state.isOwner ? "Not shared with anyone: press i to invite someone" : "No participants"
             buffer.draw(line, row: row, column: column, maxWidth: width, style: theme.dim)
         } else {
-            let nameWidth = max(12, min(24, state.participants.map { DisplayWidth.of($0.userName) }.max() ?? 0) + 2)
+            // As wide as the longest name, as far as the room beside the
+            // permission and status columns goes; a name longer ends in "…".
+            let longest = state.participants.map { DisplayWidth.of($0.userName) }.max() ?? 0
+            let nameWidth = max(12, min(max(24, width - 26), longest) + 2)
             buffer.draw("PARTICIPANT".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "PERMISSION   STATUS",
                         row: row, column: column, maxWidth: width, style: theme.heading)
             row += 1
             _ = selected
             for (index, person) in state.participants.enumerated() where row < area.bottom - 2 {
-                let name = person.userName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                let name = DisplayWidth.pad(DisplayWidth.truncate(person.userName, to: nameWidth - 2), to: nameWidth)
                 let permission = person.permission.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
                 let status = person.status == .pending ? "invited" : person.status.rawValue
                 buffer.draw([Span(name), Span(permission), Span(status, person.status == .accepted ? theme.success : theme.dim)],
