@@ -191,6 +191,22 @@ public final class RemindersStore: Sendable {
         }
     }
 
+    /// Puts a list's title and colour back as they were (the undo of an
+    /// edit), unless either changed since from what the edit left
+    /// (`expecting`), here or on another device: the later edit stays.
+    public func restoreListFields(id: String, title: String, color: String, expecting: (title: String, color: String)) throws {
+        try write { db in
+            try self.writeGuard(db, [id])
+            guard var list = try RemindersList.fetchOne(db, key: id) else { throw CoreError.notFound("the list is gone") }
+            guard list.title == expecting.title, list.color == expecting.color else {
+                throw CoreError.invalidInput("“\(list.title)” changed since (title or colour); the later edit stays")
+            }
+            list.title = title
+            list.color = color
+            try list.update(db)
+        }
+    }
+
     /// Deletes a list with its reminders and cover, and returns all of it,
     /// so that `restore(_:)` can undo the delete.
     @discardableResult

@@ -145,9 +145,25 @@ struct ListCommand: ParsableCommand {
             }
             let context = try RemindersContext(common)
             let id = try context.list(list)
+            guard let before = try context.read({ try RemindersList.fetchOne($0, key: id) }) else {
+                throw CoreError.notFound("list \(id) not found")
+            }
             try context.store.updateList(id: id, title: title, color: color)
-            let updated = try context.read { try Queries.list($0, id: id) }
-            print(confirmation("Updated list", updated?.title ?? list, id: id))
+            guard let after = try context.read({ try RemindersList.fetchOne($0, key: id) }) else {
+                throw CoreError.notFound("list \(id) not found")
+            }
+            var changes: [String] = []
+            if after.title != before.title { changes.append("title was \(quoted(before.title))") }
+            if after.color != before.color { changes.append("colour \(after.color), was \(before.color)") }
+            guard !changes.isEmpty else {
+                print(confirmation("List", after.title, id: id, detail: "nothing changed, it is so already"))
+                return
+            }
+            try UndoJournal.push(UndoJournal.Entry(what: "put back the \(after.title != before.title ? "title" : "colour") of \(quoted(before.title))",
+                                                   change: .restoreListFields(id: id, title: before.title, color: before.color,
+                                                                              expecting: [after.title, after.color])),
+                                 on: context.store.writer)
+            print(confirmation("Updated list", after.title, id: id, detail: changes.joined(separator: "; ")))
         }
     }
 

@@ -31,14 +31,28 @@ enum UndoJournal {
         /// `tag rename`: the old tag again, and the new one off the
         /// reminders it was not on before.
         case undoRename(TagRename)
+        /// `list edit`: the list's title and colour as they were, refused
+        /// if either changed since (`expecting`: title and colour as the
+        /// edit left them).
+        case restoreListFields(id: String, title: String, color: String, expecting: [String])
 
-        var action: UndoAction {
+        /// Takes the change back through the store.
+        func apply(to store: RemindersStore) throws {
+            if case .restoreListFields(let id, let title, let color, let expecting) = self {
+                try store.restoreListFields(id: id, title: title, color: color, expecting: (expecting.first ?? "", expecting.last ?? ""))
+            } else if let action {
+                try action.apply(to: store)
+            }
+        }
+
+        var action: UndoAction? {
             switch self {
             case .restoreReminder(let deleted): .restoreReminder(deleted)
             case .restoreList(let deleted): .restoreList(deleted)
             case .restoreFields(let id, let fields, let expecting): .restoreFields(id: id, fields, expecting: expecting)
             case .restoreTag(let links): .restoreTag(links)
             case .undoRename(let rename): .undoRename(rename)
+            case .restoreListFields: nil
             }
         }
     }
@@ -84,7 +98,8 @@ struct UndoCommand: ParsableCommand {
         discussion: """
             Puts back a deleted reminder (with its tags and subtasks) or list (with its cover, \
             reminders and tags) under the same ids, an edited reminder's fields as they were, \
-            or a deleted or renamed tag on the reminders it was on. \
+            a list's title and colour as they were, or a deleted or renamed tag on the reminders \
+            it was on. \
             Each run takes back one more, up to \(UndoJournal.depth) back. An edit whose fields \
             changed since, here or on another device, is not taken back: the later edit stays. \
             Completing is taken back by 'reminders uncomplete'.
@@ -98,7 +113,7 @@ struct UndoCommand: ParsableCommand {
             throw CLIFailure("nothing to undo: 'reminders undo' takes back a delete or an edit made with the command line on this device")
         }
         do {
-            try entry.change.action.apply(to: context.store)
+            try entry.change.apply(to: context.store)
         } catch {
             throw CLIFailure("cannot \(entry.what): \(Self.describe(error))")
         }

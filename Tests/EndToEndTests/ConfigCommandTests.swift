@@ -91,6 +91,7 @@ struct ConfigCommandTests {
         // A file's name that is no device name is made one.
         let spaced = cli.home.appendingPathComponent("My Reminders.sqlite").path
         #expect(try device(["--db", spaced]) == "My-Reminders")
+        #expect(try cli.run("add", "x", "--db", spaced).status == 0)
         #expect(try cli.run("lists", "--db", spaced).status == 0)
         // Two devices: an edit on each, the later one wins, and the
         // conflict names each side's device.

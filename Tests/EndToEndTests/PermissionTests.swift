@@ -207,6 +207,7 @@ struct PermissionTests {
         #expect(try fleet.export("phone", user: "carol").reminders.isEmpty)
 
         // Dave never had it: every command says so, and accepting fails.
+        try fleet.sync("desk", user: "dave")
         for arguments in [["show", list], ["show", "Family"], ["edit", milk, "--title", "x"], ["complete", milk], ["delete", milk],
                           ["add", "x", "--list", list], ["share", list, "--with", "eve"], ["accept", String(share.prefix(8))],
                           ["accept", share], ["leave", list]] {

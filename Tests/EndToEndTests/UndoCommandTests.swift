@@ -130,4 +130,32 @@ struct UndoCommandTests {
         let word = try cli.run(["tag", "garden"], environment: laptop)
         #expect(word.status == 2 && word.stderr.contains("'garden' is not a tag command (rename, delete)"))
     }
+
+    /// `list edit` says what it changed and files its undo, which puts the
+    /// title and colour back unless they changed since; an edit that
+    /// changes nothing says so and files none.
+    @Test func aListEditIsTakenBack() throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let id = try cli.ok("list", "add", "Garden", "--color", "green").trimmingCharacters(in: .whitespacesAndNewlines)
+        let short = String(id.prefix(8))
+        #expect(try cli.ok("list", "edit", "Garden", "--color", "purple")
+                == "Updated list “Garden” (\(short)): colour #a86fe0, was #5cc15a.")
+        #expect(try cli.ok("list", "edit", "Garden", "--color", "#A86FE0") == "List “Garden” (\(short)): nothing changed, it is so already.")
+        #expect(try cli.ok("list", "edit", "Garden", "--title", "Yard") == "Updated list “Yard” (\(short)): title was “Garden”.")
+        #expect(try cli.ok("undo") == "Undone: put back the title of “Garden”.")
+        #expect(try cli.ok("undo") == "Undone: put back the colour of “Garden”.")
+        #expect(try cli.ok("lists", "--json").contains(##""color" : "#5cc15a""##))
+        // Changed since, on another device: the later edit stays.
+        _ = try cli.ok("list", "edit", "Garden", "--color", "red")
+        _ = try cli.ok("sync")
+        let desktop = ["REMINDERS_DEVICE": "desktop"]
+        #expect(try cli.run(["sync"], environment: desktop).status == 0)
+        #expect(try cli.run(["list", "edit", "Garden", "--color", "blue"], environment: desktop).status == 0)
+        #expect(try cli.run(["sync"], environment: desktop).status == 0)
+        _ = try cli.ok("sync")
+        let refused = try cli.run(["undo"])
+        #expect(refused.status == 1 && refused.stderr.contains("changed since (title or colour); the later edit stays"), "\(refused)")
+        #expect(try cli.ok("lists", "--json").contains(##""color" : "#4a99ef""##))
+    }
 }
