@@ -6,6 +6,14 @@ import TestSupport
 /// this device, taken back newest first.
 @Suite("Undo on the command line, end to end")
 struct UndoCommandTests {
+    /// Runs a command on a device that must succeed; its output as printed.
+    static func run(_ cli: CommandRunner, _ arguments: [String], on device: [String: String],
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try cli.run(arguments, environment: device)
+        #expect(result.status == 0, "\(arguments): \(result)", sourceLocation: sourceLocation)
+        return result.stdout
+    }
+
     @Test func withNothingToUndoItSaysSo() throws {
         let cli = try CommandRunner()
         defer { cli.cleanUp() }
@@ -22,9 +30,7 @@ struct UndoCommandTests {
         defer { cli.cleanUp() }
         let laptop = ["REMINDERS_DEVICE": "laptop"], desktop = ["REMINDERS_DEVICE": "desktop"]
         func ok(_ arguments: String..., on device: [String: String] = laptop) throws -> String {
-            let result = try cli.run(arguments, environment: device)
-            #expect(result.status == 0, "\(arguments): \(result)")
-            return result.stdout
+            try Self.run(cli, arguments, on: device)
         }
         _ = try ok("list", "add", "Home")
         _ = try ok("list", "add", "Work")
@@ -97,9 +103,7 @@ struct UndoCommandTests {
         defer { cli.cleanUp() }
         let laptop = ["REMINDERS_DEVICE": "laptop"], desktop = ["REMINDERS_DEVICE": "desktop"]
         func ok(_ arguments: String..., on device: [String: String] = laptop) throws -> String {
-            let result = try cli.run(arguments, environment: device)
-            #expect(result.status == 0, "\(arguments): \(result)")
-            return result.stdout
+            try Self.run(cli, arguments, on: device)
         }
         _ = try ok("list", "add", "Home")
         _ = try ok("add", "Paint the fence", "--list", "Home", "--tag", "diy", "--tag", "garden")
