@@ -423,18 +423,36 @@ extension SyncEngine {
         record.modifiedByDevice == deviceName && record.modifiedByUser == userName
     }
 
-    /// The names tied to each row with links (`linkedNames`) that a page
-    /// deletes while it has edits here, read before the page's deletes of
-    /// its links (children first) take them: the entry its delete logs
-    /// keeps them. By record name; none for a page that deletes no such row.
-    func linkedNamesOfEdited(_ db: Database, deletions: [RecordDeletion]) throws -> [String: [[String]]] {
-        var linked: [String: [[String]]] = [:]
+    /// What a row with links that a page deletes while it was edited here
+    /// keeps (`KeptLinks`), read before the page's deletes of its links
+    /// (children first) take them. By record name; none for a page that
+    /// deletes no such row.
+    func linkedNamesOfEdited(_ db: Database, deletions: [RecordDeletion]) throws -> [String: KeptLinks] {
+        var kept: [String: KeptLinks] = [:]
+        var deleted: Set<String>?
         for deletion in deletions {
             guard let (table, key) = RecordCoder.split(deletion.id.recordName), linksByTable[table]?.isEmpty == false,
-                  let meta = try Metadata.fetch(db, type: table, name: key), meta.isPendingSave, meta.hasLocalEdits else { continue }
-            linked[deletion.id.recordName] = try linkedNames(db, table: table, key: key)
+                  let meta = try Metadata.fetch(db, type: table, name: key), meta.lastKnown != nil else { continue }
+            let names = deleted ?? Set(deletions.map(\.id.recordName))
+            deleted = names
+            // Only for a delete of this user's, in this user's own zone,
+            // where the links live too: the deleting device's cascade sent
+            // their deletes before the row's, on the same feed. Another
+            // person never has this user's tags, and a shared zone's feed
+            // is not the links' (their deletes may come later).
+            let sameFeed = deletion.deletedByUser == userName && deletion.id.zoneID.ownerName == userName
+            let linksEdited = try sameFeed && hasLinksUnknownToDeleter(db, table: table, key: key, deleted: names)
+            guard (meta.isPendingSave && meta.hasLocalEdits) || linksEdited else { continue }
+            kept[deletion.id.recordName] = KeptLinks(names: try linkedNames(db, table: table, key: key), edited: linksEdited)
         }
-        return linked
+        return kept
+    }
+
+    /// The names tied to a row a page deletes (`linkedNames`), and whether
+    /// some of its links are ones the deleting device never had.
+    struct KeptLinks {
+        var names: [[String]]
+        var edited: Bool
     }
 
     /// Applies a fetched delete: counts the local row that went away, and
@@ -446,7 +464,7 @@ extension SyncEngine {
     /// a row here made after it (`createdAt`) was made again since (an
     /// undo, a reminder put back) and stays, to be created again.
     func applyDeletion(_ db: Database, id: RecordID, by deleter: String? = nil, through: Int64? = nil,
-                       linked: [[String]]? = nil, into report: inout SyncReport) throws {
+                       linked: KeptLinks? = nil, into report: inout SyncReport) throws {
         guard let (tableName, key) = RecordCoder.split(id.recordName), let table = tablesByName[tableName] else { return }
         try db.executeCached("DELETE FROM sync_held_records WHERE recordType = ? AND recordName = ?", arguments: [tableName, key])
         let meta = try Metadata.fetch(db, type: tableName, name: key)
@@ -459,9 +477,16 @@ extension SyncEngine {
             // from here): keep it; the next send creates it again.
             if meta.lastKnown == nil, meta.zoneID == nil { return }
             if meta.hasLocalEdits {
-                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked)
+                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked?.names)
                 report.conflicts += 1
             }
+        }
+        // Only its links edited here (a tag put on it that the deleting
+        // device never had): lost to the delete as an edit of the row would
+        // be, and kept whole for a put-back.
+        if let meta, !(meta.isPendingSave && meta.hasLocalEdits), let linked, linked.edited {
+            try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked.names, linksEdited: true)
+            report.conflicts += 1
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown, through: through)
         let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0

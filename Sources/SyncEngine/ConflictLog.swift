@@ -160,7 +160,7 @@ extension SyncEngine {
     /// `linked`: the names tied to a row that goes (`linkedNames`), kept
     /// after its values, so that a put-back ties it again.
     func editedValues(_ db: Database, table: String, key: String, meta: Metadata?, whole: Bool = false,
-                      keepingPlace: Bool = false, linked: [[String]] = []) throws -> String? {
+                      keepingPlace: Bool = false, linked: [[String]] = [], linksEdited: Bool = false) throws -> String? {
         guard let schema = tablesByName[table] else { return nil }
         if meta?.isPendingDelete == true { return "deleted" }
         guard let row = try fetchRow(db, table: schema, key: key) else { return nil }
@@ -168,7 +168,7 @@ extension SyncEngine {
         // A row never on the server: its text, which is what a person wrote.
         var pairs = meta?.lastKnown == nil ? Self.writtenText(values, table: schema)
             : Self.editedPairs(values, table: schema, whole: whole, keepingPlace: keepingPlace,
-                               kept: keptWhole[table] ?? []) { meta?.editTimes[$0] != nil }
+                               kept: keptWhole[table] ?? [], anyway: linksEdited) { meta?.editTimes[$0] != nil }
         if !pairs.isEmpty { pairs += linked }
         return Self.encodeKept(pairs)
     }
@@ -186,6 +186,22 @@ extension SyncEngine {
                 WHERE l.\(link.ownColumn.quotedDatabaseIdentifier) = ? ORDER BY 1
                 """), arguments: [key])
             return Self.keptNames(names, of: link)
+        }
+    }
+
+    /// Whether a row a fetched page deletes has links the deleting device
+    /// never had (a tag put on a reminder here): those the page does not
+    /// delete with it (`deleted`: the record names it deletes), as the
+    /// deleting device's cascade would have (a request's deletes go
+    /// children first, so a link's delete is never after its row's on one
+    /// feed). An edit of the row as its user sees it, which the delete
+    /// beats as it beats an edit of the row.
+    func hasLinksUnknownToDeleter(_ db: Database, table: String, key: String, deleted: Set<String>) throws -> Bool {
+        try (linksByTable[table] ?? []).contains { link in
+            try String.fetchAll(db.cachedStatement(sql: """
+                SELECT \(link.linksKey.quotedDatabaseIdentifier) FROM \(link.links.quotedDatabaseIdentifier)
+                WHERE \(link.ownColumn.quotedDatabaseIdentifier) = ?
+                """), arguments: [key]).contains { !deleted.contains(RecordCoder.recordName(table: link.links, key: $0)) }
         }
     }
 
@@ -222,8 +238,10 @@ extension SyncEngine {
     /// (a row a delete took), with the parent's reference too, so that it
     /// can be put back where it was, and the columns of `kept` that hold a
     /// value (`SyncedTable.keptWhole`), so that it comes back whole.
+    /// `anyway`: the values even when no column was edited (the row's
+    /// links were).
     static func editedPairs(_ values: FieldMap<FieldValue>, table: TableSchema, whole: Bool, keepingPlace: Bool = false,
-                            kept: Set<String> = [], edited: (String) -> Bool) -> [[String]] {
+                            kept: Set<String> = [], anyway: Bool = false, edited: (String) -> Bool) -> [[String]] {
         let name = whole ? table.nameColumn : nil
         // A row that goes keeps where it was too (a reminder's list), so
         // that it can be put back there.
@@ -234,7 +252,7 @@ extension SyncEngine {
             guard edited(column) || (column == name && !text.isEmpty) || column == place || held else { return nil }
             return [column, text]
         }
-        return pairs.contains { edited($0[0]) } ? pairs : []
+        return anyway || pairs.contains { edited($0[0]) } ? pairs : []
     }
 
     /// What a person wrote in a row, as the log keeps a row lost whole:
@@ -335,11 +353,14 @@ extension SyncEngine {
     /// A pending local edit lost to a delete made elsewhere. `linked`: the
     /// names tied to the row (`linkedNames`), read before its links went,
     /// when they may be gone by now (a fetched page deletes them first).
+    /// `linksEdited`: the edit was of its links only (`hasNewLinks`): the
+    /// row is kept whole all the same.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?,
-                       linked: [[String]]? = nil) throws {
+                       linked: [[String]]? = nil, linksEdited: Bool = false) throws {
         try logConflict(db, table: table, key: key, field: "*", ancestor: nil,
                         local: try editedValues(db, table: table, key: key, meta: meta, whole: true, keepingPlace: true,
-                                                linked: try linked ?? linkedNames(db, table: table, key: key)) ?? "edited",
+                                                linked: try linked ?? linkedNames(db, table: table, key: key),
+                                                linksEdited: linksEdited) ?? "edited",
                         remote: "deleted",
                         localTime: meta.editTimes.values.max(), remoteTime: nil, winner: "delete", remoteDevice: remoteDevice)
     }

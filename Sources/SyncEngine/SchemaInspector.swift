@@ -72,9 +72,10 @@ public struct TableSchema: Hashable, Sendable {
     /// of links (a reminder's tags through `remindersTags`): the links'
     /// reference to this table's row, and to the named row.
     struct Link: Hashable, Sendable {
-        /// The table of links, its reference to this table's row and to
-        /// the named row.
+        /// The table of links, its primary key, its reference to this
+        /// table's row and to the named row.
         var links: String
+        var linksKey: String
         var ownColumn: String
         var namedColumn: String
         /// The named table, its primary key and the column it is named by.
@@ -97,7 +98,7 @@ public struct TableSchema: Hashable, Sendable {
                   let other = table.foreignKeys.first(where: { $0.parentTable != name }),
                   let named = schemas.first(where: { $0.name == other.parentTable }),
                   other.parentColumn == named.primaryKey, let nameColumn = named.nameColumn else { return nil }
-            return Link(links: table.name, ownColumn: own.column, namedColumn: other.column,
+            return Link(links: table.name, linksKey: table.primaryKey, ownColumn: own.column, namedColumn: other.column,
                         named: named.name, namedKey: named.primaryKey, nameColumn: nameColumn)
         }
     }

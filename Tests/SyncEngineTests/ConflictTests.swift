@@ -184,6 +184,27 @@ import TestSupport
         #expect(!kept.contains { $0.column == "isFlagged" || $0.column == "icalendar" }, "\(path): \(kept)")
     }
 
+    /// A tag put on a reminder that another device deletes is an edit the
+    /// delete beats, as an edit of the reminder itself would be: logged,
+    /// with the reminder whole and every tag, new ones too, to be put back.
+    @Test(arguments: [true, false])
+    func aTagPutOnAReminderDeletedElsewhereIsLogged(fetchesFirst: Bool) throws {
+        let (a, b, list) = try world()
+        let r = try a.store.createReminder(ReminderDraft(listID: list.remindersListID, title: "Stamps", priority: .high, tags: ["post"]))
+        try a.sync(); try b.sync()
+        try a.store.deleteReminder(id: r.id)
+        try a.sync()
+        try b.store.updateReminder(id: r.id, ReminderChanges(tags: ["post", "urgent"]))
+        if fetchesFirst { _ = try b.engine.fetchChanges() } else { try b.sync() }
+        let entries = try b.engine.conflicts().filter { $0.recordID == r.id && $0.winner == "delete" }
+        #expect(entries.count == 1, "\(entries)")
+        let kept = try #require(ConflictEntry.keptValues(entries.first?.local), "\(entries)")
+        #expect(kept.contains { $0 == ("title", "Stamps") } && kept.contains { $0 == ("priority", "3") }, "\(kept)")
+        #expect(kept.contains { $0 == ("tags", #"["post","urgent"]"#) }, "\(kept)")
+        try b.sync(); try a.sync()
+        #expect(try a.export() == b.export())
+    }
+
     /// A tags a reminder with a tag B deleted and sent first: A's link
     /// reaches the server after the tag's delete. B, which will never
     /// fetch the tag again, lets the link go with it (and deletes it on

@@ -283,6 +283,28 @@ import TestSupport
         #expect(try p.bob.reminder(p.reminder.id)?.notes == "3 cartons")
     }
 
+    /// Tags are each person's own: a shared reminder one person deletes
+    /// takes the other's tags with it, tags they put on it long before, and
+    /// that is no conflict of theirs (only a tag this user put on a reminder
+    /// another of their own devices deleted is, `ConflictTests`).
+    @Test func anotherPersonsDeleteOfATaggedReminderLogsNoConflict() throws {
+        let p = try people()
+        let share = try share(p, .readWrite)
+        try p.bob.engine.acceptShare(id: share.id)
+        try p.bob.sync()
+        try p.bob.store.updateReminder(id: p.reminder.id, ReminderChanges(tags: ["bobs"]))
+        try p.bob.sync()
+        let second = try p.alice.store.createReminder(ReminderDraft(listID: p.list.id, title: "Bread", tags: ["bakery"]))
+        try p.alice.sync(); try p.bob.sync()
+        try p.alice.store.deleteReminder(id: p.reminder.id)
+        try p.bob.store.deleteReminder(id: second.id)
+        try p.alice.sync(); try p.bob.sync(); try p.alice.sync()
+        #expect(try p.bob.reminder(p.reminder.id) == nil && p.alice.reminder(second.id) == nil)
+        for device in [p.alice, p.bob] {
+            #expect(try device.engine.conflicts().filter { $0.winner == "delete" }.isEmpty, "\(device.name)")
+        }
+    }
+
     /// A record names only its last saver: when the edit that lost is not
     /// the newest of the record's, it may not be theirs, and nobody is
     /// told rather than the wrong person.
