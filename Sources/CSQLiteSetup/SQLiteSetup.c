@@ -392,15 +392,29 @@ long reminders_read_file_start(const char *path, unsigned char *buffer, int coun
     reminders_sqlite_setup();
     sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
     if (vfs == NULL || count < 0) return -1;
+    // The layer opens what its own full path names (it refuses to follow
+    // a link itself, as sqlite3_open resolves the path first): a database
+    // given through a symbolic link is read where the link points.
+    char *full = sqlite3_malloc(vfs->mxPathname + 2);
+    if (full == NULL) return -1;
+    memset(full, 0, (size_t)vfs->mxPathname + 2);
+    if ((vfs->xFullPathname(vfs, path, vfs->mxPathname + 1, full) & 0xff) != SQLITE_OK) {
+        sqlite3_free(full);
+        return -1;
+    }
     sqlite3_file *file = sqlite3_malloc(vfs->szOsFile);
-    if (file == NULL) return -1;
+    if (file == NULL) {
+        sqlite3_free(full);
+        return -1;
+    }
     memset(file, 0, (size_t)vfs->szOsFile);
     int flags = 0;
     // The main-database flag makes the unix layer file the descriptor with
     // the others of its inode, where a close waits for the locks to go.
-    if (vfs->xOpen(vfs, path, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) != SQLITE_OK) {
+    if (vfs->xOpen(vfs, full, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) != SQLITE_OK) {
         if (file->pMethods != NULL) file->pMethods->xClose(file);
         sqlite3_free(file);
+        sqlite3_free(full);
         return -1;
     }
     sqlite3_int64 size = 0;
@@ -411,5 +425,6 @@ long reminders_read_file_start(const char *path, unsigned char *buffer, int coun
     }
     file->pMethods->xClose(file);
     sqlite3_free(file);
+    sqlite3_free(full);
     return read;
 }

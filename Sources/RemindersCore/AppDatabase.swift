@@ -185,9 +185,14 @@ public enum AppDatabase {
         // connection this process has open on the file.
         var bytes = [UInt8](repeating: 0, count: 100)
         let read = reminders_read_file_start(path, &bytes, 100)
-        guard read >= 0 else { throw CoreError.database("cannot read database \(path): permission denied") }
+        guard read >= 0 else {
+            throw CoreError.database("cannot read database \(path): "
+                                     + (access(path, R_OK) == 0 ? "it cannot be opened" : String(cString: strerror(errno)).lowercased()))
+        }
         bytes.removeLast(100 - read)
-        if bytes.isEmpty { return Header(version: 0, application: 0) }
+        // (SQLite's layer calls a file of one byte empty; it is not.)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        if bytes.isEmpty, size == 0 { return Header(version: 0, application: 0) }
         guard bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
             throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")
         }

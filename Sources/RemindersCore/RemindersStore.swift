@@ -588,6 +588,9 @@ public final class RemindersStore: Sendable {
             guard try !Reminder.exists(db, key: id) else { throw CoreError.invalidInput("the reminder is here already") }
             var reminder = Reminder(id: id, remindersListID: listID, title: "", position: try Self.nextPosition(db, listID: listID))
             var tags: [String] = []
+            // A completion time says it was completed, unless a status
+            // kept with it says otherwise (a merge can leave both).
+            let statusKept = values.contains { $0.column == "status" }
             for (column, value) in values {
                 switch column {
                 case "title": reminder.title = value
@@ -598,7 +601,7 @@ public final class RemindersStore: Sendable {
                 case "status": reminder.status = ReminderStatus(rawValue: value) == .completed ? .completed : .incomplete
                 case "completedAt":
                     reminder.completedAt = value
-                    reminder.status = .completed
+                    if !statusKept { reminder.status = .completed }
                 case "repeatRule": reminder.repeatRule = try? Validation.repeatRule(value)
                 case "alertBefore": reminder.alertBefore = Int(value)
                 case Tag.databaseTableName: tags = Self.keptTags(value).compactMap { try? Validation.tag($0) }

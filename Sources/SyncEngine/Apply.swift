@@ -432,7 +432,8 @@ extension SyncEngine {
         var deleted: Set<String>?
         for deletion in deletions {
             guard let (table, key) = RecordCoder.split(deletion.id.recordName), linksByTable[table]?.isEmpty == false,
-                  let meta = try Metadata.fetch(db, type: table, name: key), meta.lastKnown != nil else { continue }
+                  let meta = try Metadata.fetch(db, type: table, name: key),
+                  meta.lastKnown != nil || (meta.isPendingSave && meta.hasLocalEdits) else { continue }
             let names = deleted ?? Set(deletions.map(\.id.recordName))
             deleted = names
             // Only for a delete of this user's, in this user's own zone,
@@ -441,7 +442,7 @@ extension SyncEngine {
             // person never has this user's tags, and a shared zone's feed
             // is not the links' (their deletes may come later).
             let sameFeed = deletion.deletedByUser == userName && deletion.id.zoneID.ownerName == userName
-            let linksEdited = try sameFeed && hasLinksUnknownToDeleter(db, table: table, key: key, deleted: names)
+            let linksEdited = try sameFeed && meta.lastKnown != nil && hasLinksUnknownToDeleter(db, table: table, key: key, deleted: names)
             guard (meta.isPendingSave && meta.hasLocalEdits) || linksEdited else { continue }
             kept[deletion.id.recordName] = KeptLinks(names: try linkedNames(db, table: table, key: key), edited: linksEdited)
         }
@@ -484,9 +485,25 @@ extension SyncEngine {
         // Only its links edited here (a tag put on it that the deleting
         // device never had): lost to the delete as an edit of the row would
         // be, and kept whole for a put-back.
-        if let meta, !(meta.isPendingSave && meta.hasLocalEdits), let linked, linked.edited {
+        var loggedWhole = meta.map { $0.isPendingSave && $0.hasLocalEdits } ?? false
+        if let meta, !loggedWhole, let linked, linked.edited {
             try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked.names, linksEdited: true)
             report.conflicts += 1
+            loggedWhole = true
+        }
+        // The entry of the row keeps its links' names: the entries the
+        // delete trigger would log for the links it takes that are pending
+        // here say less, and would count the one edit twice. Not pending
+        // any more, they go with the row as any link does (`captureDelete`).
+        if loggedWhole {
+            for link in linksByTable[tableName] ?? [] {
+                try db.execute(sql: """
+                    UPDATE sync_metadata SET isPendingSave = 0
+                    WHERE recordType = ? AND isPendingSave AND recordName IN (
+                      SELECT \(link.linksKey.quotedDatabaseIdentifier) FROM \(link.links.quotedDatabaseIdentifier)
+                      WHERE \(link.ownColumn.quotedDatabaseIdentifier) = ?)
+                    """, arguments: [link.links, key])
+            }
         }
         try rememberDelete(db, table: tableName, key: key, zone: id.zoneID, known: meta?.lastKnown, through: through)
         let lastEntry = deleter == nil ? nil : try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0

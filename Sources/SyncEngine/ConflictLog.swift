@@ -196,12 +196,24 @@ extension SyncEngine {
     /// children first, so a link's delete is never after its row's on one
     /// feed). An edit of the row as its user sees it, which the delete
     /// beats as it beats an edit of the row.
+    /// Only links this device made count (pending here, or last saved by
+    /// it): another device of the user that fetched the tag logs nothing.
     func hasLinksUnknownToDeleter(_ db: Database, table: String, key: String, deleted: Set<String>) throws -> Bool {
         try (linksByTable[table] ?? []).contains { link in
-            try String.fetchAll(db.cachedStatement(sql: """
-                SELECT \(link.linksKey.quotedDatabaseIdentifier) FROM \(link.links.quotedDatabaseIdentifier)
-                WHERE \(link.ownColumn.quotedDatabaseIdentifier) = ?
-                """), arguments: [key]).contains { !deleted.contains(RecordCoder.recordName(table: link.links, key: $0)) }
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT l.\(link.linksKey.quotedDatabaseIdentifier) AS key, m.isPendingSave AS pending,
+                       m.lastKnownServerRecord AS known
+                FROM \(link.links.quotedDatabaseIdentifier) AS l
+                LEFT JOIN sync_metadata AS m ON m.recordType = \(link.links.databaseLiteral)
+                                             AND m.recordName = l.\(link.linksKey.quotedDatabaseIdentifier)
+                WHERE l.\(link.ownColumn.quotedDatabaseIdentifier) = ?
+                """), arguments: [key]).contains { row in
+                let name = RecordCoder.recordName(table: link.links, key: row["key"])
+                guard !deleted.contains(name) else { return false }
+                if row["pending"] == true { return true }
+                guard let archive: Data = row["known"], let record = try? RecordCoder.decode(archive) else { return false }
+                return record.modifiedByDevice == deviceName && record.modifiedByUser == userName
+            }
         }
     }
 

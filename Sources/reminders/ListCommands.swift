@@ -159,7 +159,8 @@ struct ListCommand: ParsableCommand {
                 print(confirmation("List", after.title, id: id, detail: "nothing changed, it is so already"))
                 return
             }
-            try UndoJournal.push(UndoJournal.Entry(what: "put back the \(after.title != before.title ? "title" : "colour") of \(quoted(before.title))",
+            let fields = changes.count == 2 ? "title and colour" : (after.title != before.title ? "title" : "colour")
+            try UndoJournal.push(UndoJournal.Entry(what: "put back the \(fields) of \(quoted(before.title))",
                                                    change: .restoreListFields(id: id, title: before.title, color: before.color,
                                                                               expecting: [after.title, after.color])),
                                  on: context.store.writer)

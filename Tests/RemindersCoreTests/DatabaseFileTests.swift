@@ -89,6 +89,25 @@ struct DatabaseFileTests {
                 == cases.map(\.name).sorted())
     }
 
+    /// The header is read through SQLite's file layer (which keeps this
+    /// process's locks): a database given by a symbolic link still opens,
+    /// and a file of one byte is no empty database.
+    @Test func aLinkedDatabaseOpensAndAOneByteFileIsRefused() throws {
+        let folder = TemporaryDirectory()
+        let real = folder.url.appendingPathComponent("real.sqlite").path
+        try AppDatabase.open(path: real).close()
+        let link = folder.url.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        #expect(try AppDatabase.checkHeader(path: link).application == AppDatabase.applicationID)
+        try AppDatabase.open(path: link).close()
+
+        let byte = folder.url.appendingPathComponent("byte.sqlite").path
+        _ = FileManager.default.createFile(atPath: byte, contents: Data("x".utf8))
+        let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: byte) }
+        #expect(error?.description.contains("not an SQLite file") == true, "\(String(describing: error))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: byte)) == Data("x".utf8))
+    }
+
     @Test func aFolderGivenAsTheDatabaseIsNamedSo() throws {
         let folder = TemporaryDirectory()
         let error = expectErrorKind(.database("")) { _ = try AppDatabase.open(path: folder.url.path) }
