@@ -179,15 +179,19 @@ public final class RemindersStore: Sendable {
         }
     }
 
-    public func updateList(id: String, title: String? = nil, color: String? = nil) throws {
+    /// Returns the list as it was and as it is, read in the same write.
+    @discardableResult
+    public func updateList(id: String, title: String? = nil, color: String? = nil) throws -> (before: RemindersList, after: RemindersList) {
         let title = try title.map { try Validation.title($0, of: "list title") }
         let color = try color.map { try Validation.color($0) }
-        try write { db in
+        return try write { db in
             try self.writeGuard(db, [id])
             guard var list = try RemindersList.fetchOne(db, key: id) else { throw CoreError.notFound("list \(id) not found") }
+            let before = list
             if let title { list.title = title }
             if let color { list.color = color }
             try list.update(db)
+            return (before, list)
         }
     }
 

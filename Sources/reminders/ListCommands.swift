@@ -145,13 +145,9 @@ struct ListCommand: ParsableCommand {
             }
             let context = try RemindersContext(common)
             let id = try context.list(list)
-            guard let before = try context.read({ try RemindersList.fetchOne($0, key: id) }) else {
-                throw CoreError.notFound("list \(id) not found")
-            }
-            try context.store.updateList(id: id, title: title, color: color)
-            guard let after = try context.read({ try RemindersList.fetchOne($0, key: id) }) else {
-                throw CoreError.notFound("list \(id) not found")
-            }
+            // Before and after in the write itself: a sync landing between
+            // reads would make another device's change look like this one's.
+            let (before, after) = try context.store.updateList(id: id, title: title, color: color)
             var changes: [String] = []
             if after.title != before.title { changes.append("title was \(quoted(before.title))") }
             if after.color != before.color { changes.append("colour \(after.color), was \(before.color)") }
