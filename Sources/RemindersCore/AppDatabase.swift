@@ -191,8 +191,9 @@ public enum AppDatabase {
         }
         bytes.removeLast(100 - read)
         // (SQLite's layer calls a file of one byte empty; it is not.)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        if bytes.isEmpty, size == 0 { return Header(version: 0, application: 0) }
+        if bytes.isEmpty, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 == 0 {
+            return Header(version: 0, application: 0)
+        }
         guard bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
             throw CoreError.database("\(path) is not a reminders database (not an SQLite file); move it away or pass another --db")
         }

@@ -36,7 +36,9 @@ public enum Validation {
         return raw.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
-    /// "#rrggbb" (or "rrggbb", any case), returned as lower-case "#rrggbb".
+    /// One of the palette's colours by name (`RemindersStore.paletteNames`,
+    /// "grey" too), or "#rrggbb" or "#rgb" (with or without "#", any case),
+    /// returned as lower-case "#rrggbb".
     public static func color(_ raw: String) throws -> String {
         var hex = raw.trimmingWhitespace().lowercased()
         if let index = RemindersStore.paletteNames.firstIndex(of: hex == "grey" ? "gray" : hex) {

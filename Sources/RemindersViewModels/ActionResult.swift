@@ -89,6 +89,10 @@ public enum UndoAction: Equatable, Sendable {
     case undoRename(TagRename)
     /// Renames a tag again (the redo of a rename).
     case renameTag(from: String, to: String)
+    /// Sets a list's title and colour back (the undo of its edit), refused
+    /// if either is no longer what the edit left (`expectingTitle`,
+    /// `expectingColor`): a later edit stays.
+    case restoreListFields(id: String, title: String, color: String, expectingTitle: String, expectingColor: String)
 
     /// Applies the undo through the store and returns the action that
     /// takes it back. View models call this through their own `undo(_:)`,
@@ -170,6 +174,9 @@ public enum UndoAction: Equatable, Sendable {
             return .renameTag(from: rename.old.title, to: rename.new)
         case .renameTag(let old, let new):
             return .undoRename(try store.renameTag(old, to: new))
+        case .restoreListFields(let id, let title, let color, let expectingTitle, let expectingColor):
+            try store.restoreListFields(id: id, title: title, color: color, expecting: (expectingTitle, expectingColor))
+            return .restoreListFields(id: id, title: expectingTitle, color: expectingColor, expectingTitle: title, expectingColor: color)
         }
     }
 
@@ -273,7 +280,7 @@ public enum UndoAction: Equatable, Sendable {
             id
         case .uncompleteReminders(let ids): ids.first
         case .complete, .completeReminders, .deleteReminder, .deleteReminders, .restoreList, .deleteList,
-             .restoreTag, .deleteTag, .undoRename, .renameTag: nil
+             .restoreTag, .deleteTag, .undoRename, .renameTag, .restoreListFields: nil
         }
     }
 
@@ -290,7 +297,7 @@ public enum UndoAction: Equatable, Sendable {
         case .uncompleteReminders(let ids), .completeReminders(let ids), .deleteReminders(let ids):
             guard ids.count == 1 else { return nil }
             id = ids[0]
-        case .deleteList(let listID):
+        case .deleteList(let listID), .restoreListFields(let listID, _, _, _, _):
             return try? store.writer.read { db in try RemindersList.fetchOne(db, key: listID)?.title }
         case .restoreReminder, .restoreList, .restoreReminders, .restoreTag, .deleteTag, .undoRename, .renameTag:
             return nil
@@ -342,6 +349,7 @@ public enum UndoAction: Equatable, Sendable {
         case .undoRename(let rename):
             return rename.merged ? "#\(rename.old.title) is apart from #\(rename.new) again" : "#\(rename.new) is #\(rename.old.title) again"
         case .renameTag(let old, let new): return "Renamed #\(old) to #\(new) again"
+        case .restoreListFields(_, let title, _, _, _): return "Put back the list “\(title)” as it was"
         }
     }
 }

@@ -61,8 +61,9 @@ extension SyncEngine {
         // counted with the page's conflicts.
         if !deletions.isEmpty {
             let lastEntry = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM sync_conflicts")) ?? 0
-            let linked = try linkedNamesOfEdited(db, deletions: deletions)
-            try functions.applyingDeletes(of: Set(deletions.map(\.id.recordName))) {
+            let deleted = Set(deletions.map(\.id.recordName))
+            let linked = try linkedNamesOfEdited(db, deletions: deletions, deleted: deleted)
+            try functions.applyingDeletes(of: deleted) {
                 for deletion in deletions {
                     try applyDeletion(db, id: deletion.id, by: remoteName(user: deletion.deletedByUser, device: deletion.deletedByDevice),
                                       through: deletion.deletedThrough, linked: linked[deletion.id.recordName], into: &report)
@@ -426,23 +427,20 @@ extension SyncEngine {
     /// What a row with links that a page deletes while it was edited here
     /// keeps (`KeptLinks`), read before the page's deletes of its links
     /// (children first) take them. By record name; none for a page that
-    /// deletes no such row.
-    func linkedNamesOfEdited(_ db: Database, deletions: [RecordDeletion]) throws -> [String: KeptLinks] {
+    /// deletes no such row. `deleted`: the record names the page deletes.
+    func linkedNamesOfEdited(_ db: Database, deletions: [RecordDeletion], deleted: Set<String>) throws -> [String: KeptLinks] {
         var kept: [String: KeptLinks] = [:]
-        var deleted: Set<String>?
         for deletion in deletions {
             guard let (table, key) = RecordCoder.split(deletion.id.recordName), linksByTable[table]?.isEmpty == false,
                   let meta = try Metadata.fetch(db, type: table, name: key),
                   meta.lastKnown != nil || (meta.isPendingSave && meta.hasLocalEdits) else { continue }
-            let names = deleted ?? Set(deletions.map(\.id.recordName))
-            deleted = names
             // Only for a delete of this user's, in this user's own zone,
             // where the links live too: the deleting device's cascade sent
             // their deletes before the row's, on the same feed. Another
             // person never has this user's tags, and a shared zone's feed
             // is not the links' (their deletes may come later).
             let sameFeed = deletion.deletedByUser == userName && deletion.id.zoneID.ownerName == userName
-            let linksEdited = try sameFeed && meta.lastKnown != nil && hasLinksUnknownToDeleter(db, table: table, key: key, deleted: names)
+            let linksEdited = try sameFeed && meta.lastKnown != nil && hasLinksUnknownToDeleter(db, table: table, key: key, deleted: deleted)
             guard (meta.isPendingSave && meta.hasLocalEdits) || linksEdited else { continue }
             kept[deletion.id.recordName] = KeptLinks(names: try linkedNames(db, table: table, key: key), edited: linksEdited)
         }
@@ -473,29 +471,23 @@ extension SyncEngine {
             try absorb(db, times: [through])
             if let meta, try keepsRowMadeAgain(db, meta: meta, table: table, key: key, after: through) { return }
         }
-        if let meta, meta.isPendingSave {
-            // Created here with a key the other side deleted (never synced
-            // from here): keep it; the next send creates it again.
-            if meta.lastKnown == nil, meta.zoneID == nil { return }
-            if meta.hasLocalEdits {
-                try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked?.names)
-                report.conflicts += 1
-            }
-        }
-        // Only its links edited here (a tag put on it that the deleting
-        // device never had): lost to the delete as an edit of the row would
-        // be, and kept whole for a put-back.
-        var loggedWhole = meta.map { $0.isPendingSave && $0.hasLocalEdits } ?? false
-        if let meta, !loggedWhole, let linked, linked.edited {
-            try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked.names, linksEdited: true)
+        // Created here with a key the other side deleted (never synced from
+        // here): keep it; the next send creates it again.
+        if let meta, meta.isPendingSave, meta.lastKnown == nil, meta.zoneID == nil { return }
+        // An edit here, of the row or only of its links (a tag put on it
+        // that the deleting device never had): lost to the delete, and kept
+        // whole for a put-back.
+        let editedHere = meta.map { $0.isPendingSave && $0.hasLocalEdits } ?? false
+        let linksEdited = !editedHere && linked?.edited == true
+        if let meta, editedHere || linksEdited {
+            try logDeleteWins(db, table: tableName, key: key, meta: meta, remoteDevice: deleter, linked: linked?.names,
+                              linksEdited: linksEdited)
             report.conflicts += 1
-            loggedWhole = true
-        }
-        // The entry of the row keeps its links' names: the entries the
-        // delete trigger would log for the links it takes that are pending
-        // here say less, and would count the one edit twice. Not pending
-        // any more, they go with the row as any link does (`captureDelete`).
-        if loggedWhole {
+            // The entry of the row keeps its links' names: the entries the
+            // delete trigger would log for the links it takes that are
+            // pending here say less, and would count the one edit twice.
+            // Not pending any more, they go with the row as any link does
+            // (`captureDelete`).
             for link in linksByTable[tableName] ?? [] {
                 try db.execute(sql: """
                     UPDATE sync_metadata SET isPendingSave = 0

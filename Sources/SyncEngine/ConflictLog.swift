@@ -365,7 +365,7 @@ extension SyncEngine {
     /// A pending local edit lost to a delete made elsewhere. `linked`: the
     /// names tied to the row (`linkedNames`), read before its links went,
     /// when they may be gone by now (a fetched page deletes them first).
-    /// `linksEdited`: the edit was of its links only (`hasNewLinks`): the
+    /// `linksEdited`: the edit was of its links only (`hasLinksUnknownToDeleter`): the
     /// row is kept whole all the same.
     func logDeleteWins(_ db: Database, table: String, key: String, meta: Metadata, remoteDevice: String?,
                        linked: [[String]]? = nil, linksEdited: Bool = false) throws {

@@ -158,7 +158,7 @@ struct ListCommand: ParsableCommand {
             let fields = changes.count == 2 ? "title and colour" : (after.title != before.title ? "title" : "colour")
             try UndoJournal.push(UndoJournal.Entry(what: "put back the \(fields) of \(quoted(before.title))",
                                                    change: .restoreListFields(id: id, title: before.title, color: before.color,
-                                                                              expecting: [after.title, after.color])),
+                                                                              expectingTitle: after.title, expectingColor: after.color)),
                                  on: context.store.writer)
             print(confirmation("Updated list", after.title, id: id, detail: changes.joined(separator: "; ")))
         }

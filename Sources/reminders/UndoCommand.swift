@@ -32,27 +32,18 @@ enum UndoJournal {
         /// reminders it was not on before.
         case undoRename(TagRename)
         /// `list edit`: the list's title and colour as they were, refused
-        /// if either changed since (`expecting`: title and colour as the
-        /// edit left them).
-        case restoreListFields(id: String, title: String, color: String, expecting: [String])
+        /// if either changed since (`expecting…`: as the edit left them).
+        case restoreListFields(id: String, title: String, color: String, expectingTitle: String, expectingColor: String)
 
-        /// Takes the change back through the store.
-        func apply(to store: RemindersStore) throws {
-            if case .restoreListFields(let id, let title, let color, let expecting) = self {
-                try store.restoreListFields(id: id, title: title, color: color, expecting: (expecting.first ?? "", expecting.last ?? ""))
-            } else if let action {
-                try action.apply(to: store)
-            }
-        }
-
-        var action: UndoAction? {
+        var action: UndoAction {
             switch self {
             case .restoreReminder(let deleted): .restoreReminder(deleted)
             case .restoreList(let deleted): .restoreList(deleted)
             case .restoreFields(let id, let fields, let expecting): .restoreFields(id: id, fields, expecting: expecting)
             case .restoreTag(let links): .restoreTag(links)
             case .undoRename(let rename): .undoRename(rename)
-            case .restoreListFields: nil
+            case .restoreListFields(let id, let title, let color, let expectingTitle, let expectingColor):
+                .restoreListFields(id: id, title: title, color: color, expectingTitle: expectingTitle, expectingColor: expectingColor)
             }
         }
     }
@@ -113,7 +104,7 @@ struct UndoCommand: ParsableCommand {
             throw CLIFailure("nothing to undo: 'reminders undo' takes back a delete or an edit made with the command line on this device")
         }
         do {
-            try entry.change.apply(to: context.store)
+            try entry.change.action.apply(to: context.store)
         } catch {
             throw CLIFailure("cannot \(entry.what): \(Self.describe(error))")
         }
